@@ -1,0 +1,25 @@
+"""clusteragree: how much do two clusterings agree, and how much of that would chance alone give?
+
+The public face of the package (see DESIGN.md and the README):
+
+>>> import clusteragree as ca
+>>> tab = ca.crosstab([0, 0, 1, 1, 1], ["a", "a", "a", "b", "b"])
+>>> round(ca.agreement(tab, index="rand"), 2)
+0.6
+"""
+
+from .datasets import load_dataset
+from .indices import agreement, get_index, list_indices
+from .tables import ContingencyTable, PairCounts, crosstab
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "ContingencyTable",
+    "PairCounts",
+    "agreement",
+    "crosstab",
+    "get_index",
+    "list_indices",
+    "load_dataset",
+]

@@ -1,0 +1,203 @@
+"""Every input check of the package, in one place.
+
+Each function checks one kind of argument and raises a ``TypeError`` (wrong kind of object) or a
+``ValueError`` (right kind, wrong content) whose message names the argument and says what was
+expected. Checks run before any work is done, so nothing is silently dropped and no result is a
+silent nan.
+"""
+
+from __future__ import annotations
+
+import difflib
+import numbers
+from collections.abc import Iterable, Sequence
+
+import numpy as np
+import pandas as pd
+
+__all__ = [
+    "check_labels",
+    "check_label_pair",
+    "check_counts",
+    "check_choice",
+    "check_options",
+    "check_positive_int",
+    "check_seed",
+    "suggest",
+]
+
+
+def _describe(obj) -> str:
+    return type(obj).__name__
+
+
+def check_labels(labels, name: str) -> pd.Series | np.ndarray:
+    """Return ``labels`` as a 1-D array or Series; refuse anything that is not 1-D labels."""
+    if labels is None:
+        raise TypeError(f"{name} must be a 1-D sequence of cluster labels, got None")
+    if isinstance(labels, (str, bytes)):
+        raise TypeError(
+            f"{name} must be a 1-D sequence of cluster labels, got the string {labels!r}; "
+            "a column name is only understood together with data=DataFrame"
+        )
+    if isinstance(labels, pd.DataFrame):
+        if labels.shape[1] != 1:
+            raise TypeError(
+                f"{name} must be 1-D cluster labels, got a DataFrame with {labels.shape[1]} "
+                "columns; pass one column"
+            )
+        labels = labels.iloc[:, 0]
+    if isinstance(labels, (pd.Series, pd.Index, pd.Categorical)):
+        out = pd.Series(labels)
+    else:
+        if not isinstance(labels, (np.ndarray, Sequence)) and not isinstance(labels, Iterable):
+            raise TypeError(
+                f"{name} must be a 1-D sequence of cluster labels, got {_describe(labels)}"
+            )
+        try:
+            out = np.asarray(labels)
+        except ValueError as exc:  # ragged nested sequences
+            raise TypeError(f"{name} must be a 1-D sequence of cluster labels: {exc}") from None
+        if out.ndim == 0:
+            raise TypeError(f"{name} must be a 1-D sequence of cluster labels, got a scalar")
+        if out.ndim != 1:
+            raise ValueError(
+                f"{name} must be 1-D cluster labels, got an array of shape {out.shape}; "
+                "membership matrices (objects x clusters) are a different kind of input"
+            )
+    if len(out) == 0:
+        raise ValueError(f"{name} is empty: at least one object is needed")
+    return out
+
+
+def _missing_mask(labels) -> np.ndarray:
+    return np.asarray(pd.isna(labels), dtype=bool)
+
+
+def check_label_pair(x, y, *, dropna: bool = False, names=("x", "y")):
+    """Check two label vectors of the same length; drop or refuse missing labels.
+
+    Returns the two (possibly filtered) label vectors.
+    """
+    x = check_labels(x, names[0])
+    y = check_labels(y, names[1])
+    if len(x) != len(y):
+        raise ValueError(
+            f"{names[0]} and {names[1]} must label the same objects: "
+            f"{names[0]} has {len(x)} labels, {names[1]} has {len(y)}"
+        )
+    if not isinstance(dropna, (bool, np.bool_)):
+        raise TypeError(f"dropna must be True or False, got {dropna!r}")
+    miss_x, miss_y = _missing_mask(x), _missing_mask(y)
+    if miss_x.any() or miss_y.any():
+        if not dropna:
+            which = [n for n, m in zip(names, (miss_x, miss_y)) if m.any()]
+            counts = ", ".join(
+                f"{n}: {int(m.sum())}" for n, m in zip(names, (miss_x, miss_y)) if m.any()
+            )
+            raise ValueError(
+                f"{' and '.join(which)} contain missing labels (NaN/None; {counts}); "
+                "pass dropna=True to leave those objects out"
+            )
+        keep = ~(miss_x | miss_y)
+        if not keep.any():
+            raise ValueError("no object is labelled in both x and y once missing labels are dropped")
+        x = x[keep] if isinstance(x, np.ndarray) else x[keep].reset_index(drop=True)
+        y = y[keep] if isinstance(y, np.ndarray) else y[keep].reset_index(drop=True)
+    return x, y
+
+
+def check_counts(counts, name: str = "counts", *, allow_batch: bool = True) -> np.ndarray:
+    """Return a contingency table (or a batch of them) as an int64 array of shape (..., K, Q).
+
+    Counts must be finite, non-negative whole numbers; a table needs at least one object.
+    """
+    try:
+        arr = np.asarray(counts)
+    except ValueError as exc:
+        raise TypeError(f"{name} must be a 2-D table of counts: {exc}") from None
+    if arr.dtype == object or not (
+        np.issubdtype(arr.dtype, np.number) or arr.dtype == np.bool_
+    ):
+        raise TypeError(f"{name} must hold numbers (counts), got dtype {arr.dtype}")
+    if np.issubdtype(arr.dtype, np.complexfloating):
+        raise TypeError(f"{name} must hold real counts, got complex numbers")
+    if arr.ndim < 2:
+        raise ValueError(
+            f"{name} must be a 2-D table (K rows x Q columns), got {arr.ndim}-D input of shape "
+            f"{arr.shape}; for two label vectors use crosstab(x, y)"
+        )
+    if arr.ndim > 2 and not allow_batch:
+        raise ValueError(f"{name} must be one 2-D table, got shape {arr.shape}")
+    if arr.shape[-1] == 0 or arr.shape[-2] == 0:
+        raise ValueError(f"{name} is empty (shape {arr.shape}): a table needs a row and a column")
+    if np.issubdtype(arr.dtype, np.floating):
+        if not np.all(np.isfinite(arr)):
+            raise ValueError(f"{name} contains NaN or infinite values; counts must be finite")
+        if np.any(arr != np.round(arr)):
+            raise ValueError(f"{name} must hold whole numbers (counts of objects), got fractions")
+        if np.any(np.abs(arr) > 2**62):
+            raise ValueError(f"{name} has counts too large to hold exactly")
+    if np.any(arr < 0):
+        raise ValueError(f"{name} must be non-negative counts, got a negative value {arr.min()}")
+    arr = arr.astype(np.int64, copy=False)
+    totals = arr.sum(axis=(-2, -1))
+    if np.any(totals == 0):
+        raise ValueError(f"{name} has a table with no objects (all counts are 0)")
+    return arr
+
+
+def suggest(name: str, choices: Iterable[str]) -> str:
+    """A ' Did you mean ...?' suffix for an unknown name (empty if nothing is close)."""
+    close = difflib.get_close_matches(name, list(choices), n=3, cutoff=0.6)
+    if not close:
+        return ""
+    return " Did you mean " + " or ".join(repr(c) for c in close) + "?"
+
+
+def check_choice(value, name: str, choices: Sequence[str]) -> str:
+    """A string option that must be one of ``choices``."""
+    if not isinstance(value, str):
+        raise TypeError(f"{name} must be one of {list(choices)}, got {value!r}")
+    if value not in choices:
+        raise ValueError(
+            f"{name} must be one of {list(choices)}, got {value!r}." + suggest(value, choices)
+        )
+    return value
+
+
+def check_options(options: dict, allowed: dict, owner: str) -> dict:
+    """Keyword options of an index: refuse unknown names; fill in defaults."""
+    unknown = set(options) - set(allowed)
+    if unknown:
+        bad = sorted(unknown)[0]
+        hint = suggest(bad, allowed) if allowed else ""
+        known = sorted(allowed) if allowed else "none"
+        raise TypeError(f"{owner} got an unknown option {bad!r} (its options: {known}).{hint}")
+    merged = dict(allowed)
+    merged.update(options)
+    return merged
+
+
+def check_positive_int(value, name: str, *, minimum: int = 1) -> int:
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Integral):
+        raise TypeError(f"{name} must be a whole number >= {minimum}, got {value!r}")
+    if value < minimum:
+        raise ValueError(f"{name} must be >= {minimum}, got {value}")
+    return int(value)
+
+
+def check_seed(seed, name: str = "seed") -> np.random.Generator:
+    """A numpy Generator from None, an int, a SeedSequence or a Generator."""
+    if isinstance(seed, np.random.Generator):
+        return seed
+    if seed is None or isinstance(seed, np.random.SeedSequence):
+        return np.random.default_rng(seed)
+    if isinstance(seed, (bool, np.bool_)) or not isinstance(seed, numbers.Integral):
+        raise TypeError(
+            f"{name} must be None, a non-negative int, a numpy SeedSequence or Generator, "
+            f"got {_describe(seed)} {seed!r}"
+        )
+    if seed < 0:
+        raise ValueError(f"{name} must be a non-negative int, got {seed}")
+    return np.random.default_rng(int(seed))

@@ -1,0 +1,167 @@
+"""The catalogue of agreement indices: one registry, and ``agreement`` to evaluate them.
+
+>>> import clusteragree as ca
+>>> tab = ca.ContingencyTable([[30, 20], [10, 20]])          # thesis, seed 002, Table 6a
+>>> ca.agreement(tab, index=["rand", "jaccard"]).round(4).to_dict()
+{'rand': 0.5253, 'jaccard': 0.3644}
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from ..tables import ContingencyTable, crosstab
+from . import pairs, information, matching  # noqa: F401, I001  (each module registers its indices)
+from ._registry import REGISTRY, Index, evaluate, get_index
+
+__all__ = ["agreement", "list_indices", "get_index", "evaluate", "resolve_indices", "GROUPS",
+           "Index", "REGISTRY"]
+
+#: Named groups of indices. "paired" and "simple" are the thesis' (seed 002) eight indices of
+#: paired agreement and its indices of simple agreement (VI is the thesis' "NVI").
+GROUPS: dict[str, tuple[str, ...]] = {
+    "paired": ("rand", "gower_legendre", "jaccard", "czekanowski", "goodman_kruskal",
+               "sokal_sneath", "sokal_sneath2", "fowlkes_mallows"),
+    "simple": ("nmi_min", "nmi_sqrt", "nmi_sum", "nmi_joint", "variation_of_information"),
+    "pair counting": tuple(k for k, v in REGISTRY.items() if v.family == "pair counting"),
+    "information": tuple(k for k, v in REGISTRY.items()
+                         if v.family == "information" and v.kind != "statistic"),
+    "set matching": tuple(k for k, v in REGISTRY.items() if v.family == "set matching"),
+    "all": tuple(k for k, v in REGISTRY.items() if v.kind != "statistic"),
+}
+
+
+def resolve_indices(index) -> tuple[list[str], bool]:
+    """Index names from a name, an alias, a group name or a list; and whether one was asked."""
+    if isinstance(index, str):
+        if index in GROUPS:
+            return list(GROUPS[index]), False
+        return [get_index(index).name], True
+    if isinstance(index, Index):
+        return [index.name], True
+    try:
+        names = list(index)
+    except TypeError:
+        raise TypeError(
+            f"index must be a name, a group ({', '.join(GROUPS)}) or a list of names, "
+            f"got {type(index).__name__}"
+        ) from None
+    if not names:
+        raise ValueError("index is an empty list: name at least one index")
+    out: list[str] = []
+    for name in names:
+        for resolved in resolve_indices(name)[0]:
+            if resolved not in out:
+                out.append(resolved)
+    return out, False
+
+
+def _table_of(x, y, data, dropna):
+    if isinstance(x, ContingencyTable):
+        if y is not None:
+            raise TypeError("pass either a ContingencyTable or two labellings x, y, not both")
+        return x.counts, x
+    if y is None and data is None:
+        return x, None  # a table or a batch of tables; evaluate() validates it
+    tab = crosstab(x, y, data=data, dropna=dropna)
+    return tab.counts, tab
+
+
+def _split_options(names, options):
+    """Give each index the options it takes; an option that no index takes is an error."""
+    per = {name: {} for name in names}
+    for key, value in options.items():
+        takers = [n for n in names if key in REGISTRY[n].options]
+        if not takers:
+            raise TypeError(
+                f"option {key!r} is not an option of "
+                + (f"index {names[0]!r}" if len(names) == 1 else "any of the requested indices")
+                + f" (options: { {n: list(REGISTRY[n].options) for n in names if REGISTRY[n].options} })"
+            )
+        for n in takers:
+            per[n][key] = value
+    return per
+
+
+def agreement(x, y=None, index="adjusted_rand", *, data=None, dropna=False, **options):
+    """Agreement between two clusterings by one or several indices.
+
+    Parameters
+    ----------
+    x, y : label vectors (x rows, y columns; the reference classes first in validation),
+        or column names with ``data=``; or ``x`` alone as a ContingencyTable, a K x Q table of
+        counts or a batch of tables of shape (..., K, Q).
+    index : str or list of str
+        An index name or alias (``ca.list_indices()``), a group ("paired", "simple",
+        "pair counting", "information", "set matching", "all") or a list of them.
+    data : DataFrame, optional
+        Read ``x`` and ``y`` as column names of ``data``.
+    dropna : bool
+        Leave out objects whose label is missing in x or y (otherwise missing labels raise).
+    **options
+        Options of the indices (e.g. ``base=2``, ``average="max"``, ``simplified=True``); with
+        several indices each option goes to those that take it.
+
+    Returns
+    -------
+    float for one index on one table; a pandas Series (indexed by index name) for several;
+    numpy arrays (one index) or a DataFrame (several) for a batch of tables.
+
+    Examples
+    --------
+    >>> import clusteragree as ca
+    >>> ca.agreement([0, 0, 1, 1], [0, 0, 1, 2], index="jaccard")
+    0.5
+    >>> ca.agreement([0, 0, 1, 1], [0, 0, 1, 2], index=["rand", "ari"]).round(3).to_dict()
+    {'rand': 0.833, 'adjusted_rand': 0.571}
+    """
+    names, single = resolve_indices(index)
+    per = _split_options(names, options)
+    counts, _ = _table_of(x, y, data, dropna)
+    values = {name: evaluate(name, counts, **per[name]) for name in names}
+    first = next(iter(values.values()))
+    if first.ndim == 0:
+        if single:
+            return float(first)
+        return pd.Series({k: float(v) for k, v in values.items()}, name="agreement")
+    if single:
+        return first
+    if first.ndim != 1:
+        raise ValueError(
+            f"several indices on a batch need a 1-D batch of tables, got batch shape {first.shape}"
+        )
+    return pd.DataFrame(values)
+
+
+def list_indices(family: str | None = None) -> pd.DataFrame:
+    """The registry as a DataFrame, one row per index (optionally one family only).
+
+    >>> import clusteragree as ca
+    >>> df = ca.list_indices()
+    >>> df.loc["jaccard", ["family", "kind", "optimum"]].tolist()
+    ['pair counting', 'similarity', 1.0]
+    """
+    rows = []
+    for rec in REGISTRY.values():
+        if family is not None and rec.family != family:
+            continue
+        rows.append({
+            "name": rec.name,
+            "title": rec.title,
+            "family": rec.family,
+            "kind": rec.kind,
+            "input": ", ".join(rec.inputs),
+            "range": f"[{rec.range[0]:g}, {rec.range[1]:g}]",
+            "optimum": rec.optimum,
+            "symmetric": rec.symmetric,
+            "statistic": rec.statistic or "",
+            "vectorised": rec.vectorised,
+            "options": ", ".join(f"{k}={v!r}" for k, v in rec.options.items()),
+            "aliases": ", ".join(rec.aliases),
+            "reference": rec.reference,
+        })
+    if not rows:
+        families = sorted({r.family for r in REGISTRY.values()})
+        raise ValueError(f"family must be one of {families}, got {family!r}")
+    return pd.DataFrame(rows).set_index("name")

@@ -1,0 +1,123 @@
+"""The one registry of agreement indices.
+
+Each index is declared once, next to its formula, with ``@register(...)``. The record says what
+the index is (family, similarity or distance, range, optimum, symmetry, reference), which inputs
+it takes, which keyword options it has, and what it does on degenerate tables. ``evaluate``
+is the single entry point that validates a table (or a batch of tables, shape ``(..., K, Q)``),
+fills in options and calls the vectorised function.
+
+Degenerate tables are decided here, once, for every index:
+
+* n < 2: pair-counting indices need at least one pair of objects and raise ``ValueError``.
+* A ratio whose denominator vanishes (one clustering is a single cluster, or all singletons)
+  takes the index's optimum when the two clusterings are identical (the table has one non-zero
+  cell in every non-empty row and column), and otherwise the index's ``fallback`` value: 0 for
+  all similarity indices (no agreement can be shown; e.g. NMI when one clustering has a single
+  cluster, as in scikit-learn), except where the record says otherwise (homogeneity and
+  completeness are 1, following their definitions).
+* A result is never nan: a nan left over would be a bug, and ``evaluate`` raises on it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Callable
+
+import numpy as np
+
+from .._validate import check_counts, check_options, suggest
+
+__all__ = ["Index", "register", "get_index", "evaluate", "REGISTRY", "all_names"]
+
+
+@dataclass(frozen=True)
+class Index:
+    """What the registry knows about one index."""
+
+    name: str
+    func: Callable[..., np.ndarray]
+    family: str
+    kind: str  # "similarity", "distance" or "statistic"
+    range: tuple[float, float]
+    optimum: float  # the best value: the maximum of a similarity, the minimum of a distance
+    symmetric: bool
+    reference: str
+    title: str
+    fallback: float = 0.0
+    aliases: tuple[str, ...] = ()
+    options: dict = field(default_factory=dict)
+    inputs: tuple[str, ...] = ("table",)
+    min_n: int = 1
+    statistic: str | None = None  # "s": function of sum n_ij^2 given the margins; "t": of sum n log n
+    vectorised: bool = True
+
+    @property
+    def higher_is_better(self) -> bool:
+        return self.kind != "distance"
+
+    def __call__(self, counts, **options) -> np.ndarray:
+        return evaluate(self, counts, **options)
+
+
+REGISTRY: dict[str, Index] = {}
+_ALIASES: dict[str, str] = {}
+
+
+def register(**meta):
+    """Decorator: declare ``func(counts, **options)`` as the index ``meta['name']``."""
+
+    def wrap(func):
+        rec = Index(func=func, **meta)
+        if rec.kind not in ("similarity", "distance", "statistic"):
+            raise ValueError(f"bad kind {rec.kind!r} for {rec.name}")
+        for key in (rec.name, *rec.aliases):
+            if key in REGISTRY or key in _ALIASES:
+                raise ValueError(f"index name {key!r} declared twice")
+        REGISTRY[rec.name] = rec
+        for alias in rec.aliases:
+            _ALIASES[alias] = rec.name
+        func.index = rec
+        return func
+
+    return wrap
+
+
+def all_names() -> list[str]:
+    return list(REGISTRY) + list(_ALIASES)
+
+
+def get_index(index) -> Index:
+    """The registry record of ``index`` (a name, an alias or a record)."""
+    if isinstance(index, Index):
+        return index
+    if not isinstance(index, str):
+        raise TypeError(f"index must be an index name (str), got {type(index).__name__}")
+    key = index.strip().lower().replace("-", "_").replace(" ", "_")
+    key = _ALIASES.get(key, key)
+    if key not in REGISTRY:
+        raise ValueError(
+            f"unknown index {index!r}." + suggest(key, all_names())
+            + " ca.list_indices() lists them all."
+        )
+    return REGISTRY[key]
+
+
+def evaluate(index, counts, **options) -> np.ndarray:
+    """Evaluate an index on a table or a batch of tables ``(..., K, Q)``.
+
+    Returns a float array of shape ``counts.shape[:-2]`` (a 0-d array for one table).
+    """
+    rec = get_index(index)
+    opts = check_options(options, rec.options, f"index {rec.name!r}")
+    arr = check_counts(counts)
+    if rec.min_n > 1:
+        n_min = int(arr.sum(axis=(-2, -1)).min())
+        if n_min < rec.min_n:
+            raise ValueError(
+                f"index {rec.name!r} needs at least {rec.min_n} objects (a pair to count), "
+                f"got a table with n = {n_min}"
+            )
+    values = np.asarray(rec.func(arr, **opts), dtype=float)
+    if np.isnan(values).any():  # pragma: no cover - a degenerate case the registry missed
+        raise RuntimeError(f"index {rec.name!r} gave nan; please report this table")
+    return values

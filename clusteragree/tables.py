@@ -1,0 +1,287 @@
+"""Contingency tables of two clusterings and the pair counts derived from them.
+
+``crosstab(x, y)`` cross-classifies two labellings of the same objects; ``x`` gives the rows and
+``y`` the columns (in validation, pass the reference classes as ``x`` and the clustering as ``y``,
+the order of scikit-learn's ``labels_true, labels_pred``). ``ContingencyTable`` holds the counts
+``n_kq``, the margins and the labels; ``tab.pairs`` gives the 2 x 2 table of object pairs
+
+    a11 = sum_kq C(n_kq, 2)            (together in x and in y)
+    a10 = sum_k C(n_k+, 2) - a11       (together in x only)
+    a01 = sum_q C(n_+q, 2) - a11       (together in y only)
+    a00 = C(n, 2) - a11 - a10 - a01    (apart in both)
+
+as exact Python integers (thesis, seed 002, App. B eqs 6-9).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+
+from ._validate import check_counts, check_label_pair
+
+__all__ = ["ContingencyTable", "PairCounts", "crosstab", "pair_counts"]
+
+
+@dataclass(frozen=True)
+class PairCounts:
+    """The 2 x 2 table of object pairs (exact integers).
+
+    ``a11`` pairs are together in both clusterings, ``a10`` together in x (rows) only, ``a01``
+    together in y (columns) only and ``a00`` apart in both; ``total`` = C(n, 2).
+    """
+
+    a11: int
+    a10: int
+    a01: int
+    a00: int
+
+    @property
+    def total(self) -> int:
+        return self.a11 + self.a10 + self.a01 + self.a00
+
+    def as_array(self) -> np.ndarray:
+        """The pair table [[a11, a10], [a01, a00]] (rows: x together/apart)."""
+        return np.array([[self.a11, self.a10], [self.a01, self.a00]], dtype=object)
+
+    def __iter__(self):
+        return iter((self.a11, self.a10, self.a01, self.a00))
+
+
+def _choose2(values) -> int:
+    """Sum of C(v, 2) over integer values, as an exact Python int."""
+    return sum(int(v) * (int(v) - 1) // 2 for v in np.asarray(values).ravel())
+
+
+def pair_counts(counts) -> PairCounts:
+    """Exact pair counts (a11, a10, a01, a00) of one contingency table.
+
+    >>> pair_counts([[30, 20], [10, 20]])
+    PairCounts(a11=1045, a10=780, a01=720, a00=615)
+    """
+    arr = check_counts(counts, allow_batch=False)
+    a11 = _choose2(arr)
+    rows = _choose2(arr.sum(axis=1))
+    cols = _choose2(arr.sum(axis=0))
+    n = int(arr.sum())
+    total = n * (n - 1) // 2
+    return PairCounts(a11=a11, a10=rows - a11, a01=cols - a11, a00=total - rows - cols + a11)
+
+
+class ContingencyTable:
+    """Cross-classification of two clusterings of the same n objects.
+
+    Parameters
+    ----------
+    counts : array-like of shape (K, Q)
+        Non-negative whole counts; ``counts[k, q]`` objects are in cluster k of x and q of y.
+        Empty rows and columns are dropped (with their labels).
+    row_labels, col_labels : sequence, optional
+        Cluster labels of the rows (x) and columns (y); default 0..K-1 and 0..Q-1.
+    names : (str, str)
+        Names of the two clusterings, used in printing.
+
+    Examples
+    --------
+    >>> tab = ContingencyTable([[30, 20], [10, 20]])
+    >>> tab.n, tab.row_sums.tolist(), tab.col_sums.tolist()
+    (80, [50, 30], [40, 40])
+    >>> tab.pairs.a11
+    1045
+    """
+
+    def __init__(self, counts, row_labels=None, col_labels=None, names=("x", "y")):
+        arr = check_counts(counts, allow_batch=False)
+        K, Q = arr.shape
+        row_labels = _check_axis_labels(row_labels, K, "row_labels")
+        col_labels = _check_axis_labels(col_labels, Q, "col_labels")
+        if not (isinstance(names, (tuple, list)) and len(names) == 2):
+            raise TypeError(f"names must be a pair of names (x, y), got {names!r}")
+        keep_r = arr.sum(axis=1) > 0
+        keep_c = arr.sum(axis=0) > 0
+        self._counts = np.ascontiguousarray(arr[keep_r][:, keep_c])
+        self._counts.setflags(write=False)
+        self.row_labels = row_labels[keep_r]
+        self.col_labels = col_labels[keep_c]
+        self.names = (str(names[0]), str(names[1]))
+        self._pairs = None
+
+    # -- the numbers ------------------------------------------------------------------------
+    @property
+    def counts(self) -> np.ndarray:
+        """The K x Q counts (int64, read-only)."""
+        return self._counts
+
+    @property
+    def row_sums(self) -> np.ndarray:
+        """Cluster sizes of x (n_k+)."""
+        return self._counts.sum(axis=1)
+
+    @property
+    def col_sums(self) -> np.ndarray:
+        """Cluster sizes of y (n_+q)."""
+        return self._counts.sum(axis=0)
+
+    @property
+    def n(self) -> int:
+        """Number of objects."""
+        return int(self._counts.sum())
+
+    @property
+    def shape(self) -> tuple[int, int]:
+        return self._counts.shape
+
+    @property
+    def pairs(self) -> PairCounts:
+        """Exact pair counts a11, a10, a01, a00 (see module docstring)."""
+        if self._pairs is None:
+            self._pairs = pair_counts(self._counts)
+        return self._pairs
+
+    def __array__(self, dtype=None, copy=None):
+        return np.asarray(self._counts, dtype=dtype)
+
+    def transpose(self) -> "ContingencyTable":
+        """The same table with the roles of x and y swapped."""
+        return ContingencyTable(
+            self._counts.T, self.col_labels, self.row_labels, names=self.names[::-1]
+        )
+
+    T = property(transpose)
+
+    def to_frame(self, margins: bool = False) -> pd.DataFrame:
+        """The table as a DataFrame; with ``margins=True`` a 'Sum' row and column are added
+        (like R's ``addmargins(table(x, y))``)."""
+        df = pd.DataFrame(
+            self._counts,
+            index=pd.Index(self.row_labels, name=self.names[0]),
+            columns=pd.Index(self.col_labels, name=self.names[1]),
+        )
+        if margins:
+            df = df.copy()
+            df.columns = df.columns.astype(object)
+            df.index = df.index.astype(object)
+            df["Sum"] = df.sum(axis=1)
+            df.loc["Sum"] = df.sum(axis=0)
+        return df
+
+    def __repr__(self) -> str:
+        K, Q = self.shape
+        head = f"ContingencyTable: {K} x {Q}, n = {self.n}  (rows: {self.names[0]}, columns: {self.names[1]})"
+        return head + "\n" + self.to_frame(margins=True).to_string()
+
+    def _repr_html_(self) -> str:
+        K, Q = self.shape
+        return (
+            f"<p><b>ContingencyTable</b> {K} &times; {Q}, n = {self.n}</p>"
+            + self.to_frame(margins=True).to_html()
+        )
+
+    def __eq__(self, other) -> bool:
+        if not isinstance(other, ContingencyTable):
+            return NotImplemented
+        return (
+            self.shape == other.shape
+            and np.array_equal(self._counts, other._counts)
+            and np.array_equal(self.row_labels, other.row_labels)
+            and np.array_equal(self.col_labels, other.col_labels)
+        )
+
+    __hash__ = None
+
+
+def _check_axis_labels(labels, size: int, name: str) -> np.ndarray:
+    if labels is None:
+        return np.arange(size)
+    out = np.asarray(labels if not isinstance(labels, pd.Index) else labels.to_numpy())
+    if out.ndim != 1 or len(out) != size:
+        raise ValueError(f"{name} must have one label per {name[:3]} ({size}), got {len(out)}")
+    return out
+
+
+# -- cross-classification --------------------------------------------------------------------
+
+_DIRECT_BINCOUNT_LIMIT = 1 << 24  # cells of the label-range grid we accept for direct counting
+
+
+def _codes(labels):
+    """Integer codes 0..K-1 and the K labels they stand for (sorted where sortable)."""
+    if isinstance(labels, pd.Series) and isinstance(labels.dtype, pd.CategoricalDtype):
+        cat = labels.array
+        return np.asarray(cat.codes, dtype=np.int64), np.asarray(cat.categories)
+    values = labels.to_numpy() if isinstance(labels, pd.Series) else labels
+    if values.dtype.kind in "iub":
+        values = values.astype(np.int64, copy=False)
+        lo, hi = int(values.min()), int(values.max())
+        if hi - lo < max(2 * len(values), 1024):
+            return values - lo, np.arange(lo, hi + 1)
+    try:
+        codes, uniques = pd.factorize(values, sort=True)
+    except TypeError:  # labels of mixed, unorderable types
+        codes, uniques = pd.factorize(values, sort=False)
+    return codes.astype(np.int64, copy=False), np.asarray(uniques)
+
+
+def crosstab(x, y=None, *, data: pd.DataFrame | None = None, dropna: bool = False) -> ContingencyTable:
+    """Cross-classify two labellings of the same objects.
+
+    Parameters
+    ----------
+    x, y : 1-D array-like of hashable labels, or column names when ``data`` is given
+        ``x`` gives the rows, ``y`` the columns. Labels may be ints, strings, pandas Series or
+        Categoricals (unused categories are dropped).
+    data : DataFrame, optional
+        Take ``x`` and ``y`` as column names of ``data``.
+    dropna : bool, default False
+        Missing labels (NaN/None) raise an error unless ``dropna=True``, which leaves out the
+        objects missing in either labelling.
+
+    Returns
+    -------
+    ContingencyTable
+
+    Examples
+    --------
+    >>> tab = crosstab(["a", "a", "b", "b"], [1, 1, 1, 2])
+    >>> tab.counts.tolist()
+    [[2, 0], [1, 1]]
+    >>> list(tab.row_labels), list(tab.col_labels)
+    (['a', 'b'], [1, 2])
+    """
+    names = ("x", "y")
+    if data is not None:
+        if not isinstance(data, pd.DataFrame):
+            raise TypeError(f"data must be a pandas DataFrame, got {type(data).__name__}")
+        for arg, value in (("x", x), ("y", y)):
+            if not isinstance(value, str):
+                raise TypeError(f"with data=..., {arg} must be a column name, got {value!r}")
+            if value not in data.columns:
+                raise ValueError(
+                    f"{arg}={value!r} is not a column of data (columns: {list(data.columns)})"
+                )
+        names = (x, y)
+        x, y = data[x], data[y]
+    else:
+        if y is None:
+            raise TypeError("crosstab needs two labellings: crosstab(x, y)")
+        names = tuple(
+            v.name if isinstance(v, pd.Series) and v.name is not None else d
+            for v, d in ((x, "x"), (y, "y"))
+        )
+    x, y = check_label_pair(x, y, dropna=dropna)
+    cx, lx = _codes(x)
+    cy, ly = _codes(y)
+    K, Q = len(lx), len(ly)
+    if K * Q <= _DIRECT_BINCOUNT_LIMIT:
+        counts = np.bincount(cx * Q + cy, minlength=K * Q).reshape(K, Q)
+    else:  # too many cells for a dense grid over all label codes: count distinct pairs
+        keys, flat = np.unique(cx * np.int64(Q) + cy, return_inverse=True)
+        rows, cols = np.unique(keys // Q), np.unique(keys % Q)
+        counts = np.zeros((len(rows), len(cols)), dtype=np.int64)
+        counts[np.searchsorted(rows, keys // Q), np.searchsorted(cols, keys % Q)] = np.bincount(
+            flat.ravel()
+        )
+        lx, ly = lx[rows], ly[cols]
+    return ContingencyTable(counts, lx, ly, names=names)
