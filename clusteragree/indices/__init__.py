@@ -13,6 +13,7 @@ import pandas as pd
 
 from ..tables import ContingencyTable, crosstab
 from . import pairs, information, matching  # noqa: F401, I001  (each module registers its indices)
+from .._validate import suggest
 from ._registry import REGISTRY, Index, evaluate, get_index
 
 __all__ = ["agreement", "list_indices", "get_index", "evaluate", "resolve_indices", "GROUPS",
@@ -74,10 +75,11 @@ def _split_options(names, options):
     for key, value in options.items():
         takers = [n for n in names if key in REGISTRY[n].options]
         if not takers:
+            known = sorted({o for n in names for o in REGISTRY[n].options})
+            where = f"index {names[0]!r}" if len(names) == 1 else "the requested indices"
             raise TypeError(
-                f"option {key!r} is not an option of "
-                + (f"index {names[0]!r}" if len(names) == 1 else "any of the requested indices")
-                + f" (options: { {n: list(REGISTRY[n].options) for n in names if REGISTRY[n].options} })"
+                f"unknown option {key!r} for {where} (options: {', '.join(known) or 'none'})."
+                + suggest(key, known)
             )
         for n in takers:
             per[n][key] = value

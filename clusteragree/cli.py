@@ -1,0 +1,62 @@
+"""The ``clusteragree`` command line.
+
+    clusteragree demo [--dataset statlog_em]   agreement of a shipped table by every index
+    clusteragree indices                       the catalogue of indices
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+import pandas as pd
+
+from .datasets import DATASETS, load_dataset
+from .indices import GROUPS, agreement, get_index, list_indices
+
+
+def _agreement_frame(tab) -> pd.DataFrame:
+    values = agreement(tab, index="all")
+    rows = []
+    for name, value in values.items():
+        rec = get_index(name)
+        rows.append({"index": name, "family": rec.family, "kind": rec.kind, "value": value})
+    return pd.DataFrame(rows).set_index("index")
+
+
+def demo(dataset: str = "statlog_em", out=sys.stdout) -> pd.DataFrame:
+    """Print a shipped table with its margins and its agreement by every index."""
+    tab = load_dataset(dataset)
+    frame = _agreement_frame(tab)
+    print(f"Data set: {dataset} -- {DATASETS[dataset][2]}\n", file=out)
+    print(tab, file=out)
+    print(f"\nAgreement between {tab.names[0]} (rows) and {tab.names[1]} (columns):", file=out)
+    with pd.option_context("display.max_rows", None, "display.float_format", "{:.4f}".format):
+        for family, part in frame.groupby("family", sort=False):
+            print(f"\n  {family}", file=out)
+            print(part[["kind", "value"]].to_string(), file=out)
+    paired = ", ".join(GROUPS["paired"])
+    print(f"\n(The thesis' paired indices: {paired}.)", file=out)
+    return frame
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(
+        prog="clusteragree", description="Agreement between two clusterings, and by chance."
+    )
+    sub = parser.add_subparsers(dest="command", required=True)
+    p_demo = sub.add_parser("demo", help="agreement of a shipped table by every index")
+    p_demo.add_argument("--dataset", default="statlog_em", choices=sorted(DATASETS))
+    sub.add_parser("indices", help="list the indices")
+    args = parser.parse_args(argv)
+    if args.command == "demo":
+        demo(args.dataset)
+    else:
+        with pd.option_context("display.max_rows", None, "display.width", 200,
+                               "display.max_colwidth", 40):
+            print(list_indices()[["title", "family", "kind", "range", "aliases"]].to_string())
+    return 0
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

@@ -1,0 +1,114 @@
+import math
+
+import numpy as np
+import pandas as pd
+import pytest
+
+import clusteragree as ca
+from clusteragree.indices import GROUPS, REGISTRY, evaluate
+
+ISSUE_NAMES = [
+    # DESIGN.md's fixed names available for hard partitions
+    "rand", "adjusted_rand", "russel_rao", "gower_legendre", "jaccard", "czekanowski",
+    "goodman_kruskal", "sokal_sneath", "sokal_sneath2", "fowlkes_mallows", "mutual_info",
+    "nmi_min", "nmi_sqrt", "nmi_sum", "nmi_max", "nmi_joint", "variation_of_information",
+    "adjusted_mutual_info", "purity", "f_measure", "van_dongen", "kappa", "psi",
+    # issue 2's further indices
+    "wallace_x", "wallace_y", "mirkin", "hubert_gamma", "kulczynski", "mcconnaughey", "peirce",
+    "rogers_tanimoto", "hamann", "s_cohen", "morey_agresti", "adjusted_fowlkes_mallows",
+    "entropy_x", "entropy_y", "joint_entropy", "nvi", "nvi_sum", "homogeneity", "completeness",
+    "v_measure", "inverse_purity", "criterion_h", "van_dongen_similarity", "accuracy",
+    "psi_distance",
+]
+
+
+def test_every_name_is_registered():
+    missing = [n for n in ISSUE_NAMES if n not in REGISTRY]
+    assert not missing
+
+
+@pytest.mark.parametrize("alias, name", [("ari", "adjusted_rand"), ("nmi", "nmi_sum"),
+                                         ("vi", "variation_of_information"), ("dice", "czekanowski"),
+                                         ("AMI", "adjusted_mutual_info"), ("nvd", "van_dongen")])
+def test_aliases(alias, name):
+    assert ca.get_index(alias).name == name
+
+
+def test_list_indices_is_a_frame_with_the_metadata():
+    df = ca.list_indices()
+    assert isinstance(df, pd.DataFrame)
+    assert set(REGISTRY) == set(df.index)
+    for col in ("family", "kind", "input", "range", "optimum", "symmetric", "reference"):
+        assert col in df.columns
+    assert df.loc["variation_of_information", "kind"] == "distance"
+    assert df.loc["purity", "symmetric"] == False  # noqa: E712
+    assert set(ca.list_indices("information").family) == {"information"}
+    with pytest.raises(ValueError, match="family must be one of"):
+        ca.list_indices("fuzzy stuff")
+
+
+def test_records_are_consistent():
+    for rec in REGISTRY.values():
+        lo, hi = rec.range
+        assert lo < hi, rec.name
+        if rec.kind == "similarity" and math.isfinite(rec.optimum):
+            assert rec.optimum == hi, rec.name
+        if rec.kind == "distance":
+            assert rec.optimum == lo, rec.name
+        assert rec.reference and rec.func.__doc__, rec.name
+        if rec.family == "pair counting":
+            assert rec.min_n == 2 and rec.statistic == "s", rec.name
+
+
+IDENTICAL = np.array([[3, 0, 0], [0, 4, 0], [0, 0, 2]])
+ONE_CLUSTER_BOTH = np.array([[9]])
+SINGLETONS_BOTH = np.eye(5, dtype=int)
+ONE_VS_SINGLETONS = np.ones((1, 5), dtype=int)
+
+
+@pytest.mark.parametrize("table", [IDENTICAL, ONE_CLUSTER_BOTH, SINGLETONS_BOTH],
+                         ids=["identical", "one cluster", "singletons"])
+def test_identical_partitions_take_the_optimum(table):
+    for rec in REGISTRY.values():
+        if rec.kind == "statistic" or rec.name in ("russel_rao", "mutual_info"):
+            continue  # no fixed optimum: RR's maximum is p/T, MI's is min(H)
+        value = float(evaluate(rec, table))
+        assert value == pytest.approx(rec.optimum, abs=1e-12), rec.name
+
+
+def test_one_cluster_against_singletons_is_decided_not_nan():
+    for rec in REGISTRY.values():
+        if rec.name == "kappa":  # needs K = Q or a matching: a clear error, tested elsewhere
+            continue
+        value = float(evaluate(rec, ONE_VS_SINGLETONS))
+        assert not math.isnan(value), rec.name
+    assert ca.agreement(ONE_VS_SINGLETONS, index="kappa", matching=[0] * 5) == 1.0
+    # The documented convention: no agreement shown, 0 for the similarity ratios ...
+    for name in ("adjusted_rand", "jaccard", "fowlkes_mallows", "nmi_sum", "nmi_min",
+                 "adjusted_mutual_info", "sokal_sneath", "goodman_kruskal"):
+        assert ca.agreement(ONE_VS_SINGLETONS, index=name) == 0.0, name
+    # ... and homogeneity/completeness follow their definitions (scikit-learn agrees).
+    assert ca.agreement(ONE_VS_SINGLETONS, index="homogeneity") == 1.0   # one class
+    assert ca.agreement(ONE_VS_SINGLETONS, index="completeness") == 0.0
+
+
+def test_groups_resolve_and_keep_order():
+    s = ca.agreement([[30, 20], [10, 20]], index="paired")
+    assert list(s.index) == list(GROUPS["paired"])
+    assert len(GROUPS["all"]) == sum(r.kind != "statistic" for r in REGISTRY.values())
+
+
+def test_batch_evaluation_returns_arrays_and_frames():
+    batch = np.array([[[30, 20], [10, 20]], [[40, 10], [0, 30]]])
+    values = ca.agreement(batch, index="rand")
+    assert values.shape == (2,)
+    assert values[0] == pytest.approx(ca.agreement(batch[0], index="rand"))
+    frame = ca.agreement(batch, index=["rand", "jaccard"])
+    assert frame.shape == (2, 2)
+
+
+def test_options_go_to_the_indices_that_take_them():
+    tab = ca.ContingencyTable([[30, 20], [10, 20]])
+    s = ca.agreement(tab, index=["mutual_info", "rand"], base=2)
+    assert s["mutual_info"] == pytest.approx(ca.agreement(tab, index="mi") / np.log(2))
+    assert s["rand"] == ca.agreement(tab, index="rand")
