@@ -141,8 +141,8 @@ def list_indices(family: str | None = None) -> pd.DataFrame:
 
     >>> import clusteragree as ca
     >>> df = ca.list_indices()
-    >>> df.loc["jaccard", ["family", "kind", "optimum"]].tolist()
-    ['pair counting', 'similarity', 1.0]
+    >>> df.loc["jaccard", ["family", "kind", "range"]].tolist()
+    ['pair counting', 'similarity', '[0, 1]']
     """
     rows = []
     for rec in REGISTRY.values():

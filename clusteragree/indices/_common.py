@@ -1,55 +1,30 @@
-"""Building blocks shared by the index families, all vectorised over a batch ``(..., K, Q)``."""
+"""Building blocks shared by the index families, all vectorised over a batch ``(..., K, Q)``.
+
+Two additive cell statistics carry every pair-counting and every information index once the
+margins are fixed (DESIGN.md, "The core idea"):
+
+    s = sum_ij n_ij^2            (pair counting: a11 = (s - n) / 2)
+    t = sum_ij n_ij log n_ij     (information: H(x, y) = log n - t / n)
+"""
 
 from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["identical", "ratio", "pair_arrays", "per_table", "sum_squares"]
+__all__ = ["ratio", "per_table", "sum_of_squares", "sum_xlogx", "STATISTICS", "xlogx"]
 
 
-def identical(counts: np.ndarray) -> np.ndarray:
-    """True where the table is that of two identical partitions (up to relabelling): every
-    non-empty row and every non-empty column holds exactly one non-zero cell."""
-    nz = counts > 0
-    rows = nz.sum(axis=-1)
-    cols = nz.sum(axis=-2)
-    return np.all(rows <= 1, axis=-1) & np.all(cols <= 1, axis=-1)
-
-
-def ratio(num, den, counts, optimum: float, fallback: float) -> np.ndarray:
+def ratio(num, den, same, optimum: float, fallback: float) -> np.ndarray:
     """``num / den`` for an index whose value on identical partitions is ``optimum``.
 
-    Identical partitions get ``optimum`` exactly (the formula gives it up to rounding, or 0/0
-    when a clustering is a single cluster or all singletons); any other vanishing denominator
-    gives ``fallback`` (the registry's degenerate-case rule)."""
+    ``same`` marks identical partitions: they get ``optimum`` exactly (the formula gives it up
+    to rounding, or 0/0 when a clustering is a single cluster or all singletons); any other
+    vanishing denominator gives ``fallback`` (the registry's degenerate-case rule)."""
     num = np.asarray(num, dtype=float)
     den = np.asarray(den, dtype=float)
     zero = den == 0
     out = num / np.where(zero, 1.0, den)
-    return np.where(identical(counts), optimum, np.where(zero, fallback, out))
-
-
-def sum_squares(counts: np.ndarray):
-    """Exact int64 sums: (sum n_ij^2, sum n_k+^2, sum n_+q^2, n). Exact for n < 3e9."""
-    rows = counts.sum(axis=-1)
-    cols = counts.sum(axis=-2)
-    return (
-        np.einsum("...ij,...ij->...", counts, counts),
-        np.einsum("...i,...i->...", rows, rows),
-        np.einsum("...j,...j->...", cols, cols),
-        rows.sum(axis=-1),
-    )
-
-
-def pair_arrays(counts: np.ndarray):
-    """Pair counts a11, a10, a01, a00 (float64 arrays; computed from exact integer sums)."""
-    s, r, c, n = sum_squares(counts)
-    a11 = (s - n) // 2
-    a10 = (r - s) // 2
-    a01 = (c - s) // 2
-    total = n * (n - 1) // 2
-    a00 = total - a11 - a10 - a01
-    return tuple(np.asarray(v, dtype=float) for v in (a11, a10, a01, a00))
+    return np.where(same, optimum, np.where(zero, fallback, out))
 
 
 def per_table(counts: np.ndarray, func) -> np.ndarray:
@@ -58,3 +33,35 @@ def per_table(counts: np.ndarray, func) -> np.ndarray:
     flat = counts.reshape((-1,) + counts.shape[-2:])
     out = np.fromiter((func(t) for t in flat), dtype=float, count=len(flat))
     return out.reshape(counts.shape[:-2])
+
+
+def _cells(counts: np.ndarray) -> np.ndarray:
+    return counts.reshape(counts.shape[:-2] + (-1,))
+
+
+def sum_of_squares(counts: np.ndarray) -> np.ndarray:
+    """s = sum_ij n_ij^2 of each table, exact in int64 (n < 3e9)."""
+    cells = _cells(counts)
+    return np.einsum("...i,...i->...", cells, cells)
+
+
+def xlogx(values) -> np.ndarray:
+    """v log v elementwise, with 0 log 0 = 0."""
+    v = np.asarray(values, dtype=float)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return np.where(v > 0, v * np.log(np.where(v > 0, v, 1.0)), 0.0)
+
+
+def sum_xlogx(counts: np.ndarray) -> np.ndarray:
+    """t = sum_ij n_ij log n_ij of each table (a look-up table of k log k when counts are small,
+    so that every table of a batch gets bit-identical terms)."""
+    cells = _cells(counts)
+    top = int(cells.max()) if cells.size else 0
+    if top <= 4 * cells.size + 1024:
+        lut = xlogx(np.arange(top + 1))
+        return lut[cells].sum(axis=-1)
+    return xlogx(cells).sum(axis=-1)
+
+
+#: The additive statistics by the name the registry uses (``Index.statistic``).
+STATISTICS = {"s": sum_of_squares, "t": sum_xlogx}

@@ -26,6 +26,7 @@ from typing import Callable
 import numpy as np
 
 from .._validate import check_counts, check_options, suggest
+from ._common import STATISTICS
 
 __all__ = ["Index", "register", "get_index", "evaluate", "REGISTRY", "all_names"]
 
@@ -49,11 +50,27 @@ class Index:
     inputs: tuple[str, ...] = ("table",)
     min_n: int = 1
     statistic: str | None = None  # "s": function of sum n_ij^2 given the margins; "t": of sum n log n
+    state: Callable | None = None  # (statistic, rows, cols) -> the family's state for ``func``
     vectorised: bool = True
 
     @property
     def higher_is_better(self) -> bool:
         return self.kind != "distance"
+
+    def of_statistic(self, stat, rows, cols, **options) -> np.ndarray:
+        """The index from its additive statistic and the margins (rows (..., K), cols (..., Q)),
+        without the tables: how exact laws of ``s`` or ``t`` become laws of the index.
+        Options are used as given (``evaluate`` checks them)."""
+        if self.state is None:
+            raise ValueError(f"index {self.name!r} is not a function of an additive statistic")
+        return self.func(self.state(stat, rows, cols), **options)
+
+    def on_counts(self, counts: np.ndarray, **options) -> np.ndarray:
+        """The index on a validated int64 batch of tables (no checks)."""
+        if self.state is None:
+            return self.func(counts, **options)
+        stat = STATISTICS[self.statistic](counts)
+        return self.of_statistic(stat, counts.sum(axis=-1), counts.sum(axis=-2), **options)
 
     def __call__(self, counts, **options) -> np.ndarray:
         return evaluate(self, counts, **options)
@@ -64,7 +81,12 @@ _ALIASES: dict[str, str] = {}
 
 
 def register(**meta):
-    """Decorator: declare ``func(counts, **options)`` as the index ``meta['name']``."""
+    """Decorator: declare an index ``meta['name']``.
+
+    The decorated function takes a batch of tables, ``func(counts, **options)``; or, for an index
+    that is a function of an additive statistic (``statistic=`` and ``state=`` given), the
+    family's state built by ``state(stat, rows, cols)``.
+    """
 
     def wrap(func):
         rec = Index(func=func, **meta)
@@ -117,7 +139,7 @@ def evaluate(index, counts, **options) -> np.ndarray:
                 f"index {rec.name!r} needs at least {rec.min_n} objects (a pair to count), "
                 f"got a table with n = {n_min}"
             )
-    values = np.asarray(rec.func(arr, **opts), dtype=float)
+    values = np.asarray(rec.on_counts(arr, **opts), dtype=float)
     if np.isnan(values).any():  # pragma: no cover - a degenerate case the registry missed
         raise RuntimeError(f"index {rec.name!r} gave nan; please report this table")
     return values

@@ -20,14 +20,15 @@ import math
 
 import numpy as np
 
+from typing import NamedTuple
+
 from .._hypergeom import cell_laws
 from .._validate import check_choice
-from ._common import ratio
+from ._common import ratio, sum_xlogx, xlogx
 from ._registry import register
 
-__all__ = ["entropies", "expected_mutual_info"]
+__all__ = ["InfoState", "info_state", "entropies", "expected_mutual_info"]
 
-_INFO = dict(family="information", statistic="t")
 _VINH = "Vinh, Epps & Bailey (2010)"
 _AVERAGES = ("arithmetic", "geometric", "min", "max")
 
@@ -42,31 +43,54 @@ def _log_base(base) -> float:
     return math.log(base)
 
 
-def _plogp(counts, n):
-    """sum over the last axis of -(c/n) log(c/n), 0 log 0 = 0."""
-    c = counts.astype(float)
-    nn = np.asarray(n, dtype=float)[..., None]
-    with np.errstate(divide="ignore", invalid="ignore"):
-        terms = np.where(c > 0, c / nn * np.log(np.where(c > 0, c, 1.0) / nn), 0.0)
-    return -terms.sum(axis=-1)
+class InfoState(NamedTuple):
+    """Entropies (nats) and mutual information of a batch of tables, from t and the margins."""
+
+    hx: np.ndarray
+    hy: np.ndarray
+    hxy: np.ndarray
+    mi: np.ndarray
+    n: np.ndarray
+    same: np.ndarray  # identical partitions: t = sum a log a = sum b log b
+    rows: np.ndarray
+    cols: np.ndarray
 
 
-def entropies(counts):
-    """H(x), H(y), H(x, y) and MI of each table, in nats (float arrays of the batch shape)."""
-    rows = counts.sum(axis=-1)
-    cols = counts.sum(axis=-2)
-    n = rows.sum(axis=-1)
-    hx = _plogp(rows, n)
-    hy = _plogp(cols, n)
-    flat = counts.reshape(counts.shape[:-2] + (-1,))
-    hxy = _plogp(flat, n)
-    c = counts.astype(float)
-    outer = rows[..., :, None].astype(float) * cols[..., None, :]
-    nn = np.asarray(n, dtype=float)[..., None, None]
-    with np.errstate(divide="ignore", invalid="ignore"):
-        cell = np.where(c > 0, c / nn * np.log(np.where(c > 0, c * nn, 1.0) / outer), 0.0)
-    mi = np.maximum(cell.sum(axis=(-2, -1)), 0.0)
-    return hx, hy, hxy, mi
+#: Relative tolerance for recognising identical partitions from t (t <= sum a log a always,
+#: with equality exactly when every row of the table has a single non-zero cell).
+SAME_RTOL = 1e-12
+
+
+def _entropy_of_sizes(sizes, n):
+    p = np.asarray(sizes, dtype=float) / np.asarray(n, dtype=float)[..., None]
+    return -xlogx(p).sum(axis=-1)
+
+
+def info_state(t, rows, cols) -> InfoState:
+    """Entropies and MI from t = sum n_kq log n_kq and the margins:
+
+    H(x, y) = log n - t/n,  MI = (t - sum a log a - sum b log b + n log n) / n.
+    """
+    rows = np.asarray(rows, dtype=np.int64)
+    cols = np.asarray(cols, dtype=np.int64)
+    t = np.asarray(t, dtype=float)
+    n = rows.sum(axis=-1).astype(float)
+    sa = xlogx(rows).sum(axis=-1)
+    sb = xlogx(cols).sum(axis=-1)
+    hx, hy = _entropy_of_sizes(rows, n), _entropy_of_sizes(cols, n)
+    hxy = np.log(n) - t / n
+    mi = np.maximum((t - sa - sb + n * np.log(n)) / n, 0.0)
+    tol = SAME_RTOL * np.maximum(np.maximum(np.abs(sa), np.abs(sb)), 1.0)
+    same = (np.abs(t - sa) <= tol) & (np.abs(t - sb) <= tol)
+    shape = np.broadcast(t, n).shape
+    return InfoState(*(np.broadcast_to(v, shape) for v in (hx, hy, hxy, mi, n, same)),
+                     rows=rows, cols=cols)
+
+
+def entropies(S):
+    """H(x), H(y), H(x, y) and MI of each table of a batch, in nats."""
+    st = info_state(sum_xlogx(counts), counts.sum(axis=-1), counts.sum(axis=-2))
+    return st.hx, st.hy, st.hxy, st.mi
 
 
 def _average(hx, hy, average):
@@ -89,7 +113,7 @@ def expected_mutual_info(row_sums, col_sums) -> float:
     distinct (a_k, b_q) pairs only, so it costs far less than summing every admissible value.
 
     >>> round(expected_mutual_info([50, 30], [40, 40]), 6)   # thesis Table 6a margins
-    0.006259
+    0.006381
     """
     a = np.asarray(row_sums, dtype=np.int64).ravel()
     b = np.asarray(col_sums, dtype=np.int64).ravel()
@@ -109,171 +133,168 @@ def expected_mutual_info(row_sums, col_sums) -> float:
     return float(np.sum(mult[cell] * pmf * term))
 
 
-def _expected_mi_batch(counts) -> np.ndarray:
-    """E[MI] for each table of a batch, computed once per distinct pair of margins."""
-    flat = counts.reshape((-1,) + counts.shape[-2:])
-    rows, cols = flat.sum(axis=-1), flat.sum(axis=-2)
+def _expected_mi_batch(rows, cols, shape) -> np.ndarray:
+    """E[MI] for each table of a batch (margins (..., K) and (..., Q)), computed once per
+    distinct pair of margins."""
+    if rows.ndim == 1 and cols.ndim == 1:
+        return np.full(shape, expected_mutual_info(rows, cols))
+    rows = np.broadcast_to(rows, shape + rows.shape[-1:]).reshape(-1, rows.shape[-1])
+    cols = np.broadcast_to(cols, shape + cols.shape[-1:]).reshape(-1, cols.shape[-1])
     cache: dict[bytes, float] = {}
-    out = np.empty(len(flat))
+    out = np.empty(len(rows))
     for i, (r, c) in enumerate(zip(rows, cols)):
         key = np.sort(r).tobytes() + b"|" + np.sort(c).tobytes()
         if key not in cache:
             cache[key] = expected_mutual_info(r, c)
         out[i] = cache[key]
-    return out.reshape(counts.shape[:-2])
+    return out.reshape(shape)
 
 
 # -- entropies and mutual information -------------------------------------------------------
 
+_INFO = dict(family="information", statistic="t", state=info_state)
+
 @register(name="entropy_x", title="Entropy of x (rows)", kind="statistic",
           range=(0.0, math.inf), optimum=math.nan, symmetric=False, options={"base": None},
-          reference="Shannon (1948)", family="information", statistic=None)
-def entropy_x(counts, base=None):
+          reference="Shannon (1948)", **_INFO)
+def entropy_x(S, base=None):
     """Entropy of the row clustering: H(x) = - sum_k (n_k+/n) log(n_k+/n)."""
-    return entropies(counts)[0] / _log_base(base)
+    return S.hx / _log_base(base)
 
 
 @register(name="entropy_y", title="Entropy of y (columns)", kind="statistic",
           range=(0.0, math.inf), optimum=math.nan, symmetric=False, options={"base": None},
-          reference="Shannon (1948)", family="information", statistic=None)
-def entropy_y(counts, base=None):
+          reference="Shannon (1948)", **_INFO)
+def entropy_y(S, base=None):
     """Entropy of the column clustering: H(y) = - sum_q (n_+q/n) log(n_+q/n)."""
-    return entropies(counts)[1] / _log_base(base)
+    return S.hy / _log_base(base)
 
 
 @register(name="joint_entropy", title="Joint entropy", kind="statistic", range=(0.0, math.inf),
           optimum=math.nan, symmetric=True, options={"base": None}, reference="Shannon (1948)",
           **_INFO)
-def joint_entropy(counts, base=None):
+def joint_entropy(S, base=None):
     """Joint entropy H(x, y) = - sum_kq (n_kq/n) log(n_kq/n)."""
-    return entropies(counts)[2] / _log_base(base)
+    return S.hxy / _log_base(base)
 
 
 @register(name="mutual_info", title="Mutual information", kind="similarity",
           range=(0.0, math.inf), optimum=math.inf, symmetric=True, aliases=("mi",),
           options={"base": None}, reference="seed 002 Ch.5 eq 4; " + _VINH, **_INFO)
-def mutual_info(counts, base=None):
+def mutual_info(S, base=None):
     """Mutual information MI = sum_kq (n_kq/n) log(n n_kq / (n_k+ n_+q)); its maximum is
     min(H(x), H(y)), so it has no fixed optimum (adjust it with ``max=``)."""
-    return entropies(counts)[3] / _log_base(base)
+    return S.mi / _log_base(base)
 
 
-def _nmi(counts, den_of):
-    hx, hy, hxy, mi = entropies(counts)
-    return np.minimum(ratio(mi, den_of(hx, hy, hxy), counts, 1.0, 0.0), 1.0)
+def _nmi(S, den_of):
+    return np.minimum(ratio(S.mi, den_of(S.hx, S.hy, S.hxy), S.same, 1.0, 0.0), 1.0)
 
 
 @register(name="nmi_min", title="NMI, normalised by min H (NMI1)", kind="similarity",
           range=(0.0, 1.0), optimum=1.0, symmetric=True, aliases=("nmi1",),
           reference="Strehl & Ghosh (2002); seed 002 Table 3", **_INFO)
-def nmi_min(counts):
+def nmi_min(S):
     """NMI1 = MI / min(H(x), H(y)).
 
-    >>> round(float(nmi_min(np.array([[30, 20], [10, 20]]))), 4)   # thesis: .0511
+    >>> round(ca.agreement([[30, 20], [10, 20]], index="nmi_min"), 4)   # thesis: .0511
     0.0511
     """
-    return _nmi(counts, lambda hx, hy, hxy: np.minimum(hx, hy))
+    return _nmi(S, lambda hx, hy, hxy: np.minimum(hx, hy))
 
 
 @register(name="nmi_sqrt", title="NMI, normalised by sqrt(H H) (NMI2)", kind="similarity",
           range=(0.0, 1.0), optimum=1.0, symmetric=True, aliases=("nmi2", "nmi_geometric"),
           reference="Strehl & Ghosh (2002); seed 002 Table 3", **_INFO)
-def nmi_sqrt(counts):
+def nmi_sqrt(S):
     """NMI2 = MI / sqrt(H(x) H(y))."""
-    return _nmi(counts, lambda hx, hy, hxy: np.sqrt(hx * hy))
+    return _nmi(S, lambda hx, hy, hxy: np.sqrt(hx * hy))
 
 
 @register(name="nmi_sum", title="NMI, normalised by (H + H)/2 (NMI3)", kind="similarity",
           range=(0.0, 1.0), optimum=1.0, symmetric=True,
           aliases=("nmi", "nmi3", "nmi_arithmetic"),
           reference="Fred & Jain (2003); seed 002 Table 3", **_INFO)
-def nmi_sum(counts):
+def nmi_sum(S):
     """NMI3 = 2 MI / (H(x) + H(y)) (scikit-learn's default normalized_mutual_info_score)."""
-    return _nmi(counts, lambda hx, hy, hxy: (hx + hy) / 2)
+    return _nmi(S, lambda hx, hy, hxy: (hx + hy) / 2)
 
 
 @register(name="nmi_max", title="NMI, normalised by max H", kind="similarity", range=(0.0, 1.0),
           optimum=1.0, symmetric=True, reference="Kvalseth (1987); " + _VINH, **_INFO)
-def nmi_max(counts):
+def nmi_max(S):
     """NMI_max = MI / max(H(x), H(y))."""
-    return _nmi(counts, lambda hx, hy, hxy: np.maximum(hx, hy))
+    return _nmi(S, lambda hx, hy, hxy: np.maximum(hx, hy))
 
 
 @register(name="nmi_joint", title="MI over joint entropy (MIH)", kind="similarity",
           range=(0.0, 1.0), optimum=1.0, symmetric=True, aliases=("mih",),
           reference="Horibe (1985); Kraskov et al. (2005); seed 002 Table 3", **_INFO)
-def nmi_joint(counts):
+def nmi_joint(S):
     """MIH = MI / H(x, y)."""
-    return _nmi(counts, lambda hx, hy, hxy: hxy)
+    return _nmi(S, lambda hx, hy, hxy: hxy)
 
 
 @register(name="variation_of_information", title="Variation of information", kind="distance",
           range=(0.0, math.inf), optimum=0.0, symmetric=True, aliases=("vi",),
           options={"base": None}, reference="Meila (2007); seed 002 Table 3", **_INFO)
-def variation_of_information(counts, base=None):
+def variation_of_information(S, base=None):
     """VI = H(x) + H(y) - 2 MI = 2 H(x, y) - H(x) - H(y); at most log n."""
-    hx, hy, hxy, mi = entropies(counts)
-    return np.maximum(hx + hy - 2 * mi, 0.0) / _log_base(base)
+    return np.where(S.same, 0.0, np.maximum(S.hx + S.hy - 2 * S.mi, 0.0)) / _log_base(base)
 
 
 @register(name="nvi", title="VI normalised by log n", kind="distance", range=(0.0, 1.0),
           optimum=0.0, symmetric=True, reference="Meila (2007)", **_INFO)
-def nvi(counts):
+def nvi(S):
     """NVI = VI / log n, in [0, 1] (n = 1 gives 0)."""
-    hx, hy, hxy, mi = entropies(counts)
-    n = counts.sum(axis=(-2, -1)).astype(float)
-    return ratio(np.maximum(hx + hy - 2 * mi, 0.0), np.log(n), counts, 0.0, 0.0)
+    return ratio(np.maximum(S.hx + S.hy - 2 * S.mi, 0.0), np.log(S.n), S.same, 0.0, 0.0)
 
 
 @register(name="nvi_sum", title="VI normalised by H(x) + H(y)", kind="distance",
           range=(0.0, 1.0), optimum=0.0, symmetric=True,
           reference="Vinh et al. (2010); Rezaei & Franti (2016), seed 001", **_INFO)
-def nvi_sum(counts):
+def nvi_sum(S):
     """NVI_sum = VI / (H(x) + H(y)) = 1 - nmi_sum."""
-    hx, hy, hxy, mi = entropies(counts)
-    return np.clip(ratio(hx + hy - 2 * mi, hx + hy, counts, 0.0, 1.0), 0.0, 1.0)
+    return np.clip(ratio(S.hx + S.hy - 2 * S.mi, S.hx + S.hy, S.same, 0.0, 1.0), 0.0, 1.0)
 
 
 @register(name="adjusted_mutual_info", title="Adjusted mutual information", kind="similarity",
           range=(-1.0, 1.0), optimum=1.0, symmetric=True, aliases=("ami",),
           options={"average": "arithmetic"}, reference=_VINH, **_INFO)
-def adjusted_mutual_info(counts, average="arithmetic"):
+def adjusted_mutual_info(S, average="arithmetic"):
     """AMI = (MI - E[MI]) / (avg(H(x), H(y)) - E[MI]), with the exact E[MI] under fixed
     margins; ``average`` is "arithmetic" (default, as scikit-learn), "geometric", "min" or
     "max"."""
-    hx, hy, hxy, mi = entropies(counts)
-    avg = _average(hx, hy, average)
-    emi = _expected_mi_batch(counts)
-    return ratio(mi - emi, avg - emi, counts, 1.0, 0.0)
+    avg = _average(S.hx, S.hy, average)
+    emi = _expected_mi_batch(S.rows, S.cols, S.mi.shape)
+    return ratio(S.mi - emi, avg - emi, S.same, 1.0, 0.0)
 
 
 @register(name="homogeneity", title="Homogeneity (of y's clusters w.r.t. x's classes)",
           kind="similarity", range=(0.0, 1.0), optimum=1.0, symmetric=False, fallback=1.0,
           reference="Rosenberg & Hirschberg (2007)", **_INFO)
-def homogeneity(counts):
+def homogeneity(S):
     """Homogeneity = 1 - H(x | y) / H(x) = MI / H(x): each cluster of y holds one class of x.
     With a single class (H(x) = 0) it is 1, as in scikit-learn."""
-    hx, hy, hxy, mi = entropies(counts)
-    return np.minimum(ratio(mi, hx, counts, 1.0, 1.0), 1.0)
+    return np.minimum(ratio(S.mi, S.hx, S.same, 1.0, 1.0), 1.0)
 
 
 @register(name="completeness", title="Completeness (of y's clusters w.r.t. x's classes)",
           kind="similarity", range=(0.0, 1.0), optimum=1.0, symmetric=False, fallback=1.0,
           reference="Rosenberg & Hirschberg (2007)", **_INFO)
-def completeness(counts):
+def completeness(S):
     """Completeness = 1 - H(y | x) / H(y) = MI / H(y): each class of x lies in one cluster.
     With a single cluster (H(y) = 0) it is 1, as in scikit-learn."""
-    hx, hy, hxy, mi = entropies(counts)
-    return np.minimum(ratio(mi, hy, counts, 1.0, 1.0), 1.0)
+    return np.minimum(ratio(S.mi, S.hy, S.same, 1.0, 1.0), 1.0)
 
 
 @register(name="v_measure", title="V-measure", kind="similarity", range=(0.0, 1.0), optimum=1.0,
           symmetric=False, options={"beta": 1.0}, reference="Rosenberg & Hirschberg (2007)",
           **_INFO)
-def v_measure(counts, beta=1.0):
+def v_measure(S, beta=1.0):
     """V = (1 + beta) h c / (beta h + c), h = homogeneity, c = completeness (beta = 1: the
     harmonic mean, equal to nmi_sum)."""
     if isinstance(beta, bool) or not isinstance(beta, (int, float)) or not beta >= 0:
         raise ValueError(f"beta must be a non-negative number, got {beta!r}")
-    h, c = homogeneity(counts), completeness(counts)
-    return ratio((1 + beta) * h * c, beta * h + c, counts, 1.0, 0.0)
+    h, c = homogeneity(S), completeness(S)
+    return ratio((1 + beta) * h * c, beta * h + c, S.same, 1.0, 0.0)

@@ -23,7 +23,7 @@ import numpy as np
 from scipy.optimize import linear_sum_assignment
 
 from .._validate import check_choice
-from ._common import per_table, ratio
+from ._common import per_table
 from ._registry import register
 
 _MATCH = dict(family="set matching")

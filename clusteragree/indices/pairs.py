@@ -14,299 +14,333 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._common import pair_arrays, ratio, sum_squares
+from typing import NamedTuple
+
+from ._common import ratio
 from ._registry import register
 
-_PAIR = dict(family="pair counting", min_n=2, statistic="s")
+__all__ = ["PairState", "pair_state"]
+
 _AMORIM = "Amorim & Cardoso (2015), seed 002 Table 5"
 
 
-def _pq(counts):
-    a11, a10, a01, a00 = pair_arrays(counts)
-    T = a11 + a10 + a01 + a00
-    return a11, a10, a01, a00, a11 + a10, a11 + a01, T
+class PairState(NamedTuple):
+    """Pair counts of a batch of tables (float arrays) and where the partitions are identical."""
+
+    a11: np.ndarray
+    a10: np.ndarray
+    a01: np.ndarray
+    a00: np.ndarray
+    p: np.ndarray  # a11 + a10: pairs together in x
+    q: np.ndarray  # a11 + a01: pairs together in y
+    T: np.ndarray  # C(n, 2)
+    n: np.ndarray
+    same: np.ndarray  # identical partitions: a10 = a01 = 0
+
+
+def pair_state(s, rows, cols) -> PairState:
+    """Pair counts from s = sum n_ij^2 and the margins (rows (..., K), cols (..., Q)).
+
+    a11 = (s - n)/2, p = (sum a^2 - n)/2, q = (sum b^2 - n)/2, computed in exact integers.
+    """
+    s = np.asarray(s, dtype=np.int64)
+    rows = np.asarray(rows, dtype=np.int64)
+    cols = np.asarray(cols, dtype=np.int64)
+    n = rows.sum(axis=-1)
+    a11 = (s - n) // 2
+    p = (np.einsum("...i,...i->...", rows, rows) - n) // 2
+    q = (np.einsum("...j,...j->...", cols, cols) - n) // 2
+    T = n * (n - 1) // 2
+    a10, a01 = p - a11, q - a11
+    a00 = T - p - q + a11
+    same = (a10 == 0) & (a01 == 0)
+    f = [np.asarray(v, dtype=float) for v in (a11, a10, a01, a00, p, q, T, n)]
+    return PairState(*f, same=np.broadcast_to(same, f[0].shape))
+
+
+_PAIR = dict(family="pair counting", min_n=2, statistic="s", state=pair_state)
 
 
 @register(name="rand", title="Rand index", kind="similarity", range=(0.0, 1.0), optimum=1.0,
           symmetric=True, reference="Rand (1971); " + _AMORIM, **_PAIR)
-def rand(counts):
+def rand(P):
     """Rand index: share of pairs on which the two clusterings agree.
 
     R = (a11 + a00) / T
 
-    >>> float(rand(np.array([[30, 20], [10, 20]])))  # thesis Table 6a: .5253
+    >>> ca.agreement([[30, 20], [10, 20]], index="rand")  # thesis Table 6a: .5253
     0.5253164556962026
     """
-    a11, a10, a01, a00, p, q, T = _pq(counts)
+    a11, a10, a01, a00, p, q, T, n, same = P
     return (a11 + a00) / T
 
 
 @register(name="adjusted_rand", title="Adjusted Rand index (Hubert & Arabie)", kind="similarity",
           range=(-1.0, 1.0), optimum=1.0, symmetric=True, aliases=("ari",),
           reference="Hubert & Arabie (1985)", **_PAIR)
-def adjusted_rand(counts):
+def adjusted_rand(P):
     """Hubert-Arabie adjusted Rand index: Rand corrected by its exact mean under fixed margins.
 
     ARI = (a11 - p q / T) / ((p + q) / 2 - p q / T)
 
-    >>> round(float(adjusted_rand(np.array([[30, 20], [10, 20]]))), 5)
+    >>> round(ca.agreement([[30, 20], [10, 20]], index="adjusted_rand"), 5)
     0.05124
     """
-    a11, a10, a01, a00, p, q, T = _pq(counts)
+    a11, a10, a01, a00, p, q, T, n, same = P
     expected = p * q / T
-    return ratio(a11 - expected, (p + q) / 2 - expected, counts, 1.0, 0.0)
+    return ratio(a11 - expected, (p + q) / 2 - expected, same, 1.0, 0.0)
 
 
 @register(name="russel_rao", title="Russel & Rao", kind="similarity", range=(0.0, 1.0),
           optimum=1.0, symmetric=True, aliases=("russell_rao",),
           reference="Russel & Rao (1940); Albatineh et al. (2006)", **_PAIR)
-def russel_rao(counts):
+def russel_rao(P):
     """Russel-Rao: share of all pairs that are together in both clusterings.
 
     RR = a11 / T   (its maximum, for identical clusterings, is p / T, not 1)
     """
-    a11, a10, a01, a00, p, q, T = _pq(counts)
+    a11, a10, a01, a00, p, q, T, n, same = P
     return a11 / T
 
 
 @register(name="gower_legendre", title="Gower & Legendre", kind="similarity", range=(0.0, 1.0),
           optimum=1.0, symmetric=True, reference="Gower & Legendre (1986); " + _AMORIM, **_PAIR)
-def gower_legendre(counts):
+def gower_legendre(P):
     """Gower-Legendre: Rand with disagreements counted half.
 
     GL = (a11 + a00) / (a11 + a00 + (a10 + a01) / 2) = 2R / (1 + R)
 
-    >>> round(float(gower_legendre(np.array([[30, 20], [10, 20]]))), 4)  # thesis: .6888
+    >>> round(ca.agreement([[30, 20], [10, 20]], index="gower_legendre"), 4)  # thesis: .6888
     0.6888
     """
-    a11, a10, a01, a00, p, q, T = _pq(counts)
+    a11, a10, a01, a00, p, q, T, n, same = P
     return (a11 + a00) / (a11 + a00 + 0.5 * (a10 + a01))
 
 
 @register(name="jaccard", title="Jaccard", kind="similarity", range=(0.0, 1.0), optimum=1.0,
           symmetric=True, reference="Jaccard (1908); " + _AMORIM, **_PAIR)
-def jaccard(counts):
+def jaccard(P):
     """Jaccard: pairs together in both, among pairs together in either.
 
     J = a11 / (a11 + a10 + a01) = C / (2 - C)
 
-    >>> round(float(jaccard(np.array([[30, 20], [10, 20]]))), 4)  # thesis: .3644
+    >>> round(ca.agreement([[30, 20], [10, 20]], index="jaccard"), 4)  # thesis: .3644
     0.3644
     """
-    a11, a10, a01, a00, p, q, T = _pq(counts)
-    return ratio(a11, a11 + a10 + a01, counts, 1.0, 0.0)
+    a11, a10, a01, a00, p, q, T, n, same = P
+    return ratio(a11, a11 + a10 + a01, same, 1.0, 0.0)
 
 
 @register(name="czekanowski", title="Czekanowski (Dice, Sorensen)", kind="similarity",
           range=(0.0, 1.0), optimum=1.0, symmetric=True, aliases=("dice", "sorensen"),
           reference="Czekanowski (1932); " + _AMORIM, **_PAIR)
-def czekanowski(counts):
+def czekanowski(P):
     """Czekanowski (Dice, Sorensen-Dice):
 
     C = 2 a11 / (2 a11 + a10 + a01)
 
-    >>> round(float(czekanowski(np.array([[30, 20], [10, 20]]))), 4)  # thesis: .5342
+    >>> round(ca.agreement([[30, 20], [10, 20]], index="czekanowski"), 4)  # thesis: .5342
     0.5342
     """
-    a11, a10, a01, a00, p, q, T = _pq(counts)
-    return ratio(2 * a11, 2 * a11 + a10 + a01, counts, 1.0, 0.0)
+    a11, a10, a01, a00, p, q, T, n, same = P
+    return ratio(2 * a11, 2 * a11 + a10 + a01, same, 1.0, 0.0)
 
 
 @register(name="goodman_kruskal", title="Goodman & Kruskal (Yule's Q of the pair table)",
           kind="similarity", range=(-1.0, 1.0), optimum=1.0, symmetric=True, aliases=("yule_q",),
           reference="Goodman & Kruskal (1954); " + _AMORIM, **_PAIR)
-def goodman_kruskal(counts):
+def goodman_kruskal(P):
     """Goodman-Kruskal gamma of the 2 x 2 pair table (Yule's Q):
 
     GK = (a11 a00 - a10 a01) / (a11 a00 + a10 a01)
 
     Its null mean is not exactly 0 (ERRATA.md, seed 002).
     """
-    a11, a10, a01, a00, p, q, T = _pq(counts)
-    return ratio(a11 * a00 - a10 * a01, a11 * a00 + a10 * a01, counts, 1.0, 0.0)
+    a11, a10, a01, a00, p, q, T, n, same = P
+    return ratio(a11 * a00 - a10 * a01, a11 * a00 + a10 * a01, same, 1.0, 0.0)
 
 
 @register(name="sokal_sneath", title="Sokal & Sneath", kind="similarity", range=(0.0, 1.0),
           optimum=1.0, symmetric=True, aliases=("sos",),
           reference="Sokal & Sneath (1963); " + _AMORIM, **_PAIR)
-def sokal_sneath(counts):
+def sokal_sneath(P):
     """Sokal-Sneath (SoS of the thesis; numerator per ERRATA.md):
 
     SoS = a11 a00 / sqrt(p q (a00 + a10) (a00 + a01))
 
-    >>> round(float(sokal_sneath(np.array([[30, 20], [10, 20]]))), 4)  # thesis: .2760
+    >>> round(ca.agreement([[30, 20], [10, 20]], index="sokal_sneath"), 4)  # thesis: .2760
     0.276
     """
-    a11, a10, a01, a00, p, q, T = _pq(counts)
-    return ratio(a11 * a00, np.sqrt(p * q * (a00 + a10) * (a00 + a01)), counts, 1.0, 0.0)
+    a11, a10, a01, a00, p, q, T, n, same = P
+    return ratio(a11 * a00, np.sqrt(p * q * (a00 + a10) * (a00 + a01)), same, 1.0, 0.0)
 
 
 @register(name="sokal_sneath2", title="Sokal & Sneath (2)", kind="similarity", range=(0.0, 1.0),
           optimum=1.0, symmetric=True, aliases=("ss2",),
           reference="Sokal & Sneath (1963); " + _AMORIM, **_PAIR)
-def sokal_sneath2(counts):
+def sokal_sneath2(P):
     """Sokal-Sneath (2): disagreements counted double.
 
     SS2 = a11 / (a11 + 2 (a10 + a01))
     """
-    a11, a10, a01, a00, p, q, T = _pq(counts)
-    return ratio(a11, a11 + 2 * (a10 + a01), counts, 1.0, 0.0)
+    a11, a10, a01, a00, p, q, T, n, same = P
+    return ratio(a11, a11 + 2 * (a10 + a01), same, 1.0, 0.0)
 
 
 @register(name="fowlkes_mallows", title="Fowlkes & Mallows", kind="similarity", range=(0.0, 1.0),
           optimum=1.0, symmetric=True, aliases=("fm", "fmi"),
           reference="Fowlkes & Mallows (1983); " + _AMORIM, **_PAIR)
-def fowlkes_mallows(counts):
+def fowlkes_mallows(P):
     """Fowlkes-Mallows: geometric mean of the two Wallace indices.
 
     FM = a11 / sqrt(p q)
 
     If exactly one clustering is all singletons FM is 0; if both are, 1 (scikit-learn gives 0).
     """
-    a11, a10, a01, a00, p, q, T = _pq(counts)
-    return ratio(a11, np.sqrt(p * q), counts, 1.0, 0.0)
+    a11, a10, a01, a00, p, q, T, n, same = P
+    return ratio(a11, np.sqrt(p * q), same, 1.0, 0.0)
 
 
 @register(name="wallace_x", title="Wallace (pairs together in x)", kind="similarity",
           range=(0.0, 1.0), optimum=1.0, symmetric=False, aliases=("wallace",),
           reference="Wallace (1983)", **_PAIR)
-def wallace_x(counts):
+def wallace_x(P):
     """Wallace index from x to y: of the pairs together in x, the share also together in y.
 
     W_x = a11 / p
     """
-    a11, a10, a01, a00, p, q, T = _pq(counts)
-    return ratio(a11, p, counts, 1.0, 0.0)
+    a11, a10, a01, a00, p, q, T, n, same = P
+    return ratio(a11, p, same, 1.0, 0.0)
 
 
 @register(name="wallace_y", title="Wallace (pairs together in y)", kind="similarity",
           range=(0.0, 1.0), optimum=1.0, symmetric=False, reference="Wallace (1983)", **_PAIR)
-def wallace_y(counts):
+def wallace_y(P):
     """Wallace index from y to x: of the pairs together in y, the share also together in x.
 
     W_y = a11 / q
     """
-    a11, a10, a01, a00, p, q, T = _pq(counts)
-    return ratio(a11, q, counts, 1.0, 0.0)
+    a11, a10, a01, a00, p, q, T, n, same = P
+    return ratio(a11, q, same, 1.0, 0.0)
 
 
 @register(name="mirkin", title="Mirkin metric (normalised by n^2)", kind="distance",
           range=(0.0, 1.0), optimum=0.0, symmetric=True,
           reference="Mirkin (1996); Meila (2007)", **_PAIR)
-def mirkin(counts):
+def mirkin(P):
     """Mirkin metric divided by n^2: disagreeing ordered pairs.
 
     M = 2 (a10 + a01) / n^2 = (sum n_k+^2 + sum n_+q^2 - 2 sum n_kq^2) / n^2 = (1 - R)(n - 1)/n
     """
-    s, r, c, n = sum_squares(counts)
-    return (r + c - 2 * s) / np.asarray(n, dtype=float) ** 2
+    a11, a10, a01, a00, p, q, T, n, same = P
+    return 2 * (a10 + a01) / (n * n)
 
 
 @register(name="hubert_gamma", title="Hubert's Gamma (pair-table correlation)",
           kind="similarity", range=(-1.0, 1.0), optimum=1.0, symmetric=True, aliases=("phi",),
           reference="Hubert (1977); Jain & Dubes (1988)", **_PAIR)
-def hubert_gamma(counts):
+def hubert_gamma(P):
     """Normalised Hubert Gamma: the correlation (phi) of the two pair-membership indicators.
 
     G = (a11 a00 - a10 a01) / sqrt(p q (T - p) (T - q))
     """
-    a11, a10, a01, a00, p, q, T = _pq(counts)
-    return ratio(a11 * a00 - a10 * a01, np.sqrt(p * q * (T - p) * (T - q)), counts, 1.0, 0.0)
+    a11, a10, a01, a00, p, q, T, n, same = P
+    return ratio(a11 * a00 - a10 * a01, np.sqrt(p * q * (T - p) * (T - q)), same, 1.0, 0.0)
 
 
 @register(name="kulczynski", title="Kulczynski", kind="similarity", range=(0.0, 1.0),
           optimum=1.0, symmetric=True, reference="Kulczynski (1927); Albatineh et al. (2006)",
           **_PAIR)
-def kulczynski(counts):
+def kulczynski(P):
     """Kulczynski: arithmetic mean of the two Wallace indices.
 
     K = (a11 / p + a11 / q) / 2
     """
-    a11, a10, a01, a00, p, q, T = _pq(counts)
-    return ratio(a11 * (p + q), 2 * p * q, counts, 1.0, 0.0)
+    a11, a10, a01, a00, p, q, T, n, same = P
+    return ratio(a11 * (p + q), 2 * p * q, same, 1.0, 0.0)
 
 
 @register(name="mcconnaughey", title="McConnaughey", kind="similarity", range=(-1.0, 1.0),
           optimum=1.0, symmetric=True,
           reference="McConnaughey (1964); Albatineh et al. (2006)", **_PAIR)
-def mcconnaughey(counts):
+def mcconnaughey(P):
     """McConnaughey:
 
     MC = (a11^2 - a10 a01) / (p q) = W_x + W_y - 1
     """
-    a11, a10, a01, a00, p, q, T = _pq(counts)
-    return ratio(a11 * a11 - a10 * a01, p * q, counts, 1.0, 0.0)
+    a11, a10, a01, a00, p, q, T, n, same = P
+    return ratio(a11 * a11 - a10 * a01, p * q, same, 1.0, 0.0)
 
 
 @register(name="peirce", title="Peirce", kind="similarity", range=(-1.0, 1.0), optimum=1.0,
           symmetric=False, reference="Peirce (1884); Albatineh et al. (2006)", **_PAIR)
-def peirce(counts):
+def peirce(P):
     """Peirce's skill score, y taken as the reference for pairs:
 
     PE = (a11 a00 - a10 a01) / (q (T - q))
     """
-    a11, a10, a01, a00, p, q, T = _pq(counts)
-    return ratio(a11 * a00 - a10 * a01, q * (T - q), counts, 1.0, 0.0)
+    a11, a10, a01, a00, p, q, T, n, same = P
+    return ratio(a11 * a00 - a10 * a01, q * (T - q), same, 1.0, 0.0)
 
 
 @register(name="rogers_tanimoto", title="Rogers & Tanimoto", kind="similarity",
           range=(0.0, 1.0), optimum=1.0, symmetric=True,
           reference="Rogers & Tanimoto (1960); Albatineh et al. (2006)", **_PAIR)
-def rogers_tanimoto(counts):
+def rogers_tanimoto(P):
     """Rogers-Tanimoto: Rand with disagreements counted double.
 
     RT = (a11 + a00) / (a11 + a00 + 2 (a10 + a01))
     """
-    a11, a10, a01, a00, p, q, T = _pq(counts)
+    a11, a10, a01, a00, p, q, T, n, same = P
     return (a11 + a00) / (a11 + a00 + 2 * (a10 + a01))
 
 
 @register(name="hamann", title="Hamann", kind="similarity", range=(-1.0, 1.0), optimum=1.0,
           symmetric=True, reference="Hamann (1961); Albatineh et al. (2006)", **_PAIR)
-def hamann(counts):
+def hamann(P):
     """Hamann: agreements minus disagreements, per pair.
 
     H = (a11 + a00 - a10 - a01) / T = 2R - 1
     """
-    a11, a10, a01, a00, p, q, T = _pq(counts)
+    a11, a10, a01, a00, p, q, T, n, same = P
     return (a11 + a00 - a10 - a01) / T
 
 
 @register(name="s_cohen", title="Cohen's kappa of the pair table", kind="similarity",
           range=(-1.0, 1.0), optimum=1.0, symmetric=True,
           reference="Cohen (1960); Warrens (2008): equals the adjusted Rand index", **_PAIR)
-def s_cohen(counts):
+def s_cohen(P):
     """Cohen's kappa of the 2 x 2 pair table (equal to the Hubert-Arabie adjusted Rand index):
 
     S_Cohen = 2 (a11 a00 - a10 a01) / (p (T - q) + q (T - p))
     """
-    a11, a10, a01, a00, p, q, T = _pq(counts)
-    return ratio(2 * (a11 * a00 - a10 * a01), p * (T - q) + q * (T - p), counts, 1.0, 0.0)
+    a11, a10, a01, a00, p, q, T, n, same = P
+    return ratio(2 * (a11 * a00 - a10 * a01), p * (T - q) + q * (T - p), same, 1.0, 0.0)
 
 
 @register(name="morey_agresti", title="Adjusted Rand index (Morey & Agresti)", kind="similarity",
           range=(-1.0, 1.0), optimum=1.0, symmetric=True,
           reference="Morey & Agresti (1984); Hubert & Arabie (1985)", **_PAIR)
-def morey_agresti(counts):
+def morey_agresti(P):
     """Morey-Agresti adjusted Rand index: E[sum n_kq^2] approximated by
     e = sum n_k+^2 sum n_+q^2 / n^2 (the multinomial plug-in), so
 
     ARI_MA = (sum n_kq^2 - e) / ((sum n_k+^2 + sum n_+q^2) / 2 - e)
     """
-    s, r, c, n = sum_squares(counts)
-    s, r, c, n = (np.asarray(v, dtype=float) for v in (s, r, c, n))
+    a11, a10, a01, a00, p, q, T, n, same = P
+    s, r, c = 2 * a11 + n, 2 * p + n, 2 * q + n  # sums of squares of cells, rows, columns
     e = r * c / (n * n)
-    return ratio(s - e, (r + c) / 2 - e, counts, 1.0, 0.0)
+    return ratio(s - e, (r + c) / 2 - e, same, 1.0, 0.0)
 
 
 @register(name="adjusted_fowlkes_mallows", title="Adjusted Fowlkes & Mallows",
           kind="similarity", range=(-1.0, 1.0), optimum=1.0, symmetric=True, aliases=("afm",),
           reference="Fowlkes & Mallows (1983); Albatineh et al. (2006)", **_PAIR)
-def adjusted_fowlkes_mallows(counts):
+def adjusted_fowlkes_mallows(P):
     """Fowlkes-Mallows corrected by its exact mean under fixed margins, E[a11] = p q / T:
 
     AFM = (a11 - p q / T) / (sqrt(p q) - p q / T)
     """
-    a11, a10, a01, a00, p, q, T = _pq(counts)
+    a11, a10, a01, a00, p, q, T, n, same = P
     expected = p * q / T
-    return ratio(a11 - expected, np.sqrt(p * q) - expected, counts, 1.0, 0.0)
+    return ratio(a11 - expected, np.sqrt(p * q) - expected, same, 1.0, 0.0)
