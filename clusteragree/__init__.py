@@ -8,14 +8,22 @@ The public face of the package (see DESIGN.md and the README):
 0.6
 """
 
+from . import nulls
 from .datasets import load_dataset
 from .indices import agreement, get_index, list_indices
+from .inference import AgreementTest, adjust, agreement_test, compare, iadjust
 from .tables import ContingencyTable, PairCounts, crosstab
 
 __version__ = "0.1.0"
 
 __all__ = [
+    "AgreementTest",
     "ContingencyTable",
+    "adjust",
+    "agreement_test",
+    "compare",
+    "iadjust",
+    "nulls",
     "PairCounts",
     "agreement",
     "crosstab",

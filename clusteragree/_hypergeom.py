@@ -25,19 +25,20 @@ import numpy as np
 __all__ = ["LOG_TAIL", "cell_windows", "cell_laws"]
 
 LOG_TAIL = 60.0
+#: Below this many terms in all, the whole support is summed (no window search).
+SMALL_SUPPORT = 20_000
 
 
 def _kl(t, p):
-    """Bernoulli Kullback-Leibler divergence KL(t || p), 0 log 0 = 0."""
-    with np.errstate(divide="ignore", invalid="ignore"):
-        a = np.where(t > 0, t * np.log(t / p), 0.0)
-        b = np.where(t < 1, (1 - t) * np.log((1 - t) / (1 - p)), 0.0)
+    """Bernoulli Kullback-Leibler divergence KL(t || p), 0 log 0 = 0 (call under errstate)."""
+    a = np.where(t > 0, t * np.log(t / p), 0.0)
+    b = np.where(t < 1, (1 - t) * np.log((1 - t) / (1 - p)), 0.0)
     return a + b
 
 
-def _solve(lo, hi, p, target, increasing):
+def _solve(lo, hi, p, target, increasing, steps):
     """Bisection for t in [lo, hi] with KL(t || p) = target (KL monotone on the interval)."""
-    for _ in range(64):
+    for _ in range(steps):
         mid = 0.5 * (lo + hi)
         above = _kl(mid, p) > target
         if increasing:
@@ -57,18 +58,24 @@ def cell_windows(a, b, n, log_tail: float = LOG_TAIL):
     a, b = np.broadcast_arrays(np.asarray(a, dtype=np.int64), np.asarray(b, dtype=np.int64))
     sup_lo = np.maximum(0, a + b - n)
     sup_hi = np.minimum(a, b)
+    if int((sup_hi - sup_lo + 1).sum()) <= SMALL_SUPPORT:
+        return sup_lo, sup_hi  # the whole support is cheap: no window needed
     m = sup_hi.astype(float)
     p = np.maximum(a, b) / float(n)
     with np.errstate(divide="ignore"):
         target = np.where(m > 0, log_tail / np.maximum(m, 1.0), np.inf)
     interior = (p > 0) & (p < 1) & (m > 0)
     pp = np.where(interior, p, 0.5)
-    # Upper tail: only truncate where the bound at t = 1 already beats the target.
-    cut_up = interior & (_kl(np.ones_like(pp), pp) > target)
-    _, t_up = _solve(pp.copy(), np.ones_like(pp), pp, target, increasing=True)
+    # t must be found to within 1/m (whole values of m t), and a little more for safety
+    steps = int(np.ceil(np.log2(max(float(m.max()), 1.0)))) + 6 if m.size else 0
+    with np.errstate(divide="ignore", invalid="ignore"):
+        # Upper tail: only truncate where the bound at t = 1 already beats the target.
+        cut_up = interior & (_kl(np.ones_like(pp), pp) > target)
+        _, t_up = _solve(pp.copy(), np.ones_like(pp), pp, target, True, steps)
+        cut_lo = interior & (_kl(np.zeros_like(pp), pp) > target)
+        t_lo, _ = _solve(np.zeros_like(pp), pp.copy(), pp, target, False, steps)
+    # the bisection keeps t_up above and t_lo below the crossing: the windows only widen
     hi = np.where(cut_up, np.minimum(sup_hi, np.ceil(m * t_up).astype(np.int64)), sup_hi)
-    cut_lo = interior & (_kl(np.zeros_like(pp), pp) > target)
-    t_lo, _ = _solve(np.zeros_like(pp), pp.copy(), pp, target, increasing=False)
     lo = np.where(cut_lo, np.maximum(sup_lo, np.floor(m * t_lo).astype(np.int64)), sup_lo)
     return lo, hi
 

@@ -285,3 +285,14 @@ def crosstab(x, y=None, *, data: pd.DataFrame | None = None, dropna: bool = Fals
         )
         lx, ly = lx[rows], ly[cols]
     return ContingencyTable(counts, lx, ly, names=names)
+
+
+def as_table(x, y=None, *, data=None, dropna: bool = False) -> ContingencyTable:
+    """One ContingencyTable from a table, a K x Q array of counts, or two labellings."""
+    if isinstance(x, ContingencyTable):
+        if y is not None or data is not None:
+            raise TypeError("pass either a ContingencyTable or two labellings x, y, not both")
+        return x
+    if y is None and data is None:
+        return ContingencyTable(check_counts(x, "x (a table of counts)", allow_batch=False))
+    return crosstab(x, y, data=data, dropna=dropna)

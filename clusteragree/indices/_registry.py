@@ -51,6 +51,7 @@ class Index:
     min_n: int = 1
     statistic: str | None = None  # "s": function of sum n_ij^2 given the margins; "t": of sum n log n
     state: Callable | None = None  # (statistic, rows, cols) -> the family's state for ``func``
+    linear: bool = False  # affine in its statistic given the margins: closed-form null moments
     vectorised: bool = True
 
     @property

@@ -78,7 +78,7 @@ def info_state(t, rows, cols) -> InfoState:
     sa = xlogx(rows).sum(axis=-1)
     sb = xlogx(cols).sum(axis=-1)
     hx, hy = _entropy_of_sizes(rows, n), _entropy_of_sizes(cols, n)
-    hxy = np.log(n) - t / n
+    hxy = np.maximum(np.log(n) - t / n, 0.0)
     mi = np.maximum((t - sa - sb + n * np.log(n)) / n, 0.0)
     tol = SAME_RTOL * np.maximum(np.maximum(np.abs(sa), np.abs(sb)), 1.0)
     same = (np.abs(t - sa) <= tol) & (np.abs(t - sb) <= tol)
@@ -154,7 +154,7 @@ def _expected_mi_batch(rows, cols, shape) -> np.ndarray:
 
 _INFO = dict(family="information", statistic="t", state=info_state)
 
-@register(name="entropy_x", title="Entropy of x (rows)", kind="statistic",
+@register(name="entropy_x", linear=True, title="Entropy of x (rows)", kind="statistic",
           range=(0.0, math.inf), optimum=math.nan, symmetric=False, options={"base": None},
           reference="Shannon (1948)", **_INFO)
 def entropy_x(S, base=None):
@@ -162,7 +162,7 @@ def entropy_x(S, base=None):
     return S.hx / _log_base(base)
 
 
-@register(name="entropy_y", title="Entropy of y (columns)", kind="statistic",
+@register(name="entropy_y", linear=True, title="Entropy of y (columns)", kind="statistic",
           range=(0.0, math.inf), optimum=math.nan, symmetric=False, options={"base": None},
           reference="Shannon (1948)", **_INFO)
 def entropy_y(S, base=None):
@@ -170,7 +170,7 @@ def entropy_y(S, base=None):
     return S.hy / _log_base(base)
 
 
-@register(name="joint_entropy", title="Joint entropy", kind="statistic", range=(0.0, math.inf),
+@register(name="joint_entropy", linear=True, title="Joint entropy", kind="statistic", range=(0.0, math.inf),
           optimum=math.nan, symmetric=True, options={"base": None}, reference="Shannon (1948)",
           **_INFO)
 def joint_entropy(S, base=None):
@@ -178,7 +178,7 @@ def joint_entropy(S, base=None):
     return S.hxy / _log_base(base)
 
 
-@register(name="mutual_info", title="Mutual information", kind="similarity",
+@register(name="mutual_info", linear=True, title="Mutual information", kind="similarity",
           range=(0.0, math.inf), optimum=math.inf, symmetric=True, aliases=("mi",),
           options={"base": None}, reference="seed 002 Ch.5 eq 4; " + _VINH, **_INFO)
 def mutual_info(S, base=None):
@@ -191,7 +191,7 @@ def _nmi(S, den_of):
     return np.minimum(ratio(S.mi, den_of(S.hx, S.hy, S.hxy), S.same, 1.0, 0.0), 1.0)
 
 
-@register(name="nmi_min", title="NMI, normalised by min H (NMI1)", kind="similarity",
+@register(name="nmi_min", linear=True, title="NMI, normalised by min H (NMI1)", kind="similarity",
           range=(0.0, 1.0), optimum=1.0, symmetric=True, aliases=("nmi1",),
           reference="Strehl & Ghosh (2002); seed 002 Table 3", **_INFO)
 def nmi_min(S):
@@ -203,7 +203,7 @@ def nmi_min(S):
     return _nmi(S, lambda hx, hy, hxy: np.minimum(hx, hy))
 
 
-@register(name="nmi_sqrt", title="NMI, normalised by sqrt(H H) (NMI2)", kind="similarity",
+@register(name="nmi_sqrt", linear=True, title="NMI, normalised by sqrt(H H) (NMI2)", kind="similarity",
           range=(0.0, 1.0), optimum=1.0, symmetric=True, aliases=("nmi2", "nmi_geometric"),
           reference="Strehl & Ghosh (2002); seed 002 Table 3", **_INFO)
 def nmi_sqrt(S):
@@ -211,7 +211,7 @@ def nmi_sqrt(S):
     return _nmi(S, lambda hx, hy, hxy: np.sqrt(hx * hy))
 
 
-@register(name="nmi_sum", title="NMI, normalised by (H + H)/2 (NMI3)", kind="similarity",
+@register(name="nmi_sum", linear=True, title="NMI, normalised by (H + H)/2 (NMI3)", kind="similarity",
           range=(0.0, 1.0), optimum=1.0, symmetric=True,
           aliases=("nmi", "nmi3", "nmi_arithmetic"),
           reference="Fred & Jain (2003); seed 002 Table 3", **_INFO)
@@ -220,7 +220,7 @@ def nmi_sum(S):
     return _nmi(S, lambda hx, hy, hxy: (hx + hy) / 2)
 
 
-@register(name="nmi_max", title="NMI, normalised by max H", kind="similarity", range=(0.0, 1.0),
+@register(name="nmi_max", linear=True, title="NMI, normalised by max H", kind="similarity", range=(0.0, 1.0),
           optimum=1.0, symmetric=True, reference="Kvalseth (1987); " + _VINH, **_INFO)
 def nmi_max(S):
     """NMI_max = MI / max(H(x), H(y))."""
@@ -235,7 +235,7 @@ def nmi_joint(S):
     return _nmi(S, lambda hx, hy, hxy: hxy)
 
 
-@register(name="variation_of_information", title="Variation of information", kind="distance",
+@register(name="variation_of_information", linear=True, title="Variation of information", kind="distance",
           range=(0.0, math.inf), optimum=0.0, symmetric=True, aliases=("vi",),
           options={"base": None}, reference="Meila (2007); seed 002 Table 3", **_INFO)
 def variation_of_information(S, base=None):
@@ -243,14 +243,14 @@ def variation_of_information(S, base=None):
     return np.where(S.same, 0.0, np.maximum(S.hx + S.hy - 2 * S.mi, 0.0)) / _log_base(base)
 
 
-@register(name="nvi", title="VI normalised by log n", kind="distance", range=(0.0, 1.0),
+@register(name="nvi", linear=True, title="VI normalised by log n", kind="distance", range=(0.0, 1.0),
           optimum=0.0, symmetric=True, reference="Meila (2007)", **_INFO)
 def nvi(S):
     """NVI = VI / log n, in [0, 1] (n = 1 gives 0)."""
     return ratio(np.maximum(S.hx + S.hy - 2 * S.mi, 0.0), np.log(S.n), S.same, 0.0, 0.0)
 
 
-@register(name="nvi_sum", title="VI normalised by H(x) + H(y)", kind="distance",
+@register(name="nvi_sum", linear=True, title="VI normalised by H(x) + H(y)", kind="distance",
           range=(0.0, 1.0), optimum=0.0, symmetric=True,
           reference="Vinh et al. (2010); Rezaei & Franti (2016), seed 001", **_INFO)
 def nvi_sum(S):
@@ -258,7 +258,7 @@ def nvi_sum(S):
     return np.clip(ratio(S.hx + S.hy - 2 * S.mi, S.hx + S.hy, S.same, 0.0, 1.0), 0.0, 1.0)
 
 
-@register(name="adjusted_mutual_info", title="Adjusted mutual information", kind="similarity",
+@register(name="adjusted_mutual_info", linear=True, title="Adjusted mutual information", kind="similarity",
           range=(-1.0, 1.0), optimum=1.0, symmetric=True, aliases=("ami",),
           options={"average": "arithmetic"}, reference=_VINH, **_INFO)
 def adjusted_mutual_info(S, average="arithmetic"):
@@ -270,7 +270,7 @@ def adjusted_mutual_info(S, average="arithmetic"):
     return ratio(S.mi - emi, avg - emi, S.same, 1.0, 0.0)
 
 
-@register(name="homogeneity", title="Homogeneity (of y's clusters w.r.t. x's classes)",
+@register(name="homogeneity", linear=True, title="Homogeneity (of y's clusters w.r.t. x's classes)",
           kind="similarity", range=(0.0, 1.0), optimum=1.0, symmetric=False, fallback=1.0,
           reference="Rosenberg & Hirschberg (2007)", **_INFO)
 def homogeneity(S):
@@ -279,7 +279,7 @@ def homogeneity(S):
     return np.minimum(ratio(S.mi, S.hx, S.same, 1.0, 1.0), 1.0)
 
 
-@register(name="completeness", title="Completeness (of y's clusters w.r.t. x's classes)",
+@register(name="completeness", linear=True, title="Completeness (of y's clusters w.r.t. x's classes)",
           kind="similarity", range=(0.0, 1.0), optimum=1.0, symmetric=False, fallback=1.0,
           reference="Rosenberg & Hirschberg (2007)", **_INFO)
 def completeness(S):
@@ -288,7 +288,7 @@ def completeness(S):
     return np.minimum(ratio(S.mi, S.hy, S.same, 1.0, 1.0), 1.0)
 
 
-@register(name="v_measure", title="V-measure", kind="similarity", range=(0.0, 1.0), optimum=1.0,
+@register(name="v_measure", linear=True, title="V-measure", kind="similarity", range=(0.0, 1.0), optimum=1.0,
           symmetric=False, options={"beta": 1.0}, reference="Rosenberg & Hirschberg (2007)",
           **_INFO)
 def v_measure(S, beta=1.0):

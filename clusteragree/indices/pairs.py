@@ -41,15 +41,18 @@ class PairState(NamedTuple):
 def pair_state(s, rows, cols) -> PairState:
     """Pair counts from s = sum n_ij^2 and the margins (rows (..., K), cols (..., Q)).
 
-    a11 = (s - n)/2, p = (sum a^2 - n)/2, q = (sum b^2 - n)/2, computed in exact integers.
+    a11 = (s - n)/2, p = (sum a^2 - n)/2, q = (sum b^2 - n)/2, in exact integers when s is.
     """
-    s = np.asarray(s, dtype=np.int64)
+    s = np.asarray(s)
     rows = np.asarray(rows, dtype=np.int64)
     cols = np.asarray(cols, dtype=np.int64)
     n = rows.sum(axis=-1)
-    a11 = (s - n) // 2
     p = (np.einsum("...i,...i->...", rows, rows) - n) // 2
     q = (np.einsum("...j,...j->...", cols, cols) - n) // 2
+    if np.issubdtype(s.dtype, np.integer):
+        a11 = (s.astype(np.int64) - n) // 2
+    else:  # a real-valued s (e.g. a null mean) evaluates the formula by continuity
+        a11 = (s - n) / 2
     T = n * (n - 1) // 2
     a10, a01 = p - a11, q - a11
     a00 = T - p - q + a11
@@ -61,7 +64,7 @@ def pair_state(s, rows, cols) -> PairState:
 _PAIR = dict(family="pair counting", min_n=2, statistic="s", state=pair_state)
 
 
-@register(name="rand", title="Rand index", kind="similarity", range=(0.0, 1.0), optimum=1.0,
+@register(name="rand", linear=True, title="Rand index", kind="similarity", range=(0.0, 1.0), optimum=1.0,
           symmetric=True, reference="Rand (1971); " + _AMORIM, **_PAIR)
 def rand(P):
     """Rand index: share of pairs on which the two clusterings agree.
@@ -75,7 +78,7 @@ def rand(P):
     return (a11 + a00) / T
 
 
-@register(name="adjusted_rand", title="Adjusted Rand index (Hubert & Arabie)", kind="similarity",
+@register(name="adjusted_rand", linear=True, title="Adjusted Rand index (Hubert & Arabie)", kind="similarity",
           range=(-1.0, 1.0), optimum=1.0, symmetric=True, aliases=("ari",),
           reference="Hubert & Arabie (1985)", **_PAIR)
 def adjusted_rand(P):
@@ -91,7 +94,7 @@ def adjusted_rand(P):
     return ratio(a11 - expected, (p + q) / 2 - expected, same, 1.0, 0.0)
 
 
-@register(name="russel_rao", title="Russel & Rao", kind="similarity", range=(0.0, 1.0),
+@register(name="russel_rao", linear=True, title="Russel & Rao", kind="similarity", range=(0.0, 1.0),
           optimum=1.0, symmetric=True, aliases=("russell_rao",),
           reference="Russel & Rao (1940); Albatineh et al. (2006)", **_PAIR)
 def russel_rao(P):
@@ -131,7 +134,7 @@ def jaccard(P):
     return ratio(a11, a11 + a10 + a01, same, 1.0, 0.0)
 
 
-@register(name="czekanowski", title="Czekanowski (Dice, Sorensen)", kind="similarity",
+@register(name="czekanowski", linear=True, title="Czekanowski (Dice, Sorensen)", kind="similarity",
           range=(0.0, 1.0), optimum=1.0, symmetric=True, aliases=("dice", "sorensen"),
           reference="Czekanowski (1932); " + _AMORIM, **_PAIR)
 def czekanowski(P):
@@ -187,7 +190,7 @@ def sokal_sneath2(P):
     return ratio(a11, a11 + 2 * (a10 + a01), same, 1.0, 0.0)
 
 
-@register(name="fowlkes_mallows", title="Fowlkes & Mallows", kind="similarity", range=(0.0, 1.0),
+@register(name="fowlkes_mallows", linear=True, title="Fowlkes & Mallows", kind="similarity", range=(0.0, 1.0),
           optimum=1.0, symmetric=True, aliases=("fm", "fmi"),
           reference="Fowlkes & Mallows (1983); " + _AMORIM, **_PAIR)
 def fowlkes_mallows(P):
@@ -201,7 +204,7 @@ def fowlkes_mallows(P):
     return ratio(a11, np.sqrt(p * q), same, 1.0, 0.0)
 
 
-@register(name="wallace_x", title="Wallace (pairs together in x)", kind="similarity",
+@register(name="wallace_x", linear=True, title="Wallace (pairs together in x)", kind="similarity",
           range=(0.0, 1.0), optimum=1.0, symmetric=False, aliases=("wallace",),
           reference="Wallace (1983)", **_PAIR)
 def wallace_x(P):
@@ -213,7 +216,7 @@ def wallace_x(P):
     return ratio(a11, p, same, 1.0, 0.0)
 
 
-@register(name="wallace_y", title="Wallace (pairs together in y)", kind="similarity",
+@register(name="wallace_y", linear=True, title="Wallace (pairs together in y)", kind="similarity",
           range=(0.0, 1.0), optimum=1.0, symmetric=False, reference="Wallace (1983)", **_PAIR)
 def wallace_y(P):
     """Wallace index from y to x: of the pairs together in y, the share also together in x.
@@ -224,7 +227,7 @@ def wallace_y(P):
     return ratio(a11, q, same, 1.0, 0.0)
 
 
-@register(name="mirkin", title="Mirkin metric (normalised by n^2)", kind="distance",
+@register(name="mirkin", linear=True, title="Mirkin metric (normalised by n^2)", kind="distance",
           range=(0.0, 1.0), optimum=0.0, symmetric=True,
           reference="Mirkin (1996); Meila (2007)", **_PAIR)
 def mirkin(P):
@@ -236,7 +239,7 @@ def mirkin(P):
     return 2 * (a10 + a01) / (n * n)
 
 
-@register(name="hubert_gamma", title="Hubert's Gamma (pair-table correlation)",
+@register(name="hubert_gamma", linear=True, title="Hubert's Gamma (pair-table correlation)",
           kind="similarity", range=(-1.0, 1.0), optimum=1.0, symmetric=True, aliases=("phi",),
           reference="Hubert (1977); Jain & Dubes (1988)", **_PAIR)
 def hubert_gamma(P):
@@ -248,7 +251,7 @@ def hubert_gamma(P):
     return ratio(a11 * a00 - a10 * a01, np.sqrt(p * q * (T - p) * (T - q)), same, 1.0, 0.0)
 
 
-@register(name="kulczynski", title="Kulczynski", kind="similarity", range=(0.0, 1.0),
+@register(name="kulczynski", linear=True, title="Kulczynski", kind="similarity", range=(0.0, 1.0),
           optimum=1.0, symmetric=True, reference="Kulczynski (1927); Albatineh et al. (2006)",
           **_PAIR)
 def kulczynski(P):
@@ -260,7 +263,7 @@ def kulczynski(P):
     return ratio(a11 * (p + q), 2 * p * q, same, 1.0, 0.0)
 
 
-@register(name="mcconnaughey", title="McConnaughey", kind="similarity", range=(-1.0, 1.0),
+@register(name="mcconnaughey", linear=True, title="McConnaughey", kind="similarity", range=(-1.0, 1.0),
           optimum=1.0, symmetric=True,
           reference="McConnaughey (1964); Albatineh et al. (2006)", **_PAIR)
 def mcconnaughey(P):
@@ -272,7 +275,7 @@ def mcconnaughey(P):
     return ratio(a11 * a11 - a10 * a01, p * q, same, 1.0, 0.0)
 
 
-@register(name="peirce", title="Peirce", kind="similarity", range=(-1.0, 1.0), optimum=1.0,
+@register(name="peirce", linear=True, title="Peirce", kind="similarity", range=(-1.0, 1.0), optimum=1.0,
           symmetric=False, reference="Peirce (1884); Albatineh et al. (2006)", **_PAIR)
 def peirce(P):
     """Peirce's skill score, y taken as the reference for pairs:
@@ -295,7 +298,7 @@ def rogers_tanimoto(P):
     return (a11 + a00) / (a11 + a00 + 2 * (a10 + a01))
 
 
-@register(name="hamann", title="Hamann", kind="similarity", range=(-1.0, 1.0), optimum=1.0,
+@register(name="hamann", linear=True, title="Hamann", kind="similarity", range=(-1.0, 1.0), optimum=1.0,
           symmetric=True, reference="Hamann (1961); Albatineh et al. (2006)", **_PAIR)
 def hamann(P):
     """Hamann: agreements minus disagreements, per pair.
@@ -306,7 +309,7 @@ def hamann(P):
     return (a11 + a00 - a10 - a01) / T
 
 
-@register(name="s_cohen", title="Cohen's kappa of the pair table", kind="similarity",
+@register(name="s_cohen", linear=True, title="Cohen's kappa of the pair table", kind="similarity",
           range=(-1.0, 1.0), optimum=1.0, symmetric=True,
           reference="Cohen (1960); Warrens (2008): equals the adjusted Rand index", **_PAIR)
 def s_cohen(P):
@@ -318,7 +321,7 @@ def s_cohen(P):
     return ratio(2 * (a11 * a00 - a10 * a01), p * (T - q) + q * (T - p), same, 1.0, 0.0)
 
 
-@register(name="morey_agresti", title="Adjusted Rand index (Morey & Agresti)", kind="similarity",
+@register(name="morey_agresti", linear=True, title="Adjusted Rand index (Morey & Agresti)", kind="similarity",
           range=(-1.0, 1.0), optimum=1.0, symmetric=True,
           reference="Morey & Agresti (1984); Hubert & Arabie (1985)", **_PAIR)
 def morey_agresti(P):
@@ -333,7 +336,7 @@ def morey_agresti(P):
     return ratio(s - e, (r + c) / 2 - e, same, 1.0, 0.0)
 
 
-@register(name="adjusted_fowlkes_mallows", title="Adjusted Fowlkes & Mallows",
+@register(name="adjusted_fowlkes_mallows", linear=True, title="Adjusted Fowlkes & Mallows",
           kind="similarity", range=(-1.0, 1.0), optimum=1.0, symmetric=True, aliases=("afm",),
           reference="Fowlkes & Mallows (1983); Albatineh et al. (2006)", **_PAIR)
 def adjusted_fowlkes_mallows(P):

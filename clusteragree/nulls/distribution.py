@@ -1,0 +1,385 @@
+"""NullDistribution: the one result type of every null method.
+
+It holds one of
+* the exact law of the index (``values`` with ``probabilities``; ``is_exact``),
+* Monte Carlo ``samples`` (Patefield tables or permutations), or
+* closed-form moments only (``method="hypergeometric"``),
+and answers the same questions of each: mean, median, variance, skewness, quantiles, the cdf,
+p-values, z-scores and chance adjustment, with standard errors for Monte Carlo figures.
+
+Conventions (README):
+* p-values. Exact: P(T >= t) counting ties (values within a relative 1e-9 of t count as equal).
+  Monte Carlo: (1 + #{T >= t}) / (B + 1), or the thesis' #{T >= t} / B with ``plus_one=False``.
+  "two-sided" doubles the smaller one-sided p-value (capped at 1).
+* Adjustment. A similarity: (I - c) / (max - c); a distance: (c - I) / (c - min); c the null
+  mean, median or a quantile. If c equals the optimum, the registry's rule applies: 1 when the
+  observed value is the optimum too, 0 otherwise.
+* Quantiles. Exact laws: the smallest value with cdf >= q (the median is the lower median).
+  Samples: numpy's default (linear interpolation, R's type 7).
+"""
+
+from __future__ import annotations
+
+import math
+import numbers
+
+import numpy as np
+from scipy import stats
+
+from .._validate import check_choice
+from ..indices import get_index
+
+__all__ = ["NullDistribution", "n_sim_for", "TIE_RTOL"]
+
+#: Relative tolerance under which two index values count as tied in p-values and the cdf.
+TIE_RTOL = 1e-9
+
+_ALTERNATIVES = ("greater", "less", "two-sided")
+
+
+def n_sim_for(error: float = 0.01, confidence: float = 0.99, z_decimals: int | None = 3) -> int:
+    """Monte Carlo size so that a p-value is estimated within ``error`` with the given confidence
+    (seed 002, Ch.4 eq 26): T >= (1/4) (z / error)^2, z = Phi^-1(1 - alpha/2).
+
+    The thesis takes z from a printed table, to three decimals (2.576): ``z_decimals=3`` gives
+    its 16,590; ``z_decimals=None`` uses the exact quantile (16,588).
+
+    >>> n_sim_for(0.01, 0.99)
+    16590
+    >>> n_sim_for(0.01, 0.99, z_decimals=None)
+    16588
+    """
+    if not (isinstance(error, numbers.Real) and 0 < error < 1):
+        raise ValueError(f"error must be a number in (0, 1), got {error!r}")
+    if not (isinstance(confidence, numbers.Real) and 0 < confidence < 1):
+        raise ValueError(f"confidence must be a number in (0, 1), got {confidence!r}")
+    z = stats.norm.ppf(1 - (1 - confidence) / 2)
+    if z_decimals is not None:
+        z = round(z, z_decimals)
+    return math.ceil(0.25 * (z / error) ** 2 - 1e-9)
+
+
+def _tol(t: float) -> float:
+    return TIE_RTOL * max(1.0, abs(t))
+
+
+class NullDistribution:
+    """The law of an agreement index under a null model.
+
+    Build it with ``clusteragree.nulls.null_distribution``; the constructor is for null methods.
+
+    Parameters
+    ----------
+    index : str or Index
+        The index whose law this is (its kind and optimum drive ``adjust`` and ``pvalue``).
+    method : str
+        "exact", "hypergeometric", "patefield", "permutation", ...
+    values, probabilities : arrays, optional
+        The exact law (values need not be unique or sorted).
+    samples : array, optional
+        Monte Carlo draws.
+    moments : dict, optional
+        Closed-form moments ("mean", "var").
+    model : str
+        The null model in words.
+    details : dict
+        What else the method wants to report (seed, number of tables, ...).
+    """
+
+    def __init__(self, index, method: str, *, values=None, probabilities=None, samples=None,
+                 moments=None, model="both margins fixed (generalized hypergeometric)",
+                 options=None, details=None):
+        self.index = get_index(index)
+        self.method = method
+        self.model = model
+        self.options = dict(options or {})
+        self.details = dict(details or {})
+        given = [v is not None for v in (values, samples, moments)]
+        if sum(given) != 1:
+            raise ValueError("give exactly one of values (with probabilities), samples or moments")
+        self.values = self.probabilities = self.samples = None
+        self._moments = dict(moments or {})
+        if values is not None:
+            v = np.asarray(values, dtype=float).ravel()
+            p = np.asarray(probabilities, dtype=float).ravel()
+            if v.shape != p.shape or v.size == 0:
+                raise ValueError("values and probabilities must be non-empty and of equal length")
+            if np.any(p < 0) or not math.isclose(p.sum(), 1.0, rel_tol=1e-9, abs_tol=1e-9):
+                raise ValueError(f"probabilities must be >= 0 and sum to 1 (sum = {p.sum()!r})")
+            order = np.argsort(v, kind="stable")
+            v, p = v[order], p[order] / p.sum()
+            # merge values equal up to rounding into one atom
+            new = np.ones(len(v), bool)
+            new[1:] = np.diff(v) > TIE_RTOL * np.maximum(1.0, np.abs(v[1:]))
+            starts = np.flatnonzero(new)
+            self.values = v[starts]
+            self.probabilities = np.add.reduceat(p, starts)
+            self._cum = np.cumsum(self.probabilities)
+        elif samples is not None:
+            s = np.asarray(samples, dtype=float).ravel()
+            if s.size == 0:
+                raise ValueError("samples is empty")
+            if np.isnan(s).any():
+                raise ValueError("samples contain nan")
+            self.samples = s
+            self._sorted = np.sort(s)
+
+    # -- what kind of law ----------------------------------------------------------------
+    @property
+    def is_exact(self) -> bool:
+        """True when the full law is known exactly (``values`` and ``probabilities``)."""
+        return self.values is not None
+
+    @property
+    def is_sampled(self) -> bool:
+        return self.samples is not None
+
+    @property
+    def n_sim(self) -> int | None:
+        """Number of Monte Carlo draws (None for exact laws and moments)."""
+        return None if self.samples is None else int(self.samples.size)
+
+    def _need_law(self, what: str):
+        if self.values is None and self.samples is None:
+            raise ValueError(
+                f"{what} is not available from the {self.method!r} null ({self.index.name}: "
+                "closed-form moments only); use method='exact', 'patefield' or 'permutation'"
+            )
+
+    # -- moments ---------------------------------------------------------------------------
+    @property
+    def mean(self) -> float:
+        if self.values is not None:
+            return float(self.values @ self.probabilities)
+        if self.samples is not None:
+            return float(self.samples.mean())
+        return float(self._moments["mean"])
+
+    @property
+    def var(self) -> float:
+        if self.values is not None:
+            return float(((self.values - self.mean) ** 2) @ self.probabilities)
+        if self.samples is not None:
+            return float(self.samples.var(ddof=1)) if self.samples.size > 1 else 0.0
+        if "var" not in self._moments:
+            raise ValueError(
+                f"the variance of {self.index.name!r} has no closed form here; use "
+                "method='exact', 'patefield' or 'permutation'"
+            )
+        return float(self._moments["var"])
+
+    @property
+    def std(self) -> float:
+        return math.sqrt(max(self.var, 0.0))
+
+    @property
+    def skewness(self) -> float:
+        """Third standardised moment (0 for a point mass)."""
+        self._need_law("the skewness")
+        sd = self.std
+        if sd == 0:
+            return 0.0
+        if self.values is not None:
+            return float((((self.values - self.mean) / sd) ** 3) @ self.probabilities)
+        return float(stats.skew(self.samples, bias=False)) if self.samples.size > 2 else 0.0
+
+    @property
+    def median(self) -> float:
+        return self.quantile(0.5)
+
+    def quantile(self, q):
+        """The q-quantile (exact laws: smallest value with cdf >= q)."""
+        self._need_law("a quantile")
+        qa = np.asarray(q, dtype=float)
+        if np.any((qa < 0) | (qa > 1)) or np.isnan(qa).any():
+            raise ValueError(f"q must lie in [0, 1], got {q!r}")
+        if self.values is not None:
+            idx = np.searchsorted(self._cum, qa - 1e-12, side="left")
+            out = self.values[np.minimum(idx, len(self.values) - 1)]
+        else:
+            out = np.quantile(self.samples, qa)
+        return float(out) if out.ndim == 0 else out
+
+    def cdf(self, t):
+        """P(T <= t) (ties within the relative tolerance count as <=)."""
+        self._need_law("the cdf")
+        t = np.asarray(t, dtype=float)
+        tol = TIE_RTOL * np.maximum(1.0, np.abs(t))
+        if self.values is not None:
+            idx = np.searchsorted(self.values, t + tol, side="right")
+            out = np.where(idx > 0, self._cum[np.maximum(idx - 1, 0)], 0.0)
+        else:
+            out = np.searchsorted(self._sorted, t + tol, side="right") / self._sorted.size
+        return float(out) if np.ndim(out) == 0 else out
+
+    # -- tests -----------------------------------------------------------------------------
+    def _count_tail(self, t: float, alternative: str):
+        """(mass or count of T at least as extreme as t, total)."""
+        tol = _tol(t)
+        if self.values is not None:
+            if alternative == "greater":
+                return float(self.probabilities[self.values >= t - tol].sum()), 1.0
+            return float(self.probabilities[self.values <= t + tol].sum()), 1.0
+        if alternative == "greater":
+            k = self._sorted.size - np.searchsorted(self._sorted, t - tol, side="left")
+        else:
+            k = np.searchsorted(self._sorted, t + tol, side="right")
+        return int(k), self._sorted.size
+
+    def pvalue(self, observed: float, alternative: str = "greater", plus_one: bool = True) -> float:
+        """P-value of ``observed`` under this null.
+
+        ``alternative="greater"``: agreement above chance for a similarity (use "less" for a
+        distance). Exact laws give P(T >= t); samples give (1 + #{T >= t}) / (B + 1), or #/B with
+        ``plus_one=False`` (the thesis' estimate).
+        """
+        self._need_law("a p-value")
+        check_choice(alternative, "alternative", _ALTERNATIVES)
+        t = _check_observed(observed)
+        if alternative == "two-sided":
+            return min(1.0, 2 * min(self.pvalue(t, "greater", plus_one),
+                                    self.pvalue(t, "less", plus_one)))
+        k, total = self._count_tail(t, alternative)
+        if self.values is not None:
+            return min(1.0, k)
+        return (k + 1) / (total + 1) if plus_one else k / total
+
+    def pvalue_se(self, observed: float, alternative: str = "greater") -> float:
+        """Monte Carlo standard error of the p-value, sqrt(p (1 - p) / B) (0 for exact laws)."""
+        if self.values is not None:
+            return 0.0
+        p = self.pvalue(observed, alternative, plus_one=False)
+        return math.sqrt(p * (1 - p) / self.n_sim)
+
+    def pvalue_ci(self, observed: float, alternative: str = "greater", confidence: float = 0.99,
+                  method: str = "normal"):
+        """Confidence interval for the Monte Carlo p-value: the thesis' normal interval
+        (seed 002 Ch.4 eq 25), or ``method="exact"`` for Clopper-Pearson."""
+        check_choice(method, "method", ("normal", "exact"))
+        p = self.pvalue(observed, alternative, plus_one=False)
+        if self.values is not None:
+            return (p, p)
+        B = self.n_sim
+        if method == "exact":
+            k = round(p * B)
+            ci = stats.binomtest(k, B).proportion_ci(confidence_level=confidence)
+            return (float(ci.low), float(ci.high))
+        z = stats.norm.ppf(1 - (1 - confidence) / 2)
+        half = z * math.sqrt(p * (1 - p) / B)
+        return (max(0.0, p - half), min(1.0, p + half))
+
+    @property
+    def mean_se(self) -> float:
+        """Standard error of the mean (Monte Carlo); 0 for exact laws and closed forms."""
+        return 0.0 if self.samples is None else self.std / math.sqrt(self.n_sim)
+
+    def quantile_se(self, q: float) -> float:
+        """Monte Carlo standard error of a quantile, sqrt(q(1-q)/B) / f(x_q), with the density
+        f estimated by a Gaussian kernel; 0 for exact laws."""
+        if self.samples is None:
+            self._need_law("a quantile")
+            return 0.0
+        x = self.quantile(q)
+        if self.std == 0:
+            return 0.0
+        f = float(stats.gaussian_kde(self.samples)(x)[0])
+        return math.sqrt(q * (1 - q) / self.n_sim) / f if f > 0 else math.inf
+
+    # -- chance adjustment -----------------------------------------------------------------
+    def center(self, center="mean") -> float:
+        """The null centre: "mean", "median" or a quantile q in [0, 1] (e.g. 0.99: the P99)."""
+        if isinstance(center, str):
+            check_choice(center, "center", ("mean", "median"))
+            return self.mean if center == "mean" else self.median
+        if isinstance(center, numbers.Real) and not isinstance(center, bool) and 0 <= center <= 1:
+            return self.quantile(float(center))
+        raise ValueError(f"center must be 'mean', 'median' or a quantile in [0, 1], got {center!r}")
+
+    def adjust(self, observed: float, center="mean", max: float | None = None) -> float:
+        """Chance-adjusted index (seed 002 eq 3): (I - c) / (max - c) for a similarity,
+        (c - I) / (c - min) for a distance; ``max`` defaults to the index's optimum."""
+        t = _check_observed(observed)
+        c = self.center(center)
+        best = self.index.optimum if max is None else float(max)
+        if not math.isfinite(best):
+            raise ValueError(
+                f"{self.index.name!r} has no fixed maximum; pass max= (e.g. min(H(x), H(y)))"
+            )
+        span = (best - c) if self.index.kind != "distance" else (c - best)
+        if span == 0:
+            return 1.0 if t == best else 0.0
+        return ((t - c) if self.index.kind != "distance" else (c - t)) / span
+
+    def zscore(self, observed: float) -> float:
+        """(I - E[I]) / sd[I] (0 when the null law is a point mass and I equals it)."""
+        t = _check_observed(observed)
+        sd = self.std
+        if sd == 0:
+            return 0.0 if t == self.mean else math.copysign(math.inf, t - self.mean)
+        return (t - self.mean) / sd
+
+    # -- display ---------------------------------------------------------------------------
+    def summary(self) -> dict:
+        out = {"index": self.index.name, "method": self.method, "model": self.model,
+               "exact": self.is_exact, "n_sim": self.n_sim, "mean": self.mean}
+        try:
+            out["sd"] = self.std
+        except ValueError:
+            out["sd"] = None
+        if self.values is not None or self.samples is not None:
+            out.update(median=self.median, skewness=self.skewness,
+                       q01=self.quantile(0.01), q99=self.quantile(0.99))
+        if self.values is not None:
+            out["support_size"] = len(self.values)
+        return out
+
+    def __repr__(self) -> str:
+        s = self.summary()
+        what = ("exact law, %d values" % s["support_size"] if self.is_exact
+                else f"{self.n_sim} draws" if self.is_sampled else "moments only")
+        parts = [f"NullDistribution({self.index.name}, method={self.method!r}, {what})",
+                 f"  null model: {self.model}",
+                 f"  mean = {s['mean']:.6g}" + (f", sd = {s['sd']:.6g}" if s["sd"] is not None
+                                                 else "")]
+        if "median" in s:
+            parts.append(f"  median = {s['median']:.6g}, skewness = {s['skewness']:.4g}, "
+                         f"1% / 99% quantiles = {s['q01']:.6g} / {s['q99']:.6g}")
+        return "\n".join(parts)
+
+    def plot(self, observed: float | None = None, ax=None, bins="auto"):
+        """The null law with its mean and median (and the observed value) marked.
+
+        A histogram of the samples (seaborn) or the pmf of an exact law; returns the axes.
+        """
+        self._need_law("a plot")
+        import matplotlib.pyplot as plt
+        import seaborn as sns
+
+        if ax is None:
+            _, ax = plt.subplots(figsize=(6.5, 3.6))
+        if self.samples is not None:
+            sns.histplot(self.samples, bins=bins, stat="probability", ax=ax, color="0.65",
+                         edgecolor="white")
+        else:
+            ax.vlines(self.values, 0, self.probabilities, color="0.45", lw=1.5)
+            ax.set_ylabel("probability")
+        ax.axvline(self.mean, color="C0", ls="-", lw=1.5, label=f"mean {self.mean:.4g}")
+        ax.axvline(self.median, color="C2", ls="--", lw=1.5, label=f"median {self.median:.4g}")
+        if observed is not None:
+            ax.axvline(observed, color="C3", lw=2, label=f"observed {observed:.4g}")
+        ax.set_xlabel(f"{self.index.name} under H0 ({self.method})")
+        ax.legend(frameon=False, fontsize="small")
+        return ax
+
+
+def _check_observed(observed) -> float:
+    if isinstance(observed, bool) or not isinstance(observed, numbers.Real):
+        arr = np.asarray(observed)
+        if arr.ndim == 0 and np.issubdtype(arr.dtype, np.number):
+            observed = float(arr)
+        else:
+            raise TypeError(f"observed must be a number, got {type(observed).__name__}")
+    t = float(observed)
+    if math.isnan(t):
+        raise ValueError("observed is nan")
+    return t
