@@ -1,0 +1,133 @@
+"""agreement_test, adjust, compare, iadjust and the NullDistribution's own behaviour."""
+
+import math
+
+import matplotlib
+import numpy as np
+import pandas as pd
+import pytest
+
+import clusteragree as ca
+from clusteragree.nulls import NullDistribution
+
+matplotlib.use("Agg")
+
+TAB = ca.ContingencyTable([[30, 20], [10, 20]])
+
+
+def test_compare_has_the_design_columns_and_same_tables_for_all_indices():
+    df = ca.compare(TAB, indices=["rand", "czekanowski", "adjusted_rand"], n_sim=3000, seed=5)
+    for col in ("observed", "null_mean", "null_median", "null_sd", "null_skewness", "p_value",
+                "adjusted_mean", "adjusted_median", "z", "method"):
+        assert col in df.columns
+    # Rand and Czekanowski adjust to the same value on the same tables (both are affine in a11
+    # with the same (1 - alpha)/beta; seed 002 Ch.4): this holds draw by draw only if every
+    # index saw the same simulated tables.
+    assert df.loc["rand", "adjusted_mean"] == pytest.approx(df.loc["czekanowski", "adjusted_mean"])
+    assert df.loc["rand", "p_value"] == df.loc["czekanowski", "p_value"]
+
+
+def test_hypergeometric_compare_leaves_what_it_cannot_give_missing():
+    df = ca.compare(TAB, indices=["rand", "nmi_sum"], method="hypergeometric")
+    assert pd.isna(df.loc["rand", "null_median"]) and pd.isna(df.loc["nmi_sum", "p_value"])
+    exact = ca.compare(TAB, indices=["rand", "nmi_sum"], method="exact")
+    assert df.loc["rand", "null_mean"] == pytest.approx(exact.loc["rand", "null_mean"], abs=1e-12)
+    assert df.loc["rand", "null_sd"] == pytest.approx(exact.loc["rand", "null_sd"], abs=1e-12)
+    assert df.loc["nmi_sum", "null_mean"] == pytest.approx(exact.loc["nmi_sum", "null_mean"],
+                                                           abs=1e-12)
+    with pytest.raises(ValueError, match="no closed-form null moments"):
+        ca.compare(TAB, indices=["jaccard"], method="hypergeometric")
+
+
+def test_iadjust_reports_the_thesis_share_pvalue():
+    df = ca.iadjust(TAB, n_sim=2000, seed=2)
+    assert list(df.index) == list(ca.indices.GROUPS["paired"])
+    nd = ca.nulls.null_distribution(TAB, index="jaccard", method="patefield", n_sim=2000, seed=2)
+    obs = ca.agreement(TAB, index="jaccard")
+    assert df.loc["jaccard", "p_value"] == np.mean(nd.samples >= obs - 1e-12)
+
+
+def test_adjust_for_a_distance_and_for_a_quantile():
+    nd = ca.nulls.null_distribution(TAB, index="vi", method="exact")
+    vi = ca.agreement(TAB, index="vi")
+    assert nd.adjust(vi) == pytest.approx((nd.mean - vi) / (nd.mean - 0.0))
+    assert ca.adjust(TAB, index="vi", method="exact") == pytest.approx(nd.adjust(vi))
+    q = nd.quantile(0.99)
+    assert nd.adjust(vi, center=0.99) == pytest.approx((q - vi) / q)
+    with pytest.raises(ValueError, match="center must be"):
+        nd.adjust(vi, center="mode")
+
+
+def test_mutual_information_needs_an_explicit_maximum():
+    nd = ca.nulls.null_distribution(TAB, index="mutual_info", method="exact")
+    mi = ca.agreement(TAB, index="mutual_info")
+    with pytest.raises(ValueError, match="no fixed maximum"):
+        nd.adjust(mi)
+    hmin = min(ca.agreement(TAB, index="entropy_x"), ca.agreement(TAB, index="entropy_y"))
+    assert nd.adjust(mi, max=hmin) == pytest.approx((mi - nd.mean) / (hmin - nd.mean))
+
+
+def test_point_mass_null_follows_the_registry_rule():
+    # margins (1, 1) x (1, 1)... a single possible table: one cluster vs one cluster
+    tab = ca.ContingencyTable([[4]])
+    nd = ca.nulls.null_distribution(tab, index="nmi_sum", method="exact")
+    assert nd.var == 0 and nd.adjust(1.0) == 1.0 and nd.zscore(1.0) == 0.0
+
+
+def test_null_distribution_validates_its_law():
+    with pytest.raises(ValueError, match="exactly one"):
+        NullDistribution("rand", "exact")
+    with pytest.raises(ValueError, match="sum to 1"):
+        NullDistribution("rand", "exact", values=[0.1, 0.2], probabilities=[0.5, 0.4])
+    nd = NullDistribution("rand", "exact", values=[0.2, 0.1, 0.2], probabilities=[0.25, 0.5, 0.25])
+    assert nd.values.tolist() == [0.1, 0.2] and nd.probabilities.tolist() == [0.5, 0.5]
+    assert nd.median == 0.1 and nd.cdf(0.1) == 0.5 and nd.pvalue(0.2) == 0.5
+    with pytest.raises(TypeError, match="observed must be a number"):
+        nd.pvalue("high")
+
+
+def test_monte_carlo_standard_errors():
+    nd = ca.nulls.null_distribution(TAB, index="rand", method="patefield", n_sim=4000, seed=9)
+    assert nd.mean_se == pytest.approx(nd.std / math.sqrt(4000))
+    obs = 0.5
+    p = nd.pvalue(obs, plus_one=False)
+    assert nd.pvalue_se(obs) == pytest.approx(math.sqrt(p * (1 - p) / 4000))
+    lo, hi = nd.pvalue_ci(obs, confidence=0.99)
+    assert lo < p < hi and hi - lo == pytest.approx(2 * 2.5758293 * nd.pvalue_se(obs), rel=1e-6)
+    lo_e, hi_e = nd.pvalue_ci(obs, method="exact")
+    assert lo_e < p < hi_e
+    assert nd.quantile_se(0.5) > 0
+
+
+def test_plot_returns_axes_for_exact_and_sampled_laws():
+    nd = ca.nulls.null_distribution(TAB, index="jaccard", method="exact")
+    ax = nd.plot(observed=ca.agreement(TAB, index="jaccard"))
+    assert len(ax.lines) >= 3  # mean, median, observed
+    nd2 = ca.nulls.null_distribution(TAB, index="jaccard", method="patefield", n_sim=500, seed=1)
+    assert nd2.plot().get_xlabel().startswith("jaccard")
+    with pytest.raises(ValueError, match="moments only"):
+        ca.nulls.null_distribution(TAB, index="rand", method="hypergeometric").plot()
+
+
+def test_same_seed_same_numbers_and_generator_accepted():
+    a = ca.nulls.null_distribution(TAB, index="rand", method="patefield", n_sim=300, seed=11)
+    b = ca.nulls.null_distribution(TAB, index="rand", method="patefield", n_sim=300, seed=11)
+    c = ca.nulls.null_distribution(TAB, index="rand", method="patefield", n_sim=300,
+                                   seed=np.random.default_rng(11))
+    assert np.array_equal(a.samples, b.samples) and np.array_equal(a.samples, c.samples)
+
+
+def test_labels_and_table_give_the_same_test():
+    x = np.repeat([0, 0, 1, 1], [30, 20, 10, 20])
+    y = np.repeat([0, 1, 0, 1], [30, 20, 10, 20])
+    r1 = ca.agreement_test(x, y, index="jaccard", method="exact")
+    r2 = ca.agreement_test(TAB, index="jaccard", method="exact")
+    assert r1.pvalue == r2.pvalue and r1.statistic == r2.statistic
+    assert "x and y (2 x 2 table, n = 80)" in str(r1)
+    frame = r2.to_frame()
+    assert frame.loc["jaccard", "observed"] == r2.statistic and len(frame) == 1
+
+
+def test_n_sim_only_for_monte_carlo():
+    with pytest.raises(ValueError, match="n_sim is for Monte Carlo"):
+        ca.nulls.null_distribution(TAB, index="rand", method="exact", n_sim=10)
