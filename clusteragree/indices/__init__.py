@@ -16,7 +16,8 @@ from . import pairs, information, matching  # noqa: F401, I001  (each module reg
 from .._validate import suggest
 from ._registry import REGISTRY, Index, evaluate, get_index
 
-__all__ = ["agreement", "list_indices", "get_index", "evaluate", "resolve_indices", "GROUPS",
+__all__ = ["agreement", "list_indices", "get_index", "evaluate", "resolve_indices",
+           "split_options", "GROUPS",
            "Index", "REGISTRY"]
 
 #: Named groups of indices. "paired" and "simple" are the thesis' (seed 002) eight indices of
@@ -69,7 +70,7 @@ def _table_of(x, y, data, dropna):
     return tab.counts, tab
 
 
-def _split_options(names, options):
+def split_options(names, options):
     """Give each index the options it takes; an option that no index takes is an error."""
     per = {name: {} for name in names}
     for key, value in options.items():
@@ -119,7 +120,7 @@ def agreement(x, y=None, index="adjusted_rand", *, data=None, dropna=False, **op
     {'rand': 0.833, 'adjusted_rand': 0.571}
     """
     names, single = resolve_indices(index)
-    per = _split_options(names, options)
+    per = split_options(names, options)
     counts, _ = _table_of(x, y, data, dropna)
     values = {name: evaluate(name, counts, **per[name]) for name in names}
     first = next(iter(values.values()))

@@ -26,7 +26,7 @@ from __future__ import annotations
 import numpy as np
 
 from .._validate import check_choice, check_positive_int, check_seed
-from ..indices import REGISTRY, get_index, resolve_indices
+from ..indices import get_index, resolve_indices, split_options
 from ..indices._common import STATISTICS
 from ..indices._registry import Index
 from ..tables import as_table
@@ -43,19 +43,6 @@ __all__ = ["null_distribution", "null_distributions", "NullDistribution", "n_sim
 METHODS = ("exact", "hypergeometric", "patefield", "permutation")
 DEFAULT_N_PERM = 999
 MODEL = "both margins fixed (generalized hypergeometric)"
-
-
-def _options_for(names, options):
-    per = {n: {} for n in names}
-    for key, value in options.items():
-        takers = [n for n in names if key in REGISTRY[n].options]
-        if not takers:
-            known = sorted({o for n in names for o in REGISTRY[n].options})
-            raise TypeError(f"unknown option {key!r} (options of these indices: "
-                            f"{', '.join(known) or 'none'})")
-        for n in takers:
-            per[n][key] = value
-    return per
 
 
 def _check_table_index(rec: Index, method: str):
@@ -76,7 +63,7 @@ def null_distributions(table, indices, method="exact", *, n_sim=None, seed=None,
     recs = [get_index(n) for n in names]
     for rec in recs:
         _check_table_index(rec, method)
-    per = _options_for(names, options)
+    per = split_options(names, options)
     rows, cols = tab.row_sums, tab.col_sums
     if method in ("patefield", "permutation"):
         default = DEFAULT_N_SIM if method == "patefield" else DEFAULT_N_PERM
