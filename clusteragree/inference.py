@@ -109,7 +109,10 @@ class AgreementTest:
         lines.append(f"null distribution: {_describe_null(nd)}")
         adj = ", ".join(f"{k} {v:.4g}" for k, v in self.adjusted.items())
         how = "(I - c) / (max - c)" if rec.kind != "distance" else "(c - I) / (c - min)"
-        lines.append(f"adjusted for chance {how}, c = null {adj}")
+        if self.adjusted:
+            lines.append(f"adjusted for chance {how}, c = null {adj}")
+        else:
+            lines.append(f"not adjusted: {rec.name} has no fixed maximum (use adjust(max=...))")
         return "\n".join(lines) + "\n"
 
     __repr__ = __str__
@@ -128,6 +131,8 @@ def _data_name(x, y, data, tab) -> str:
 
 
 def _centers_for(nd: NullDistribution):
+    if not math.isfinite(nd.index.optimum):
+        return ()  # no fixed maximum (mutual_info): not adjusted; use adjust(..., max=)
     return ("mean", "median") if (nd.is_exact or nd.is_sampled) else ("mean",)
 
 

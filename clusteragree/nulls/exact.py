@@ -36,9 +36,20 @@ __all__ = ["count_tables", "enumerate_tables", "statistic_law", "DEFAULT_MAX_TAB
 DEFAULT_MAX_TABLES = 2_000_000
 
 
-def _max_compositions(caps: tuple, total: int) -> int:
-    """An upper bound on the number of compositions (ignoring the caps)."""
-    return math.comb(total + len(caps) - 1, len(caps) - 1)
+def _count_compositions(caps: tuple, total: int) -> int:
+    """The number of vectors c with 0 <= c_i <= caps_i and sum c = total (exact, by the
+    product of the generating polynomials 1 + z + ... + z^cap_i, truncated at z^total)."""
+    ways = [1] + [0] * total
+    for cap in caps:
+        window = 0  # running sum of ways[s - cap .. s] of the previous polynomial
+        new = [0] * (total + 1)
+        for s in range(total + 1):
+            window += ways[s]
+            if s - cap - 1 >= 0:
+                window -= ways[s - cap - 1]
+            new[s] = window
+        ways = new
+    return ways[total]
 
 
 @lru_cache(maxsize=256)
@@ -87,8 +98,8 @@ def count_tables(rows, cols, limit: int | None = None) -> int:
         nxt: dict[tuple, int] = {}
         partial = 0
         for r, ways in states.items():
-            if limit is not None and _max_compositions(r, int(total)) > 50 * limit:
-                return limit + 1
+            if limit is not None and ways * _count_compositions(r, int(total)) + partial > limit:
+                return limit + 1  # each composition is a distinct partial table
             comps = _compositions(r, int(total))
             partial += ways * len(comps)
             if limit is not None and partial > limit:
@@ -234,8 +245,7 @@ def statistic_law(rows, cols, statistic: str = "s", max_work: int = DEFAULT_MAX_
         parts_sid, parts_key, parts_p = [], [], []
         work = 0
         for r, law in zip(state_list, laws):
-            bound = _max_compositions(r, total)
-            work += (bound if bound > max_work else len(_compositions(r, total))) * len(law[0])
+            work += _count_compositions(r, total) * len(law[0])
             if work * inc.shape[1] > max_work:
                 raise ValueError(
                     f"the exact law of {statistic} for these margins (n = {n}, {len(a)} x "
