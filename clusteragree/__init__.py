@@ -11,6 +11,8 @@ The public face of the package (see DESIGN.md and the README):
 from . import nulls
 from .datasets import load_dataset
 from .indices import agreement, get_index, list_indices
+from .indices.fuzzy import membership_kind
+from .indices.matrices import coassociation
 from .inference import AgreementTest, adjust, agreement_test, compare, iadjust
 from .tables import ContingencyTable, PairCounts, crosstab
 
@@ -26,6 +28,8 @@ __all__ = [
     "nulls",
     "PairCounts",
     "agreement",
+    "coassociation",
+    "membership_kind",
     "crosstab",
     "get_index",
     "list_indices",

@@ -201,3 +201,90 @@ def check_seed(seed, name: str = "seed") -> np.random.Generator:
     if seed < 0:
         raise ValueError(f"{name} must be a non-negative int, got {seed}")
     return np.random.default_rng(int(seed))
+
+
+# -- memberships and similarity matrices (fuzzy, overlapping, possibilistic clusterings) -------
+
+MEMBERSHIP_KINDS = ("exclusive hard", "fuzzy", "non-exclusive hard", "possibilistic")
+
+
+def classify_memberships(U: np.ndarray) -> str:
+    """The kind of a validated membership matrix (objects x clusters):
+    exclusive hard (0/1, one 1 per row), fuzzy (rows sum to 1), non-exclusive hard (0/1),
+    or possibilistic (entries in [0, 1])."""
+    binary = np.all((U == 0) | (U == 1))
+    sums_one = np.allclose(U.sum(axis=1), 1.0, rtol=0, atol=1e-9)
+    if binary:
+        return "exclusive hard" if sums_one else "non-exclusive hard"
+    return "fuzzy" if sums_one else "possibilistic"
+
+
+def check_memberships(U, name: str = "U") -> np.ndarray:
+    """A membership matrix of shape (n_objects, n_clusters) with entries in [0, 1] and no
+    all-zero row; 1-D hard labels are turned into one-hot memberships."""
+    if isinstance(U, pd.Series) or (not isinstance(U, pd.DataFrame) and np.ndim(U) == 1):
+        labels = check_labels(U, name)
+        if np.asarray(pd.isna(labels)).any():
+            raise ValueError(f"{name} contains missing labels (NaN/None)")
+        codes, _ = pd.factorize(np.asarray(labels), sort=False)
+        out = np.zeros((len(codes), int(codes.max()) + 1))
+        out[np.arange(len(codes)), codes] = 1.0
+        return out
+    if isinstance(U, pd.DataFrame):
+        U = U.to_numpy()
+    try:
+        arr = np.asarray(U, dtype=float)
+    except (TypeError, ValueError):
+        raise TypeError(f"{name} must be a numeric membership matrix (objects x clusters)") from None
+    if arr.ndim != 2:
+        raise ValueError(
+            f"{name} must be a membership matrix of shape (n_objects, n_clusters) or 1-D labels, "
+            f"got shape {arr.shape}"
+        )
+    if arr.shape[0] == 0 or arr.shape[1] == 0:
+        raise ValueError(f"{name} is empty (shape {arr.shape})")
+    if np.isnan(arr).any():
+        raise ValueError(f"{name} contains NaN memberships")
+    if arr.min() < 0 or arr.max() > 1:
+        raise ValueError(
+            f"{name} must hold memberships in [0, 1], got values from {arr.min():g} to "
+            f"{arr.max():g}"
+        )
+    empty = np.flatnonzero(arr.sum(axis=1) == 0)
+    if empty.size:
+        raise ValueError(
+            f"{name} has objects with no membership at all (all-zero rows, e.g. row {empty[0]}); "
+            "every object needs some membership"
+        )
+    return arr
+
+
+def check_similarity_matrix(M, name: str = "M") -> np.ndarray:
+    """A square, symmetric similarity / co-association / consensus matrix with finite entries."""
+    if isinstance(M, pd.DataFrame):
+        M = M.to_numpy()
+    try:
+        arr = np.asarray(M, dtype=float)
+    except (TypeError, ValueError):
+        raise TypeError(f"{name} must be a numeric square matrix") from None
+    if arr.ndim != 2 or arr.shape[0] != arr.shape[1]:
+        raise ValueError(f"{name} must be a square (n x n) similarity matrix, got shape {arr.shape}")
+    if arr.shape[0] < 2:
+        raise ValueError(f"{name} must relate at least 2 objects, got shape {arr.shape}")
+    if not np.all(np.isfinite(arr)):
+        raise ValueError(f"{name} contains NaN or infinite entries")
+    if not np.allclose(arr, arr.T, rtol=0, atol=1e-12):
+        i, j = np.unravel_index(np.argmax(np.abs(arr - arr.T)), arr.shape)
+        raise ValueError(
+            f"{name} must be symmetric: {name}[{i}, {j}] = {arr[i, j]:g} but "
+            f"{name}[{j}, {i}] = {arr[j, i]:g}"
+        )
+    return arr
+
+
+def check_same_objects(n_x: int, n_y: int, names=("x", "y")) -> None:
+    if n_x != n_y:
+        raise ValueError(
+            f"{names[0]} and {names[1]} must describe the same objects: {names[0]} has {n_x}, "
+            f"{names[1]} has {n_y}"
+        )

@@ -12,8 +12,9 @@ import numpy as np
 import pandas as pd
 
 from ..tables import ContingencyTable, crosstab
-from . import pairs, information, matching  # noqa: F401, I001  (each module registers its indices)
-from .._validate import suggest
+from . import pairs, information, matching, fuzzy, matrices  # noqa: F401, I001  (registration)
+from .._validate import check_memberships, classify_memberships, suggest
+from ._pairwise import evaluate_pairwise
 from ._registry import REGISTRY, Index, evaluate, get_index
 
 __all__ = ["agreement", "list_indices", "get_index", "evaluate", "resolve_indices",
@@ -30,7 +31,11 @@ GROUPS: dict[str, tuple[str, ...]] = {
     "information": tuple(k for k, v in REGISTRY.items()
                          if v.family == "information" and v.kind != "statistic"),
     "set matching": tuple(k for k, v in REGISTRY.items() if v.family == "set matching"),
-    "all": tuple(k for k, v in REGISTRY.items() if v.kind != "statistic"),
+    "fuzzy": tuple(k for k, v in REGISTRY.items() if v.family == "fuzzy"),
+    "matrix": tuple(k for k, v in REGISTRY.items() if v.family == "matrix"),
+    # every index of a contingency table (the fuzzy and matrix ones need the clusterings)
+    "all": tuple(k for k, v in REGISTRY.items()
+                 if v.kind != "statistic" and "table" in v.inputs),
 }
 
 
@@ -59,6 +64,10 @@ def resolve_indices(index) -> tuple[list[str], bool]:
     return out, False
 
 
+def _is_2d(obj) -> bool:
+    return not isinstance(obj, (str, ContingencyTable)) and np.ndim(obj) == 2
+
+
 def _table_of(x, y, data, dropna):
     if isinstance(x, ContingencyTable):
         if y is not None:
@@ -66,6 +75,18 @@ def _table_of(x, y, data, dropna):
         return x.counts, x
     if y is None and data is None:
         return x, None  # a table or a batch of tables; evaluate() validates it
+    if _is_2d(x) or _is_2d(y):  # membership matrices: a table only for hard partitions
+        labels = []
+        for name, obj in (("x", x), ("y", y)):
+            U = check_memberships(obj, name)
+            if classify_memberships(U) != "exclusive hard":
+                raise ValueError(
+                    f"{name} is a {classify_memberships(U)} clustering: contingency-table indices "
+                    "need hard partitions; use an index of the 'fuzzy' family "
+                    "(ca.list_indices('fuzzy'))"
+                )
+            labels.append(U.argmax(axis=1))
+        x, y = labels
     tab = crosstab(x, y, data=data, dropna=dropna)
     return tab.counts, tab
 
@@ -121,8 +142,17 @@ def agreement(x, y=None, index="adjusted_rand", *, data=None, dropna=False, **op
     """
     names, single = resolve_indices(index)
     per = split_options(names, options)
-    counts, _ = _table_of(x, y, data, dropna)
-    values = {name: evaluate(name, counts, **per[name]) for name in names}
+    pairwise = [n for n in names if "table" not in REGISTRY[n].inputs]
+    if pairwise and (y is None or data is not None):
+        raise TypeError(
+            f"index {pairwise[0]!r} compares the two clusterings themselves (memberships or "
+            "similarity matrices), not a table: call ca.agreement(x, y, index=...)"
+        )
+    tabled = [n for n in names if n not in pairwise]
+    counts = _table_of(x, y, data, dropna)[0] if tabled else None
+    values = {name: (np.asarray(evaluate_pairwise(REGISTRY[name], x, y, **per[name]))
+                     if name in pairwise else evaluate(name, counts, **per[name]))
+              for name in names}
     first = next(iter(values.values()))
     if first.ndim == 0:
         if single:

@@ -52,6 +52,10 @@ class Index:
     statistic: str | None = None  # "s": function of sum n_ij^2 given the margins; "t": of sum n log n
     state: Callable | None = None  # (statistic, rows, cols) -> the family's state for ``func``
     linear: bool = False  # affine in its statistic given the margins: closed-form null moments
+    # Indices of object pairs (memberships, similarity matrices; see indices/_pairwise.py):
+    representation: Callable | None = None  # (x validated, kind) -> tuple of n x n matrices
+    prepare: Callable | None = None  # (xs, ys, **options) -> constants that permutations keep
+    inputs_y: tuple[str, ...] | None = None  # y's kinds when they differ from x's
     vectorised: bool = True
 
     @property
@@ -132,6 +136,11 @@ def evaluate(index, counts, **options) -> np.ndarray:
     """
     rec = get_index(index)
     opts = check_options(options, rec.options, f"index {rec.name!r}")
+    if "table" not in rec.inputs:
+        raise ValueError(
+            f"index {rec.name!r} compares {' or '.join(rec.inputs)} inputs, not a contingency "
+            f"table: call ca.agreement(x, y, index={rec.name!r}) with the two clusterings"
+        )
     arr = check_counts(counts)
     if rec.min_n > 1:
         n_min = int(arr.sum(axis=(-2, -1)).min())

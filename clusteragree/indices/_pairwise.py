@@ -1,0 +1,128 @@
+"""Indices of object pairs for inputs that are not partitions (memberships, similarity matrices).
+
+Such an index compares, pair by pair, what two clusterings say about each object pair: a
+*representation* turns one clustering into n x n matrices (e.g. J = U U^T, the degree to which
+two objects share a cluster), and the index is a function of their upper triangles (vectors of
+m = n(n - 1)/2 pair values), vectorised over a leading batch axis of the second clustering's
+vectors. Null models then only permute:
+
+* objects: y's matrices reindexed by a permutation pi of the objects, M[pi][:, pi] (the
+  Mantel / QAP null: it keeps each matrix's structure);
+* pairs: y's pair vectors permuted directly (the null of Amodio et al., seed 004).
+
+Both nulls move each of y's pair values to a uniformly random pair, so any statistic that is a
+sum over pairs of f(x_ij, y_ij) has the same mean under both: (1/m) sum_ij sum_kl f(x_ij, y_kl).
+Their variances differ, because object permutations move the m pair values in dependent blocks
+(all pairs of one object move together) while pair permutations move them independently.
+
+``sum_of_min`` and ``sum_of_abs_diff`` give those all-cross-pair sums in O(m log m) by sorting
+(the idea of Horta & Campello's Algorithm 1, seed 000, written with prefix sums and a binary
+search instead of its two merge loops, whose printed form has the errors listed in ERRATA.md).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+__all__ = ["upper", "upper_index", "sum_of_min", "sum_of_abs_diff", "gather_objects"]
+
+
+def upper_index(n: int):
+    """Row and column indices of the strict upper triangle of an n x n matrix."""
+    return np.triu_indices(n, k=1)
+
+
+def upper(M: np.ndarray) -> np.ndarray:
+    """The strict upper triangle of a square matrix as a vector of length n(n-1)/2."""
+    return M[upper_index(M.shape[0])]
+
+
+def gather_objects(M: np.ndarray, perms: np.ndarray) -> np.ndarray:
+    """Upper triangles of M[pi][:, pi] for each row pi of ``perms`` (shape (B, n)) -> (B, m)."""
+    iu, ju = upper_index(M.shape[0])
+    return M[perms[:, iu], perms[:, ju]]
+
+
+def _below(x, y):
+    """For each x_i: k_i = #{j: y_j < x_i}, the sum of those y_j, and the total of y."""
+    ys = np.sort(np.asarray(y, float))
+    prefix = np.concatenate(([0.0], np.cumsum(ys)))
+    k = np.searchsorted(ys, np.asarray(x, float), side="left")
+    return k, prefix[k], prefix[-1], len(ys)
+
+
+def sum_of_min(x: np.ndarray, y: np.ndarray) -> float:
+    """sum_i sum_j min(x_i, y_j) over all cross pairs, in O(m log m) by sorting y:
+    sum_j min(x_i, y_j) = (sum of the y_j below x_i) + x_i #{j: y_j >= x_i}  (seed 000, eq 24).
+
+    >>> sum_of_min(np.array([1.0, 3.0]), np.array([2.0, 2.0]))   # 1 + 1 + 2 + 2
+    6.0
+    """
+    x = np.asarray(x, float)
+    k, below, _, ny = _below(x, y)
+    return float(below.sum() + x @ (ny - k))
+
+
+def sum_of_abs_diff(x: np.ndarray, y: np.ndarray) -> float:
+    """sum_i sum_j |x_i - y_j| over all cross pairs, in O(m log m) by sorting y.
+
+    >>> sum_of_abs_diff(np.array([1.0, 3.0]), np.array([2.0, 2.0]))
+    4.0
+    """
+    x = np.asarray(x, float)
+    k, below, total, ny = _below(x, y)
+    return float((x * k - below).sum() + ((total - below) - x * (ny - k)).sum())
+
+
+# -- inputs ----------------------------------------------------------------------------------
+
+def _is_similarity_matrix(obj) -> bool:
+    """A square symmetric array with a unit diagonal reads as a similarity matrix (for indices
+    that take both memberships and matrices)."""
+    try:
+        arr = np.asarray(obj, dtype=float)
+    except (TypeError, ValueError):
+        return False
+    return (arr.ndim == 2 and arr.shape[0] == arr.shape[1] and arr.shape[0] > 1
+            and np.allclose(np.diag(arr), 1.0) and np.allclose(arr, arr.T))
+
+
+def validate_input(accepted, obj, name):
+    """Validate one clustering for an index that accepts the kinds in ``accepted``
+    ("membership", "matrix", "partition"); returns (array, kind)."""
+    from .._validate import check_memberships, check_similarity_matrix
+
+    if "matrix" in accepted and (accepted == ("matrix",) or _is_similarity_matrix(obj)):
+        return check_similarity_matrix(obj, name), "matrix"
+    if "membership" in accepted:
+        return check_memberships(obj, name), "membership"
+    if "partition" in accepted:
+        U = check_memberships(obj, name)
+        if not np.all((U == 0) | (U == 1)) or not np.all(U.sum(axis=1) == 1):
+            raise ValueError(f"{name} must be a hard partition (labels or one-hot memberships)")
+        return U, "partition"
+    raise ValueError(f"{name}: this index takes {' or '.join(accepted)} inputs")
+
+
+def pair_vectors(rec, x, y):
+    """Upper-triangle vectors of x's and y's representations, and y's full matrices."""
+    from .._validate import check_same_objects
+
+    X, kx = validate_input(rec.inputs, x, "x")
+    Y, ky = validate_input(rec.inputs_y or rec.inputs, y, "y")
+    check_same_objects(X.shape[0], Y.shape[0])
+    if X.shape[0] < 2:
+        raise ValueError(f"index {rec.name!r} compares pairs of objects: needs n >= 2")
+    xs = tuple(upper(M) for M in rec.representation(X, kx))
+    ymats = rec.representation(Y, ky)
+    return xs, tuple(upper(M) for M in ymats), ymats
+
+
+def evaluate_pairwise(rec, x, y, **options) -> float:
+    """Evaluate an index of object pairs on two clusterings."""
+    from .._validate import check_options
+
+    opts = check_options(options, rec.options, f"index {rec.name!r}")
+    xs, ys, _ = pair_vectors(rec, x, y)
+    const = rec.prepare(xs, ys, **opts) if rec.prepare else {}
+    return float(rec.func(xs, ys, **const, **opts))

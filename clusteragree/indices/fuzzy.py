@@ -1,0 +1,202 @@
+"""Indices for fuzzy, probabilistic, overlapping and possibilistic clusterings.
+
+Memberships are arrays U of shape (n_objects, n_clusters) (objects in rows, like
+``predict_proba``; the papers write the transpose), entries in [0, 1]; hard labels are turned
+into one-hot memberships. ``membership_kind(U)`` says which of the four kinds U is.
+
+Horta & Campello (2015, seed 000), with T = J + S:
+
+    J = U U^T        (J_ij: degree to which objects i and j share a cluster)
+    S = t t^T - J    (t = U 1, row totals: degree to which they are in different clusters)
+    a = sum_(i<j) min(J^U, J^V),  d = sum min(S^U, S^V)
+    b = sum min(J^U - min(J^U, J^V), S^V - min(S^U, S^V)),  c likewise with U and V swapped
+    fri  = (a + d) / (a + b + c + d)                        (13FRI, eq 14)
+    gri  = (a + d) / max(sum T^U, sum T^V)                  (13GRI, eq 22 and Prop. 5)
+    afri, agri = (I - E[I]) / (1 - E[I])                    (13AFRI, 13AGRI)
+
+E[I] is the exact mean over independent permutations of the objects of U and V: the
+denominators are constant under that null and E[a] = (1/m) sum_(i<j) sum_(k<l)
+min(J^U_ij, J^V_kl) (eq 18), computed in O(m log m) by sorting (``_pairwise.sum_of_min``).
+
+Hullermeier et al. (2012) / Amodio et al. (seed 004): E_P(i, j) = 1 - ||P(i) - P(j)||, the
+normalised L1 norm (1/2) sum_k |.|, and
+
+    ndc = 1 - (1/m) sum_(i<j) |E_P(i, j) - E_Q(i, j)|     (normalised degree of concordance)
+    aci = (ndc - E[ndc]) / (1 - E[ndc])                     (adjusted concordance index)
+
+E[ndc] = 1 - (1/m^2) sum_(i<j) sum_(k<l) |E_P(i, j) - E_Q(k, l)|, the exact mean over all m!
+permutations of the pairwise similarities (and over object permutations), in O(m log m); the
+paper's Monte Carlo estimate is available with ``expectation="monte_carlo"``.
+
+On exclusive hard clusterings fri = gri = ndc = rand and afri = agri = aci = adjusted_rand.
+
+Not included (yet): the reviewed measures of seed 000's section 3 (03VI, 08BRI, 09HI, 10ARI,
+...), whose formulas the seed's text gives only in part.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from .._validate import MEMBERSHIP_KINDS, check_choice, check_positive_int, check_seed
+from .._validate import classify_memberships, check_memberships
+from ._common import ratio
+from ._pairwise import sum_of_abs_diff, sum_of_min
+from ._registry import register
+
+__all__ = ["membership_kind", "membership_matrices", "equivalence_matrix", "MEMBERSHIP_KINDS"]
+
+_HORTA = "Horta & Campello (2015), seed 000"
+_AMODIO = "Hullermeier et al. (2012); Amodio et al., seed 004"
+
+
+def membership_kind(U) -> str:
+    """'exclusive hard', 'fuzzy', 'non-exclusive hard' or 'possibilistic'.
+
+    >>> membership_kind([[0.2, 0.8], [1.0, 0.0]])
+    'fuzzy'
+    """
+    return classify_memberships(check_memberships(U))
+
+
+def membership_matrices(U, kind="membership"):
+    """J = U U^T and S = t t^T - J of a membership matrix (objects x clusters)."""
+    J = U @ U.T
+    t = U.sum(axis=1)
+    return J, np.subtract(np.outer(t, t), J, out=np.outer(t, t))
+
+
+def equivalence_matrix(U, kind="membership"):
+    """E(i, j) = 1 - (1/2) sum_k |U_ik - U_jk|; a similarity matrix is taken as it is."""
+    if kind == "matrix":
+        return (U,)
+    n = U.shape[0]
+    dist = np.zeros((n, n))
+    for k in range(U.shape[1]):
+        col = U[:, k]
+        dist += np.abs(col[:, None] - col[None, :])
+    return (1.0 - 0.5 * dist,)
+
+
+def _same(xs, ys):
+    return np.all([np.all(np.isclose(x, y, rtol=0, atol=1e-12), axis=-1)
+                   for x, y in zip(xs, ys)], axis=0)
+
+
+def _abcd(xs, ys):
+    (Ju, Su), (Jv, Sv) = xs, ys
+    a_ij, d_ij = np.minimum(Ju, Jv), np.minimum(Su, Sv)
+    a, d = a_ij.sum(axis=-1), d_ij.sum(axis=-1)
+    b = np.minimum(Ju - a_ij, Sv - d_ij).sum(axis=-1)
+    c = np.minimum(Jv - a_ij, Su - d_ij).sum(axis=-1)
+    return a, b, c, d
+
+
+def _expected_agreement(xs, ys):
+    """E[a] + E[d] under independent object permutations (seed 000 eqs 18-19)."""
+    (Ju, Su), (Jv, Sv) = xs, ys
+    m = Ju.shape[-1]
+    return (sum_of_min(Ju, Jv) + sum_of_min(Su, Sv)) / m
+
+
+def _prepare_fri(xs, ys):
+    a, b, c, d = _abcd(xs, ys)
+    total = a + b + c + d  # constant under the null (seed 000, Corollary 1)
+    return {"expected": float(_expected_agreement(xs, ys) / total) if total else 1.0}
+
+
+def _prepare_gri(xs, ys):
+    total = max(float(xs[0].sum() + xs[1].sum()), float(ys[0].sum() + ys[1].sum()))
+    return {"expected": float(_expected_agreement(xs, ys) / total) if total else 1.0}
+
+
+_JS = dict(family="fuzzy", inputs=("membership",), representation=membership_matrices,
+           symmetric=True, kind="similarity", optimum=1.0)
+
+
+@register(name="fri", title="Frand index (13FRI)", range=(0.0, 1.0), aliases=("frand",),
+          reference=_HORTA + ", eq 14", **_JS)
+def fri(xs, ys):
+    """13FRI = (a + d) / (a + b + c + d); the Rand index on exclusive hard clusterings."""
+    a, b, c, d = _abcd(xs, ys)
+    return ratio(a + d, a + b + c + d, _same(xs, ys), 1.0, 0.0)
+
+
+@register(name="afri", title="Adjusted frand index (13AFRI)", range=(-math.inf, 1.0),
+          reference=_HORTA + ", section 4.1", prepare=_prepare_fri, **_JS)
+def afri(xs, ys, expected):
+    """13AFRI = (13FRI - E[13FRI]) / (1 - E[13FRI]), E over object permutations (exact)."""
+    return ratio(fri(xs, ys) - expected, 1.0 - expected, _same(xs, ys), 1.0, 0.0)
+
+
+@register(name="gri", title="Grand index (13GRI)", range=(0.0, 1.0), aliases=("grand",),
+          reference=_HORTA + ", eq 22", **_JS)
+def gri(xs, ys):
+    """13GRI = (a + d) / max(sum T^U, sum T^V), T = J + S; 13FRI on fuzzy clusterings."""
+    a, b, c, d = _abcd(xs, ys)
+    tu = xs[0].sum(axis=-1) + xs[1].sum(axis=-1)
+    tv = ys[0].sum(axis=-1) + ys[1].sum(axis=-1)
+    return ratio(a + d, np.maximum(tu, tv), _same(xs, ys), 1.0, 0.0)
+
+
+@register(name="agri", title="Adjusted grand index (13AGRI)", range=(-math.inf, 1.0),
+          reference=_HORTA + ", section 5", prepare=_prepare_gri, **_JS)
+def agri(xs, ys, expected):
+    """13AGRI = (13GRI - E[13GRI]) / (1 - E[13GRI]), E the exact mean over independent
+    permutations of the objects; equal to the adjusted Rand index on exclusive hard
+    clusterings.
+
+    >>> round(ca.agreement([0, 0, 1, 1, 2], [0, 0, 1, 2, 2], index="agri"), 12)  # ARI: .6/1.6
+    0.375
+    """
+    return ratio(gri(xs, ys) - expected, 1.0 - expected, _same(xs, ys), 1.0, 0.0)
+
+
+def _prepare_aci(xs, ys, expectation="exact", n_perm=1000, seed=None, clip_negative=False):
+    x, y = xs[0], ys[0]
+    m = x.shape[-1]
+    check_choice(expectation, "expectation", ("exact", "monte_carlo"))
+    if expectation == "exact":
+        return {"expected": 1.0 - sum_of_abs_diff(x, y) / (m * m)}
+    rng = check_seed(seed)
+    n_perm = check_positive_int(n_perm, "n_perm")
+    draws = [1.0 - np.abs(x - y[rng.permutation(m)]).mean() for _ in range(n_perm)]
+    return {"expected": float(np.mean(draws))}
+
+
+_E = dict(family="fuzzy", inputs=("membership", "matrix"), representation=equivalence_matrix,
+          symmetric=True, kind="similarity", optimum=1.0)
+
+
+@register(name="ndc", title="Normalised degree of concordance (fuzzy Rand)", range=(0.0, 1.0),
+          reference=_AMODIO + ", eq 3.6", **_E)
+def ndc(xs, ys):
+    """NDC = 1 - mean_(i<j) |E_P(i, j) - E_Q(i, j)|; the Rand index on hard partitions.
+
+    >>> P = [[.29, .71], [.79, .21], [.41, .59], [.88, .12]]      # seed 004's fuzzy toy
+    >>> Q = [[.94, .06], [.05, .95], [.53, .47], [.89, .11]]
+    >>> round(ca.agreement(P, Q, index="ndc"), 4)
+    0.6367
+    """
+    return 1.0 - np.abs(xs[0] - ys[0]).mean(axis=-1)
+
+
+@register(name="aci", title="Adjusted concordance index", range=(-math.inf, 1.0),
+          reference=_AMODIO + ", eq 4.2", prepare=_prepare_aci,
+          options={"expectation": "exact", "n_perm": 1000, "seed": None,
+                   "clip_negative": False}, **_E)
+def aci(xs, ys, expected, expectation="exact", n_perm=1000, seed=None, clip_negative=False):
+    """ACI = (NDC - E[NDC]) / (1 - E[NDC]), E[NDC] the exact mean over all permutations of the
+    pairwise similarities (``expectation="monte_carlo"``: the paper's estimate from ``n_perm``
+    random permutations); ``clip_negative=True`` sets negative values to 0 as the paper
+    suggests.
+
+    >>> P = [[.29, .71], [.79, .21], [.41, .59], [.88, .12]]
+    >>> Q = [[.94, .06], [.05, .95], [.53, .47], [.89, .11]]
+    >>> round(ca.agreement(P, Q, index="aci"), 3)                  # seed 004: -0.200
+    -0.2
+    """
+    value = ratio(ndc(xs, ys) - expected, 1.0 - expected, _same(xs, ys), 1.0, 0.0)
+    return np.maximum(value, 0.0) if clip_negative else value

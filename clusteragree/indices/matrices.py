@@ -1,0 +1,124 @@
+"""Co-association and consensus matrices, and the generalized adjusted Rand indices of
+Zhang, Wong & Shen (2012, seed 003).
+
+For two symmetric n x n matrices P and Q (entries: how strongly two objects go together), with
+sums over the m = n(n - 1)/2 pairs i < j (= half the sums over i != j, eq 14):
+
+    t0 = sum P_ij Q_ij,  t1 = sum P_ij,  t2 = sum Q_ij,  t3 = t1 t2 / m
+    ari_mm(P, Q) = (t0 - t3) / ((t1 + t2)/2 - t3)                          (eq 15)
+    ari_mp(P, y) = ari_mm(P, co-association matrix of the partition y)    (eq 13, Prop. 1)
+
+t3 is the exact mean of t0 under permutation of the objects (or of the pairs): every pair value
+of Q lands on each pair of P with probability 1/m. On co-association matrices of two partitions
+ari_mm is the adjusted Rand index. The sums are additive over blocks of the matrices, so parties
+holding different blocks can combine them (``ari_mm_block_sums`` and ``ari_mm_from_sums``, the
+paper's distributed property, eq 29) and a large pair of matrices can be compared block by block
+without holding them twice.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .._validate import check_memberships
+from ._common import ratio
+from ._registry import register
+
+__all__ = ["coassociation", "ari_mm_block_sums", "ari_mm_from_sums"]
+
+_ZHANG = "Zhang, Wong & Shen (2012), seed 003"
+
+
+def coassociation(*clusterings) -> np.ndarray:
+    """The co-association (consensus) matrix of one or more clusterings of the same objects:
+    the share of clusterings that put objects i and j together (for memberships U: the mean of
+    U U^T, the co-membership degree). The diagonal is 1 for partitions.
+
+    >>> coassociation([0, 0, 1], [0, 1, 1])
+    array([[1. , 0.5, 0. ],
+           [0.5, 1. , 0.5],
+           [0. , 0.5, 1. ]])
+    """
+    if not clusterings:
+        raise TypeError("coassociation needs at least one clustering")
+    total = None
+    for i, c in enumerate(clusterings):
+        U = check_memberships(c, f"clusterings[{i}]")
+        M = U @ U.T
+        if total is not None and M.shape != total.shape:
+            raise ValueError(f"clusterings[{i}] has {M.shape[0]} objects, the first has "
+                             f"{total.shape[0]}")
+        total = M if total is None else total + M
+    return total / len(clusterings)
+
+
+def _matrix(M, kind="matrix"):
+    return (M,)
+
+
+def _partition_matrix(U, kind):
+    return (U @ U.T,) if kind == "partition" else (U,)
+
+
+def _same(xs, ys):
+    return np.all(np.isclose(xs[0], ys[0], rtol=0, atol=1e-12), axis=-1)
+
+
+def _ari_from(t0, t1, t2, m, same):
+    """ARImm from its sums; ``same`` (identical matrices) only decides a vanishing denominator:
+    ARImm(M, M) < 1 for an uncertain consensus matrix by design (seed 003, section 4.3)."""
+    t3 = t1 * t2 / m
+    den = 0.5 * (t1 + t2) - t3
+    return ratio(t0 - t3, den, same & (den == 0), 1.0, 0.0)
+
+
+def ari_mm_block_sums(P_block, Q_block, diagonal: bool = False) -> np.ndarray:
+    """(t0, t1, t2) contributed by one block of the two matrices, over its pairs i < j.
+
+    A block on the diagonal (rows and columns the same objects, ``diagonal=True``) counts its
+    strict upper triangle; an off-diagonal block (rows before columns) counts all its entries.
+    """
+    P = np.asarray(P_block, dtype=float)
+    Q = np.asarray(Q_block, dtype=float)
+    if P.shape != Q.shape:
+        raise ValueError(f"blocks differ in shape: {P.shape} and {Q.shape}")
+    if diagonal:
+        iu = np.triu_indices(P.shape[0], k=1)
+        P, Q = P[iu], Q[iu]
+    return np.array([float((P * Q).sum()), float(P.sum()), float(Q.sum())])
+
+
+def ari_mm_from_sums(sums, n: int) -> float:
+    """ari_mm from the block sums (t0, t1, t2) added over all blocks (seed 003 eq 29)."""
+    t0, t1, t2 = (float(v) for v in sums)
+    m = n * (n - 1) / 2
+    t3 = t1 * t2 / m
+    den = 0.5 * (t1 + t2) - t3
+    if den == 0:
+        return 1.0 if t0 == t1 == t2 else 0.0
+    return (t0 - t3) / den
+
+
+@register(name="ari_mm", title="Adjusted Rand index between two similarity matrices (ARImm)",
+          family="matrix", inputs=("matrix",), representation=_matrix, kind="similarity",
+          range=(-1.0, 1.0), optimum=1.0, symmetric=True, aliases=("arimm",),
+          reference=_ZHANG + ", eq 15")
+def ari_mm(xs, ys):
+    """ARImm(P, Q) = (t0 - t3) / ((t1 + t2)/2 - t3) over the pairs i < j.
+
+    >>> M2 = [[0, .5, 0], [.5, 0, 0], [0, 0, 0]]       # seed 003's 'uncertain' matrix (ERRATA)
+    >>> round(ca.agreement(M2, M2, index="ari_mm"), 6)
+    0.4
+    """
+    x, y = xs[0], ys[0]
+    return _ari_from((x * y).sum(axis=-1), x.sum(axis=-1), y.sum(axis=-1), x.shape[-1],
+                     _same(xs, ys))
+
+
+@register(name="ari_mp", title="Adjusted Rand index between a similarity matrix and a partition "
+          "(ARImp)", family="matrix", inputs=("matrix",), inputs_y=("partition",),
+          representation=_partition_matrix, kind="similarity", range=(-1.0, 1.0), optimum=1.0,
+          symmetric=False, aliases=("arimp",), reference=_ZHANG + ", eq 13")
+def ari_mp(xs, ys):
+    """ARImp(M, y) = ARImm(M, co-association matrix of the partition y) (Prop. 1)."""
+    return ari_mm(xs, ys)
