@@ -93,7 +93,8 @@ def f_measure(counts, reference="x"):
         counts = np.swapaxes(counts, -1, -2)
     a = counts.sum(axis=-1).astype(float)
     b = counts.sum(axis=-2).astype(float)
-    f = 2 * counts / (a[..., :, None] + b[..., None, :])
+    both = a[..., :, None] + b[..., None, :]
+    f = 2 * counts / np.where(both > 0, both, 1.0)  # an empty class and cluster share nothing
     return (a * f.max(axis=-1)).sum(axis=-1) / _n(counts)
 
 
@@ -166,7 +167,8 @@ def kappa(counts, matching=None):
     """Cohen's kappa (p_o - p_e) / (1 - p_e) of the square table obtained by matching.
 
     With ``matching=None`` the table must be square (K = Q) and its columns are permuted to the
-    one-to-one matching of largest agreement (trace). Otherwise ``matching[q]`` is the row that
+    one-to-one matching of largest agreement (trace); among tied matchings, the one with the
+    smallest chance agreement, so that relabelling clusters never changes kappa. Otherwise ``matching[q]`` is the row that
     column q is matched to; columns matched to the same row are merged (so K != Q is allowed).
     """
     K, Q = counts.shape[-2:]
@@ -181,7 +183,11 @@ def kappa(counts, matching=None):
 
     def one(table):
         if matching is None:
-            r, c = linear_sum_assignment(table, maximize=True)
+            # Largest agreement first; among equally large matchings the one with the smallest
+            # chance agreement sum a_k b_q (so the result does not depend on cluster order).
+            n2 = float(table.sum()) ** 2
+            a, b = table.sum(axis=1), table.sum(axis=0)
+            r, c = linear_sum_assignment(table - np.outer(a, b) / (n2 + 1.0), maximize=True)
             sq = table[r][:, c]
         else:
             sq = _matched_square(table, matching)
@@ -195,7 +201,13 @@ def kappa(counts, matching=None):
     return np.where(np.isnan(values), 1.0, values)
 
 
+def _nonempty(table):
+    """The table without empty rows and columns (clusters with no object)."""
+    return table[table.sum(axis=1) > 0][:, table.sum(axis=0) > 0]
+
+
 def _psi_one(table, simplified: bool, clip: bool) -> float:
+    table = _nonempty(table)
     a = table.sum(axis=1).astype(float)
     b = table.sum(axis=0).astype(float)
     K, Q = table.shape
