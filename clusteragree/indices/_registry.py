@@ -56,6 +56,7 @@ class Index:
     representation: Callable | None = None  # (x validated, kind) -> tuple of n x n matrices
     prepare: Callable | None = None  # (xs, ys, **options) -> constants that permutations keep
     inputs_y: tuple[str, ...] | None = None  # y's kinds when they differ from x's
+    pair_mean: Callable | None = None  # (xs, ys, **constants, **options) -> exact null mean
     vectorised: bool = True
 
     @property

@@ -116,8 +116,14 @@ _JS = dict(family="fuzzy", inputs=("membership",), representation=membership_mat
            symmetric=True, kind="similarity", optimum=1.0)
 
 
+def _zero_mean(xs, ys, **_):
+    """Adjusted indices have null mean 0 exactly (their denominators are constant)."""
+    return 0.0
+
+
 @register(name="fri", title="Frand index (13FRI)", range=(0.0, 1.0), aliases=("frand",),
-          reference=_HORTA + ", eq 14", **_JS)
+          reference=_HORTA + ", eq 14",
+          pair_mean=lambda xs, ys: _prepare_fri(xs, ys)["expected"], **_JS)
 def fri(xs, ys):
     """13FRI = (a + d) / (a + b + c + d); the Rand index on exclusive hard clusterings."""
     a, b, c, d = _abcd(xs, ys)
@@ -125,14 +131,15 @@ def fri(xs, ys):
 
 
 @register(name="afri", title="Adjusted frand index (13AFRI)", range=(-math.inf, 1.0),
-          reference=_HORTA + ", section 4.1", prepare=_prepare_fri, **_JS)
+          reference=_HORTA + ", section 4.1", prepare=_prepare_fri, pair_mean=_zero_mean, **_JS)
 def afri(xs, ys, expected):
     """13AFRI = (13FRI - E[13FRI]) / (1 - E[13FRI]), E over object permutations (exact)."""
     return ratio(fri(xs, ys) - expected, 1.0 - expected, _same(xs, ys), 1.0, 0.0)
 
 
 @register(name="gri", title="Grand index (13GRI)", range=(0.0, 1.0), aliases=("grand",),
-          reference=_HORTA + ", eq 22", **_JS)
+          reference=_HORTA + ", eq 22",
+          pair_mean=lambda xs, ys: _prepare_gri(xs, ys)["expected"], **_JS)
 def gri(xs, ys):
     """13GRI = (a + d) / max(sum T^U, sum T^V), T = J + S; 13FRI on fuzzy clusterings."""
     a, b, c, d = _abcd(xs, ys)
@@ -142,7 +149,7 @@ def gri(xs, ys):
 
 
 @register(name="agri", title="Adjusted grand index (13AGRI)", range=(-math.inf, 1.0),
-          reference=_HORTA + ", section 5", prepare=_prepare_gri, **_JS)
+          reference=_HORTA + ", section 5", prepare=_prepare_gri, pair_mean=_zero_mean, **_JS)
 def agri(xs, ys, expected):
     """13AGRI = (13GRI - E[13GRI]) / (1 - E[13GRI]), E the exact mean over independent
     permutations of the objects; equal to the adjusted Rand index on exclusive hard
@@ -171,7 +178,8 @@ _E = dict(family="fuzzy", inputs=("membership", "matrix"), representation=equiva
 
 
 @register(name="ndc", title="Normalised degree of concordance (fuzzy Rand)", range=(0.0, 1.0),
-          reference=_AMODIO + ", eq 3.6", **_E)
+          reference=_AMODIO + ", eq 3.6",
+          pair_mean=lambda xs, ys: _prepare_aci(xs, ys)["expected"], **_E)
 def ndc(xs, ys):
     """NDC = 1 - mean_(i<j) |E_P(i, j) - E_Q(i, j)|; the Rand index on hard partitions.
 
@@ -185,6 +193,8 @@ def ndc(xs, ys):
 
 @register(name="aci", title="Adjusted concordance index", range=(-math.inf, 1.0),
           reference=_AMODIO + ", eq 4.2", prepare=_prepare_aci,
+          pair_mean=lambda xs, ys, expected, expectation="exact", **_: (
+              0.0 if expectation == "exact" else None),
           options={"expectation": "exact", "n_perm": 1000, "seed": None,
                    "clip_negative": False}, **_E)
 def aci(xs, ys, expected, expectation="exact", n_perm=1000, seed=None, clip_negative=False):

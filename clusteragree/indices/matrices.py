@@ -102,7 +102,7 @@ def ari_mm_from_sums(sums, n: int) -> float:
 @register(name="ari_mm", title="Adjusted Rand index between two similarity matrices (ARImm)",
           family="matrix", inputs=("matrix",), representation=_matrix, kind="similarity",
           range=(-1.0, 1.0), optimum=1.0, symmetric=True, aliases=("arimm",),
-          reference=_ZHANG + ", eq 15")
+          reference=_ZHANG + ", eq 15", pair_mean=lambda xs, ys: 0.0)
 def ari_mm(xs, ys):
     """ARImm(P, Q) = (t0 - t3) / ((t1 + t2)/2 - t3) over the pairs i < j.
 
@@ -118,7 +118,8 @@ def ari_mm(xs, ys):
 @register(name="ari_mp", title="Adjusted Rand index between a similarity matrix and a partition "
           "(ARImp)", family="matrix", inputs=("matrix",), inputs_y=("partition",),
           representation=_partition_matrix, kind="similarity", range=(-1.0, 1.0), optimum=1.0,
-          symmetric=False, aliases=("arimp",), reference=_ZHANG + ", eq 13")
+          symmetric=False, aliases=("arimp",), reference=_ZHANG + ", eq 13",
+          pair_mean=lambda xs, ys: 0.0)
 def ari_mp(xs, ys):
     """ARImp(M, y) = ARImm(M, co-association matrix of the partition y) (Prop. 1)."""
     return ari_mm(xs, ys)

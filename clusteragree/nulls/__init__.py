@@ -34,9 +34,9 @@ from .distribution import NullDistribution, n_sim_for
 from .exact import DEFAULT_MAX_TABLES, count_tables, enumerate_tables, statistic_law
 from .hypergeometric import index_moments, moments_of_s
 from .patefield import DEFAULT_N_SIM, random_tables
-from .permutation import permuted_tables, table_to_codes
+from .permutation import PAIR_NULLS, permuted_pair_values, permuted_tables, table_to_codes
 
-__all__ = ["null_distribution", "null_distributions", "NullDistribution", "n_sim_for",
+__all__ = ["null_distribution", "null_distributions", "pairwise_null", "NullDistribution", "n_sim_for",
            "METHODS", "count_tables", "enumerate_tables", "statistic_law", "random_tables",
            "moments_of_s", "DEFAULT_N_SIM"]
 
@@ -129,9 +129,61 @@ def null_distributions(table, indices, method="exact", *, n_sim=None, seed=None,
     return out
 
 
+_PAIR_MODELS = {
+    "objects": "objects of y randomly permuted (Mantel / QAP null: each matrix keeps its "
+               "structure)",
+    "pairs": "pair values of y randomly permuted (Amodio et al.'s null)",
+}
+
+
+def pairwise_null(x, y, index, method="permutation", *, null="objects", n_sim=None, seed=None,
+                  exhaustive=None, progress=False, **options) -> NullDistribution:
+    """Null distribution of an index of object pairs (fuzzy memberships, similarity matrices).
+
+    ``method="permutation"``: ``n_sim`` (999) random permutations of y's objects
+    (``null="objects"``) or of its pair values (``null="pairs"``), all of them when there are at
+    most 8 things to permute; ``method="exact"``: the exact mean under both nulls (they share
+    it), where the index has one.
+    """
+    from .._validate import check_options
+    from ..indices._pairwise import pair_vectors
+
+    rec = get_index(index)
+    check_choice(null, "null", PAIR_NULLS)
+    if method not in ("permutation", "exact"):
+        raise ValueError(f"index {rec.name!r} has no contingency table: method={method!r} needs "
+                         "one; use method='permutation' (or 'exact' for its exact mean)")
+    opts = check_options(options, rec.options, f"index {rec.name!r}")
+    xs, ys, ymats = pair_vectors(rec, x, y)
+    const = rec.prepare(xs, ys, **opts) if rec.prepare else {}
+    details = {"n": ymats[0].shape[0], "null": null, "seed": seed}
+    if method == "exact":
+        if rec.pair_mean is None:
+            raise ValueError(f"index {rec.name!r} has no exact null mean here; use "
+                             "method='permutation'")
+        mean = rec.pair_mean(xs, ys, **const, **opts)
+        if mean is None:
+            raise ValueError(f"the exact null mean of {rec.name!r} is not known with these "
+                             f"options {opts}; use method='permutation'")
+        return NullDistribution(rec, "exact", moments={"mean": float(mean)},
+                                model=_PAIR_MODELS[null] + " (either null: same mean)",
+                                options=opts, details=details)
+    if n_sim is None:
+        n_sim = DEFAULT_N_PERM
+    values, weights = permuted_pair_values(rec, xs, ys, ymats, const, opts, null=null,
+                                           n_sim=n_sim, seed=check_seed(seed),
+                                           exhaustive=exhaustive, progress=progress)
+    details["exhaustive"] = weights is not None
+    if weights is not None:
+        return NullDistribution(rec, "permutation", values=values, probabilities=weights,
+                                model=_PAIR_MODELS[null], options=opts, details=details)
+    return NullDistribution(rec, "permutation", samples=values, model=_PAIR_MODELS[null],
+                            options=opts, details=details)
+
+
 def null_distribution(x, y=None, index="adjusted_rand", method="exact", *, n_sim=None,
                       seed=None, max_tables=DEFAULT_MAX_TABLES, data=None, dropna=False,
-                      progress=False, **options) -> NullDistribution:
+                      progress=False, null="objects", **options) -> NullDistribution:
     """The null distribution of an index for the margins of the observed clusterings.
 
     Parameters
@@ -149,6 +201,9 @@ def null_distribution(x, y=None, index="adjusted_rand", method="exact", *, n_sim
         Enumeration refuses tables counts above this (it says how many there are).
     progress : bool
         Show a progress bar for long Monte Carlo runs.
+    null : {"objects", "pairs"}
+        For indices of object pairs (fuzzy memberships, similarity matrices): permute y's
+        objects (default; the Mantel/QAP null) or its pair values (seed 004's null).
     **options
         Options of the index (e.g. ``base=2``).
 
@@ -168,7 +223,13 @@ def null_distribution(x, y=None, index="adjusted_rand", method="exact", *, n_sim
     check_seed(seed)  # a bad seed is an error before any work
     if not isinstance(index, (str, Index)):
         raise TypeError("index must be one index name; for several use compare()")
+    rec = get_index(index)
+    if "table" not in rec.inputs:
+        if y is None or data is not None:
+            raise TypeError(f"index {rec.name!r} needs the two clusterings x and y themselves")
+        return pairwise_null(x, y, rec, method, null=null, n_sim=n_sim, seed=seed,
+                             progress=progress, **options)
     tab = as_table(x, y, data=data, dropna=dropna)
-    name = get_index(index).name
+    name = rec.name
     return null_distributions(tab, [name], method, n_sim=n_sim, seed=seed,
                               max_tables=max_tables, progress=progress, **options)[name]

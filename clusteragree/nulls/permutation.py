@@ -75,3 +75,59 @@ def permuted_tables(x_codes, y_codes, n_sim: int = 999, seed=None, exhaustive: b
         perms = rng.permuted(np.broadcast_to(np.arange(n), (stop - start, n)), axis=1)
         out[start:stop] = _tables_from_permutations(x, y, perms, K, Q)
     return out, None
+
+
+# -- indices of object pairs (memberships, similarity matrices) ---------------------------------
+
+PAIR_NULLS = ("objects", "pairs")
+_CHUNK_VALUES = 20_000_000  # pair values held at once per chunk of permutations
+
+
+def _all_permutations(k: int) -> np.ndarray:
+    return np.array(list(itertools.permutations(range(k))), dtype=np.int64)
+
+
+def permuted_pair_values(rec, xs, ys, ymats, const, options, null="objects", n_sim=999,
+                         seed=None, exhaustive=None, progress=False):
+    """Values of a pair index with y's objects (``null="objects"``, the Mantel/QAP null) or y's
+    pair values (``null="pairs"``) randomly permuted.
+
+    Returns ``(values, weights)``: all permutations with weights 1/k! when k! is at most
+    EXHAUSTIVE_LIMIT (k = n objects or m pairs) or ``exhaustive=True``; otherwise ``n_sim``
+    random permutations and weights None.
+    """
+    n, m = ymats[0].shape[0], ys[0].shape[-1]
+    k = n if null == "objects" else m
+    if exhaustive is None:
+        exhaustive = k <= 8 and math.factorial(k) <= EXHAUSTIVE_LIMIT
+    if exhaustive and math.factorial(k) > 50 * EXHAUSTIVE_LIMIT:
+        raise ValueError(f"exhaustive permutation of {k} {null} ({math.factorial(k):,} "
+                         "permutations) is too large; use n_sim= random permutations")
+
+    def values_for(perms):
+        if null == "objects":
+            from ..indices._pairwise import gather_objects
+
+            ys_b = tuple(gather_objects(M, perms) for M in ymats)
+        else:
+            ys_b = tuple(v[perms] for v in ys)
+        return np.asarray(rec.func(xs, ys_b, **const, **options), dtype=float)
+
+    per = max(1, _CHUNK_VALUES // (m * len(ys)))
+    if exhaustive:
+        perms = _all_permutations(k)
+        values = np.concatenate([values_for(perms[i:i + per]) for i in range(0, len(perms), per)])
+        return values, np.full(len(perms), 1.0 / len(perms))
+    n_sim = check_positive_int(n_sim, "n_sim")
+    rng = check_seed(seed)
+    out = np.empty(n_sim)
+    starts = range(0, n_sim, per)
+    if progress:
+        from tqdm.auto import tqdm
+
+        starts = tqdm(starts, desc=f"permutations of {null}", unit="chunk")
+    for start in starts:
+        stop = min(n_sim, start + per)
+        perms = rng.permuted(np.broadcast_to(np.arange(k), (stop - start, k)), axis=1)
+        out[start:stop] = values_for(perms)
+    return out, None
