@@ -68,7 +68,7 @@ def sum_of_min(x: np.ndarray, y: np.ndarray) -> float:
     """
     x = np.sort(np.asarray(x, float))
     k, below, _, ny = _below(x, y)
-    return float(below.sum() + x @ (ny - k))
+    return float(below.sum() + (x * (ny - k)).sum())
 
 
 def sum_of_abs_diff(x: np.ndarray, y: np.ndarray) -> float:

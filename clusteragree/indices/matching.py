@@ -193,7 +193,7 @@ def kappa(counts, matching=None):
             sq = _matched_square(table, matching)
         n = float(sq.sum())
         po = np.trace(sq) / n
-        pe = float(sq.sum(axis=1) @ sq.sum(axis=0)) / (n * n)
+        pe = float((sq.sum(axis=1) * sq.sum(axis=0)).sum()) / (n * n)
         return (po - pe) / (1 - pe) if pe != 1 else np.nan
 
     values = per_table(counts, one)

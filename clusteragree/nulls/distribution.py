@@ -123,6 +123,7 @@ class NullDistribution:
                 raise ValueError("samples contain nan")
             self.samples = s
             self._sorted = np.sort(s)
+        self._cache: dict = {}
 
     # -- what kind of law ----------------------------------------------------------------
     @property
@@ -149,16 +150,19 @@ class NullDistribution:
     # -- moments ---------------------------------------------------------------------------
     @property
     def mean(self) -> float:
-        if self.values is not None:
-            return float(self.values @ self.probabilities)
-        if self.samples is not None:
-            return float(self.samples.mean())
-        return float(self._moments["mean"])
+        if "mean" not in self._cache:
+            if self.values is not None:
+                self._cache["mean"] = float((self.values * self.probabilities).sum())
+            elif self.samples is not None:
+                self._cache["mean"] = float(self.samples.mean())
+            else:
+                self._cache["mean"] = float(self._moments["mean"])
+        return self._cache["mean"]
 
     @property
     def var(self) -> float:
         if self.values is not None:
-            return float(((self.values - self.mean) ** 2) @ self.probabilities)
+            return float(((self.values - self.mean) ** 2 * self.probabilities).sum())
         if self.samples is not None:
             return float(self.samples.var(ddof=1)) if self.samples.size > 1 else 0.0
         if "var" not in self._moments:
@@ -180,8 +184,17 @@ class NullDistribution:
         if sd == 0:
             return 0.0
         if self.values is not None:
-            return float((((self.values - self.mean) / sd) ** 3) @ self.probabilities)
-        return float(stats.skew(self.samples, bias=False)) if self.samples.size > 2 else 0.0
+            return float(((((self.values - self.mean) / sd) ** 3) * self.probabilities).sum())
+        B = self.samples.size
+        if B < 3:
+            return 0.0
+        dev = self.samples - self.mean
+        sq = dev * dev  # plain reductions, not BLAS: no thread start-up on a busy machine
+        m2, m3 = float(sq.sum()) / B, float((sq * dev).sum()) / B
+        if m2 == 0:
+            return 0.0
+        # the adjusted Fisher-Pearson coefficient G1 (scipy.stats.skew(bias=False))
+        return m3 / m2**1.5 * math.sqrt(B * (B - 1)) / (B - 2)
 
     @property
     def median(self) -> float:
@@ -196,8 +209,12 @@ class NullDistribution:
         if self.values is not None:
             idx = np.searchsorted(self._cum, qa - 1e-12, side="left")
             out = self.values[np.minimum(idx, len(self.values) - 1)]
-        else:
-            out = np.quantile(self.samples, qa)
+        else:  # numpy's default (R type 7), read off the sorted samples
+            srt = self._sorted
+            h = (srt.size - 1) * qa
+            lo = np.floor(h).astype(int)
+            hi = np.minimum(lo + 1, srt.size - 1)
+            out = srt[lo] + (h - lo) * (srt[hi] - srt[lo])
         return float(out) if out.ndim == 0 else out
 
     def cdf(self, t):

@@ -230,7 +230,14 @@ def statistic_law(rows, cols, statistic: str = "s", max_work: int = DEFAULT_MAX_
         a, b = b, a
     b = np.sort(b)  # the largest column comes last, where it is forced
     n = int(a.sum())
-    inc, to_value = _increments(statistic, int(max(a.max(), b.max())))
+    top = int(max(a.max(), b.max()))
+    if statistic == "t" and (top + 1) * max(1, len(_primes_upto(top))) > max_work:
+        raise ValueError(
+            f"the exact law of t for cells up to {top} needs keys of {len(_primes_upto(top))} "
+            f"prime exponents, more than max_work={max_work:,} allows; use method='patefield' "
+            "(Monte Carlo) or raise max_work"
+        )
+    inc, to_value = _increments(statistic, top)
     lg = gammaln(np.arange(n + 1) + 1.0)
 
     def log_choose(top, k):
@@ -255,8 +262,11 @@ def statistic_law(rows, cols, statistic: str = "s", max_work: int = DEFAULT_MAX_
         for r, (keys, probs) in zip(state_list, laws):
             comps = _compositions(r, total)
             rv = np.array(r, dtype=np.int64)
-            logw = log_choose(rv, comps).sum(axis=1) - log_choose(int(rv.sum()), total)
-            w = np.exp(logw)
+            # prod_i C(r_i, c_i) / C(sum r, b), normalised over the compositions (Vandermonde:
+            # they sum to C(sum r, b)), so each column law sums to 1 up to rounding
+            logw = log_choose(rv, comps).sum(axis=1)
+            w = np.exp(logw - logw.max())
+            w /= w.sum()
             step = inc[comps].sum(axis=1)  # (m, D)
             rem = -np.sort(-(rv - comps), axis=1)
             sids = np.empty(len(comps), dtype=np.int64)
@@ -288,6 +298,6 @@ def statistic_law(rows, cols, statistic: str = "s", max_work: int = DEFAULT_MAX_
     values = np.asarray(to_value(keys), dtype=float)
     order = np.argsort(values, kind="stable")
     total_p = probs.sum()
-    if not math.isclose(total_p, 1.0, rel_tol=1e-9):  # pragma: no cover - a bug guard
+    if not math.isclose(total_p, 1.0, rel_tol=1e-6):  # pragma: no cover - a bug guard
         raise RuntimeError(f"the dynamic programme lost probability (total {total_p!r})")
     return values[order], probs[order] / total_p
