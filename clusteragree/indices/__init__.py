@@ -12,7 +12,7 @@ import numpy as np
 import pandas as pd
 
 from ..tables import ContingencyTable, crosstab
-from . import pairs, information, matching, fuzzy, matrices  # noqa: F401, I001  (registration)
+from . import pairs, information, matching, fuzzy, fuzzy_reviewed, matrices  # noqa: F401, I001
 from .._validate import check_memberships, classify_memberships, suggest
 from ._pairwise import evaluate_pairwise
 from ._registry import REGISTRY, Index, evaluate, get_index

@@ -112,8 +112,8 @@ def validate_input(accepted, obj, name):
     raise ValueError(f"{name}: this index takes {' or '.join(accepted)} inputs")
 
 
-def pair_vectors(rec, x, y):
-    """Upper-triangle vectors of x's and y's representations, and y's full matrices."""
+def validated_pair(rec, x, y, with_kinds=False):
+    """The two clusterings validated for the index (same objects, n >= 2)."""
     from .._validate import check_same_objects
 
     X, kx = validate_input(rec.inputs, x, "x")
@@ -121,6 +121,12 @@ def pair_vectors(rec, x, y):
     check_same_objects(X.shape[0], Y.shape[0])
     if X.shape[0] < 2:
         raise ValueError(f"index {rec.name!r} compares pairs of objects: needs n >= 2")
+    return (X, kx, Y, ky) if with_kinds else (X, Y)
+
+
+def pair_vectors(rec, x, y):
+    """Upper-triangle vectors of x's and y's representations, and y's full matrices."""
+    X, kx, Y, ky = validated_pair(rec, x, y, with_kinds=True)
     xs = tuple(upper(M) for M in rec.representation(X, kx))
     ymats = rec.representation(Y, ky)
     return xs, tuple(upper(M) for M in ymats), ymats
@@ -131,6 +137,9 @@ def evaluate_pairwise(rec, x, y, **options) -> float:
     from .._validate import check_options
 
     opts = check_options(options, rec.options, f"index {rec.name!r}")
+    if rec.representation is None:  # an index computed directly from the two clusterings
+        X, Y = validated_pair(rec, x, y)
+        return float(rec.func(X, Y, **opts))
     xs, ys, _ = pair_vectors(rec, x, y)
     const = rec.prepare(xs, ys, **opts) if rec.prepare else {}
     return float(rec.func(xs, ys, **const, **opts))

@@ -154,6 +154,8 @@ def pairwise_null(x, y, index, method="permutation", *, null="objects", n_sim=No
         raise ValueError(f"index {rec.name!r} has no contingency table: method={method!r} needs "
                          "one; use method='permutation' (or 'exact' for its exact mean)")
     opts = check_options(options, rec.options, f"index {rec.name!r}")
+    if rec.representation is None:
+        return _direct_null(rec, x, y, method, null, n_sim, seed, progress, opts)
     xs, ys, ymats = pair_vectors(rec, x, y)
     const = rec.prepare(xs, ys, **opts) if rec.prepare else {}
     details = {"n": ymats[0].shape[0], "null": null, "seed": seed}
@@ -176,6 +178,38 @@ def pairwise_null(x, y, index, method="permutation", *, null="objects", n_sim=No
     details["exhaustive"] = weights is not None
     if weights is not None:
         return NullDistribution(rec, "permutation", values=values, probabilities=weights,
+                                model=_PAIR_MODELS[null], options=opts, details=details)
+    return NullDistribution(rec, "permutation", samples=values, model=_PAIR_MODELS[null],
+                            options=opts, details=details)
+
+
+def _direct_null(rec, x, y, method, null, n_sim, seed, progress, opts):
+    """Object-permutation null of an index computed directly from two membership matrices."""
+    from ..indices._pairwise import validated_pair
+
+    if method != "permutation" or null != "objects":
+        raise ValueError(f"index {rec.name!r} has only the object-permutation null: use "
+                         "method='permutation', null='objects'")
+    X, Y = validated_pair(rec, x, y)
+    n = X.shape[0]
+    exhaustive = n <= 8
+    if exhaustive:
+        import itertools
+
+        perms = np.array(list(itertools.permutations(range(n))))
+    else:
+        rng = check_seed(seed)
+        n_sim = DEFAULT_N_PERM if n_sim is None else check_positive_int(n_sim, "n_sim")
+        perms = (rng.permutation(n) for _ in range(n_sim))
+    if progress:
+        from tqdm.auto import tqdm
+
+        perms = tqdm(perms, total=len(perms) if exhaustive else n_sim, desc="permutations")
+    values = np.array([rec.func(X, Y[p], **opts) for p in perms], dtype=float)
+    details = {"n": n, "null": null, "seed": seed, "exhaustive": exhaustive}
+    if exhaustive:
+        return NullDistribution(rec, "permutation", values=values,
+                                probabilities=np.full(len(values), 1 / len(values)),
                                 model=_PAIR_MODELS[null], options=opts, details=details)
     return NullDistribution(rec, "permutation", samples=values, model=_PAIR_MODELS[null],
                             options=opts, details=details)

@@ -1,0 +1,291 @@
+"""The measures for general clusterings reviewed by Horta & Campello (2015, seed 000, sec. 3).
+
+Memberships U, V have objects in rows (the seed writes the transpose); J = U U^T (co-association),
+N = U^T V (fuzzy contingency matrix), t = U 1 (per-object membership totals).
+On exclusive hard clusterings: bc = ebc09 (BCubed), bri08p = bri08m = bri09 = ri09 = rand,
+bari09 = ari10 = adjusted_rand, csi10 = jaccard.
+
+Pair-variable measures (eq 7 with J):  a = sum_(i<j) T(J^U, J^V), b = sum T(J^U, 1 - J^V),
+c = sum T(1 - J^U, J^V), d = sum T(1 - J^U, 1 - J^V), with the t-norm T = product (bri08p,
+bri09, ri09) or minimum (bri08m, whose J is also built with the minimum), then RI = (a + d)/(a+b+c+d)
+and ARI by eq 5.
+
+Left out: 07CRI/07CARI and 09CRI/09CARI (the seed gives only their idea), 10QRIp/m, 10CF/10CFn
+(the fuzzy transfer distance is defined by an optimisation the seed does not spell out), 12DB.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from .._validate import classify_memberships
+from ._common import ratio
+from ._registry import register
+
+_HORTA = "reviewed in Horta & Campello (2015), seed 000"
+
+
+def _ratio(num, den, same):
+    """num / den; ``same`` (equal clusterings) decides only a vanishing denominator: most of
+    these measures are not reflexive (they need not reach 1 on equal fuzzy clusterings)."""
+    return ratio(num, den, same and den == 0, 1.0, 0.0)
+
+
+def _need(U, kinds, name):
+    kind = classify_memberships(U)
+    if kind not in kinds:
+        raise ValueError(f"index {name!r} is defined for {' or '.join(kinds)} clusterings; "
+                         f"got a {kind} one")
+
+
+_FC = ("exclusive hard", "fuzzy")
+_HARD = ("exclusive hard", "non-exclusive hard")
+_DIRECT = dict(family="fuzzy", inputs=("membership",), symmetric=True, optimum=1.0)
+
+
+def _ari_from_pairs(a, b, c, d, same):
+    total = a + b + c + d
+    expected = (a + c) * (a + b) / total
+    return _ratio(a - expected, ((a + c) + (a + b)) / 2 - expected, same)
+
+
+# -- information theory on the fuzzy contingency matrix (03VI, 03MI, 05MI) ----------------------
+
+def _info(U, V, name):
+    for W in (U, V):
+        _need(W, _FC, name)
+    n = U.shape[0]
+    P = (U.T @ V) / n
+    pr, pc = P.sum(axis=1), P.sum(axis=0)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        mi = np.where(P > 0, P * np.log(P / np.outer(pr, pc)), 0.0).sum()
+        hu = -np.where(pr > 0, pr * np.log(pr), 0.0).sum()  # the seed's H lacks its sign
+        hv = -np.where(pc > 0, pc * np.log(pc), 0.0).sum()
+    return max(float(mi), 0.0), float(hu), float(hv)
+
+
+@register(name="vi03", title="Variation of information on N = U^T V (03VI)", kind="distance",
+          range=(0.0, math.inf), optimum=0.0, family="fuzzy", inputs=("membership",),
+          symmetric=True, options={"base": None}, reference="Meila (2003); " + _HORTA)
+def vi03(U, V, base=None):
+    """03VI = H(U) + H(V) - 2 I(U, V) with P = N / n (fuzzy clusterings)."""
+    mi, hu, hv = _info(U, V, "vi03")
+    return max(hu + hv - 2 * mi, 0.0) / (math.log(base) if base else 1.0)
+
+
+@register(name="mi03", title="NMI (sqrt) on N = U^T V (03MI)", kind="similarity",
+          range=(0.0, 1.0), reference="Strehl & Ghosh (2003); " + _HORTA, **_DIRECT)
+def mi03(U, V):
+    """03MI = I(U, V) / sqrt(H(U) H(V)); 0 when an entropy is 0 (1 if U and V are equal)."""
+    mi, hu, hv = _info(U, V, "mi03")
+    same = np.array_equal(U, V)
+    return float(_ratio(mi, math.sqrt(hu * hv), same))
+
+
+@register(name="mi05", title="NMI (sum) on N = U^T V (05MI)", kind="similarity",
+          range=(0.0, 1.0), reference="Fred & Jain (2005); " + _HORTA, **_DIRECT)
+def mi05(U, V):
+    """05MI = 2 I(U, V) / (H(U) + H(V))."""
+    mi, hu, hv = _info(U, V, "mi05")
+    return float(_ratio(2 * mi, hu + hv, np.array_equal(U, V)))
+
+
+# -- BCubed and its extension (BC, 09EBC), 11MD, 11D2, 10CSI ----------------------------------
+
+def _f(p, r):
+    return 0.0 if p + r == 0 else 2 * p * r / (p + r)
+
+
+@register(name="bc", title="BCubed F (BC)", kind="similarity", range=(0.0, 1.0),
+          aliases=("bcubed",), reference="Amigo et al. (2009); " + _HORTA + ", eq 8", **_DIRECT)
+def bc(U, V):
+    """BC = harmonic mean of BCP = (1/n) sum_i sum_j J^U_ij J^V_ij / sum_j J^U_ij and BCR
+    (the same over sum_j J^V_ij); j runs over all objects, i itself included."""
+    for W in (U, V):
+        _need(W, _HARD, "bc")
+    JU, JV = U @ U.T, V @ V.T
+    both = (JU * JV).sum(axis=1)
+    return _f(float((both / JU.sum(axis=1)).mean()), float((both / JV.sum(axis=1)).mean()))
+
+
+@register(name="ebc09", title="Extended BCubed (09EBC)", kind="similarity", range=(0.0, 1.0),
+          reference="Amigo et al. (2009); " + _HORTA + ", eq 9", **_DIRECT)
+def ebc09(U, V):
+    """09EBC: BCubed with min(J^U, J^V) in place of the product; equal to BC on hard
+    clusterings."""
+    JU, JV = U @ U.T, V @ V.T
+    both = np.minimum(JU, JV).sum(axis=1)
+    return _f(float((both / JU.sum(axis=1)).mean()), float((both / JV.sum(axis=1)).mean()))
+
+
+@register(name="md11", title="11MD (Wang)", kind="similarity", range=(0.0, 1.0),
+          reference="Wang (2010); " + _HORTA, **_DIRECT)
+def md11(U, V):
+    """11MD = 1 - (1/n) sum_i sum_j |J^U_ij - J^V_ij| / sum_j max(J^U_ij, J^V_ij)."""
+    for W in (U, V):
+        _need(W, _HARD, "md11")
+    JU, JV = U @ U.T, V @ V.T
+    return float(1 - (np.abs(JU - JV).sum(axis=1) / np.maximum(JU, JV).sum(axis=1)).mean())
+
+
+@register(name="d2_11", title="11D2 (Wang)", kind="similarity", range=(-math.inf, 1.0),
+          reference="Wang (2010); " + _HORTA, **_DIRECT)
+def d2_11(U, V):
+    """11D2 = 1 - (1/n^2) sum_(i,j) |J^U_ij - J^V_ij| (Hamming distance of co-association)."""
+    for W in (U, V):
+        _need(W, _HARD, "d2_11")
+    n = U.shape[0]
+    return float(1 - np.abs(U @ U.T - V @ V.T).sum() / (n * n))
+
+
+@register(name="csi10", title="10CSI (Campello)", kind="similarity", range=(0.0, 1.0),
+          reference="Campello (2010); " + _HORTA, **_DIRECT)
+def csi10(U, V):
+    """10CSI = sum_(i<j) a_ij / sum_(i<j) (a_ij + d_ij) with
+    a_ij = min(J^U_ij, J^V_ij) + min(t^U_i, t^V_i) + min(t^U_j, t^V_j) - 2 and
+    d_ij = |J^U_ij - J^V_ij| + |t^U_i - t^V_i| + |t^U_j - t^V_j|; Jaccard on hard partitions."""
+    for W in (U, V):
+        _need(W, _HARD, "csi10")
+    JU, JV = U @ U.T, V @ V.T
+    tu, tv = U.sum(axis=1), V.sum(axis=1)
+    iu, ju = np.triu_indices(U.shape[0], k=1)
+    lo, gap = np.minimum(tu, tv), np.abs(tu - tv)
+    a = np.minimum(JU[iu, ju], JV[iu, ju]) + lo[iu] + lo[ju] - 2
+    d = np.abs(JU[iu, ju] - JV[iu, ju]) + gap[iu] + gap[ju]
+    same = np.array_equal(JU, JV) and np.array_equal(tu, tv)
+    return float(_ratio(a.sum(), (a + d).sum(), same))
+
+
+# -- pair variables from co-association matrices (08BRIp/m, 09RI, 09BRI/09BARI) ---------------
+
+def _pairs_eq7(jx, jy, tnorm):
+    a = tnorm(jx, jy).sum()
+    b = tnorm(jx, 1 - jy).sum()
+    c = tnorm(1 - jx, jy).sum()
+    d = tnorm(1 - jx, 1 - jy).sum()
+    return a, b, c, d
+
+
+def _upper(M):
+    return M[np.triu_indices(M.shape[0], k=1)]
+
+
+def _j_min(U):
+    """J with the minimum t-norm: J_ij = sum_r min(U_ir, U_jr)."""
+    J = np.zeros((U.shape[0], U.shape[0]))
+    for r in range(U.shape[1]):
+        J += np.minimum.outer(U[:, r], U[:, r])
+    return J
+
+
+def _rand_eq7(jx, jy, tnorm):
+    a, b, c, d = _pairs_eq7(jx, jy, tnorm)
+    return float(_ratio(a + d, a + b + c + d, bool(np.array_equal(jx, jy))))
+
+
+@register(name="bri08p", title="Borgelt's Rand (product t-norm, 08BRIp)", kind="similarity",
+          range=(0.0, 1.0), reference="Borgelt (2007); " + _HORTA, **_DIRECT)
+def bri08p(U, V):
+    """08BRIp: RI from eq 7 with J = U U^T and the product t-norm (fuzzy clusterings)."""
+    for W in (U, V):
+        _need(W, _FC, "bri08p")
+    return _rand_eq7(_upper(U @ U.T), _upper(V @ V.T), np.multiply)
+
+
+@register(name="bri08m", title="Borgelt's Rand (minimum t-norm, 08BRIm)", kind="similarity",
+          range=(0.0, 1.0), reference="Borgelt (2007); " + _HORTA, **_DIRECT)
+def bri08m(U, V):
+    """08BRIm: RI from eq 7 with the minimum t-norm in J and in a, b, c, d."""
+    for W in (U, V):
+        _need(W, _FC, "bri08m")
+    return _rand_eq7(_upper(_j_min(U)), _upper(_j_min(V)), np.minimum)
+
+
+@register(name="ri09", title="Rovetta & Masulli's Rand (09RI)", kind="similarity",
+          range=(-math.inf, 1.0), reference="Rovetta & Masulli (2009); " + _HORTA, **_DIRECT)
+def ri09(U, V):
+    """09RI = 1 + (2 pi - sigma_U - sigma_V) / C(n, 2), pi = sum_(i<j) J^U_ij J^V_ij,
+    sigma = sum_(i<j) J_ij (the corrected formula the seed quotes)."""
+    for W in (U, V):
+        _need(W, _FC, "ri09")
+    jx, jy = _upper(U @ U.T), _upper(V @ V.T)
+    return float(1 + (2 * (jx * jy).sum() - jx.sum() - jy.sum()) / len(jx))
+
+
+def _cosine_j(U):
+    norms = np.linalg.norm(U, axis=1)
+    return (U @ U.T) / np.outer(norms, norms)
+
+
+@register(name="bri09", title="Brouwer's Rand (09BRI)", kind="similarity", range=(0.0, 1.0),
+          reference="Brouwer (2009); " + _HORTA, **_DIRECT)
+def bri09(U, V):
+    """09BRI: RI from eq 7 with the cosine-normalised co-association J_ij / (|U_i| |U_j|)."""
+    return _rand_eq7(_upper(_cosine_j(U)), _upper(_cosine_j(V)), np.multiply)
+
+
+@register(name="bari09", title="Brouwer's adjusted Rand (09BARI)", kind="similarity",
+          range=(-1.0, 1.0), reference="Brouwer (2009); " + _HORTA, **_DIRECT)
+def bari09(U, V):
+    """09BARI: ARI (eq 5) from the pair variables of 09BRI."""
+    jx, jy = _upper(_cosine_j(U)), _upper(_cosine_j(V))
+    return float(_ari_from_pairs(*_pairs_eq7(jx, jy, np.multiply), bool(np.array_equal(jx, jy))))
+
+
+# -- pair variables from the fuzzy contingency matrix (10ARI, 10ARIn, 11ARInm) ------------------
+
+def _pairs_eq2(N):
+    s, r, c, tot = (N * N).sum(), (N.sum(axis=1) ** 2).sum(), (N.sum(axis=0) ** 2).sum(), N.sum()
+    a = 0.5 * s - 0.5 * tot
+    b = 0.5 * r - 0.5 * s
+    cc = 0.5 * c - 0.5 * s
+    d = 0.5 * tot**2 - 0.5 * (r + c) + 0.5 * s
+    return a, b, cc, d
+
+
+def _anderson(U, V, normalised, adjusted):
+    N = U.T @ V
+    if normalised:
+        N = N * (U.shape[0] / N.sum())
+    a, b, c, d = _pairs_eq2(N)
+    same = bool(np.array_equal(U, V))
+    if adjusted:
+        return float(_ari_from_pairs(a, b, c, d, same))
+    return float(_ratio(a + d, a + b + c + d, same))
+
+
+for _name, _title, _norm, _adj in (("ari10", "Anderson's Rand (10ARI)", False, False),
+                                   ("aari10", "Anderson's adjusted Rand (10AARI)", False, True),
+                                   ("ari10n", "Anderson's normalised Rand (10ARIn)", True, False),
+                                   ("aari10n", "Anderson's normalised adjusted Rand (10AARIn)",
+                                    True, True)):
+    def _make(norm=_norm, adj=_adj, name=_name):
+        def index(U, V):
+            return _anderson(U, V, norm, adj)
+        index.__doc__ = (f"{name}: {'ARI' if adj else 'RI'} from the pair variables of eq 2 on "
+                         f"{'the normalised N^ = (n / N++) N' if norm else 'N = U^T V'}.")
+        index.__name__ = name
+        return index
+
+    register(name=_name, title=_title, kind="similarity",
+             range=(-math.inf, math.inf), reference="Anderson et al. (2010); " + _HORTA,
+             **_DIRECT)(_make())
+
+
+@register(name="ari11nm", title="Anderson's max-normalised Rand (11ARInm)", kind="similarity",
+          range=(-math.inf, math.inf), reference="Anderson et al. (2011); " + _HORTA, **_DIRECT)
+def ari11nm(U, V):
+    """11ARInm = 10ARIn(U, V) / max(10ARIn(U, U), 10ARIn(V, V))."""
+    top = max(_anderson(U, U, True, False), _anderson(V, V, True, False))
+    return float(_ratio(_anderson(U, V, True, False), top, bool(np.array_equal(U, V))))
+
+
+@register(name="aari11nm", title="Anderson's max-normalised adjusted Rand (11AARInm)",
+          kind="similarity", range=(-math.inf, math.inf),
+          reference="Anderson et al. (2011); " + _HORTA, **_DIRECT)
+def aari11nm(U, V):
+    """11AARInm = 10AARIn(U, V) / max(10AARIn(U, U), 10AARIn(V, V))."""
+    top = max(_anderson(U, U, True, True), _anderson(V, V, True, True))
+    return float(_ratio(_anderson(U, V, True, True), top, bool(np.array_equal(U, V))))
