@@ -10,8 +10,10 @@ c = sum T(1 - J^U, J^V), d = sum T(1 - J^U, 1 - J^V), with the t-norm T = produc
 bri09, ri09) or minimum (bri08m, whose J is also built with the minimum), then RI = (a + d)/(a+b+c+d)
 and ARI by eq 5.
 
-Left out: 07CRI/07CARI and 09CRI/09CARI (the seed gives only their idea), 10QRIp/m, 10CF/10CFn
-(the fuzzy transfer distance is defined by an optimisation the seed does not spell out), 12DB.
+Left out: 07CRI/07CARI and 09CRI/09CARI (the seed gives only their idea, not their pair
+variables), 10QRIp/10QRIm (the seed does not say how J is normalised to a unit diagonal for the
+minimum t-norm), 10CF/10CFn (the fuzzy transfer distance is an optimisation the seed does not
+spell out).
 """
 
 from __future__ import annotations
@@ -289,3 +291,24 @@ def aari11nm(U, V):
     """11AARInm = 10AARIn(U, V) / max(10AARIn(U, U), 10AARIn(V, V))."""
     top = max(_anderson(U, U, True, True), _anderson(V, V, True, True))
     return float(_ratio(_anderson(U, V, True, True), top, bool(np.array_equal(U, V))))
+
+
+# -- 12DB (Wang 2012) ----------------------------------------------------------------------------
+
+def _ndisc(W):
+    """Normalised disconnectivity 2 (1 - sum_ij A_ij / n^2), A_ij = 1 if i and j share a
+    cluster."""
+    A = (W @ W.T) > 0
+    return 2.0 * (1.0 - A.sum() / W.shape[0] ** 2)
+
+
+@register(name="db12", title="12DB (Wang)", kind="distance", range=(0.0, math.inf),
+          optimum=0.0, family="fuzzy", inputs=("membership",), symmetric=True,
+          reference="Wang (2012); " + _HORTA)
+def db12(U, V):
+    """12DB = 2 NDisc(R) - NDisc(U) - NDisc(V), R the intersection clustering
+    R_(i, (r, t)) = U_ir V_it (non-exclusive hard clusterings)."""
+    for W in (U, V):
+        _need(W, _HARD, "db12")
+    R = (U[:, :, None] * V[:, None, :]).reshape(U.shape[0], -1)
+    return float(2 * _ndisc(R) - _ndisc(U) - _ndisc(V))

@@ -123,3 +123,38 @@ def ari_mm(xs, ys):
 def ari_mp(xs, ys):
     """ARImp(M, y) = ARImm(M, co-association matrix of the partition y) (Prop. 1)."""
     return ari_mm(xs, ys)
+
+
+# -- reference measures of seed 003 (section 2): plain matrix similarities, not chance-adjusted --
+
+_REF = dict(family="matrix", inputs=("matrix",), kind="similarity", symmetric=True, optimum=1.0)
+
+
+@register(name="nsf", title="Normalised similarity by the Frobenius norm (NSF)", range=(0.0, 1.0),
+          reference=_ZHANG + ", eq 8", **_REF)
+def nsf(P, Q):
+    """NSF = 1 - ||P - Q||_F / n^2 (all entries, the diagonal included)."""
+    return float(1.0 - np.linalg.norm(P - Q) / P.shape[0] ** 2)
+
+
+@register(name="kas", title="Kernel alignment similarity (KAS)", range=(-1.0, 1.0),
+          reference="Cristianini et al. (2002); " + _ZHANG + ", eq 9", **_REF)
+def kas(P, Q):
+    """KAS = tr(P Q^T) / sqrt(tr(P P^T) tr(Q Q^T)) = sum P*Q / sqrt(sum P^2 sum Q^2)."""
+    den = float(np.sqrt((P * P).sum() * (Q * Q).sum()))
+    return float(ratio((P * Q).sum(), den, den == 0 and np.array_equal(P, Q), 1.0, 0.0))
+
+
+@register(name="sms", title="Standardized Mantel statistic (SMS)", range=(-1.0, 1.0),
+          options={"scaled": False}, reference="Mantel (1967); " + _ZHANG + ", eqs 10-11",
+          **_REF)
+def sms(P, Q, scaled=False):
+    """SMS: the correlation of the upper-triangle entries of P and Q (eq 10, with sample standard
+    deviations and d - 1); ``scaled=True`` gives sSMS = (1 + SMS) / 2 (eq 11). A constant
+    matrix has no correlation: 0 (1 if both are the same)."""
+    iu = np.triu_indices(P.shape[0], k=1)
+    x, y = P[iu], Q[iu]
+    dx, dy = x - x.mean(), y - y.mean()
+    den = float(np.sqrt((dx * dx).sum() * (dy * dy).sum()))
+    r = float(ratio((dx * dy).sum(), den, den == 0 and np.array_equal(x, y), 1.0, 0.0))
+    return (1 + r) / 2 if scaled else r

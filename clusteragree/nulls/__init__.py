@@ -184,14 +184,18 @@ def pairwise_null(x, y, index, method="permutation", *, null="objects", n_sim=No
 
 
 def _direct_null(rec, x, y, method, null, n_sim, seed, progress, opts):
-    """Object-permutation null of an index computed directly from two membership matrices."""
+    """Object-permutation null of an index computed directly from the two clusterings."""
     from ..indices._pairwise import validated_pair
 
     if method != "permutation" or null != "objects":
         raise ValueError(f"index {rec.name!r} has only the object-permutation null: use "
                          "method='permutation', null='objects'")
-    X, Y = validated_pair(rec, x, y)
+    X, _, Y, ky = validated_pair(rec, x, y, with_kinds=True)
     n = X.shape[0]
+
+    def moved(p):  # y with its objects permuted: rows of memberships, rows and columns of M
+        return Y[np.ix_(p, p)] if ky == "matrix" else Y[p]
+
     exhaustive = n <= 8
     if exhaustive:
         import itertools
@@ -205,7 +209,7 @@ def _direct_null(rec, x, y, method, null, n_sim, seed, progress, opts):
         from tqdm.auto import tqdm
 
         perms = tqdm(perms, total=len(perms) if exhaustive else n_sim, desc="permutations")
-    values = np.array([rec.func(X, Y[p], **opts) for p in perms], dtype=float)
+    values = np.array([rec.func(X, moved(p), **opts) for p in perms], dtype=float)
     details = {"n": n, "null": null, "seed": seed, "exhaustive": exhaustive}
     if exhaustive:
         return NullDistribution(rec, "permutation", values=values,
