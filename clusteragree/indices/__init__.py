@@ -143,10 +143,10 @@ def agreement(x, y=None, index="adjusted_rand", *, data=None, dropna=False, **op
     names, single = resolve_indices(index)
     per = split_options(names, options)
     pairwise = [n for n in names if "table" not in REGISTRY[n].inputs]
-    if pairwise and (y is None or data is not None):
+    if pairwise and (y is None or data is not None or isinstance(x, ContingencyTable)):
         raise TypeError(
             f"index {pairwise[0]!r} compares the two clusterings themselves (memberships or "
-            "similarity matrices), not a table: call ca.agreement(x, y, index=...)"
+            "similarity matrices), not a contingency table: call ca.agreement(x, y, index=...)"
         )
     tabled = [n for n in names if n not in pairwise]
     counts = _table_of(x, y, data, dropna)[0] if tabled else None

@@ -14,8 +14,10 @@ Horta & Campello (2015, seed 000), with T = J + S:
     gri  = (a + d) / max(sum T^U, sum T^V)                  (13GRI, eq 22 and Prop. 5)
     afri, agri = (I - E[I]) / (1 - E[I])                    (13AFRI, 13AGRI)
 
-E[I] is the exact mean over independent permutations of the objects of U and V: the
-denominators are constant under that null and E[a] = (1/m) sum_(i<j) sum_(k<l)
+fri evaluates any memberships (the seed shows its flaw on possibilistic ones); afri and fri's
+exact null mean need fuzzy or exclusive hard clusterings; gri and agri take all four kinds. E[I]
+is the exact mean over independent permutations of the objects of U and V: the denominators are
+constant under that null and E[a] = (1/m) sum_(i<j) sum_(k<l)
 min(J^U_ij, J^V_kl) (eq 18), computed in O(m log m) by sorting (``_pairwise.sum_of_min``).
 
 Hullermeier et al. (2012) / Amodio et al. (seed 004): E_P(i, j) = 1 - ||P(i) - P(j)||, the
@@ -30,7 +32,9 @@ paper's Monte Carlo estimate is available with ``expectation="monte_carlo"``.
 
 On exclusive hard clusterings fri = gri = ndc = rand and afri = agri = aci = adjusted_rand.
 
-ndc is also Hullermeier & Rifqi's 09HI (alias ``hi09``) with the normalised L1 norm (ERRATA.md:
+ndc and aci take fuzzy (or exclusive hard) memberships, whose E lies in [0, 1], or similarity
+matrices (square, symmetric, unit diagonal: no fuzzy membership matrix but the identity looks
+like that, and for it both readings agree). ndc is also Hullermeier & Rifqi's 09HI (alias ``hi09``) with the normalised L1 norm (ERRATA.md:
 the seed's experiments used the Euclidean norm, which leaves [0, 1]). The other measures the seed
 reviews are in ``fuzzy_reviewed``.
 """
@@ -62,6 +66,15 @@ def membership_kind(U) -> str:
     return classify_memberships(check_memberships(U))
 
 
+def _fuzzy_only(U, index):
+    kind = classify_memberships(U)
+    if kind not in ("exclusive hard", "fuzzy"):
+        raise ValueError(
+            f"{index} is defined for fuzzy (or exclusive hard) clusterings, whose memberships sum "
+            f"to 1 for every object; got a {kind} one"
+        )
+
+
 def membership_matrices(U, kind="membership"):
     """J = U U^T and S = t t^T - J of a membership matrix (objects x clusters)."""
     J = U @ U.T
@@ -73,6 +86,7 @@ def equivalence_matrix(U, kind="membership"):
     """E(i, j) = 1 - (1/2) sum_k |U_ik - U_jk|; a similarity matrix is taken as it is."""
     if kind == "matrix":
         return (U,)
+    _fuzzy_only(U, "ndc / aci")  # 1 - (1/2)|.|_1 leaves [0, 1] when rows do not sum to 1
     n = U.shape[0]
     dist = np.zeros((n, n))
     for k in range(U.shape[1]):
@@ -103,8 +117,19 @@ def _expected_agreement(xs, ys):
 
 
 def _prepare_fri(xs, ys):
+    """E[13FRI]: its denominator a + b + c + d = sum min(T^U, T^V) is constant under the null
+    only when each clustering has a constant T = J + S (fuzzy and exclusive hard clusterings,
+    T = 1; seed 000, Corollary 1); otherwise there is no such closed form."""
+    for name, v in (("x", xs), ("y", ys)):
+        T = v[0] + v[1]
+        if not np.allclose(T, T[0], rtol=1e-12, atol=1e-12):
+            raise ValueError(
+                f"13AFRI and the exact mean of 13FRI need fuzzy (or exclusive hard) clusterings: "
+                f"{name}'s memberships do not sum to the same total for every object; use "
+                "gri / agri (13GRI / 13AGRI), made for these"
+            )
     a, b, c, d = _abcd(xs, ys)
-    total = a + b + c + d  # constant under the null (seed 000, Corollary 1)
+    total = a + b + c + d  # constant under the null here
     return {"expected": float(_expected_agreement(xs, ys) / total) if total else 1.0}
 
 
