@@ -167,8 +167,19 @@ def agreement(x, y=None, index="adjusted_rand", *, data=None, dropna=False, **op
     return pd.DataFrame(values)
 
 
+def _exact_moments(rec: Index) -> str:
+    """What the closed forms give under the null (method="hypergeometric" / "exact")."""
+    if rec.linear and rec.statistic == "s":
+        return "mean, variance"
+    if (rec.linear and rec.statistic == "t") or rec.pair_mean is not None:
+        return "mean"
+    return ""
+
+
 def list_indices(family: str | None = None) -> pd.DataFrame:
-    """The registry as a DataFrame, one row per index (optionally one family only).
+    """The registry as a DataFrame, one row per index (optionally one family only), with its
+    family, kind, input, range, optimum, symmetry, additive statistic, the null moments that have
+    a closed form (``exact_moments``), options, aliases and reference.
 
     >>> import clusteragree as ca
     >>> df = ca.list_indices()
@@ -189,6 +200,7 @@ def list_indices(family: str | None = None) -> pd.DataFrame:
             "optimum": rec.optimum,
             "symmetric": rec.symmetric,
             "statistic": rec.statistic or "",
+            "exact_moments": _exact_moments(rec),
             "vectorised": rec.vectorised,
             "options": ", ".join(f"{k}={v!r}" for k, v in rec.options.items()),
             "aliases": ", ".join(rec.aliases),

@@ -27,9 +27,8 @@ from fractions import Fraction
 
 import numpy as np
 
-from .._hypergeom import cell_laws
+from .._hypergeom import expected_xlogx_sum
 from ..indices import get_index
-from ..indices._common import xlogx
 
 __all__ = ["moments_of_s", "mean_of_t", "index_moments"]
 
@@ -90,16 +89,7 @@ def moments_of_s(rows, cols) -> tuple[Fraction, Fraction]:
 
 def mean_of_t(rows, cols) -> float:
     """Exact E[t], t = sum n_ij log n_ij, under fixed margins (cell laws, distinct (a, b) once)."""
-    a = np.asarray(rows, dtype=np.int64).ravel()
-    b = np.asarray(cols, dtype=np.int64).ravel()
-    a, b = a[a > 0], b[b > 0]
-    n = int(a.sum())
-    ua, ca = np.unique(a, return_counts=True)
-    ub, cb = np.unique(b, return_counts=True)
-    A, B = np.meshgrid(ua, ub, indexing="ij")
-    mult = np.multiply.outer(ca, cb).ravel().astype(float)
-    cell, k, pmf = cell_laws(A.ravel(), B.ravel(), n)
-    return float(np.sum(mult[cell] * pmf * xlogx(k)))
+    return expected_xlogx_sum(rows, cols)
 
 
 def index_moments(index, rows, cols, **options) -> dict:

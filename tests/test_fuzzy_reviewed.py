@@ -1,0 +1,122 @@
+"""The measures Horta & Campello review (seed 000, sec. 3) and the matrix reference measures of
+seed 003: reductions on hard partitions, hand-worked fuzzy values, refusals."""
+
+import itertools
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from sklearn.metrics import adjusted_rand_score, rand_score
+
+import clusteragree as ca
+
+labels = st.integers(2, 30).flatmap(
+    lambda n: st.tuples(st.lists(st.integers(0, 3), min_size=n, max_size=n),
+                        st.lists(st.integers(0, 4), min_size=n, max_size=n)))
+
+
+def pairs_together(x):
+    x = np.asarray(x)
+    return np.array([x[i] == x[j] for i, j in itertools.combinations(range(len(x)), 2)])
+
+
+@settings(max_examples=60, deadline=None, derandomize=True)
+@given(labels)
+def test_reductions_on_hard_partitions(xy):
+    x, y = xy
+    ri, ari = rand_score(x, y), adjusted_rand_score(x, y)
+    got = ca.agreement(x, y, index=["bri08p", "bri08m", "ri09", "bri09", "ari10", "ari10n",
+                                    "bari09", "aari10", "aari10n", "csi10", "bc", "ebc09",
+                                    "vi03", "mi05"])
+    for name in ("bri08p", "bri08m", "ri09", "bri09", "ari10", "ari10n"):
+        assert got[name] == pytest.approx(ri, abs=1e-10), name
+    for name in ("bari09", "aari10", "aari10n"):
+        assert got[name] == pytest.approx(ari, abs=1e-10), name
+    # 10CSI is Jaccard on hard partitions; BCubed = 09EBC (min of 0/1 is their product)
+    px, py = pairs_together(x), pairs_together(y)
+    either = (px | py).sum()
+    assert got["csi10"] == pytest.approx((px & py).sum() / either if either else 1.0, abs=1e-10)
+    assert got["bc"] == pytest.approx(got["ebc09"], abs=1e-12)
+    assert got["vi03"] == pytest.approx(ca.agreement(x, y, index="vi"), abs=1e-10)
+    assert got["mi05"] == pytest.approx(ca.agreement(x, y, index="nmi_sum"), abs=1e-10)
+
+
+def test_bcubed_by_hand():
+    # x = [0, 0, 1], y = [0, 1, 1]: per object, |same cluster in both| / |same in x| (self incl.)
+    # precision: object 0: {0} / {0, 1} = 1/2, object 1: {1}/{0, 1} = 1/2, object 2: 1/1
+    # recall: object 0: 1/1, object 1: {1}/{1, 2} = 1/2, object 2: {2}/{1, 2} = 1/2
+    p, r = (0.5 + 0.5 + 1) / 3, (1 + 0.5 + 0.5) / 3
+    assert ca.agreement([0, 0, 1], [0, 1, 1], index="bc") == pytest.approx(2 * p * r / (p + r))
+
+
+def test_ri09_and_d2_11_by_hand_on_fuzzy_memberships():
+    U = np.array([[1.0, 0.0], [0.5, 0.5], [0.0, 1.0]])
+    V = np.array([[0.8, 0.2], [0.8, 0.2], [0.1, 0.9]])
+    JU, JV = U @ U.T, V @ V.T
+    iu = np.triu_indices(3, k=1)
+    pi, su, sv = (JU[iu] * JV[iu]).sum(), JU[iu].sum(), JV[iu].sum()
+    assert ca.agreement(U, V, index="ri09") == pytest.approx(1 + (2 * pi - su - sv) / 3)
+    H = np.array([[1, 0], [1, 0], [0, 1]], float)
+    G = np.array([[1, 0], [0, 1], [0, 1]], float)
+    # 11D2 = 1 - (1/n^2) sum_ij |J^U_ij - J^V_ij|: J differs at (0,1), (1,0), (1,2), (2,1)
+    assert ca.agreement(H, G, index="d2_11") == pytest.approx(1 - 4 / 9)
+
+
+def test_anderson_normalisation_and_max_normalisation():
+    rng = np.random.default_rng(4)
+    U = rng.uniform(0.1, 1, (12, 3))  # possibilistic: N++ != n
+    V = rng.uniform(0.1, 1, (12, 2))
+    s = ca.agreement(U, V, index=["ari10", "ari10n", "ari11nm"])
+    # 10ARIn uses N^ = (n / N++) N: invariant to scaling U, and equal to 10ARI once N++ = n
+    assert ca.agreement(0.5 * U, V, index="ari10n") == pytest.approx(s["ari10n"], abs=1e-12)
+    scaled = U * (12 / (U.T @ V).sum())
+    assert (scaled.T @ V).sum() == pytest.approx(12)
+    assert scaled.max() <= 1 and ca.agreement(scaled, V, index="ari10") == pytest.approx(
+        s["ari10n"], abs=1e-12)
+    assert s["ari10"] != pytest.approx(s["ari10n"])
+    top = max(ca.agreement(U, U, index="ari10n"), ca.agreement(V, V, index="ari10n"))
+    assert s["ari11nm"] == pytest.approx(s["ari10n"] / top)
+
+
+def test_information_measures_need_fuzzy_memberships():
+    P = np.array([[1.0, 1.0], [0.0, 1.0], [1.0, 0.0]])  # non-exclusive hard
+    with pytest.raises(ValueError, match="'vi03' is defined for exclusive hard or fuzzy"):
+        ca.agreement(P, [0, 1, 1], index="vi03")
+    with pytest.raises(ValueError, match="'bc' is defined for exclusive hard or non-exclusive"):
+        ca.agreement([[0.2, 0.8], [1, 0]], [0, 1], index="bc")
+
+
+def test_db12_is_zero_for_identical_and_positive_otherwise():
+    x, y = [0, 0, 1, 1, 2], [0, 1, 1, 2, 2]
+    assert ca.agreement(x, x, index="db12") == 0.0
+    assert ca.agreement(x, y, index="db12") > 0
+
+
+def test_matrix_reference_measures_by_hand():
+    P = ca.coassociation([0, 0, 1, 1])
+    Q = ca.coassociation([0, 1, 1, 1])
+    diff = P - Q
+    assert ca.agreement(P, Q, index="nsf") == pytest.approx(1 - np.sqrt((diff**2).sum()) / 16)
+    assert ca.agreement(P, Q, index="kas") == pytest.approx(
+        (P * Q).sum() / np.sqrt((P**2).sum() * (Q**2).sum()))
+    iu = np.triu_indices(4, k=1)
+    r = np.corrcoef(P[iu], Q[iu])[0, 1]
+    assert ca.agreement(P, Q, index="sms") == pytest.approx(r)
+    assert ca.agreement(P, Q, index="sms", scaled=True) == pytest.approx((1 + r) / 2)
+
+
+def test_direct_measures_have_an_object_permutation_null():
+    U = np.array([[1.0, 0.0], [0.5, 0.5], [0.0, 1.0], [0.3, 0.7]])
+    V = np.array([[0.8, 0.2], [0.8, 0.2], [0.1, 0.9], [0.5, 0.5]])
+    nd = ca.nulls.null_distribution(U, V, index="bri09", method="permutation")
+    brute = [ca.agreement(U, V[list(p)], index="bri09") for p in itertools.permutations(range(4))]
+    assert nd.is_exact and nd.mean == pytest.approx(np.mean(brute))
+    P = ca.coassociation([0, 0, 1, 1, 2])
+    Q = ca.coassociation([0, 1, 1, 2, 2])
+    nd = ca.nulls.null_distribution(P, Q, index="kas", method="permutation")
+    brute = [ca.agreement(P, Q[np.ix_(p, p)], index="kas")
+             for p in map(list, itertools.permutations(range(5)))]
+    assert nd.mean == pytest.approx(np.mean(brute))
+    with pytest.raises(ValueError, match="only the object-permutation null"):
+        ca.nulls.null_distribution(U, V, index="bri09", method="permutation", null="pairs")
