@@ -29,18 +29,15 @@ measurement allows (the number of runs is printed), to keep the full run within 
 from __future__ import annotations
 
 import argparse
-import cProfile
-import io
 import os
 import platform
-import pstats
-import subprocess
 import sys
 import time
 
 import numpy as np
 
 import clusteragree as ca
+from _bench import fmt_s, git_state, load, profile_top  # noqa: E402  (script folder)
 from clusteragree.indices import REGISTRY, evaluate
 
 #: indices of a contingency table (fuzzy and matrix indices take the clusterings themselves)
@@ -109,29 +106,8 @@ def per_call(fn, repeats=5, min_batch_time=0.02):
     return best
 
 
-def fmt_s(sec):
-    if sec >= 1:
-        return f"{sec:8.3f} s "
-    if sec >= 1e-3:
-        return f"{sec * 1e3:8.2f} ms"
-    return f"{sec * 1e6:8.1f} us"
 
 
-def profile_top(fn, title, top=12):
-    """Run ``fn`` under cProfile and print the top entries by internal and by cumulative time."""
-    prof = cProfile.Profile()
-    prof.enable()
-    fn()
-    prof.disable()
-    for key in ("tottime", "cumulative"):
-        buf = io.StringIO()
-        pstats.Stats(prof, stream=buf).strip_dirs().sort_stats(key).print_stats(top)
-        lines = buf.getvalue().splitlines()
-        start = next((i for i, line in enumerate(lines) if "ncalls" in line), 0)
-        print(f"\n  cProfile of {title} (sorted by {key}):")
-        for line in lines[max(start - 1, 0):]:
-            if line.strip():
-                print("    " + line)
 
 
 # -- 1. adjusted mutual information -----------------------------------------------------------
@@ -287,24 +263,8 @@ def bench_indices(cfg, results, slow_parts):
                            lambda name=name: [evaluate(name, table) for _ in range(50)]))
 
 
-def load():
-    try:
-        return " ".join(f"{v:.2f}" for v in os.getloadavg()) + f" (1, 5, 15 min; {os.cpu_count()} CPUs)"
-    except OSError:
-        return "n/a"
 
 
-def git_state():
-    """', git <commit>[ + uncommitted changes]' of the package checkout, if it is one."""
-    root = os.path.dirname(os.path.dirname(os.path.abspath(ca.__file__)))
-    try:
-        head = subprocess.run(["git", "-C", root, "rev-parse", "--short", "HEAD"],
-                              capture_output=True, text=True, timeout=10).stdout.strip()
-        dirty = subprocess.run(["git", "-C", root, "status", "--porcelain", "--", "clusteragree"],
-                               capture_output=True, text=True, timeout=10).stdout.strip()
-    except (OSError, subprocess.SubprocessError):
-        return ""
-    return f" (git {head}{' + uncommitted changes' if dirty else ''})" if head else ""
 
 
 # -- main -------------------------------------------------------------------------------------

@@ -43,15 +43,11 @@ where they differ. Any part that misses its target is profiled (cProfile top ent
 from __future__ import annotations
 
 import argparse
-import cProfile
-import io
 import math
 import multiprocessing as mp
 import os
 import platform
-import pstats
 import resource
-import subprocess
 import sys
 import time
 
@@ -60,6 +56,7 @@ import scipy
 from scipy import stats
 
 import clusteragree as ca
+from _bench import fmt_s, git_state, load, profile_top  # noqa: E402  (script folder)
 from clusteragree.indices import evaluate, resolve_indices
 from clusteragree.nulls import (NullDistribution, count_tables, enumerate_tables,
                                 null_distribution, null_distributions, random_tables,
@@ -136,33 +133,12 @@ def interleaved(fns, rounds):
     return times, last
 
 
-def fmt_s(sec):
-    if sec >= 1:
-        return f"{sec:8.3f} s "
-    if sec >= 1e-3:
-        return f"{sec * 1e3:8.2f} ms"
-    return f"{sec * 1e6:8.1f} us"
 
 
 def short(sec):
     return fmt_s(sec).strip()
 
 
-def profile_top(fn, title, top=14):
-    """Run ``fn`` under cProfile and print the top entries by internal and by cumulative time."""
-    prof = cProfile.Profile()
-    prof.enable()
-    fn()
-    prof.disable()
-    for key in ("tottime", "cumulative"):
-        buf = io.StringIO()
-        pstats.Stats(prof, stream=buf).strip_dirs().sort_stats(key).print_stats(top)
-        lines = buf.getvalue().splitlines()
-        start = next((i for i, line in enumerate(lines) if "ncalls" in line), 0)
-        print(f"\n  cProfile of {title} (sorted by {key}):")
-        for line in lines[max(start - 1, 0):]:
-            if line.strip():
-                print("    " + line)
 
 
 # -- 1. IADJUST against scipy's sampling ------------------------------------------------------
@@ -538,24 +514,8 @@ def bench_reach(cfg, results, slow_parts):
 
 # -- environment ------------------------------------------------------------------------------
 
-def load():
-    try:
-        return " ".join(f"{v:.2f}" for v in os.getloadavg()) + f" (1, 5, 15 min; {os.cpu_count()} CPUs)"
-    except OSError:
-        return "n/a"
 
 
-def git_state():
-    """', git <commit>[ + uncommitted changes]' of the package checkout, if it is one."""
-    root = os.path.dirname(os.path.dirname(os.path.abspath(ca.__file__)))
-    try:
-        head = subprocess.run(["git", "-C", root, "rev-parse", "--short", "HEAD"],
-                              capture_output=True, text=True, timeout=10).stdout.strip()
-        dirty = subprocess.run(["git", "-C", root, "status", "--porcelain", "--", "clusteragree"],
-                               capture_output=True, text=True, timeout=10).stdout.strip()
-    except (OSError, subprocess.SubprocessError):
-        return ""
-    return f" (git {head}{' + uncommitted changes' if dirty else ''})" if head else ""
 
 
 # -- main -------------------------------------------------------------------------------------

@@ -89,8 +89,12 @@ def info_state(t, rows, cols) -> InfoState:
                      rows=rows, cols=cols)
 
 
-def entropies(S):
-    """H(x), H(y), H(x, y) and MI of each table of a batch, in nats."""
+def entropies(counts):
+    """H(x), H(y), H(x, y) and MI of each table of a batch, in nats.
+
+    >>> [round(float(v), 4) for v in entropies(np.array([[30, 20], [10, 20]]))]
+    [0.6616, 0.6931, 1.3209, 0.0338]
+    """
     st = info_state(sum_xlogx(counts), counts.sum(axis=-1), counts.sum(axis=-2))
     return st.hx, st.hy, st.hxy, st.mi
 
