@@ -85,8 +85,9 @@ def info_state(t, rows, cols) -> InfoState:
     tol = SAME_RTOL * np.maximum(np.maximum(np.abs(sa), np.abs(sb)), 1.0)
     same = (np.abs(t - sa) <= tol) & (np.abs(t - sb) <= tol)
     shape = np.broadcast(t, n).shape
-    return InfoState(*(np.broadcast_to(v, shape) for v in (hx, hy, hxy, mi, n, same)),
-                     rows=rows, cols=cols)
+    fit = (lambda v: v) if all(np.shape(v) == shape for v in (hx, hy, n)) else (
+        lambda v: np.broadcast_to(v, shape))
+    return InfoState(*(fit(v) for v in (hx, hy, hxy, mi, n, same)), rows=rows, cols=cols)
 
 
 def entropies(counts):
