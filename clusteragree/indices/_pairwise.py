@@ -140,6 +140,9 @@ def evaluate_pairwise(rec, x, y, **options) -> float:
     if rec.representation is None:  # an index computed directly from the two clusterings
         X, Y = validated_pair(rec, x, y)
         return float(rec.func(X, Y, **opts))
+    if rec.value is not None:  # a memory-lean direct form of the same value
+        X, Y = validated_pair(rec, x, y)
+        return float(rec.value(X, Y, **opts))
     xs, ys, _ = pair_vectors(rec, x, y)
     const = rec.prepare(xs, ys, **opts) if rec.prepare else {}
     return float(rec.func(xs, ys, **const, **opts))

@@ -57,6 +57,7 @@ class Index:
     prepare: Callable | None = None  # (xs, ys, **options) -> constants that permutations keep
     inputs_y: tuple[str, ...] | None = None  # y's kinds when they differ from x's
     pair_mean: Callable | None = None  # (xs, ys, **constants, **options) -> exact null mean
+    value: Callable | None = None  # (X, Y, **options) -> the index without pair vectors
     vectorised: bool = True
 
     @property

@@ -99,10 +99,39 @@ def ari_mm_from_sums(sums, n: int) -> float:
     return (t0 - t3) / den
 
 
+_ROW_BLOCK = 512
+
+
+def _ari_mm_value(P, Q):
+    """ARImm of two full matrices, summed over blocks of rows: no n x n temporary, so the two
+    matrices are never held twice (t0 = (sum P*Q - trace(P*Q)) / 2 by symmetry)."""
+    n = P.shape[0]
+    total = np.zeros(3)
+    for start in range(0, n, _ROW_BLOCK):
+        p, q = P[start:start + _ROW_BLOCK], Q[start:start + _ROW_BLOCK]
+        total += ((p * q).sum(), p.sum(), q.sum())
+    diag = np.array([(np.diag(P) * np.diag(Q)).sum(), np.trace(P), np.trace(Q)])
+    return ari_mm_from_sums((total - diag) / 2, n)
+
+
+def _ari_mp_value(P, U):
+    """ARImp(P, y) with y's co-association taken through its one-hot U: s0 = sum_k sum over
+    pairs in cluster k of P_ij = (sum_k U_k^T P U_k - sum_i P_ii) / 2, in blocks of rows."""
+    n = P.shape[0]
+    s0 = 0.0
+    for start in range(0, n, _ROW_BLOCK):
+        s0 += float((U[start:start + _ROW_BLOCK] * (P[start:start + _ROW_BLOCK] @ U)).sum())
+    s0 = (s0 - np.trace(P)) / 2
+    s1 = (P.sum() - np.trace(P)) / 2
+    sizes = U.sum(axis=0)
+    s2 = float((sizes * (sizes - 1) / 2).sum())
+    return ari_mm_from_sums((s0, s1, s2), n)
+
+
 @register(name="ari_mm", title="Adjusted Rand index between two similarity matrices (ARImm)",
           family="matrix", inputs=("matrix",), representation=_matrix, kind="similarity",
           range=(-1.0, 1.0), optimum=1.0, symmetric=True, aliases=("arimm",),
-          reference=_ZHANG + ", eq 15", pair_mean=lambda xs, ys: 0.0)
+          reference=_ZHANG + ", eq 15", pair_mean=lambda xs, ys: 0.0, value=_ari_mm_value)
 def ari_mm(xs, ys):
     """ARImm(P, Q) = (t0 - t3) / ((t1 + t2)/2 - t3) over the pairs i < j.
 
@@ -119,7 +148,7 @@ def ari_mm(xs, ys):
           "(ARImp)", family="matrix", inputs=("matrix",), inputs_y=("partition",),
           representation=_partition_matrix, kind="similarity", range=(-1.0, 1.0), optimum=1.0,
           symmetric=False, aliases=("arimp",), reference=_ZHANG + ", eq 13",
-          pair_mean=lambda xs, ys: 0.0)
+          pair_mean=lambda xs, ys: 0.0, value=_ari_mp_value)
 def ari_mp(xs, ys):
     """ARImp(M, y) = ARImm(M, co-association matrix of the partition y) (Prop. 1)."""
     return ari_mm(xs, ys)
