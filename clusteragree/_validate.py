@@ -208,6 +208,16 @@ def check_seed(seed, name: str = "seed") -> np.random.Generator:
 MEMBERSHIP_KINDS = ("exclusive hard", "fuzzy", "non-exclusive hard", "possibilistic")
 
 
+def _float_array(obj, name: str, what: str) -> np.ndarray:
+    """``obj`` (array-like or DataFrame) as a float array, or a TypeError naming ``name``."""
+    if isinstance(obj, pd.DataFrame):
+        obj = obj.to_numpy()
+    try:
+        return np.asarray(obj, dtype=float)
+    except (TypeError, ValueError):
+        raise TypeError(f"{name} must be {what}") from None
+
+
 def classify_memberships(U: np.ndarray) -> str:
     """The kind of a validated membership matrix (objects x clusters):
     exclusive hard (0/1, one 1 per row), fuzzy (rows sum to 1), non-exclusive hard (0/1),
@@ -230,12 +240,7 @@ def check_memberships(U, name: str = "U") -> np.ndarray:
         out = np.zeros((len(codes), int(codes.max()) + 1))
         out[np.arange(len(codes)), codes] = 1.0
         return out
-    if isinstance(U, pd.DataFrame):
-        U = U.to_numpy()
-    try:
-        arr = np.asarray(U, dtype=float)
-    except (TypeError, ValueError):
-        raise TypeError(f"{name} must be a numeric membership matrix (objects x clusters)") from None
+    arr = _float_array(U, name, "a numeric membership matrix (objects x clusters)")
     if arr.ndim != 2:
         raise ValueError(
             f"{name} must be a membership matrix of shape (n_objects, n_clusters) or 1-D labels, "
@@ -261,12 +266,7 @@ def check_memberships(U, name: str = "U") -> np.ndarray:
 
 def check_similarity_matrix(M, name: str = "M") -> np.ndarray:
     """A square, symmetric similarity / co-association / consensus matrix with finite entries."""
-    if isinstance(M, pd.DataFrame):
-        M = M.to_numpy()
-    try:
-        arr = np.asarray(M, dtype=float)
-    except (TypeError, ValueError):
-        raise TypeError(f"{name} must be a numeric square matrix") from None
+    arr = _float_array(M, name, "a numeric square matrix")
     if arr.ndim != 2 or arr.shape[0] != arr.shape[1]:
         raise ValueError(f"{name} must be a square (n x n) similarity matrix, got shape {arr.shape}")
     if arr.shape[0] < 2:

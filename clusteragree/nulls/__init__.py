@@ -34,7 +34,8 @@ from .distribution import NullDistribution, n_sim_for
 from .exact import DEFAULT_MAX_TABLES, count_tables, enumerate_tables, statistic_law
 from .hypergeometric import index_moments, moments_of_s
 from .patefield import DEFAULT_N_SIM, random_tables
-from .permutation import PAIR_NULLS, permuted_pair_values, permuted_tables, table_to_codes
+from .permutation import (PAIR_NULLS, permuted_direct_values, permuted_pair_values,
+                          permuted_tables, table_to_codes)
 
 __all__ = ["null_distribution", "null_distributions", "pairwise_null", "NullDistribution", "n_sim_for",
            "METHODS", "count_tables", "enumerate_tables", "statistic_law", "random_tables",
@@ -154,8 +155,17 @@ def pairwise_null(x, y, index, method="permutation", *, null="objects", n_sim=No
         raise ValueError(f"index {rec.name!r} has no contingency table: method={method!r} needs "
                          "one; use method='permutation' (or 'exact' for its exact mean)")
     opts = check_options(options, rec.options, f"index {rec.name!r}")
-    if rec.representation is None:
-        return _direct_null(rec, x, y, method, null, n_sim, seed, progress, opts)
+    if rec.representation is None:  # computed directly from the two clusterings
+        if method != "permutation" or null != "objects":
+            raise ValueError(f"index {rec.name!r} has only the object-permutation null: use "
+                             "method='permutation', null='objects'")
+        n_sim = DEFAULT_N_PERM if n_sim is None else n_sim
+        values, weights, details = permuted_direct_values(rec, x, y, opts, n_sim=n_sim,
+                                                          seed=seed, progress=progress)
+        law = ({"values": values, "probabilities": weights} if weights is not None
+               else {"samples": values})
+        return NullDistribution(rec, "permutation", model=_PAIR_MODELS[null], options=opts,
+                                details=details, **law)
     xs, ys, ymats = pair_vectors(rec, x, y)
     const = rec.prepare(xs, ys, **opts) if rec.prepare else {}
     details = {"n": ymats[0].shape[0], "null": null, "seed": seed}
@@ -178,42 +188,6 @@ def pairwise_null(x, y, index, method="permutation", *, null="objects", n_sim=No
     details["exhaustive"] = weights is not None
     if weights is not None:
         return NullDistribution(rec, "permutation", values=values, probabilities=weights,
-                                model=_PAIR_MODELS[null], options=opts, details=details)
-    return NullDistribution(rec, "permutation", samples=values, model=_PAIR_MODELS[null],
-                            options=opts, details=details)
-
-
-def _direct_null(rec, x, y, method, null, n_sim, seed, progress, opts):
-    """Object-permutation null of an index computed directly from the two clusterings."""
-    from ..indices._pairwise import validated_pair
-
-    if method != "permutation" or null != "objects":
-        raise ValueError(f"index {rec.name!r} has only the object-permutation null: use "
-                         "method='permutation', null='objects'")
-    X, _, Y, ky = validated_pair(rec, x, y, with_kinds=True)
-    n = X.shape[0]
-
-    def moved(p):  # y with its objects permuted: rows of memberships, rows and columns of M
-        return Y[np.ix_(p, p)] if ky == "matrix" else Y[p]
-
-    exhaustive = n <= 8
-    if exhaustive:
-        import itertools
-
-        perms = np.array(list(itertools.permutations(range(n))))
-    else:
-        rng = check_seed(seed)
-        n_sim = DEFAULT_N_PERM if n_sim is None else check_positive_int(n_sim, "n_sim")
-        perms = (rng.permutation(n) for _ in range(n_sim))
-    if progress:
-        from tqdm.auto import tqdm
-
-        perms = tqdm(perms, total=len(perms) if exhaustive else n_sim, desc="permutations")
-    values = np.array([rec.func(X, moved(p), **opts) for p in perms], dtype=float)
-    details = {"n": n, "null": null, "seed": seed, "exhaustive": exhaustive}
-    if exhaustive:
-        return NullDistribution(rec, "permutation", values=values,
-                                probabilities=np.full(len(values), 1 / len(values)),
                                 model=_PAIR_MODELS[null], options=opts, details=details)
     return NullDistribution(rec, "permutation", samples=values, model=_PAIR_MODELS[null],
                             options=opts, details=details)

@@ -131,3 +131,35 @@ def permuted_pair_values(rec, xs, ys, ymats, const, options, null="objects", n_s
         perms = rng.permuted(np.broadcast_to(np.arange(k), (stop - start, k)), axis=1)
         out[start:stop] = values_for(perms)
     return out, None
+
+
+def permuted_direct_values(rec, x, y, options, n_sim=999, seed=None, progress=False):
+    """Values of an index computed directly from two clusterings (no pair vectors) with y's
+    objects permuted: rows of memberships, rows and columns of a matrix. All n! permutations
+    (weights 1/n!) when n <= 8, else ``n_sim`` random ones (weights None).
+
+    Returns ``(values, weights, details)``.
+    """
+    from ..indices._pairwise import validated_pair
+
+    X, _, Y, ky = validated_pair(rec, x, y, with_kinds=True)
+    n = X.shape[0]
+
+    def moved(p):
+        return Y[np.ix_(p, p)] if ky == "matrix" else Y[p]
+
+    exhaustive = n <= 8
+    if exhaustive:
+        perms = _all_permutations(n)
+        total = len(perms)
+    else:
+        rng = check_seed(seed)
+        total = check_positive_int(n_sim, "n_sim")
+        perms = (rng.permutation(n) for _ in range(total))
+    if progress:
+        from tqdm.auto import tqdm
+
+        perms = tqdm(perms, total=total, desc="permutations of objects")
+    values = np.array([rec.func(X, moved(p), **options) for p in perms], dtype=float)
+    weights = np.full(total, 1.0 / total) if exhaustive else None
+    return values, weights, {"n": n, "null": "objects", "seed": seed, "exhaustive": exhaustive}
