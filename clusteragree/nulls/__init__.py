@@ -23,8 +23,6 @@ All keep both margins fixed (one labelling randomly permuted against the other) 
 
 from __future__ import annotations
 
-import numpy as np
-
 from .._validate import check_choice, check_positive_int, check_seed
 from ..indices import get_index, resolve_indices, split_options
 from ..indices._common import STATISTICS
