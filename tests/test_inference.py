@@ -68,7 +68,7 @@ def test_mutual_information_needs_an_explicit_maximum():
 
 
 def test_point_mass_null_follows_the_registry_rule():
-    # margins (1, 1) x (1, 1)... a single possible table: one cluster vs one cluster
+    # one cluster against one cluster: a single possible table, so the null is a point mass
     tab = ca.ContingencyTable([[4]])
     nd = ca.nulls.null_distribution(tab, index="nmi_sum", method="exact")
     assert nd.var == 0 and nd.adjust(1.0) == 1.0 and nd.zscore(1.0) == 0.0
