@@ -5,8 +5,11 @@ from __future__ import annotations
 import cProfile
 import io
 import os
+import platform
 import pstats
 import subprocess
+
+import numpy as np
 
 import clusteragree as ca
 
@@ -54,3 +57,13 @@ def git_state():
     except (OSError, subprocess.SubprocessError):
         return ""
     return f" (git {head}{' + uncommitted changes' if dirty else ''})" if head else ""
+
+
+def print_header(title: str, peer: str, peer_version: str) -> None:
+    """The opening lines of a benchmark report: versions, machine, timing rule, load."""
+    print(title)
+    print(f"  clusteragree {ca.__version__} from {os.path.dirname(ca.__file__)}{git_state()}")
+    print(f"  Python {platform.python_version()}, numpy {np.__version__}, {peer} "
+          f"{peer_version}; {platform.machine()}, {os.cpu_count()} CPUs")
+    print("  times: time.perf_counter, best of the runs shown, after one warm-up call")
+    print("  load average at start: " + load())

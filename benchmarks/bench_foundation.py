@@ -29,15 +29,13 @@ measurement allows (the number of runs is printed), to keep the full run within 
 from __future__ import annotations
 
 import argparse
-import os
-import platform
 import sys
 import time
 
 import numpy as np
 
 import clusteragree as ca
-from _bench import fmt_s, git_state, load, profile_top  # noqa: E402  (script folder)
+from _bench import fmt_s, load, print_header, profile_top  # noqa: E402  (script folder)
 from clusteragree.indices import REGISTRY, evaluate
 
 #: indices of a contingency table (fuzzy and matrix indices take the clusterings themselves)
@@ -277,12 +275,8 @@ def main(argv=None):
     args = parser.parse_args(argv)
     cfg = QUICK if args.quick else FULL
     start = time.perf_counter()
-    print("clusteragree foundation benchmark" + (" (--quick)" if args.quick else " (full)"))
-    print(f"  clusteragree {ca.__version__} from {os.path.dirname(ca.__file__)}{git_state()}")
-    print(f"  Python {platform.python_version()}, numpy {np.__version__}, scikit-learn "
-          f"{sklearn.__version__}; {platform.machine()}, {os.cpu_count()} CPUs")
-    print("  times: time.perf_counter, best of the runs shown, after one warm-up call")
-    print("  load average at start: " + load())
+    print_header("clusteragree foundation benchmark" + (" (--quick)" if args.quick else " (full)"),
+                 "scikit-learn", sklearn.__version__)
     results, slow_parts, sections = [], [], []
     for title, bench in (("1. AMI", bench_ami), ("2. crosstab", bench_crosstab),
                          ("3. indices", bench_indices)):

@@ -45,8 +45,6 @@ from __future__ import annotations
 import argparse
 import math
 import multiprocessing as mp
-import os
-import platform
 import resource
 import sys
 import time
@@ -56,7 +54,7 @@ import scipy
 from scipy import stats
 
 import clusteragree as ca
-from _bench import fmt_s, git_state, load, profile_top  # noqa: E402  (script folder)
+from _bench import fmt_s, load, print_header, profile_top  # noqa: E402  (script folder)
 from clusteragree.indices import evaluate, resolve_indices
 from clusteragree.nulls import (NullDistribution, count_tables, enumerate_tables,
                                 null_distribution, null_distributions, random_tables,
@@ -530,13 +528,8 @@ def main(argv=None):
     args = parser.parse_args(argv)
     cfg = QUICK if args.quick else FULL
     start = time.perf_counter()
-    print("clusteragree nulls benchmark" + (" (--quick: small budgets, 2 s per reach attempt)"
-                                            if args.quick else " (full)"))
-    print(f"  clusteragree {ca.__version__} from {os.path.dirname(ca.__file__)}{git_state()}")
-    print(f"  Python {platform.python_version()}, numpy {np.__version__}, scipy "
-          f"{scipy.__version__}; {platform.machine()}, {os.cpu_count()} CPUs")
-    print("  times: time.perf_counter, best of the runs shown, after one warm-up call")
-    print("  load average at start: " + load())
+    print_header("clusteragree nulls benchmark" + (" (--quick: small budgets, 2 s per reach "
+                 "attempt)" if args.quick else " (full)"), "scipy", scipy.__version__)
     results, slow_parts, sections = [], [], []
     for title, bench in (("1. IADJUST", bench_iadjust), ("2. 3x3 exact", bench_iris),
                          ("3. 3x6 and DP/enumeration", bench_3x6), ("4. reach", bench_reach)):
