@@ -20,7 +20,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from ._validate import check_counts, check_label_pair
+from ._validate import check_counts, check_label_pair, check_memberships, classify_memberships
 
 __all__ = ["ContingencyTable", "PairCounts", "crosstab", "pair_counts"]
 
@@ -287,12 +287,31 @@ def crosstab(x, y=None, *, data: pd.DataFrame | None = None, dropna: bool = Fals
     return ContingencyTable(counts, lx, ly, names=names)
 
 
+def _is_2d(obj) -> bool:
+    return not isinstance(obj, (str, ContingencyTable)) and np.ndim(obj) == 2
+
+
+def _hard_labels(obj, name):
+    """Labels of a hard partition given as one-hot memberships (objects x clusters)."""
+    U = check_memberships(obj, name)
+    kind = classify_memberships(U)
+    if kind != "exclusive hard":
+        raise ValueError(
+            f"{name} is a {kind} clustering: contingency-table indices need hard partitions; "
+            "use an index of the 'fuzzy' family (ca.list_indices('fuzzy'))"
+        )
+    return U.argmax(axis=1)
+
+
 def as_table(x, y=None, *, data=None, dropna: bool = False) -> ContingencyTable:
-    """One ContingencyTable from a table, a K x Q array of counts, or two labellings."""
+    """One ContingencyTable from a table, a K x Q array of counts, or two clusterings (label
+    vectors, column names with ``data``, or one-hot membership matrices of hard partitions)."""
     if isinstance(x, ContingencyTable):
         if y is not None or data is not None:
             raise TypeError("pass either a ContingencyTable or two labellings x, y, not both")
         return x
     if y is None and data is None:
         return ContingencyTable(check_counts(x, "x (a table of counts)", allow_batch=False))
+    if data is None and (_is_2d(x) or _is_2d(y)):
+        x, y = _hard_labels(x, "x"), _hard_labels(y, "y")
     return crosstab(x, y, data=data, dropna=dropna)

@@ -131,3 +131,14 @@ def test_labels_and_table_give_the_same_test():
 def test_n_sim_only_for_monte_carlo():
     with pytest.raises(ValueError, match="n_sim is for Monte Carlo"):
         ca.nulls.null_distribution(TAB, index="rand", method="exact", n_sim=10)
+
+
+def test_one_hot_hard_memberships_work_like_labels_everywhere():
+    x, y = [0, 0, 1, 2, 2, 1], [1, 1, 0, 0, 0, 1]
+    U, V = np.eye(3)[x], np.eye(2)[y]
+    assert ca.agreement(U, V, index="jaccard") == ca.agreement(x, y, index="jaccard")
+    a = ca.nulls.null_distribution(U, V, index="jaccard", method="exact")
+    b = ca.nulls.null_distribution(x, y, index="jaccard", method="exact")
+    assert np.array_equal(a.values, b.values) and np.allclose(a.probabilities, b.probabilities)
+    with pytest.raises(ValueError, match="x is a fuzzy clustering"):
+        ca.agreement_test([[0.4, 0.6]] * 6, V, index="jaccard", method="exact")

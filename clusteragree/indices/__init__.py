@@ -11,9 +11,9 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from ..tables import ContingencyTable, crosstab
+from ..tables import ContingencyTable, as_table
 from . import pairs, information, matching, fuzzy, fuzzy_reviewed, matrices  # noqa: F401, I001
-from .._validate import check_memberships, classify_memberships, suggest
+from .._validate import suggest
 from ._pairwise import evaluate_pairwise
 from ._registry import REGISTRY, Index, evaluate, get_index
 
@@ -64,30 +64,11 @@ def resolve_indices(index) -> tuple[list[str], bool]:
     return out, False
 
 
-def _is_2d(obj) -> bool:
-    return not isinstance(obj, (str, ContingencyTable)) and np.ndim(obj) == 2
-
-
 def _table_of(x, y, data, dropna):
-    if isinstance(x, ContingencyTable):
-        if y is not None:
-            raise TypeError("pass either a ContingencyTable or two labellings x, y, not both")
-        return x.counts, x
-    if y is None and data is None:
+    """Counts for the table indices: a batch of tables as it is, else one ContingencyTable."""
+    if y is None and data is None and not isinstance(x, ContingencyTable):
         return x, None  # a table or a batch of tables; evaluate() validates it
-    if _is_2d(x) or _is_2d(y):  # membership matrices: a table only for hard partitions
-        labels = []
-        for name, obj in (("x", x), ("y", y)):
-            U = check_memberships(obj, name)
-            if classify_memberships(U) != "exclusive hard":
-                raise ValueError(
-                    f"{name} is a {classify_memberships(U)} clustering: contingency-table indices "
-                    "need hard partitions; use an index of the 'fuzzy' family "
-                    "(ca.list_indices('fuzzy'))"
-                )
-            labels.append(U.argmax(axis=1))
-        x, y = labels
-    tab = crosstab(x, y, data=data, dropna=dropna)
+    tab = as_table(x, y, data=data, dropna=dropna)
     return tab.counts, tab
 
 
