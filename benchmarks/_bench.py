@@ -8,6 +8,7 @@ import os
 import platform
 import pstats
 import subprocess
+import time
 
 import numpy as np
 
@@ -67,3 +68,25 @@ def print_header(title: str, peer: str, peer_version: str) -> None:
           f"{peer_version}; {platform.machine()}, {os.cpu_count()} CPUs")
     print("  times: time.perf_counter, best of the runs shown, after one warm-up call")
     print("  load average at start: " + load())
+
+def best_time(fn, repeats, budget=None, warmup=None, setup=None):
+    """Best wall time of ``fn()`` over up to ``repeats`` runs, after one warm-up call.
+
+    ``warmup``: the warm-up callable (default ``fn``; ``lambda: None`` for none). ``setup`` is
+    called before every timed run, outside the timed region. With ``budget`` (seconds), no
+    further run is started once the time spent plus one more run would exceed it (at least one
+    run is always made). Returns (best seconds, number of timed runs, result of the last run).
+    """
+    if setup:
+        setup()
+    (warmup or fn)()
+    times, out = [], None
+    for _ in range(repeats):
+        if setup:
+            setup()
+        t0 = time.perf_counter()
+        out = fn()
+        times.append(time.perf_counter() - t0)
+        if budget is not None and sum(times) + min(times) > budget:
+            break
+    return min(times), len(times), out

@@ -35,7 +35,7 @@ import time
 import numpy as np
 
 import clusteragree as ca
-from _bench import fmt_s, load, print_header, profile_top  # noqa: E402  (script folder)
+from _bench import best_time, fmt_s, load, print_header, profile_top  # noqa: E402  (script folder)
 from clusteragree.indices import REGISTRY, evaluate
 
 #: indices of a contingency table (fuzzy and matrix indices take the clusterings themselves)
@@ -64,23 +64,6 @@ TARGET_INDEX_US = 1000.0  # "well under a millisecond": PASS if the slowest inde
 
 # -- timing helpers ---------------------------------------------------------------------------
 
-def best_time(fn, repeats, budget=None, warmup=None):
-    """Best wall time of ``fn()`` over up to ``repeats`` runs, after one warm-up call.
-
-    ``warmup`` is the warm-up callable (default: ``fn`` itself; pass a call on a small input for
-    slow reference code). With ``budget`` (seconds), no further run is started once the time
-    spent plus one more run would exceed it (at least one run is always made).
-    Returns (best seconds, number of timed runs, result of the last run).
-    """
-    (warmup or fn)()
-    times, out = [], None
-    for _ in range(repeats):
-        t0 = time.perf_counter()
-        out = fn()
-        times.append(time.perf_counter() - t0)
-        if budget is not None and sum(times) + min(times) > budget:
-            break
-    return min(times), len(times), out
 
 
 def per_call(fn, repeats=5, min_batch_time=0.02):

@@ -54,7 +54,7 @@ import scipy
 from scipy import stats
 
 import clusteragree as ca
-from _bench import fmt_s, load, print_header, profile_top  # noqa: E402  (script folder)
+from _bench import best_time, fmt_s, load, print_header, profile_top  # noqa: E402  (script folder)
 from clusteragree.indices import evaluate, resolve_indices
 from clusteragree.nulls import (NullDistribution, count_tables, enumerate_tables,
                                 null_distribution, null_distributions, random_tables,
@@ -93,27 +93,6 @@ def cold():
     _exact._compositions.cache_clear()
 
 
-def best_time(fn, repeats, budget=None, warmup=None, setup=None):
-    """Best wall time of ``fn()`` over up to ``repeats`` runs, after one warm-up call.
-
-    ``warmup``: the warm-up callable (default ``fn``; ``lambda: None`` for none). ``setup`` is
-    called before every timed run, outside the timed region. With ``budget`` (seconds), no
-    further run is started once the time spent plus one more run would exceed it (at least one
-    run is always made). Returns (best seconds, number of timed runs, result of the last run).
-    """
-    if setup:
-        setup()
-    (warmup or fn)()
-    times, out = [], None
-    for _ in range(repeats):
-        if setup:
-            setup()
-        t0 = time.perf_counter()
-        out = fn()
-        times.append(time.perf_counter() - t0)
-        if budget is not None and sum(times) + min(times) > budget:
-            break
-    return min(times), len(times), out
 
 
 def interleaved(fns, rounds):
