@@ -154,7 +154,9 @@ class NullDistribution:
             if self.values is not None:
                 self._cache["mean"] = float((self.values * self.probabilities).sum())
             elif self.samples is not None:
-                self._cache["mean"] = float(self.samples.mean())
+                lo, hi = self._sorted[0], self._sorted[-1]  # a point mass has its value as mean
+                self._cache["mean"] = float(lo if lo == hi else min(max(self.samples.mean(), lo),
+                                                                     hi))
             else:
                 self._cache["mean"] = float(self._moments["mean"])
         return self._cache["mean"]
@@ -164,7 +166,9 @@ class NullDistribution:
         if self.values is not None:
             return float(((self.values - self.mean) ** 2 * self.probabilities).sum())
         if self.samples is not None:
-            return float(self.samples.var(ddof=1)) if self.samples.size > 1 else 0.0
+            if self.samples.size < 2 or self._sorted[0] == self._sorted[-1]:
+                return 0.0
+            return float(self.samples.var(ddof=1))
         if "var" not in self._moments:
             raise ValueError(
                 f"the variance of {self.index.name!r} has no closed form here; use "

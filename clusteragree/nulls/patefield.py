@@ -1,10 +1,17 @@
 """Random tables with fixed margins (Patefield 1981, algorithm AS 159), in batches.
 
-The thesis' IADJUST (seed 002, Ch.4) draws 17,000 such tables. Its printed pseudocode (Ch.4
-Table 5) is garbled (ERRATA.md), so we use scipy's validated implementation,
+The thesis' IADJUST (Amorim 2015) draws 17,000 such tables. We use scipy's implementation,
 ``scipy.stats.random_table(...).rvs(method="patefield")``, drawn in memory-bounded batches from
-one ``numpy.random.Generator``. The tests check the sampled law against the exact one (chi-square
-goodness of fit).
+one ``numpy.random.Generator``, with two guards around it:
+
+* Degenerate margins. With a single non-empty row or column there is exactly one table, and
+  scipy (1.17) returns tables with negative cells for it ([7] x [2, 5] gives [[2, -2]]); so
+  that table is returned directly, and rows or columns with a zero margin are set aside and put
+  back as zeros (scipy mishandles them the same way).
+* Every batch's margins and signs are checked before it is returned: a sampler that breaks its
+  margins is a bug, never a null law.
+
+The tests check the sampled law against the exact one (chi-square goodness of fit).
 """
 
 from __future__ import annotations
@@ -16,10 +23,21 @@ from .._validate import check_positive_int, check_seed
 
 __all__ = ["random_tables", "DEFAULT_N_SIM"]
 
-#: The thesis' Monte Carlo size (seed 002: 17,000 tables; see ``n_sim_for``).
+#: The thesis' Monte Carlo size (Amorim 2015: 17,000 tables; see ``n_sim_for``).
 DEFAULT_N_SIM = 17_000
 
 _BATCH_CELLS = 4_000_000  # cells per batch: bounds memory at ~32 MB of int64
+
+
+def _check_margins(rows, cols):
+    rows = np.asarray(rows, dtype=np.int64).ravel()
+    cols = np.asarray(cols, dtype=np.int64).ravel()
+    if rows.size == 0 or cols.size == 0 or (rows < 0).any() or (cols < 0).any():
+        raise ValueError("rows and cols must be non-empty, non-negative margins")
+    if rows.sum() != cols.sum() or rows.sum() == 0:
+        raise ValueError(f"rows and cols must have the same positive total, got {rows.sum()} "
+                         f"and {cols.sum()}")
+    return rows, cols
 
 
 def random_tables(rows, cols, n_sim: int = DEFAULT_N_SIM, seed=None, progress: bool = False):
@@ -28,14 +46,19 @@ def random_tables(rows, cols, n_sim: int = DEFAULT_N_SIM, seed=None, progress: b
     >>> t = random_tables([3, 2], [4, 1], n_sim=5, seed=1)
     >>> t.shape, bool((t.sum(axis=2) == [3, 2]).all() and (t.sum(axis=1) == [4, 1]).all())
     ((5, 2, 2), True)
+    >>> random_tables([7], [2, 5], n_sim=2, seed=3).tolist()     # the only table
+    [[[2, 5]], [[2, 5]]]
     """
     n_sim = check_positive_int(n_sim, "n_sim")
     rng = check_seed(seed)
-    rows = np.asarray(rows, dtype=np.int64)
-    cols = np.asarray(cols, dtype=np.int64)
-    dist = stats.random_table(rows, cols)
-    per = max(1, _BATCH_CELLS // (rows.size * cols.size))
-    out = np.empty((n_sim, rows.size, cols.size), dtype=np.int64)
+    rows, cols = _check_margins(rows, cols)
+    out = np.zeros((n_sim, rows.size, cols.size), dtype=np.int64)
+    r_on, c_on = np.flatnonzero(rows), np.flatnonzero(cols)
+    if r_on.size == 1 or c_on.size == 1:  # one table only
+        out[:, r_on[:, None], c_on[None, :]] = np.outer(rows[r_on], cols[c_on]) // rows.sum()
+        return out
+    dist = stats.random_table(rows[r_on], cols[c_on])
+    per = max(1, _BATCH_CELLS // (r_on.size * c_on.size))
     starts = range(0, n_sim, per)
     if progress:
         from tqdm.auto import tqdm
@@ -43,5 +66,10 @@ def random_tables(rows, cols, n_sim: int = DEFAULT_N_SIM, seed=None, progress: b
         starts = tqdm(starts, desc="Patefield tables", unit="batch")
     for start in starts:
         stop = min(n_sim, start + per)
-        out[start:stop] = dist.rvs(size=stop - start, method="patefield", random_state=rng)
+        batch = dist.rvs(size=stop - start, method="patefield", random_state=rng)
+        if ((batch < 0).any() or (batch.sum(axis=2) != rows[r_on]).any()
+                or (batch.sum(axis=1) != cols[c_on]).any()):  # pragma: no cover - a guard
+            raise RuntimeError("scipy's Patefield sampler broke the margins; please report "
+                               f"rows={rows.tolist()}, cols={cols.tolist()}")
+        out[start:stop, r_on[:, None], c_on[None, :]] = batch
     return out

@@ -1,0 +1,35 @@
+"""Every sampler of random tables keeps the margins it promises, on every shape of margin,
+degenerate ones included (a single row or column, empty rows or columns, n = 1, all singletons).
+"""
+
+import numpy as np
+import pytest
+
+import clusteragree as ca
+
+SHAPES = [([7], [2, 5]), ([2, 5], [7]), ([1], [1]), ([4], [4]), ([1, 1, 1], [1, 1, 1]),
+          ([0, 3], [1, 2]), ([1, 1], [2]), ([0, 2, 2], [1, 0, 3]), ([3, 2, 2], [4, 3]),
+          ([5, 1, 1, 1], [2, 2, 2, 2])]
+
+
+@pytest.mark.parametrize("rows, cols", SHAPES)
+def test_patefield_tables_keep_their_margins_on_every_shape(rows, cols):
+    sims = ca.nulls.random_tables(rows, cols, n_sim=300, seed=7)
+    assert sims.shape == (300, len(rows), len(cols))
+    assert (sims >= 0).all()
+    assert (sims.sum(axis=2) == rows).all() and (sims.sum(axis=1) == cols).all()
+
+
+def test_a_single_row_or_column_has_one_table_and_a_point_mass_null():
+    # the review's case: scipy returned [[2, -2]] and the package reported p = 5.9e-05
+    x, y = np.zeros(10, int), np.r_[[0] * 3, [1] * 7]
+    res = ca.agreement_test(x, y, index="rand", seed=1)
+    exact = ca.agreement_test(x, y, index="rand", method="exact")
+    assert res.pvalue == 1.0 and exact.pvalue == 1.0
+    assert res.null.mean == exact.null.mean == res.statistic
+    assert res.null.std == 0 and res.zscore == 0
+
+
+def test_random_tables_refuses_margins_with_different_totals():
+    with pytest.raises(ValueError, match="same positive total"):
+        ca.nulls.random_tables([3, 2], [4, 2], n_sim=2)
