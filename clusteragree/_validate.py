@@ -16,6 +16,7 @@ import numpy as np
 import pandas as pd
 
 __all__ = [
+    "check_clustering",
     "check_labels",
     "check_label_pair",
     "check_counts",
@@ -288,3 +289,30 @@ def check_same_objects(n_x: int, n_y: int, names=("x", "y")) -> None:
             f"{names[0]} and {names[1]} must describe the same objects: {names[0]} has {n_x}, "
             f"{names[1]} has {n_y}"
         )
+
+
+def _looks_like_similarity_matrix(arr: np.ndarray) -> bool:
+    """A square symmetric array with a unit diagonal reads as a similarity matrix (for indices
+    that take both memberships and matrices)."""
+    return (arr.ndim == 2 and arr.shape[0] == arr.shape[1] and arr.shape[0] > 1
+            and np.allclose(np.diag(arr), 1.0) and np.allclose(arr, arr.T))
+
+
+def check_clustering(obj, name: str, accepted) -> tuple[np.ndarray, str]:
+    """One clustering for an index of object pairs that accepts the kinds in ``accepted``
+    ("membership", "matrix", "partition"): returns (float array, kind)."""
+    if "matrix" in accepted:
+        if accepted == ("matrix",):
+            return check_similarity_matrix(obj, name), "matrix"
+        if not isinstance(obj, pd.Series) and np.ndim(obj) == 2:
+            arr = _float_array(obj, name, "a numeric membership or similarity matrix")
+            if _looks_like_similarity_matrix(arr):
+                return check_similarity_matrix(arr, name), "matrix"
+    if "membership" in accepted:
+        return check_memberships(obj, name), "membership"
+    if "partition" in accepted:
+        U = check_memberships(obj, name)
+        if not np.all((U == 0) | (U == 1)) or not np.all(U.sum(axis=1) == 1):
+            raise ValueError(f"{name} must be a hard partition (labels or one-hot memberships)")
+        return U, "partition"
+    raise ValueError(f"{name}: this index takes {' or '.join(accepted)} inputs")

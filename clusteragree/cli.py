@@ -14,7 +14,7 @@ import pandas as pd
 
 from .datasets import DATASETS, load_dataset
 from .indices import GROUPS, agreement, get_index, list_indices
-from .inference import compare
+from .inference import compare, format_results
 
 
 def _agreement_frame(tab) -> pd.DataFrame:
@@ -43,10 +43,9 @@ def demo(dataset: str = "statlog_em", out=sys.stdout, n_sim: int = 17_000,
                        seed=seed)
     cols = ["observed", "null_mean", "null_median", "p_value", "adjusted_mean",
             "adjusted_median"]
-    print(f"\nAgreement beyond chance ({n_sim:,} Patefield tables with the observed margins, "
-          f"seed {seed}; p-value (1 + #{{T >= t}}) / (B + 1), for distances T <= t):", file=out)
-    with pd.option_context("display.width", 120, "display.float_format", "{:.4f}".format):
-        print(adjusted[cols].to_string(), file=out)
+    print("\nAgreement beyond chance (p-value (1 + #{T >= t}) / (B + 1), for distances "
+          "T <= t):", file=out)
+    print(format_results(adjusted, cols), file=out)
     paired = ", ".join(GROUPS["paired"])
     print(f"\n(The thesis' paired indices: {paired}.)", file=out)
     return frame

@@ -1,51 +1,49 @@
-"""Tests and chance adjustment: glue from an index and a null to a result.
+"""Tests and chance adjustment: glue from an index and a null law to a result.
 
 * ``agreement_test``: one index, its null law, p-value and adjusted values, printed like R's
   ``htest``.
 * ``adjust``: the chance-adjusted value of one index (a float).
 * ``compare``: a table of many indices, all evaluated on the same null tables.
 * ``iadjust``: ``compare`` with the thesis' IADJUST defaults (Patefield, 17,000 tables, the
-  eight paired indices).
+  eight paired indices; Amorim 2015, "On clustering stability", ch. 4).
+
+Every result has one schema (``RESULT_COLUMNS``): ``compare`` rows are
+``agreement_test(...).to_frame()`` rows, whatever the index, model and method; what a method
+cannot give is NA, never a missing column. Every index kind works: partitions through their
+table, fuzzy memberships and similarity matrices through the permutation nulls.
 """
 
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import pandas as pd
 
-from ._validate import check_choice, check_seed
+from ._validate import check_choice
 from .indices import evaluate, get_index, resolve_indices
+from .indices._pairwise import evaluate_pairwise
 from .indices._registry import Index
-from .nulls import DEFAULT_N_SIM, METHODS, NullDistribution, null_distributions
-from .nulls.exact import DEFAULT_MAX_TABLES
-from .tables import as_table
+from .nulls import DEFAULT_N_SIM, NullDistribution, plan, run
+from .nulls.distribution import ALTERNATIVES
+from .nulls.exact import DEFAULT_MAX_TABLES, DEFAULT_MAX_WORK
 
-__all__ = ["AgreementTest", "agreement_test", "adjust", "compare", "iadjust"]
+__all__ = ["AgreementTest", "agreement_test", "adjust", "compare", "iadjust", "format_results",
+           "RESULT_COLUMNS"]
 
-_ALTERNATIVES = ("greater", "less", "two-sided")
+#: The one result schema of a test of one index (``to_frame()``, ``compare`` rows).
+RESULT_COLUMNS = ("observed", "null_mean", "null_median", "null_sd", "null_skewness",
+                  "p_value", "p_value_se", "alternative", "adjusted_mean", "adjusted_median",
+                  "z", "kind", "model", "method", "n_sim")
+_FLOAT_COLUMNS = ("observed", "null_mean", "null_median", "null_sd", "null_skewness",
+                  "p_value", "p_value_se", "adjusted_mean", "adjusted_median", "z")
+_SIDES = {"greater": "greater than", "less": "less than", "two-sided": "different from"}
 
 
 def _default_alternative(rec: Index, alternative):
     if alternative is None:
         return "less" if rec.kind == "distance" else "greater"
-    return check_choice(alternative, "alternative", _ALTERNATIVES)
-
-
-def _describe_null(nd: NullDistribution) -> str:
-    d = nd.details
-    if nd.method == "patefield":
-        how = f"{nd.n_sim:,} Patefield tables"
-    elif nd.method == "permutation":
-        how = ("all permutations (exact)" if d.get("exhaustive")
-               else f"{nd.n_sim:,} random permutations")
-    elif nd.method == "exact":
-        how = d.get("algorithm", "exact")
-    else:
-        how = "closed-form moments"
-    seed = d.get("seed")
-    return f"{nd.model}; {how}" + (f"; seed {seed}" if seed is not None else "")
+    return check_choice(alternative, "alternative", ALTERNATIVES)
 
 
 def _fmt_p(p: float, nd: NullDistribution) -> str:
@@ -59,95 +57,132 @@ def _fmt_p(p: float, nd: NullDistribution) -> str:
 
 @dataclass
 class AgreementTest:
-    """Result of ``agreement_test``: print it for an R-style summary."""
+    """Result of ``agreement_test``: print it for an R-style summary; ``to_frame()`` gives the
+    one-row result in the package's one schema (``RESULT_COLUMNS``)."""
 
     statistic: float
-    pvalue: float
-    adjusted: dict
+    pvalue: float  # nan when the null gives moments only
+    adjusted: dict  # center ("mean", "median") -> adjusted value
     null: NullDistribution
     index: str
     alternative: str
     data_name: str
-    zscore: float
-    pvalue_se: float = 0.0
-    extra: dict = field(default_factory=dict)
+    zscore: float  # nan when the null has no variance
+    pvalue_se: float  # Monte Carlo standard error of the p-value; 0 exact; nan moments only
 
     @property
     def method(self) -> str:
         return self.null.method
 
+    @property
+    def model(self) -> str:
+        return self.null.model
+
     def to_frame(self) -> pd.DataFrame:
-        """One row: the observed value, the null summary, the p-value and adjusted values."""
-        nd = self.null
-        row = {"observed": self.statistic, "null_mean": nd.mean}
-        if nd.is_exact or nd.is_sampled:
-            row.update(null_median=nd.median, null_sd=nd.std, null_skewness=nd.skewness)
-        row.update(p_value=self.pvalue, alternative=self.alternative, z=self.zscore)
-        row.update({f"adjusted_{k}": v for k, v in self.adjusted.items()})
-        row.update(method=nd.method, n_sim=nd.n_sim)
-        return pd.DataFrame([row], index=pd.Index([self.index], name="index"))
+        """One row, indexed by the index name, with the columns ``RESULT_COLUMNS``."""
+        row = dict(self.null.summary())
+
+        def na(v):
+            return pd.NA if v is None or (isinstance(v, float) and math.isnan(v)) else v
+
+        row.update(observed=self.statistic, p_value=na(self.pvalue),
+                   p_value_se=na(self.pvalue_se), alternative=self.alternative,
+                   adjusted_mean=na(self.adjusted.get("mean")),
+                   adjusted_median=na(self.adjusted.get("median")), z=na(self.zscore),
+                   kind=get_index(self.index).kind)
+        frame = pd.DataFrame([row], index=pd.Index([self.index], name="index"))
+        return _typed(frame[list(RESULT_COLUMNS)])
 
     def __str__(self) -> str:
         nd, rec = self.null, get_index(self.index)
-        title = {"exact": "Exact agreement test", "patefield": "Monte Carlo agreement test",
-                 "permutation": "Permutation agreement test",
-                 "hypergeometric": "Agreement test (closed-form moments)"}[nd.method]
-        lines = ["", f"\t{title}", "",
+        median = f", null median = {nd.median:.6g}" if nd.has_law else ""
+        z = f", z = {self.zscore:.4g}" if not math.isnan(self.zscore) else ""
+        lines = ["", f"\t{nd.method_record.title}", "",
                  f"data:  {self.data_name}",
                  f"index: {rec.name} ({rec.title}), a {rec.kind}",
-                 f"observed = {self.statistic:.6g}, null mean = {nd.mean:.6g}"
-                 + (f", null median = {nd.median:.6g}" if nd.is_exact or nd.is_sampled else "")
-                 + (f", z = {self.zscore:.4g}" if not math.isnan(self.zscore) else "")]
+                 f"observed = {self.statistic:.6g}, null mean = {nd.mean:.6g}{median}{z}"]
         if not math.isnan(self.pvalue):
             pv = f"p-value {_fmt_p(self.pvalue, nd)}"
             if self.pvalue_se:
                 pv += f" (Monte Carlo s.e. {self.pvalue_se:.2g})"
             lines.append(pv)
-        side = {"greater": "greater than", "less": "less than", "two-sided": "different from"}
-        lines.append(f"alternative hypothesis: {rec.name} is {side[self.alternative]} "
+        else:
+            lines.append("p-value: not available from closed-form moments (use a method that "
+                         "gives the law)")
+        lines.append(f"alternative hypothesis: {rec.name} is {_SIDES[self.alternative]} "
                      "its value by chance")
-        lines.append(f"null distribution: {_describe_null(nd)}")
-        adj = ", ".join(f"{k} {v:.4g}" for k, v in self.adjusted.items())
+        lines.append(f"null distribution: {nd.describe()}")
         how = "(I - c) / (max - c)" if rec.kind != "distance" else "(c - I) / (c - min)"
         if self.adjusted:
-            lines.append(f"adjusted for chance {how}, c = null {adj}")
+            values = ", ".join(f"{v:.4g} (c = null {k})" for k, v in self.adjusted.items())
+            lines.append(f"adjusted {rec.name}, {how}: {values}")
         else:
-            lines.append(f"not adjusted: {rec.name} has no fixed maximum (use adjust(max=...))")
+            lines.append(f"not adjusted: {rec.name} has no fixed optimum (use "
+                         "adjust(optimum=...))")
         return "\n".join(lines) + "\n"
 
     __repr__ = __str__
 
 
-def _data_name(x, y, data, tab) -> str:
-    if data is not None:
-        left, right = x, y
-    elif y is None:
-        left, right = tab.names
-    else:
-        left = getattr(x, "name", None) or "x"
-        right = getattr(y, "name", None) or "y"
-    K, Q = tab.shape
-    return f"{left} and {right} ({K} x {Q} table, n = {tab.n})"
+def _typed(frame: pd.DataFrame) -> pd.DataFrame:
+    """Numeric columns as pandas' nullable Float64 / Int64, so NA stays NA (never nan)."""
+    types = {c: "Float64" for c in _FLOAT_COLUMNS}
+    types["n_sim"] = "Int64"
+    return frame.astype(types)
 
 
 def _centers_for(nd: NullDistribution):
     if not math.isfinite(nd.index.optimum):
-        return ()  # no fixed maximum (mutual_info): not adjusted; use adjust(..., max=)
-    return ("mean", "median") if (nd.is_exact or nd.is_sampled) else ("mean",)
+        return ()  # no fixed optimum (mutual_info): not adjusted; use adjust(..., optimum=)
+    return ("mean", "median") if nd.has_law else ("mean",)
 
 
-def agreement_test(x, y=None, index="adjusted_rand", method="patefield", *, n_sim=None,
-                   seed=None, alternative=None, max_tables=DEFAULT_MAX_TABLES, data=None,
+def _observed(rec: Index, clusterings, options) -> float:
+    if "table" in rec.inputs:
+        return float(evaluate(rec, clusterings.table.counts, **options))
+    return evaluate_pairwise(rec, clusterings.pair(rec), options)
+
+
+def _test_of(rec: Index, nd: NullDistribution, clusterings, alternative,
+             plus_one: bool) -> AgreementTest:
+    """The test of one index from its null law: the one place results are made."""
+    observed = _observed(rec, clusterings, nd.options)
+    alternative = _default_alternative(rec, alternative)
+    if nd.has_law:
+        p = nd.pvalue(observed, alternative, plus_one=plus_one)
+        se = nd.pvalue_se(observed, alternative, plus_one=plus_one)
+    else:
+        p = se = math.nan
+    try:
+        z = nd.zscore(observed)
+    except ValueError:  # moments without a variance
+        z = math.nan
+    return AgreementTest(statistic=observed, pvalue=p,
+                         adjusted={c: nd.adjust(observed, c) for c in _centers_for(nd)},
+                         null=nd, index=rec.name, alternative=alternative,
+                         data_name=clusterings.describe(), zscore=z, pvalue_se=se)
+
+
+def agreement_test(x, y=None, index="adjusted_rand", method=None, *, model="perm", null=None,
+                   reference=None, n_sim=None, seed=None, alternative=None, exhaustive=None,
+                   max_tables=DEFAULT_MAX_TABLES, max_work=DEFAULT_MAX_WORK, data=None,
                    dropna=False, plus_one=True, progress=False, **options) -> AgreementTest:
     """Test whether two clusterings agree more than chance, by any index.
 
     Parameters
     ----------
-    x, y, data, dropna : the two clusterings (labels, column names with ``data``, or a table)
+    x, y, data, dropna : the two clusterings (labels, column names with ``data``, membership or
+        similarity matrices) or a table.
     index : str
         The index (``ca.list_indices()``).
-    method : {"patefield", "exact", "permutation", "hypergeometric"}
-        How the null law is obtained (default: 17,000 Patefield tables, the thesis' IADJUST).
+    method : str, optional
+        How the null law is obtained (``ca.nulls.list_nulls()``); default: the model's own
+        (17,000 Patefield tables under ``model="perm"``, the thesis' IADJUST; 17,000 random
+        partitions under the other partition models; 999 permutations for fuzzy and matrix
+        indices). "auto": the exact law when it fits, else Monte Carlo.
+    model : {"perm", "num", "num1", "all", "all1"}
+        The random model (see ``ca.nulls.null_distribution``); ``null=`` ("objects" or
+        "pairs") for indices of object pairs; ``reference=`` for one-sided models.
     alternative : {"greater", "less", "two-sided"}, optional
         Default: "greater" for a similarity, "less" for a distance (agreement above chance).
     plus_one : bool
@@ -155,71 +190,59 @@ def agreement_test(x, y=None, index="adjusted_rand", method="patefield", *, n_si
 
     Returns
     -------
-    AgreementTest, with ``statistic``, ``pvalue``, ``adjusted`` (by mean and median),
-    ``null`` (the NullDistribution), ``zscore`` and ``to_frame()``.
+    AgreementTest, with ``statistic``, ``pvalue``, ``pvalue_se``, ``adjusted`` (by mean and
+    median), ``null`` (the NullDistribution), ``zscore`` and ``to_frame()``.
 
     Examples
     --------
-    >>> import clusteragree as ca
     >>> res = ca.agreement_test(ca.load_dataset("statlog_em"), index="sokal_sneath", seed=1)
-    >>> round(res.statistic, 3), round(res.adjusted["mean"], 3)   # seed 002: .283, .114
+    >>> round(res.statistic, 3), round(res.adjusted["mean"], 3)   # Amorim (2015): .283, .114
     (0.283, 0.114)
     """
-    check_choice(method, "method", METHODS)
-    check_seed(seed)
     rec = get_index(index)
     alternative = _default_alternative(rec, alternative)
-    tab = as_table(x, y, data=data, dropna=dropna)
-    nd = null_distributions(tab, [rec.name], method, n_sim=n_sim, seed=seed,
-                            max_tables=max_tables, progress=progress, **options)[rec.name]
-    observed = float(evaluate(rec, tab.counts, **nd.options))
-    if nd.is_exact or nd.is_sampled:
-        p = nd.pvalue(observed, alternative, plus_one=plus_one)
-        se = nd.pvalue_se(observed, alternative)
-    else:
-        p, se = math.nan, 0.0
-    adjusted = {c: nd.adjust(observed, c) for c in _centers_for(nd)}
-    try:
-        z = nd.zscore(observed)
-    except ValueError:
-        z = math.nan
-    return AgreementTest(statistic=observed, pvalue=p, adjusted=adjusted, null=nd,
-                         index=rec.name, alternative=alternative,
-                         data_name=_data_name(x, y, data, tab), zscore=z, pvalue_se=se)
+    requests = plan(x, [rec.name], method, y=y, data=data, dropna=dropna, model=model,
+                    null=null, reference=reference, n_sim=n_sim, seed=seed,
+                    exhaustive=exhaustive, max_tables=max_tables, max_work=max_work,
+                    progress=progress, options=options)
+    nd = run(requests)[rec.name]
+    return _test_of(rec, nd, requests[0].clusterings, alternative, plus_one)
 
 
-def adjust(x, y=None, index="adjusted_rand", method="patefield", center="mean", *, n_sim=None,
-           seed=None, max=None, max_tables=DEFAULT_MAX_TABLES, data=None, dropna=False,
+def adjust(x, y=None, index="adjusted_rand", method=None, center="mean", *, model="perm",
+           null=None, reference=None, n_sim=None, seed=None, optimum=None, exhaustive=None,
+           max_tables=DEFAULT_MAX_TABLES, max_work=DEFAULT_MAX_WORK, data=None, dropna=False,
            **options) -> float:
     """The chance-adjusted value of an index, (I - c) / (max - c) (a distance:
-    (c - I) / (c - min)), with c the null mean, median or a quantile (``center=0.99``: P99).
+    (c - I) / (c - min)), with c the null mean, median or a quantile (``center=0.99``: P99)
+    under the chosen random model; ``optimum`` (max or min) defaults to the index's own.
 
-    >>> import clusteragree as ca
     >>> round(ca.adjust(ca.ContingencyTable([[30, 20], [10, 20]]), index="jaccard",
-    ...                 method="exact"), 4)                      # seed 002 Table 8: .03490
+    ...                 method="exact"), 4)                      # Amorim (2015), Table 8
     0.0349
     """
-    check_choice(method, "method", METHODS)
-    check_seed(seed)
     rec = get_index(index)
-    tab = as_table(x, y, data=data, dropna=dropna)
-    nd = null_distributions(tab, [rec.name], method, n_sim=n_sim, seed=seed,
-                            max_tables=max_tables, **options)[rec.name]
-    return nd.adjust(float(evaluate(rec, tab.counts, **nd.options)), center, max=max)
+    requests = plan(x, [rec.name], method, y=y, data=data, dropna=dropna, model=model,
+                    null=null, reference=reference, n_sim=n_sim, seed=seed,
+                    exhaustive=exhaustive, max_tables=max_tables, max_work=max_work,
+                    options=options)
+    nd = run(requests)[rec.name]
+    return nd.adjust(_observed(rec, requests[0].clusterings, nd.options), center,
+                     optimum=optimum)
 
 
-def compare(x, y=None, indices="paired", method="patefield", *, n_sim=None, seed=None,
-            alternative=None, max_tables=DEFAULT_MAX_TABLES, data=None, dropna=False,
+def compare(x, y=None, indices="paired", method=None, *, model="perm", null=None,
+            reference=None, n_sim=None, seed=None, alternative=None, exhaustive=None,
+            max_tables=DEFAULT_MAX_TABLES, max_work=DEFAULT_MAX_WORK, data=None, dropna=False,
             plus_one=True, progress=False, **options) -> pd.DataFrame:
-    """Many indices side by side, with their nulls from the same tables.
+    """Many indices side by side, with their nulls from the same random tables.
 
-    Returns a DataFrame indexed by index name with columns observed, null_mean, null_median,
-    null_sd, null_skewness, p_value, adjusted_mean, adjusted_median, z, kind, method.
-    With ``method="hypergeometric"`` (moments only) the median, skewness and p-value columns are
-    missing (pd.NA), and indices without closed-form moments raise an error. Indices with no
-    fixed maximum (mutual_info) are not adjusted (pd.NA; use ``adjust(..., max=...)``).
+    Returns a DataFrame indexed by index name whose rows are ``agreement_test(...).to_frame()``
+    rows (columns ``RESULT_COLUMNS``): observed, null_mean, null_median, null_sd,
+    null_skewness, p_value, p_value_se, alternative, adjusted_mean, adjusted_median, z, kind,
+    model, method, n_sim. What a method cannot give (a median from closed-form moments) is NA;
+    indices with no fixed optimum (mutual_info) are not adjusted (NA).
 
-    >>> import clusteragree as ca
     >>> df = ca.compare(ca.ContingencyTable([[30, 20], [10, 20]]), method="exact")
     >>> df.loc[["rand", "sokal_sneath"], ["null_mean", "adjusted_mean"]].round(5)
                   null_mean  adjusted_mean
@@ -227,42 +250,50 @@ def compare(x, y=None, indices="paired", method="patefield", *, n_sim=None, seed
     rand            0.49968        0.05124
     sokal_sneath    0.24973        0.03498
     """
-    check_choice(method, "method", METHODS)
-    check_seed(seed)
     names, _ = resolve_indices(indices)
-    tab = as_table(x, y, data=data, dropna=dropna)
-    nulls = null_distributions(tab, names, method, n_sim=n_sim, seed=seed,
-                               max_tables=max_tables, progress=progress, **options)
-    rows = []
-    for name in names:
-        rec, nd = get_index(name), nulls[name]
-        observed = float(evaluate(rec, tab.counts, **nd.options))
-        alt = _default_alternative(rec, alternative)
-        full = nd.is_exact or nd.is_sampled
-        fixed_max = math.isfinite(rec.optimum)  # MI has none: not adjusted here
-        row = {
-            "observed": observed,
-            "null_mean": nd.mean,
-            "null_median": nd.median if full else pd.NA,
-            "null_sd": nd.std if (full or rec.statistic == "s") else pd.NA,
-            "null_skewness": nd.skewness if full else pd.NA,
-            "p_value": nd.pvalue(observed, alt, plus_one=plus_one) if full else pd.NA,
-            "adjusted_mean": nd.adjust(observed, "mean") if fixed_max else pd.NA,
-            "adjusted_median": nd.adjust(observed, "median") if full and fixed_max else pd.NA,
-            "z": nd.zscore(observed) if (full or rec.statistic == "s") else pd.NA,
-            "kind": rec.kind,
-            "method": nd.method,
-        }
-        rows.append(row)
-    frame = pd.DataFrame(rows, index=pd.Index(names, name="index"))
-    frame.attrs.update(n_sim=next(iter(nulls.values())).n_sim, seed=seed, table=tab)
+    requests = plan(x, names, method, y=y, data=data, dropna=dropna, model=model, null=null,
+                    reference=reference, n_sim=n_sim, seed=seed, exhaustive=exhaustive,
+                    max_tables=max_tables, max_work=max_work, progress=progress,
+                    options=options)
+    nulls = run(requests)
+    clusterings = requests[0].clusterings
+    tests = [_test_of(get_index(n), nulls[n], clusterings, alternative, plus_one)
+             for n in names]
+    frame = pd.concat([t.to_frame() for t in tests])
+    frame.attrs.update(data=clusterings.describe(), seed=seed, table=clusterings.table,
+                       null=sorted({t.null.describe() for t in tests}))
     return frame
 
 
-def iadjust(x, y=None, *, indices="paired", n_sim=DEFAULT_N_SIM, seed=None, data=None,
-            dropna=False, plus_one=False, **options) -> pd.DataFrame:
-    """The thesis' IADJUST (seed 002, Ch.4): ``compare`` with 17,000 Patefield tables and the
-    eight paired indices; the p-value is the thesis' share #{T >= t} / B (``plus_one=False``).
+def iadjust(x, y=None, *, indices="paired", method="patefield", n_sim=DEFAULT_N_SIM,
+            seed=None, data=None, dropna=False, plus_one=False, **options) -> pd.DataFrame:
+    """The thesis' IADJUST (Amorim 2015, "On clustering stability", ch. 4): ``compare`` with
+    17,000 Patefield tables and the eight paired indices; the p-value is the thesis' share
+    #{T >= t} / B (``plus_one=False``). Other ``compare`` arguments pass through."""
+    return compare(x, y, indices=indices, method=method, n_sim=n_sim, seed=seed, data=data,
+                   dropna=dropna, plus_one=plus_one, **options)
+
+
+def format_results(frame: pd.DataFrame, columns=None, digits: int = 4) -> str:
+    """A results frame (``compare``, ``to_frame()``) as text, R-style: numbers to ``digits``
+    significant digits, NA where the method gives nothing, and the null named above it.
+
+    >>> df = ca.compare([[30, 20], [10, 20]], indices=["rand", "jaccard"], method="exact")
+    >>> print(format_results(df, ["observed", "null_mean", "p_value", "adjusted_mean"]))
+    null: both margins fixed (permutation model); dynamic programme on s
+            observed null_mean  p_value adjusted_mean
+    index                                            
+    rand      0.5253    0.4997  0.03683       0.05124
+    jaccard   0.3644    0.3414  0.03683       0.03490
     """
-    return compare(x, y, indices=indices, method="patefield", n_sim=n_sim, seed=seed,
-                   data=data, dropna=dropna, plus_one=plus_one, **options)
+    cols = list(columns) if columns is not None else list(frame.columns)
+    shown = frame[cols].astype(object).copy()
+    for c in cols:
+        if c in _FLOAT_COLUMNS:
+            shown[c] = [("NA" if pd.isna(v) else f"{float(v):#.{digits}g}") for v in frame[c]]
+        else:
+            shown[c] = ["NA" if pd.isna(v) else v for v in frame[c]]
+    head = [f"null: {d}" for d in frame.attrs.get("null", [])]
+    with pd.option_context("display.max_rows", None, "display.width", 200):
+        return "\n".join(head + [shown.to_string()])
+

@@ -804,7 +804,7 @@ def test_fuzzy_index_on_a_contingency_table_alone(name):
     tab = ca.ContingencyTable([[3, 1], [1, 2]])
     with pytest.raises(TypeError, match=rf"index '{name}' compares the two clusterings"):
         ca.agreement(tab, index=name)
-    with pytest.raises(TypeError, match=rf"index '{name}' needs the two clusterings"):
+    with pytest.raises(TypeError, match=rf"index '{name}' compares the two clusterings"):
         ca.nulls.null_distribution(tab, index=name)
     with pytest.raises(ValueError, match=rf"index '{name}' compares .* not a contingency table"):
         ca.indices.evaluate(name, [[3, 1], [1, 2]])
@@ -822,7 +822,8 @@ def test_fuzzy_index_on_a_contingency_table_with_y(name, counts, y):
 @pytest.mark.parametrize("name", ["agri", "ndc", "ari_mm"])
 def test_table_methods_refused_for_pair_indices(name, method):
     x, y = (np.eye(3), ca.coassociation([0, 0, 1])) if name == "ari_mm" else (U3, V3)
-    with pytest.raises(ValueError, match=rf"index '{name}'.*method='{method}' needs one"):
+    with pytest.raises(ValueError, match=rf"method='{method}' is not available under "
+                                         r"model='objects'.*its methods are"):
         ca.nulls.null_distribution(x, y, index=name, method=method)
 
 

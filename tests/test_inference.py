@@ -61,10 +61,10 @@ def test_adjust_for_a_distance_and_for_a_quantile():
 def test_mutual_information_needs_an_explicit_maximum():
     nd = ca.nulls.null_distribution(TAB, index="mutual_info", method="exact")
     mi = ca.agreement(TAB, index="mutual_info")
-    with pytest.raises(ValueError, match="no fixed maximum"):
+    with pytest.raises(ValueError, match="no fixed optimum"):
         nd.adjust(mi)
     hmin = min(ca.agreement(TAB, index="entropy_x"), ca.agreement(TAB, index="entropy_y"))
-    assert nd.adjust(mi, max=hmin) == pytest.approx((mi - nd.mean) / (hmin - nd.mean))
+    assert nd.adjust(mi, optimum=hmin) == pytest.approx((mi - nd.mean) / (hmin - nd.mean))
 
 
 def test_point_mass_null_follows_the_registry_rule():

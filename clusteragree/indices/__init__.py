@@ -11,9 +11,10 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from ..tables import ContingencyTable, as_table
+from ..inputs import as_clusterings
+from ..tables import ContingencyTable
 from . import pairs, information, matching, fuzzy, fuzzy_reviewed, matrices  # noqa: F401, I001
-from .._validate import suggest
+from .._validate import check_options, suggest
 from ._pairwise import evaluate_pairwise
 from ._registry import REGISTRY, Index, evaluate, get_index
 
@@ -62,14 +63,6 @@ def resolve_indices(index) -> tuple[list[str], bool]:
             if resolved not in out:
                 out.append(resolved)
     return out, False
-
-
-def _table_of(x, y, data, dropna):
-    """Counts for the table indices: a batch of tables as it is, else one ContingencyTable."""
-    if y is None and data is None and not isinstance(x, ContingencyTable):
-        return x, None  # a table or a batch of tables; evaluate() validates it
-    tab = as_table(x, y, data=data, dropna=dropna)
-    return tab.counts, tab
 
 
 def split_options(names, options):
@@ -124,16 +117,21 @@ def agreement(x, y=None, index="adjusted_rand", *, data=None, dropna=False, **op
     names, single = resolve_indices(index)
     per = split_options(names, options)
     pairwise = [n for n in names if "table" not in REGISTRY[n].inputs]
-    if pairwise and (y is None or data is not None or isinstance(x, ContingencyTable)):
-        raise TypeError(
-            f"index {pairwise[0]!r} compares the two clusterings themselves (memberships or "
-            "similarity matrices), not a contingency table: call ca.agreement(x, y, index=...)"
-        )
     tabled = [n for n in names if n not in pairwise]
-    counts = _table_of(x, y, data, dropna)[0] if tabled else None
-    values = {name: (np.asarray(evaluate_pairwise(REGISTRY[name], x, y, **per[name]))
-                     if name in pairwise else evaluate(name, counts, **per[name]))
-              for name in names}
+    if not pairwise and y is None and data is None and not isinstance(x, ContingencyTable):
+        counts = x  # a table or a batch of tables: evaluate() validates it
+    else:
+        clus = as_clusterings(x, y, data=data, dropna=dropna, table=bool(tabled),
+                              pairs=pairwise)
+        counts = clus.table.counts if tabled else None
+    values = {}
+    for name in names:
+        rec = REGISTRY[name]
+        if name in pairwise:
+            opts = check_options(per[name], rec.options, f"index {name!r}")
+            values[name] = np.asarray(evaluate_pairwise(rec, clus.pair(rec), opts))
+        else:
+            values[name] = evaluate(name, counts, **per[name])
     first = next(iter(values.values()))
     if first.ndim == 0:
         if single:

@@ -82,67 +82,25 @@ def sum_of_abs_diff(x: np.ndarray, y: np.ndarray) -> float:
     return float((x * k - below).sum() + ((total - below) - x * (ny - k)).sum())
 
 
-# -- inputs ----------------------------------------------------------------------------------
+# -- evaluation on validated clusterings (``clusteragree.inputs.Clusterings.pair``) ----------
 
-def _is_similarity_matrix(obj) -> bool:
-    """A square symmetric array with a unit diagonal reads as a similarity matrix (for indices
-    that take both memberships and matrices)."""
-    try:
-        arr = np.asarray(obj, dtype=float)
-    except (TypeError, ValueError):
-        return False
-    return (arr.ndim == 2 and arr.shape[0] == arr.shape[1] and arr.shape[0] > 1
-            and np.allclose(np.diag(arr), 1.0) and np.allclose(arr, arr.T))
-
-
-def validate_input(accepted, obj, name):
-    """Validate one clustering for an index that accepts the kinds in ``accepted``
-    ("membership", "matrix", "partition"); returns (array, kind)."""
-    from .._validate import check_memberships, check_similarity_matrix
-
-    if "matrix" in accepted and (accepted == ("matrix",) or _is_similarity_matrix(obj)):
-        return check_similarity_matrix(obj, name), "matrix"
-    if "membership" in accepted:
-        return check_memberships(obj, name), "membership"
-    if "partition" in accepted:
-        U = check_memberships(obj, name)
-        if not np.all((U == 0) | (U == 1)) or not np.all(U.sum(axis=1) == 1):
-            raise ValueError(f"{name} must be a hard partition (labels or one-hot memberships)")
-        return U, "partition"
-    raise ValueError(f"{name}: this index takes {' or '.join(accepted)} inputs")
-
-
-def validated_pair(rec, x, y, with_kinds=False):
-    """The two clusterings validated for the index (same objects, n >= 2)."""
-    from .._validate import check_same_objects
-
-    X, kx = validate_input(rec.inputs, x, "x")
-    Y, ky = validate_input(rec.inputs_y or rec.inputs, y, "y")
-    check_same_objects(X.shape[0], Y.shape[0])
-    if X.shape[0] < 2:
-        raise ValueError(f"index {rec.name!r} compares pairs of objects: needs n >= 2")
-    return (X, kx, Y, ky) if with_kinds else (X, Y)
-
-
-def pair_vectors(rec, x, y):
-    """Upper-triangle vectors of x's and y's representations, and y's full matrices."""
-    X, kx, Y, ky = validated_pair(rec, x, y, with_kinds=True)
+def pair_vectors(rec, pair):
+    """Upper-triangle vectors of x's and y's representations, and y's full matrices, from the
+    validated clusterings ``pair = (X, kx, Y, ky)``."""
+    X, kx, Y, ky = pair
     xs = tuple(upper(M) for M in rec.representation(X, kx))
     ymats = rec.representation(Y, ky)
     return xs, tuple(upper(M) for M in ymats), ymats
 
 
-def evaluate_pairwise(rec, x, y, **options) -> float:
-    """Evaluate an index of object pairs on two clusterings."""
-    from .._validate import check_options
-
-    opts = check_options(options, rec.options, f"index {rec.name!r}")
+def evaluate_pairwise(rec, pair, options) -> float:
+    """An index of object pairs on validated clusterings ``pair = (X, kx, Y, ky)`` with checked
+    options."""
+    X, _, Y, _ = pair
     if rec.representation is None:  # an index computed directly from the two clusterings
-        X, Y = validated_pair(rec, x, y)
-        return float(rec.func(X, Y, **opts))
+        return float(rec.func(X, Y, **options))
     if rec.value is not None:  # a memory-lean direct form of the same value
-        X, Y = validated_pair(rec, x, y)
-        return float(rec.value(X, Y, **opts))
-    xs, ys, _ = pair_vectors(rec, x, y)
-    const = rec.prepare(xs, ys, **opts) if rec.prepare else {}
-    return float(rec.func(xs, ys, **const, **opts))
+        return float(rec.value(X, Y, **options))
+    xs, ys, _ = pair_vectors(rec, pair)
+    const = rec.prepare(xs, ys, **options) if rec.prepare else {}
+    return float(rec.func(xs, ys, **const, **options))

@@ -2,8 +2,8 @@
 
 It holds one of
 * the exact law of the index (``values`` with ``probabilities``; ``is_exact``),
-* Monte Carlo ``samples`` (Patefield tables or permutations), or
-* closed-form moments only (``method="hypergeometric"``),
+* Monte Carlo ``samples`` (Patefield tables, permutations, random partitions), or
+* closed-form moments only (``method="hypergeometric"``, exact means under random models),
 and answers the same questions of each: mean, median, variance, skewness, quantiles, the cdf,
 p-values, z-scores and chance adjustment, with standard errors for Monte Carlo figures.
 
@@ -24,22 +24,29 @@ import math
 import numbers
 
 import numpy as np
+import pandas as pd
 from scipy import stats
 
 from .._validate import check_choice
 from ..indices import get_index
+from ._methods import get_method, get_model
 
-__all__ = ["NullDistribution", "n_sim_for", "TIE_RTOL"]
+__all__ = ["NullDistribution", "n_sim_for", "TIE_RTOL", "ALTERNATIVES", "NULL_COLUMNS"]
 
 #: Relative tolerance under which two index values count as tied in p-values and the cdf.
 TIE_RTOL = 1e-9
 
-_ALTERNATIVES = ("greater", "less", "two-sided")
+#: The alternatives of every test and p-value.
+ALTERNATIVES = ("greater", "less", "two-sided")
+
+#: The null part of the one result schema (``summary()``; ``AgreementTest.to_frame()``).
+NULL_COLUMNS = ("null_mean", "null_median", "null_sd", "null_skewness", "model", "method",
+                "n_sim")
 
 
 def n_sim_for(error: float = 0.01, confidence: float = 0.99, z_decimals: int | None = 3) -> int:
     """Monte Carlo size so that a p-value is estimated within ``error`` with the given confidence
-    (seed 002, Ch.4 eq 26): T >= (1/4) (z / error)^2, z = Phi^-1(1 - alpha/2).
+    (Amorim 2015, ch. 4 eq 26): T >= (1/4) (z / error)^2, z = Phi^-1(1 - alpha/2).
 
     The thesis takes z from a printed table, to three decimals (2.576): ``z_decimals=3`` gives
     its 16,590; ``z_decimals=None`` uses the exact quantile (16,588).
@@ -72,26 +79,34 @@ class NullDistribution:
     ----------
     index : str or Index
         The index whose law this is (its kind and optimum drive ``adjust`` and ``pvalue``).
-    method : str
-        "exact", "hypergeometric", "patefield", "permutation", ...
+    method : str or NullMethod
+        The null method ("exact", "hypergeometric", "patefield", "permutation", "simulation",
+        ...; ``ca.nulls.list_nulls()``).
     values, probabilities : arrays, optional
         The exact law (values need not be unique or sorted).
     samples : array, optional
         Monte Carlo draws.
     moments : dict, optional
         Closed-form moments ("mean", "var").
-    model : str
-        The null model in words.
+    model : str or Model
+        The random model (default "perm": both margins fixed).
     details : dict
         What else the method wants to report (seed, number of tables, ...).
+
+    Attributes
+    ----------
+    method, model : str
+        The names of the method and model; ``method_record`` and ``model_record`` are their
+        registry records (titles and descriptions, for printing).
     """
 
-    def __init__(self, index, method: str, *, values=None, probabilities=None, samples=None,
-                 moments=None, model="both margins fixed (generalized hypergeometric)",
-                 options=None, details=None):
+    def __init__(self, index, method, *, values=None, probabilities=None, samples=None,
+                 moments=None, model="perm", options=None, details=None):
         self.index = get_index(index)
-        self.method = method
-        self.model = model
+        self.model_record = get_model(model)
+        self.method_record = get_method(method, self.model_record)
+        self.method = self.method_record.name
+        self.model = self.model_record.name
         self.options = dict(options or {})
         self.details = dict(details or {})
         given = [v is not None for v in (values, samples, moments)]
@@ -123,6 +138,8 @@ class NullDistribution:
                 raise ValueError("samples contain nan")
             self.samples = s
             self._sorted = np.sort(s)
+        elif "mean" not in self._moments:
+            raise ValueError("moments must hold at least the mean")
         self._cache: dict = {}
 
     # -- what kind of law ----------------------------------------------------------------
@@ -144,7 +161,8 @@ class NullDistribution:
         if self.values is None and self.samples is None:
             raise ValueError(
                 f"{what} is not available from the {self.method!r} null ({self.index.name}: "
-                "closed-form moments only); use method='exact', 'patefield' or 'permutation'"
+                "closed-form moments only); use a method that gives the law "
+                "(ca.nulls.list_nulls())"
             )
 
     # -- moments ---------------------------------------------------------------------------
@@ -171,8 +189,8 @@ class NullDistribution:
             return float(self.samples.var(ddof=1))
         if "var" not in self._moments:
             raise ValueError(
-                f"the variance of {self.index.name!r} has no closed form here; use "
-                "method='exact', 'patefield' or 'permutation'"
+                f"the variance of {self.index.name!r} has no closed form under "
+                f"model={self.model!r}; use a method that gives the law (ca.nulls.list_nulls())"
             )
         return float(self._moments["var"])
 
@@ -255,7 +273,7 @@ class NullDistribution:
         ``plus_one=False`` (the thesis' estimate).
         """
         self._need_law("a p-value")
-        check_choice(alternative, "alternative", _ALTERNATIVES)
+        check_choice(alternative, "alternative", ALTERNATIVES)
         t = _check_observed(observed)
         if alternative == "two-sided":
             return min(1.0, 2 * min(self.pvalue(t, "greater", plus_one),
@@ -265,17 +283,20 @@ class NullDistribution:
             return min(1.0, k)
         return (k + 1) / (total + 1) if plus_one else k / total
 
-    def pvalue_se(self, observed: float, alternative: str = "greater") -> float:
-        """Monte Carlo standard error of the p-value, sqrt(p (1 - p) / B) (0 for exact laws)."""
+    def pvalue_se(self, observed: float, alternative: str = "greater",
+                  plus_one: bool = False) -> float:
+        """Monte Carlo standard error of the p-value, sqrt(p (1 - p) / B), with p the plain
+        share #{T >= t} / B or (``plus_one=True``) the reported (1 + #) / (B + 1), which keeps
+        it positive when no draw is as extreme; 0 for exact laws."""
         if self.values is not None:
             return 0.0
-        p = self.pvalue(observed, alternative, plus_one=False)
+        p = self.pvalue(observed, alternative, plus_one=plus_one)
         return math.sqrt(p * (1 - p) / self.n_sim)
 
     def pvalue_ci(self, observed: float, alternative: str = "greater", confidence: float = 0.99,
                   method: str = "normal"):
         """Confidence interval for the Monte Carlo p-value: the thesis' normal interval
-        (seed 002 Ch.4 eq 25), or ``method="exact"`` for Clopper-Pearson."""
+        (Amorim 2015, ch. 4 eq 25), or ``method="exact"`` for Clopper-Pearson."""
         check_choice(method, "method", ("normal", "exact"))
         p = self.pvalue(observed, alternative, plus_one=False)
         if self.values is not None:
@@ -316,15 +337,18 @@ class NullDistribution:
             return self.quantile(float(center))
         raise ValueError(f"center must be 'mean', 'median' or a quantile in [0, 1], got {center!r}")
 
-    def adjust(self, observed: float, center="mean", max: float | None = None) -> float:
-        """Chance-adjusted index (seed 002 eq 3): (I - c) / (max - c) for a similarity,
-        (c - I) / (c - min) for a distance; ``max`` defaults to the index's optimum."""
+    def adjust(self, observed: float, center="mean", optimum: float | None = None) -> float:
+        """Chance-adjusted index (Amorim 2015, eq 3): (I - c) / (max - c) for a similarity,
+        (c - I) / (c - min) for a distance; ``optimum`` (the max of a similarity, the min of
+        a distance) defaults to the index's own (1 for the similarities, 0 for the distances).
+        """
         t = _check_observed(observed)
         c = self.center(center)
-        best = self.index.optimum if max is None else float(max)
+        best = self.index.optimum if optimum is None else float(optimum)
         if not math.isfinite(best):
             raise ValueError(
-                f"{self.index.name!r} has no fixed maximum; pass max= (e.g. min(H(x), H(y)))"
+                f"{self.index.name!r} has no fixed optimum; pass optimum= (e.g. min(H(x), H(y)) "
+                "for the mutual information)"
             )
         span = (best - c) if self.index.kind != "distance" else (c - best)
         if span == 0:
@@ -340,31 +364,52 @@ class NullDistribution:
         return (t - self.mean) / sd
 
     # -- display ---------------------------------------------------------------------------
-    def summary(self) -> dict:
-        out = {"index": self.index.name, "method": self.method, "model": self.model,
-               "exact": self.is_exact, "n_sim": self.n_sim, "mean": self.mean}
+    def describe(self) -> str:
+        """How this law was obtained, in words: the model, the method and its size and seed."""
+        rec = self.method_record
+        how = rec.describe(self) if rec.describe is not None else rec.description
+        if self.details.get("auto"):
+            how += " (chosen by method='auto')"
+        seed = self.details.get("seed")
+        return f"{self.model_record.title}; {how}" + (f"; seed {seed}" if seed is not None
+                                                        else "")
+
+    @property
+    def has_law(self) -> bool:
+        """True when the full law is known (exact or sampled), not only moments."""
+        return self.values is not None or self.samples is not None
+
+    def summary(self) -> pd.Series:
+        """The null part of the result schema: null_mean, null_median, null_sd,
+        null_skewness, model, method, n_sim (NA where this null cannot give it)."""
         try:
-            out["sd"] = self.std
+            sd = self.std
         except ValueError:
-            out["sd"] = None
-        if self.values is not None or self.samples is not None:
-            out.update(median=self.median, skewness=self.skewness,
-                       q01=self.quantile(0.01), q99=self.quantile(0.99))
-        if self.values is not None:
-            out["support_size"] = len(self.values)
-        return out
+            sd = pd.NA
+        full = self.has_law
+        return pd.Series({
+            "null_mean": self.mean,
+            "null_median": self.median if full else pd.NA,
+            "null_sd": sd,
+            "null_skewness": self.skewness if full else pd.NA,
+            "model": self.model, "method": self.method,
+            "n_sim": self.n_sim if self.n_sim is not None else pd.NA,
+        }, name=self.index.name)
 
     def __repr__(self) -> str:
-        s = self.summary()
-        what = ("exact law, %d values" % s["support_size"] if self.is_exact
+        what = (f"exact law, {len(self.values)} values" if self.is_exact
                 else f"{self.n_sim} draws" if self.is_sampled else "moments only")
-        parts = [f"NullDistribution({self.index.name}, method={self.method!r}, {what})",
-                 f"  null model: {self.model}",
-                 f"  mean = {s['mean']:.6g}" + (f", sd = {s['sd']:.6g}" if s["sd"] is not None
-                                                 else "")]
-        if "median" in s:
-            parts.append(f"  median = {s['median']:.6g}, skewness = {s['skewness']:.4g}, "
-                         f"1% / 99% quantiles = {s['q01']:.6g} / {s['q99']:.6g}")
+        s = self.summary()
+        parts = [f"NullDistribution({self.index.name}, method={self.method!r}, "
+                 f"model={self.model!r}, {what})",
+                 f"  null: {self.describe()}",
+                 f"  mean = {s['null_mean']:.6g}" + ("" if s["null_sd"] is pd.NA
+                                                      else f", sd = {s['null_sd']:.6g}")]
+        if self.has_law:
+            q01, q99 = self.quantile(0.01), self.quantile(0.99)
+            parts.append(f"  median = {s['null_median']:.6g}, skewness = "
+                         f"{s['null_skewness']:.4g}, 1% / 99% quantiles = {q01:.6g} / "
+                         f"{q99:.6g}")
         return "\n".join(parts)
 
     def plot(self, observed: float | None = None, ax=None, bins="auto"):
@@ -388,7 +433,7 @@ class NullDistribution:
         ax.axvline(self.median, color="C2", ls="--", lw=1.5, label=f"median {self.median:.4g}")
         if observed is not None:
             ax.axvline(observed, color="C3", lw=2, label=f"observed {observed:.4g}")
-        ax.set_xlabel(f"{self.index.name} under H0 ({self.method})")
+        ax.set_xlabel(f"{self.index.name} under H0 ({self.model}, {self.method})")
         ax.legend(frameon=False, fontsize="small")
         return ax
 

@@ -30,8 +30,11 @@ import numpy as np
 from scipy.special import gammaln
 
 from .._validate import check_positive_int
+from ._methods import NullMethod, register_method
+from ._request import values_on_tables
 
-__all__ = ["count_tables", "enumerate_tables", "statistic_law", "DEFAULT_MAX_TABLES"]
+__all__ = ["count_tables", "enumerate_tables", "statistic_law", "DEFAULT_MAX_TABLES",
+           "DEFAULT_MAX_WORK"]
 
 DEFAULT_MAX_TABLES = 2_000_000
 
@@ -116,6 +119,16 @@ def _log_const(a, b):
     return float(gammaln(a + 1).sum() + gammaln(b + 1).sum() - gammaln(n + 1))
 
 
+def _too_many_tables(rows, cols, max_tables):
+    a, b = _check_margins(rows, cols)
+    raise ValueError(
+        f"there are more than max_tables={max_tables:,} tables with these margins "
+        f"(n = {int(a.sum())}, {len(a)} x {len(b)}; count_tables() gives the number); use "
+        "method='patefield' (Monte Carlo), method='auto', the dynamic programme (method='exact' "
+        "with a pair-counting or information index), or raise max_tables"
+    )
+
+
 def enumerate_tables(rows, cols, max_tables: int = DEFAULT_MAX_TABLES):
     """Every table with the given margins and its probability f(M).
 
@@ -128,14 +141,8 @@ def enumerate_tables(rows, cols, max_tables: int = DEFAULT_MAX_TABLES):
     """
     a, b = _check_margins(rows, cols)
     max_tables = check_positive_int(max_tables, "max_tables")
-    count = count_tables(a, b, limit=max_tables)
-    if count > max_tables:
-        raise ValueError(
-            f"there are more than max_tables={max_tables:,} tables with these margins "
-            f"(n = {int(a.sum())}, {len(a)} x {len(b)}; count_tables() gives the number); use "
-            "method='patefield' (Monte Carlo), the dynamic programme (method='exact' with a "
-            "pair-counting or information index), or raise max_tables"
-        )
+    if count_tables(a, b, limit=max_tables) > max_tables:
+        _too_many_tables(a, b, max_tables)
     K = len(a)
     tables = np.zeros((1, K, 0), dtype=np.int64)
     remaining = a[None, :].copy()
@@ -301,3 +308,54 @@ def statistic_law(rows, cols, statistic: str = "s", max_work: int = DEFAULT_MAX_
     if not math.isclose(total_p, 1.0, rel_tol=1e-6):  # pragma: no cover - a bug guard
         raise RuntimeError(f"the dynamic programme lost probability (total {total_p!r})")
     return values[order], probs[order] / total_p
+
+
+def check_dp_size(rows, cols, statistic, max_work=DEFAULT_MAX_WORK):
+    """Raise ``ValueError`` when the dynamic programme for ``statistic`` would exceed
+    ``max_work`` (an estimate from the margins, in milliseconds)."""
+    return None
+
+
+# -- the method record -------------------------------------------------------------------------
+
+def _check_exact(req):
+    """Refuse before any work a law that is too large (the dynamic programme's size estimated
+    from the margins; tables counted up to max_tables)."""
+    rows, cols = req.margins
+    stats = sorted({rec.statistic for rec in req.indices if rec.statistic is not None})
+    for statistic in stats:
+        check_dp_size(rows, cols, statistic, req.max_work)
+    if any(rec.statistic is None for rec in req.indices):
+        count = count_tables(rows, cols, limit=req.max_tables)
+        if count > req.max_tables:
+            _too_many_tables(rows, cols, req.max_tables)
+
+
+def _exact_law(req):
+    rows, cols = req.margins
+    laws, tables, out = {}, None, {}
+    table_recs = [rec for rec in req.indices if rec.statistic is None]
+    if table_recs:
+        tables = enumerate_tables(rows, cols, max_tables=req.max_tables)
+        enum_values = values_on_tables(table_recs, req.options, tables[0], (rows, cols))
+    for rec in req.indices:
+        opts = req.options[rec.name]
+        if rec.statistic is not None:
+            if rec.statistic not in laws:
+                laws[rec.statistic] = statistic_law(rows, cols, rec.statistic, req.max_work)
+            values, probs = laws[rec.statistic]
+            index_values = rec.of_statistic(values, rows, cols, **opts)
+            how = f"dynamic programme on {rec.statistic}"
+        else:
+            index_values, probs = enum_values[rec.name], tables[1]
+            how = f"enumeration of {len(probs):,} tables"
+        out[rec.name] = req.null_of(rec, values=index_values, probabilities=probs,
+                                    details={"algorithm": how})
+    return out
+
+
+register_method(NullMethod(
+    name="exact", model="perm", title="Exact agreement test",
+    description="the exact law over all tables with the observed margins",
+    law=_exact_law, check=_check_exact,
+    describe=lambda nd: nd.details.get("algorithm", "exact law")))

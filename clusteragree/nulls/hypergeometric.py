@@ -29,6 +29,7 @@ import numpy as np
 
 from .._hypergeom import expected_xlogx_sum
 from ..indices import get_index
+from ._methods import NullMethod, register_method
 
 __all__ = ["moments_of_s", "mean_of_t", "index_moments"]
 
@@ -92,18 +93,22 @@ def mean_of_t(rows, cols) -> float:
     return expected_xlogx_sum(rows, cols)
 
 
+def _check_linear(rec):
+    if not rec.linear:
+        stat = {"s": "s", "t": "t"}.get(rec.statistic, "a cell sum")
+        raise ValueError(
+            f"index {rec.name!r} has no closed-form null moments (it is not affine in {stat}); "
+            "use method='exact', 'patefield' or 'permutation'"
+        )
+
+
 def index_moments(index, rows, cols, **options) -> dict:
     """Closed-form null moments of an index: {"mean": ..., "var": ... (pair counting only)}.
 
     Raises ``ValueError`` for an index that is not affine in its statistic.
     """
     rec = get_index(index)
-    if not rec.linear:
-        raise ValueError(
-            f"index {rec.name!r} has no closed-form null moments (it is not affine in "
-            f"{'s' if rec.statistic == 's' else 't' if rec.statistic == 't' else 'a cell sum'}"
-            "); use method='exact', 'patefield' or 'permutation'"
-        )
+    _check_linear(rec)
     rows = np.asarray(rows, dtype=np.int64)
     cols = np.asarray(cols, dtype=np.int64)
     if rec.statistic == "s":
@@ -118,3 +123,23 @@ def index_moments(index, rows, cols, **options) -> dict:
         return {"mean": f0, "var": beta * beta * float(var_s)}
     mean_t = mean_of_t(rows, cols)
     return {"mean": float(rec.of_statistic(np.float64(mean_t), rows, cols, **options))}
+
+
+# -- the method record -------------------------------------------------------------------------
+
+def _check_request(req):
+    for rec in req.indices:
+        _check_linear(rec)
+
+
+def _moments_law(req):
+    rows, cols = req.margins
+    return {rec.name: req.null_of(rec, moments=index_moments(rec, rows, cols,
+                                                             **req.options[rec.name]))
+            for rec in req.indices}
+
+
+register_method(NullMethod(
+    name="hypergeometric", model="perm", title="Agreement test (closed-form moments)",
+    description="closed-form mean (and variance for pair counting) under fixed margins",
+    law=_moments_law, check=_check_request))

@@ -20,6 +20,8 @@ import numpy as np
 from scipy import stats
 
 from .._validate import check_positive_int, check_seed
+from ._methods import NullMethod, register_method
+from ._request import values_on_tables
 
 __all__ = ["random_tables", "DEFAULT_N_SIM"]
 
@@ -73,3 +75,17 @@ def random_tables(rows, cols, n_sim: int = DEFAULT_N_SIM, seed=None, progress: b
                                f"rows={rows.tolist()}, cols={cols.tolist()}")
         out[start:stop, r_on[:, None], c_on[None, :]] = batch
     return out
+
+
+def _patefield_law(req):
+    rows, cols = req.margins
+    tables = random_tables(rows, cols, req.n_sim, seed=req.rng, progress=req.progress)
+    values = values_on_tables(req.indices, req.options, tables, margins=(rows, cols))
+    return {rec.name: req.null_of(rec, samples=values[rec.name]) for rec in req.indices}
+
+
+register_method(NullMethod(
+    name="patefield", model="perm", title="Monte Carlo agreement test",
+    description="random tables with the observed margins (Patefield's algorithm AS 159)",
+    law=_patefield_law, monte_carlo=True, default_n_sim=DEFAULT_N_SIM,
+    describe=lambda nd: f"{nd.n_sim:,} Patefield tables"))

@@ -2,7 +2,8 @@
 
 For hard labels this is the same null as fixed margins (every permutation of y gives a table with
 the observed margins, each table with its generalized hypergeometric probability), computed from
-the objects rather than the table: it serves indices that have no table form too (issue 4).
+the objects rather than the table: it serves indices that have no table form too (fuzzy
+memberships and similarity matrices, whose objects or pair values are permuted).
 Permutations are drawn in memory-bounded chunks from one ``numpy.random.Generator``; when n! is
 small enough, every permutation is used and the law is exact.
 """
@@ -15,8 +16,14 @@ import math
 import numpy as np
 
 from .._validate import check_positive_int, check_seed
+from ._methods import PAIR_MODELS, NullMethod, register_method
+from ._request import values_on_tables
 
-__all__ = ["permuted_tables", "table_to_codes", "EXHAUSTIVE_LIMIT"]
+__all__ = ["permuted_tables", "table_to_codes", "use_all_permutations", "EXHAUSTIVE_LIMIT",
+           "DEFAULT_N_PERM"]
+
+#: Random permutations drawn by default.
+DEFAULT_N_PERM = 999
 
 #: Use all n! permutations (an exact law) when n! is at most this.
 EXHAUSTIVE_LIMIT = 40_320  # 8!
@@ -40,46 +47,58 @@ def _tables_from_permutations(x, y, perms, K, Q):
     return np.bincount(keys, minlength=m * K * Q).reshape(m, K, Q)
 
 
+def use_all_permutations(k: int, exhaustive: bool | None, what: str = "objects") -> bool:
+    """The one rule for exhaustive permutation: with ``exhaustive=None``, all k! permutations
+    (an exact law) when k! <= EXHAUSTIVE_LIMIT (k <= 8); ``True`` forces them (refused above
+    50 x EXHAUSTIVE_LIMIT, before any work); ``False`` never uses them."""
+    if exhaustive is None:
+        return math.factorial(k) <= EXHAUSTIVE_LIMIT
+    if not isinstance(exhaustive, (bool, np.bool_)):
+        raise TypeError(f"exhaustive must be None, True or False, got {exhaustive!r}")
+    if exhaustive and math.factorial(k) > 50 * EXHAUSTIVE_LIMIT:
+        raise ValueError(f"exhaustive permutation of {k} {what} ({math.factorial(k):,} "
+                         "permutations) is too large; use n_sim= random permutations")
+    return bool(exhaustive)
+
+
+def _random_permutation_chunks(k: int, n_sim: int, rng, per: int, progress: bool, desc: str):
+    """(start, stop, permutations) for chunks of at most ``per`` random permutations of k."""
+    starts = range(0, n_sim, per)
+    if progress:
+        from tqdm.auto import tqdm
+
+        starts = tqdm(starts, desc=desc, unit="chunk")
+    for start in starts:
+        stop = min(n_sim, start + per)
+        yield start, stop, rng.permuted(np.broadcast_to(np.arange(k), (stop - start, k)), axis=1)
+
+
 def permuted_tables(x_codes, y_codes, n_sim: int = 999, seed=None, exhaustive: bool | None = None,
                     progress: bool = False):
     """Tables of x against random permutations of y.
 
-    Returns ``(tables, weights)``: with ``exhaustive`` (default: when n! <= EXHAUSTIVE_LIMIT) all
-    n! permutations with weights 1/n! (an exact law); otherwise ``n_sim`` random permutations
-    with weights None.
+    Returns ``(tables, weights)``: all n! permutations with weights 1/n! (an exact law) when
+    ``use_all_permutations`` says so; otherwise ``n_sim`` random permutations with weights
+    None.
     """
     x = np.asarray(x_codes, dtype=np.int64)
     y = np.asarray(y_codes, dtype=np.int64)
     n = len(x)
     K, Q = int(x.max()) + 1, int(y.max()) + 1
-    if exhaustive is None:
-        exhaustive = n <= 8 and math.factorial(n) <= EXHAUSTIVE_LIMIT
-    if exhaustive:
-        if math.factorial(n) > 50 * EXHAUSTIVE_LIMIT:
-            raise ValueError(f"exhaustive permutation of n = {n} objects ({math.factorial(n):,} "
-                             "permutations) is too large; use n_sim= random permutations")
-        perms = np.array(list(itertools.permutations(range(n))), dtype=np.int64)
+    if use_all_permutations(n, exhaustive):
+        perms = _all_permutations(n)
         tables = _tables_from_permutations(x, y, perms, K, Q)
         return tables, np.full(len(perms), 1.0 / len(perms))
     n_sim = check_positive_int(n_sim, "n_sim")
-    rng = check_seed(seed)
-    per = max(1, _CHUNK_LABELS // n)
     out = np.empty((n_sim, K, Q), dtype=np.int64)
-    starts = range(0, n_sim, per)
-    if progress:
-        from tqdm.auto import tqdm
-
-        starts = tqdm(starts, desc="permutations", unit="chunk")
-    for start in starts:
-        stop = min(n_sim, start + per)
-        perms = rng.permuted(np.broadcast_to(np.arange(n), (stop - start, n)), axis=1)
+    for start, stop, perms in _random_permutation_chunks(
+            n, n_sim, check_seed(seed), max(1, _CHUNK_LABELS // n), progress, "permutations"):
         out[start:stop] = _tables_from_permutations(x, y, perms, K, Q)
     return out, None
 
 
 # -- indices of object pairs (memberships, similarity matrices) ---------------------------------
 
-PAIR_NULLS = ("objects", "pairs")
 _CHUNK_VALUES = 20_000_000  # pair values held at once per chunk of permutations
 
 
@@ -92,17 +111,12 @@ def permuted_pair_values(rec, xs, ys, ymats, const, options, null="objects", n_s
     """Values of a pair index with y's objects (``null="objects"``, the Mantel/QAP null) or y's
     pair values (``null="pairs"``) randomly permuted.
 
-    Returns ``(values, weights)``: all permutations with weights 1/k! when k! is at most
-    EXHAUSTIVE_LIMIT (k = n objects or m pairs) or ``exhaustive=True``; otherwise ``n_sim``
-    random permutations and weights None.
+    Returns ``(values, weights)``: all k! permutations with weights 1/k! (k = n objects or m
+    pairs) when ``use_all_permutations`` says so; otherwise ``n_sim`` random permutations and
+    weights None.
     """
     n, m = ymats[0].shape[0], ys[0].shape[-1]
     k = n if null == "objects" else m
-    if exhaustive is None:
-        exhaustive = k <= 8 and math.factorial(k) <= EXHAUSTIVE_LIMIT
-    if exhaustive and math.factorial(k) > 50 * EXHAUSTIVE_LIMIT:
-        raise ValueError(f"exhaustive permutation of {k} {null} ({math.factorial(k):,} "
-                         "permutations) is too large; use n_sim= random permutations")
 
     def values_for(perms):
         if null == "objects":
@@ -114,52 +128,136 @@ def permuted_pair_values(rec, xs, ys, ymats, const, options, null="objects", n_s
         return np.asarray(rec.func(xs, ys_b, **const, **options), dtype=float)
 
     per = max(1, _CHUNK_VALUES // (m * len(ys)))
-    if exhaustive:
+    if use_all_permutations(k, exhaustive, null):
         perms = _all_permutations(k)
         values = np.concatenate([values_for(perms[i:i + per]) for i in range(0, len(perms), per)])
         return values, np.full(len(perms), 1.0 / len(perms))
     n_sim = check_positive_int(n_sim, "n_sim")
-    rng = check_seed(seed)
     out = np.empty(n_sim)
-    starts = range(0, n_sim, per)
-    if progress:
-        from tqdm.auto import tqdm
-
-        starts = tqdm(starts, desc=f"permutations of {null}", unit="chunk")
-    for start in starts:
-        stop = min(n_sim, start + per)
-        perms = rng.permuted(np.broadcast_to(np.arange(k), (stop - start, k)), axis=1)
+    for start, stop, perms in _random_permutation_chunks(
+            k, n_sim, check_seed(seed), per, progress, f"permutations of {null}"):
         out[start:stop] = values_for(perms)
     return out, None
 
 
-def permuted_direct_values(rec, x, y, options, n_sim=999, seed=None, progress=False):
-    """Values of an index computed directly from two clusterings (no pair vectors) with y's
-    objects permuted: rows of memberships, rows and columns of a matrix. All n! permutations
-    (weights 1/n!) when n <= 8, else ``n_sim`` random ones (weights None).
-
-    Returns ``(values, weights, details)``.
+def permuted_direct_values(rec, X, Y, ky, options, n_sim=999, seed=None, exhaustive=None,
+                           progress=False):
+    """Values of an index computed directly from two validated clusterings (no pair vectors)
+    with y's objects permuted: rows of memberships, rows and columns of a matrix. All n!
+    permutations (weights 1/n!) when ``use_all_permutations`` says so, else ``n_sim`` random
+    ones (weights None).
     """
-    from ..indices._pairwise import validated_pair
-
-    X, _, Y, ky = validated_pair(rec, x, y, with_kinds=True)
     n = X.shape[0]
 
     def moved(p):
         return Y[np.ix_(p, p)] if ky == "matrix" else Y[p]
 
-    exhaustive = n <= 8
-    if exhaustive:
+    if use_all_permutations(n, exhaustive):
         perms = _all_permutations(n)
         total = len(perms)
+        weights = np.full(total, 1.0 / total)
     else:
         rng = check_seed(seed)
         total = check_positive_int(n_sim, "n_sim")
         perms = (rng.permutation(n) for _ in range(total))
+        weights = None
     if progress:
         from tqdm.auto import tqdm
 
         perms = tqdm(perms, total=total, desc="permutations of objects")
     values = np.array([rec.func(X, moved(p), **options) for p in perms], dtype=float)
-    weights = np.full(total, 1.0 / total) if exhaustive else None
-    return values, weights, {"n": n, "null": "objects", "seed": seed, "exhaustive": exhaustive}
+    return values, weights
+
+
+# -- the method records ------------------------------------------------------------------------
+
+def _describe_permutation(nd) -> str:
+    what = {"objects": "objects", "pairs": "pair values"}.get(nd.details.get("null"), "labels")
+    if nd.is_exact:
+        return f"all permutations of y's {what} (exact)"
+    return f"{nd.n_sim:,} random permutations of y's {what}"
+
+
+def _table_permutation_law(req):
+    x, y = table_to_codes(req.table.counts)
+    tables, weights = permuted_tables(x, y, n_sim=req.n_sim, seed=req.rng,
+                                      exhaustive=req.exhaustive, progress=req.progress)
+    values = values_on_tables(req.indices, req.options, tables, margins=req.margins)
+    law = ((lambda v: {"values": v, "probabilities": weights}) if weights is not None
+           else (lambda v: {"samples": v}))
+    return {rec.name: req.null_of(rec, details={"exhaustive": weights is not None},
+                                  **law(values[rec.name])) for rec in req.indices}
+
+
+def _pair_permutation_law(req):
+    from ..indices._pairwise import pair_vectors
+
+    out = {}
+    for rec in req.indices:
+        opts = req.options[rec.name]
+        X, _, Y, ky = pair = req.clusterings.pair(rec)
+        if rec.representation is None:  # computed directly from the two clusterings
+            values, weights = permuted_direct_values(
+                rec, X, Y, ky, opts, n_sim=req.n_sim, seed=req.rng,
+                exhaustive=req.exhaustive, progress=req.progress)
+        else:
+            xs, ys, ymats = pair_vectors(rec, pair)
+            const = rec.prepare(xs, ys, **opts) if rec.prepare else {}
+            values, weights = permuted_pair_values(
+                rec, xs, ys, ymats, const, opts, null=req.model.name, n_sim=req.n_sim,
+                seed=req.rng, exhaustive=req.exhaustive, progress=req.progress)
+        law = ({"values": values, "probabilities": weights} if weights is not None
+               else {"samples": values})
+        out[rec.name] = req.null_of(rec, details={"null": req.model.name,
+                                                  "exhaustive": weights is not None}, **law)
+    return out
+
+
+def _check_pairs_null(req):
+    for rec in req.indices:
+        if rec.representation is None and req.model.name != "objects":
+            raise ValueError(f"index {rec.name!r} has only the object-permutation null: use "
+                             "null='objects' (model 'objects')")
+
+
+def _pair_exact_mean_law(req):
+    from ..indices._pairwise import pair_vectors
+
+    out = {}
+    for rec in req.indices:
+        opts = req.options[rec.name]
+        xs, ys, _ = pair_vectors(rec, req.clusterings.pair(rec))
+        const = rec.prepare(xs, ys, **opts) if rec.prepare else {}
+        mean = rec.pair_mean(xs, ys, **const, **opts)
+        if mean is None:
+            raise ValueError(f"the exact null mean of {rec.name!r} is not known with these "
+                             f"options {opts}; use method='permutation'")
+        out[rec.name] = req.null_of(rec, moments={"mean": float(mean)},
+                                    details={"null": req.model.name})
+    return out
+
+
+def _check_pair_exact_mean(req):
+    for rec in req.indices:
+        if rec.pair_mean is None:
+            raise ValueError(f"index {rec.name!r} has no exact null mean here; use "
+                             "method='permutation'")
+
+
+register_method(NullMethod(
+    name="permutation", model="perm", title="Permutation agreement test",
+    description="random permutations of y's labels against x (all of them, an exact law, "
+                "when n <= 8)",
+    law=_table_permutation_law, monte_carlo=True, default_n_sim=DEFAULT_N_PERM,
+    describe=_describe_permutation, options=("exhaustive",)))
+for _model in PAIR_MODELS:
+    register_method(NullMethod(
+        name="permutation", model=_model, title="Permutation agreement test",
+        description="random permutations of y (all of them, an exact law, when there are at "
+                    "most 8 things to permute)",
+        law=_pair_permutation_law, check=_check_pairs_null, monte_carlo=True,
+        default_n_sim=DEFAULT_N_PERM, describe=_describe_permutation, options=("exhaustive",)))
+    register_method(NullMethod(
+        name="exact", model=_model, title="Agreement test (exact null mean)",
+        description="the exact null mean (the same under both permutation nulls), by sorting",
+        law=_pair_exact_mean_law, check=_check_pair_exact_mean))

@@ -1,0 +1,110 @@
+"""The one conversion at the entry: two clusterings (or a table) become one ``Clusterings``
+record at the first line of every public function, and only that record goes down.
+
+What a caller may give:
+
+* a ``ContingencyTable`` or a K x Q array of counts (``x`` alone);
+* two label vectors, two pandas Series, or two column names with ``data=``;
+* two membership matrices (objects x clusters) or similarity matrices (n x n).
+
+The record holds the contingency table when the indices asked for need one (hard partitions:
+labels or one-hot memberships), and the two clusterings as validated float arrays for the
+indices of object pairs (fuzzy memberships, similarity matrices), validated once per kind of
+input an index accepts. Nothing below the entry converts or validates the clusterings again.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from ._validate import check_clustering, check_same_objects
+from .tables import ContingencyTable, as_table
+
+__all__ = ["Clusterings", "as_clusterings"]
+
+
+def _name_of(obj, default: str) -> str:
+    name = getattr(obj, "name", None) if isinstance(obj, pd.Series) else None
+    return str(name) if name is not None else default
+
+
+class Clusterings:
+    """Two clusterings as the entry leaves them (build it with ``as_clusterings``).
+
+    ``table``: the ContingencyTable (None when the inputs are not hard partitions or no table
+    index was asked for); ``pair(rec)``: the two clusterings validated for an index of object
+    pairs, as ``(X, kind_x, Y, kind_y)``; ``names``: the names of x and y for printing.
+    """
+
+    def __init__(self, table: ContingencyTable | None, x=None, y=None, names=("x", "y")):
+        self.table = table
+        self._x, self._y = x, y
+        self.names = (str(names[0]), str(names[1]))
+        self._pairs: dict = {}
+
+    @property
+    def has_clusterings(self) -> bool:
+        """True when the two clusterings themselves are here (not only their table)."""
+        return self._x is not None
+
+    def pair(self, rec):
+        """``(X, kind_x, Y, kind_y)``: x and y validated for the index ``rec`` of object pairs
+        (same objects, n >= 2); computed once per kind of input the index accepts."""
+        if not self.has_clusterings:
+            raise TypeError(
+                f"index {rec.name!r} compares the two clusterings themselves (memberships or "
+                "similarity matrices), not a contingency table: pass x and y, not a table")
+        key = (rec.inputs, rec.inputs_y or rec.inputs)
+        if key not in self._pairs:
+            X, kx = check_clustering(self._x, self.names[0], key[0])
+            Y, ky = check_clustering(self._y, self.names[1], key[1])
+            check_same_objects(X.shape[0], Y.shape[0], self.names)
+            if X.shape[0] < 2:
+                raise ValueError(f"index {rec.name!r} compares pairs of objects: needs n >= 2")
+            self._pairs[key] = (X, kx, Y, ky)
+        return self._pairs[key]
+
+    @property
+    def n(self) -> int:
+        if self.table is not None:
+            return self.table.n
+        return int(np.shape(self._x)[0])
+
+    def describe(self) -> str:
+        """'x and y (2 x 3 table, n = 80)', or the shapes of the two clusterings."""
+        left, right = self.names
+        if self.table is not None:
+            K, Q = self.table.shape
+            return f"{left} and {right} ({K} x {Q} table, n = {self.table.n})"
+        sx, sy = np.shape(self._x), np.shape(self._y)
+        return f"{left} and {right} ({' x '.join(map(str, sx))} and {' x '.join(map(str, sy))})"
+
+
+def as_clusterings(x, y=None, *, data=None, dropna: bool = False, table: bool = True,
+                   pairs=()) -> Clusterings:
+    """Convert what a public function was given, once.
+
+    ``table``: build the contingency table (the inputs must then be hard partitions);
+    ``pairs``: the names of the indices of object pairs asked for, if any (the two clusterings
+    are then kept for them, and must be given as two clusterings, not as a table).
+    """
+    pairs = list(pairs)
+    if isinstance(x, Clusterings):
+        if y is not None or data is not None:
+            raise TypeError("pass either a Clusterings record or x and y, not both")
+        if table and x.table is None:
+            raise TypeError("these clusterings have no contingency table (they are not hard "
+                            "partitions): use an index of the 'fuzzy' or 'matrix' family")
+        if pairs and not x.has_clusterings:
+            raise TypeError(f"index {pairs[0]!r} needs the two clusterings, not a table")
+        return x
+    given_table = isinstance(x, ContingencyTable) or (y is None and data is None)
+    if pairs and (given_table or data is not None):
+        raise TypeError(
+            f"index {pairs[0]!r} compares the two clusterings themselves (memberships or "
+            "similarity matrices), not a contingency table or columns of data=: call it with "
+            "x and y")
+    tab = as_table(x, y, data=data, dropna=dropna) if table else None
+    names = tab.names if tab is not None else (_name_of(x, "x"), _name_of(y, "y"))
+    return Clusterings(tab, x if pairs else None, y if pairs else None, names=names)

@@ -1,0 +1,123 @@
+"""What a null method receives (``NullRequest``) and the one way to evaluate indices on a batch
+of random tables (``values_on_tables``).
+
+A request is built and checked by ``clusteragree.nulls.engine`` before any work: the indices
+with their options, the clusterings (one ``Clusterings`` record), the model and method records,
+the Monte Carlo size and the random generator. A method's ``law(request)`` only computes.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..indices._common import STATISTICS
+from ..indices._registry import Index
+from ..inputs import Clusterings
+from ._methods import Model, NullMethod
+from .distribution import NullDistribution
+
+__all__ = ["NullRequest", "values_on_tables"]
+
+
+@dataclass
+class NullRequest:
+    """Everything a null method needs, checked: see ``clusteragree.nulls.engine.plan``."""
+
+    indices: tuple[Index, ...]
+    options: dict  # index name -> its options, defaults filled in
+    clusterings: Clusterings
+    model: Model
+    method: NullMethod
+    n_sim: int | None = None
+    seed: object = None
+    rng: np.random.Generator | None = None
+    max_tables: int = 0
+    max_work: int = 0
+    exhaustive: bool | None = None
+    progress: bool = False
+    auto: bool = False  # the method was chosen by method="auto"
+    reference: str = "x"  # the clustering a one-sided model keeps fixed
+
+    @property
+    def table(self):
+        """The ContingencyTable (table methods only)."""
+        return self.clusterings.table
+
+    @property
+    def margins(self):
+        tab = self.clusterings.table
+        return tab.row_sums, tab.col_sums
+
+    def null_of(self, rec: Index, *, details=None, **law) -> NullDistribution:
+        """A NullDistribution of ``rec`` from this request: the law (values and probabilities,
+        samples, or moments) with the model and method records, the index options and what
+        the method reports in ``details``."""
+        info = {"n": self.clusterings.n}
+        if self.table is not None:
+            info["shape"] = self.table.shape
+        if self.method.monte_carlo:
+            info["seed"] = self.seed
+        if self.auto:
+            info["auto"] = True
+        info.update(details or {})
+        return NullDistribution(rec, self.method, model=self.model,
+                                options=self.options[rec.name], details=info, **law)
+
+
+def _compact(tables: np.ndarray):
+    """Group a batch of tables by their numbers of non-empty rows and columns, with the empty
+    ones removed: [(positions in the batch, tables of shape (m, K', Q'))]."""
+    rows_on = tables.sum(axis=2) > 0
+    cols_on = tables.sum(axis=1) > 0
+    k, q = rows_on.sum(axis=1), cols_on.sum(axis=1)
+    groups = []
+    for kk, qq in sorted(set(zip(k.tolist(), q.tolist()))):
+        where = np.flatnonzero((k == kk) & (q == qq))
+        sub = tables[where]
+        # stable sort puts the non-empty rows and columns first, in their order
+        r_order = np.argsort(~rows_on[where], axis=1, kind="stable")[:, :kk]
+        c_order = np.argsort(~cols_on[where], axis=1, kind="stable")[:, :qq]
+        sub = np.take_along_axis(sub, r_order[:, :, None], axis=1)
+        sub = np.take_along_axis(sub, c_order[:, None, :], axis=2)
+        groups.append((where, sub))
+    return groups
+
+
+def values_on_tables(indices, options, tables, margins=None) -> dict:
+    """Values of several indices on one batch of tables (shape (B, K, Q)).
+
+    Each additive statistic (s, t) is computed once for all the indices that use it. With
+    ``margins=(rows, cols)`` every table has those margins (Patefield, permutations, exact
+    enumeration) and the indices need them once; otherwise each table's own margins are used,
+    and indices that depend on the table's shape (not on s or t) are evaluated on each table
+    with its empty rows and columns removed (random partitions with a varying number of
+    clusters are padded with empty ones).
+    """
+    stats: dict[str, np.ndarray] = {}
+    out = {}
+    rows = cols = None
+    if margins is None:
+        rows, cols = tables.sum(axis=2), tables.sum(axis=1)
+        padded = bool((rows == 0).any() or (cols == 0).any())
+    else:
+        rows, cols = margins
+        padded = False
+    groups = None
+    for rec in indices:
+        opts = options[rec.name]
+        if rec.statistic is not None:
+            if rec.statistic not in stats:
+                stats[rec.statistic] = STATISTICS[rec.statistic](tables)
+            values = rec.of_statistic(stats[rec.statistic], rows, cols, **opts)
+        elif not padded:
+            values = rec.on_counts(tables, **opts)
+        else:
+            if groups is None:
+                groups = _compact(tables)
+            values = np.empty(len(tables))
+            for where, sub in groups:
+                values[where] = rec.on_counts(sub, **opts)
+        out[rec.name] = np.asarray(values, dtype=float)
+    return out
