@@ -3,13 +3,13 @@
 Under the permutation null (both margins fixed) the cell n_ij of a K x Q table is
 hypergeometric: n_ij ~ Hypergeom(n, a_i, b_j), with support max(0, a_i + b_j - n) ..
 min(a_i, b_j). Sums over that support (the expected mutual information of Vinh et al. 2010,
-seed 002 eq. 4, and later moments) need only the part of the support where the probability is
+Amorim 2015, ch. 5 eq 4, and later moments) need only the part of the support where the probability is
 not negligible in double precision.
 
 Window. Hoeffding (1963, Thm. 4) shows that sampling without replacement obeys the Chernoff
 bound of the binomial with the same number of draws m = min(a, b) and success rate
 p = max(a, b) / n:  P(X >= m t) <= exp(-m KL(t || p)) for t >= p, and likewise below the mean.
-We keep the values with m KL(t || p) <= LOG_TAIL (= 60, tail mass below e^-60 ~ 1e-26 on each
+We keep the values with m KL(t || p) <= LOG_TAIL (= 45, tail mass below e^-45 ~ 3e-20 on each
 side), found by vectorised bisection.
 
 Probabilities. Inside the window the pmf is built from the exact ratio of neighbours,
@@ -23,7 +23,7 @@ from __future__ import annotations
 import numpy as np
 
 __all__ = ["LOG_TAIL", "cell_windows", "cell_laws", "expected_xlogx_sum",
-           "expected_mutual_information"]
+           "expected_mutual_information", "expected_xlogx_of_sizes", "expected_mi_of_sizes"]
 
 LOG_TAIL = 45.0  # e^-45 ~ 3e-20 per tail: far below double precision relative to the sum
 #: Below this many terms in all, the whole support is summed (no window search).
@@ -120,8 +120,8 @@ def cell_laws(a, b, n, log_tail: float = LOG_TAIL):
     return cell, k, pmf
 
 
-def _distinct_cell_laws(rows, cols):
-    """cell_laws over the distinct pairs of margins (a, b), with each pair's multiplicity."""
+def _distinct_sizes(rows, cols):
+    """The distinct non-zero margins of each side with their multiplicities, and n."""
     a = np.asarray(rows, dtype=np.int64).ravel()
     b = np.asarray(cols, dtype=np.int64).ravel()
     a, b = a[a > 0], b[b > 0]
@@ -131,10 +131,28 @@ def _distinct_cell_laws(rows, cols):
                          f"{int(b.sum())}")
     ua, ca = np.unique(a, return_counts=True)
     ub, cb = np.unique(b, return_counts=True)
-    A, B = np.meshgrid(ua, ub, indexing="ij")
-    mult = np.multiply.outer(ca, cb).ravel().astype(float)
-    cell, k, pmf = cell_laws(A.ravel(), B.ravel(), n)
-    return n, A.ravel(), B.ravel(), mult, cell, k, pmf
+    return ua, ca.astype(float), ub, cb.astype(float), n
+
+
+#: Terms (cell values) held at once when summing over many pairs of block sizes.
+_CHUNK_TERMS = 4_000_000
+
+
+def _pair_chunks(sa, wa, sb, wb, n):
+    """cell_laws over all pairs (a, b) of block sizes, in chunks of bounded memory: yields
+    (weight of each pair, a, b, cell, k, pmf) with cell indexing the chunk's pairs."""
+    A, B = np.meshgrid(sa, sb, indexing="ij")
+    W = np.multiply.outer(wa, wb)
+    A, B, W = A.ravel(), B.ravel(), W.ravel()
+    width = np.minimum(A, B) - np.maximum(0, A + B - n) + 1  # upper bounds of the windows
+    ends = np.cumsum(width)
+    start = 0
+    while start < len(A):
+        stop = int(np.searchsorted(ends, ends[start] - width[start] + _CHUNK_TERMS, "right"))
+        stop = max(stop, start + 1)
+        cell, k, pmf = cell_laws(A[start:stop], B[start:stop], n)
+        yield W[start:stop], A[start:stop], B[start:stop], cell, k, pmf
+        start = stop
 
 
 def _log_table(top: int) -> np.ndarray:
@@ -144,22 +162,40 @@ def _log_table(top: int) -> np.ndarray:
     return out
 
 
+def expected_xlogx_of_sizes(sa, wa, sb, wb, n) -> float:
+    """E[sum_ij n_ij log n_ij] when x has, on average, ``wa`` blocks of each size ``sa`` and y
+    ``wb`` blocks of each size ``sb``, and a block of x and one of y meet like two uniformly
+    random subsets (a hypergeometric cell): sum_(a, b) w_a w_b E[H log H]."""
+    total = 0.0
+    for w, _, _, cell, k, pmf in _pair_chunks(sa, wa, sb, wb, n):
+        logk = _log_table(int(k.max()))
+        total += float((w[cell] * pmf * k * logk[k]).sum())
+    return total
+
+
+def expected_mi_of_sizes(sa, wa, sb, wb, n) -> float:
+    """E[MI] = sum_(a, b) w_a w_b E[(H / n) log(n H / (a b))], H ~ Hypergeom(n, a, b): Vinh et
+    al.'s expected mutual information with block sizes of weights ``wa``, ``wb`` (the
+    multiplicities of the margins under fixed margins; expected numbers of blocks of each size
+    under a random partition model)."""
+    total = 0.0
+    for w, A, B, cell, k, pmf in _pair_chunks(sa, wa, sb, wb, n):
+        keep = k > 0  # k = 0 contributes 0 log 0 = 0
+        cell, kf, pmf = cell[keep], k[keep].astype(float), pmf[keep]
+        ab = (A.astype(float) * B)[cell]
+        # one log of a ratio near 1 per term: summing log k and -log(ab/n) instead would lose
+        # the few significant digits E[MI] keeps when it is tiny
+        total += float((w[cell] * pmf * kf * np.log(n * kf / ab)).sum())
+    return max(total / n, 0.0)
+
+
 def expected_xlogx_sum(rows, cols) -> float:
     """E[t], t = sum_ij n_ij log n_ij, over all tables with the given margins (exact up to the
     e^-LOG_TAIL window), summing each distinct pair of margins (a, b) once."""
-    n, A, B, mult, cell, k, pmf = _distinct_cell_laws(rows, cols)
-    logk = _log_table(int(k.max()))
-    return float((mult[cell] * pmf * k * logk[k]).sum())
+    return expected_xlogx_of_sizes(*_distinct_sizes(rows, cols))
 
 
 def expected_mutual_information(rows, cols) -> float:
-    """E[MI] = sum_ij E[(n_ij / n) log(n n_ij / (a_i b_j))] (Vinh et al. 2010, seed 002 eq 4),
-    term by term, over the windows of each distinct pair of margins."""
-    n, A, B, mult, cell, k, pmf = _distinct_cell_laws(rows, cols)
-    keep = k > 0  # k = 0 contributes 0 log 0 = 0
-    cell, k, pmf = cell[keep], k[keep].astype(float), pmf[keep]
-    ab = (A.astype(float) * B)[cell]
-    # one log of a ratio near 1 per term: summing log k and -log(ab/n) instead would lose the
-    # few significant digits E[MI] keeps when it is tiny
-    terms = pmf * k * np.log(n * k / ab)
-    return max(float((mult[cell] * terms).sum()) / n, 0.0)
+    """E[MI] = sum_ij E[(n_ij / n) log(n n_ij / (a_i b_j))] (Vinh, Epps & Bailey 2010) under
+    fixed margins, term by term, over the windows of each distinct pair of margins."""
+    return expected_mi_of_sizes(*_distinct_sizes(rows, cols))

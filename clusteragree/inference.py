@@ -220,6 +220,9 @@ def adjust(x, y=None, index="adjusted_rand", method=None, center="mean", *, mode
     >>> round(ca.adjust(ca.ContingencyTable([[30, 20], [10, 20]]), index="jaccard",
     ...                 method="exact"), 4)                      # Amorim (2015), Table 8
     0.0349
+    >>> x, y = [0, 0, 0, 1, 1, 1, 2, 2], [0, 0, 1, 1, 1, 2, 2, 2]
+    >>> round(ca.adjust(x, y, index="rand", model="num1", method="exact"), 4)  # one-sided ARI
+    0.2959
     """
     rec = get_index(index)
     requests = plan(x, [rec.name], method, y=y, data=data, dropna=dropna, model=model,

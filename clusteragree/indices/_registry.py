@@ -52,6 +52,10 @@ class Index:
     statistic: str | None = None  # "s": function of sum n_ij^2 given the margins; "t": of sum n log n
     state: Callable | None = None  # (statistic, rows, cols) -> the family's state for ``func``
     linear: bool = False  # affine in its statistic given the margins: closed-form null moments
+    # Affine in the family's sums (a11, p, q; or H(x), H(y), MI) with coefficients that depend
+    # on n only: its mean under any random model is its value at the mean state.
+    affine_state: bool = False
+    mean_state: Callable | None = None  # (dict of expected sums) -> the family's state
     # Indices of object pairs (memberships, similarity matrices; see indices/_pairwise.py):
     representation: Callable | None = None  # (x validated, kind) -> tuple of n x n matrices
     prepare: Callable | None = None  # (xs, ys, **options) -> constants that permutations keep

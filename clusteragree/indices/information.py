@@ -144,9 +144,19 @@ def _expected_mi_batch(rows, cols, shape) -> np.ndarray:
 
 # -- entropies and mutual information -------------------------------------------------------
 
-_INFO = dict(family="information", statistic="t", state=info_state)
+def info_state_of_means(m) -> InfoState:
+    """The information state at expected entropies ``m = {"hx", "hy", "mi", "n"}`` (nats; a
+    null mean under a random model): an index affine in H(x), H(y) and MI with coefficients in
+    n only takes its mean there."""
+    hx, hy, mi = (np.asarray(float(m[k])) for k in ("hx", "hy", "mi"))
+    return InfoState(hx, hy, hx + hy - mi, mi, np.asarray(float(m["n"])), np.asarray(False),
+                     rows=None, cols=None)
 
-@register(name="entropy_x", linear=True, title="Entropy of x (rows)", kind="statistic",
+
+_INFO = dict(family="information", statistic="t", state=info_state,
+             mean_state=info_state_of_means)
+
+@register(name="entropy_x", linear=True, affine_state=True, title="Entropy of x (rows)", kind="statistic",
           range=(0.0, math.inf), optimum=math.nan, symmetric=False, options={"base": None},
           reference="Shannon (1948)", **_INFO)
 def entropy_x(S, base=None):
@@ -154,7 +164,7 @@ def entropy_x(S, base=None):
     return S.hx / _log_base(base)
 
 
-@register(name="entropy_y", linear=True, title="Entropy of y (columns)", kind="statistic",
+@register(name="entropy_y", linear=True, affine_state=True, title="Entropy of y (columns)", kind="statistic",
           range=(0.0, math.inf), optimum=math.nan, symmetric=False, options={"base": None},
           reference="Shannon (1948)", **_INFO)
 def entropy_y(S, base=None):
@@ -162,7 +172,7 @@ def entropy_y(S, base=None):
     return S.hy / _log_base(base)
 
 
-@register(name="joint_entropy", linear=True, title="Joint entropy", kind="statistic", range=(0.0, math.inf),
+@register(name="joint_entropy", linear=True, affine_state=True, title="Joint entropy", kind="statistic", range=(0.0, math.inf),
           optimum=math.nan, symmetric=True, options={"base": None}, reference="Shannon (1948)",
           **_INFO)
 def joint_entropy(S, base=None):
@@ -170,7 +180,7 @@ def joint_entropy(S, base=None):
     return S.hxy / _log_base(base)
 
 
-@register(name="mutual_info", linear=True, title="Mutual information", kind="similarity",
+@register(name="mutual_info", linear=True, affine_state=True, title="Mutual information", kind="similarity",
           range=(0.0, math.inf), optimum=math.inf, symmetric=True, aliases=("mi",),
           options={"base": None}, reference="seed 002 Ch.5 eq 4; " + _VINH, **_INFO)
 def mutual_info(S, base=None):
@@ -227,7 +237,7 @@ def nmi_joint(S):
     return _nmi(S, lambda hx, hy, hxy: hxy)
 
 
-@register(name="variation_of_information", linear=True, title="Variation of information", kind="distance",
+@register(name="variation_of_information", linear=True, affine_state=True, title="Variation of information", kind="distance",
           range=(0.0, math.inf), optimum=0.0, symmetric=True, aliases=("vi",),
           options={"base": None}, reference="Meila (2007); seed 002 Table 3", **_INFO)
 def variation_of_information(S, base=None):
@@ -235,7 +245,7 @@ def variation_of_information(S, base=None):
     return np.where(S.same, 0.0, np.maximum(S.hx + S.hy - 2 * S.mi, 0.0)) / _log_base(base)
 
 
-@register(name="nvi", linear=True, title="VI normalised by log n", kind="distance", range=(0.0, 1.0),
+@register(name="nvi", linear=True, affine_state=True, title="VI normalised by log n", kind="distance", range=(0.0, 1.0),
           optimum=0.0, symmetric=True, reference="Meila (2007)", **_INFO)
 def nvi(S):
     """NVI = VI / log n, in [0, 1] (n = 1 gives 0)."""

@@ -61,10 +61,22 @@ def pair_state(s, rows, cols) -> PairState:
     return PairState(*f, same=np.broadcast_to(same, f[0].shape))
 
 
-_PAIR = dict(family="pair counting", min_n=2, statistic="s", state=pair_state)
+def pair_state_of_means(m) -> PairState:
+    """The pair state at expected pair counts ``m = {"a11", "p", "q", "n"}`` (a null mean
+    under a random model): an index affine in (a11, p, q) with coefficients in n only takes
+    its mean there."""
+    n = float(m["n"])
+    T = n * (n - 1) / 2
+    a11, p, q = float(m["a11"]), float(m["p"]), float(m["q"])
+    f = [np.asarray(v) for v in (a11, p - a11, q - a11, T - p - q + a11, p, q, T, n)]
+    return PairState(*f, same=np.asarray(False))
 
 
-@register(name="rand", linear=True, title="Rand index", kind="similarity", range=(0.0, 1.0), optimum=1.0,
+_PAIR = dict(family="pair counting", min_n=2, statistic="s", state=pair_state,
+             mean_state=pair_state_of_means)
+
+
+@register(name="rand", linear=True, affine_state=True, title="Rand index", kind="similarity", range=(0.0, 1.0), optimum=1.0,
           symmetric=True, reference="Rand (1971); " + _AMORIM, **_PAIR)
 def rand(P):
     """Rand index: share of pairs on which the two clusterings agree.
@@ -94,7 +106,7 @@ def adjusted_rand(P):
     return ratio(a11 - expected, (p + q) / 2 - expected, same, 1.0, 0.0)
 
 
-@register(name="russel_rao", linear=True, title="Russel & Rao", kind="similarity", range=(0.0, 1.0),
+@register(name="russel_rao", linear=True, affine_state=True, title="Russel & Rao", kind="similarity", range=(0.0, 1.0),
           optimum=1.0, symmetric=True, aliases=("russell_rao",),
           reference="Russel & Rao (1940); Albatineh et al. (2006)", **_PAIR)
 def russel_rao(P):
@@ -227,7 +239,7 @@ def wallace_y(P):
     return ratio(a11, q, same, 1.0, 0.0)
 
 
-@register(name="mirkin", linear=True, title="Mirkin metric (normalised by n^2)", kind="distance",
+@register(name="mirkin", linear=True, affine_state=True, title="Mirkin metric (normalised by n^2)", kind="distance",
           range=(0.0, 1.0), optimum=0.0, symmetric=True,
           reference="Mirkin (1996); Meila (2007)", **_PAIR)
 def mirkin(P):
@@ -298,7 +310,7 @@ def rogers_tanimoto(P):
     return (a11 + a00) / (a11 + a00 + 2 * (a10 + a01))
 
 
-@register(name="hamann", linear=True, title="Hamann", kind="similarity", range=(-1.0, 1.0), optimum=1.0,
+@register(name="hamann", linear=True, affine_state=True, title="Hamann", kind="similarity", range=(-1.0, 1.0), optimum=1.0,
           symmetric=True, reference="Hamann (1961); Albatineh et al. (2006)", **_PAIR)
 def hamann(P):
     """Hamann: agreements minus disagreements, per pair.

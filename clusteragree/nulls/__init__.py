@@ -26,7 +26,7 @@ Every method returns a ``NullDistribution``.
 
 from __future__ import annotations
 
-from . import exact, hypergeometric, patefield, permutation  # noqa: F401  (register methods)
+from . import exact, hypergeometric, partitions, patefield, permutation  # noqa: F401 (records)
 from ._methods import MODELS, get_method, get_model, list_nulls, register_method
 from ._methods import NullMethod, Model
 from .distribution import NullDistribution, n_sim_for

@@ -1,0 +1,72 @@
+"""Counts of set partitions in log space (private, lowest layer): Stirling numbers of the second
+kind and Bell numbers for n in the thousands, where the numbers themselves overflow any float.
+
+* ``log_stirling2(n, K)``: log S(m, k) for m = 0..n, k = 0..K. For fixed k the recurrence
+  S(m, k) = k S(m-1, k) + S(m-1, k-1) unrolls to S(m, k) = sum_{j < m} k^(m-1-j) S(j, k-1), a
+  sum of positive terms: one running log-sum-exp per k (numpy's ``logaddexp.accumulate``),
+  O(n K) in all, with no cancellation.
+* ``log_bell(n)``: log B(m) for m = 0..n by the Bell triangle (each row a running sum of the
+  previous one), O(n^2) additions of positive terms in log space.
+
+Both are checked against exact integer arithmetic in the tests (relative error ~1e-13 at
+n = 2,000).
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+import numpy as np
+from scipy.special import gammaln
+
+__all__ = ["log_stirling2", "log_bell", "log_binomial"]
+
+
+def log_binomial(n, k):
+    """log C(n, k) (arrays broadcast; -inf outside 0 <= k <= n)."""
+    n = np.asarray(n, dtype=float)
+    k = np.asarray(k, dtype=float)
+    ok = (k >= 0) & (k <= n)
+    with np.errstate(invalid="ignore"):
+        out = gammaln(n + 1) - gammaln(np.where(ok, k, 0) + 1) - gammaln(
+            np.where(ok, n - k, 0) + 1)
+    return np.where(ok, out, -np.inf)
+
+
+@lru_cache(maxsize=16)
+def log_stirling2(n: int, K: int) -> np.ndarray:
+    """log S(m, k) for m = 0..n and k = 0..K, shape (n + 1, K + 1) (-inf where S = 0).
+
+    >>> L = log_stirling2(5, 3)
+    >>> [round(float(np.exp(v))) for v in L[5]]          # S(5, 0..3)
+    [0, 1, 15, 25]
+    """
+    out = np.full((n + 1, K + 1), -np.inf)
+    out[0, 0] = 0.0
+    m = np.arange(n + 1, dtype=float)
+    for k in range(1, K + 1):
+        # S(m, k) = sum_{j=0}^{m-1} k^(m-1-j) S(j, k-1): u_j = log S(j, k-1) - (j + 1) log k
+        logk = np.log(k)
+        u = out[:-1, k - 1] - (m[:-1] + 1) * logk
+        with np.errstate(invalid="ignore"):  # -inf + -inf in logaddexp is -inf, not nan
+            acc = np.logaddexp.accumulate(u)
+        out[1:, k] = m[1:] * logk + acc
+    out.setflags(write=False)
+    return out
+
+
+@lru_cache(maxsize=16)
+def log_bell(n: int) -> np.ndarray:
+    """log B(m) for m = 0..n (the number of partitions of m objects).
+
+    >>> [round(float(np.exp(v))) for v in log_bell(6)]
+    [1, 1, 2, 5, 15, 52, 203]
+    """
+    out = np.zeros(n + 1)
+    row = np.zeros(1)  # row m of the Bell triangle, in logs; row 0 is [1]
+    for m in range(1, n + 1):
+        # row m starts with the last entry of row m - 1; A[m][j] = A[m][j-1] + A[m-1][j-1]
+        row = np.logaddexp.accumulate(np.concatenate(([row[-1]], row)))
+        out[m] = row[0]
+    out.setflags(write=False)
+    return out
