@@ -21,10 +21,10 @@ from dataclasses import dataclass
 import pandas as pd
 
 from ._validate import check_choice
-from .indices import evaluate, get_index, resolve_indices
+from .indices import get_index, resolve_indices
 from .indices._pairwise import evaluate_pairwise
 from .indices._registry import Index
-from .nulls import DEFAULT_N_SIM, NullDistribution, plan, run
+from .nulls import NullDistribution, plan, run
 from .nulls.distribution import ALTERNATIVES
 from .nulls.exact import DEFAULT_MAX_TABLES, DEFAULT_MAX_WORK
 
@@ -137,16 +137,17 @@ def _centers_for(nd: NullDistribution):
     return ("mean", "median") if nd.has_law else ("mean",)
 
 
-def _observed(rec: Index, clusterings, options) -> float:
-    if "table" in rec.inputs:
-        return float(evaluate(rec, clusterings.table.counts, **options))
-    return evaluate_pairwise(rec, clusterings.pair(rec), options)
+def _observed(rec: Index, request) -> float:
+    """The observed value (table indices: computed once, when the request was planned)."""
+    if rec.name in request.observed:
+        return request.observed[rec.name]
+    return evaluate_pairwise(rec, request.clusterings.pair(rec), request.options[rec.name])
 
 
-def _test_of(rec: Index, nd: NullDistribution, clusterings, alternative,
+def _test_of(rec: Index, nd: NullDistribution, request, alternative,
              plus_one: bool) -> AgreementTest:
     """The test of one index from its null law: the one place results are made."""
-    observed = _observed(rec, clusterings, nd.options)
+    observed = _observed(rec, request)
     alternative = _default_alternative(rec, alternative)
     if nd.has_law:
         p = nd.pvalue(observed, alternative, plus_one=plus_one)
@@ -160,7 +161,11 @@ def _test_of(rec: Index, nd: NullDistribution, clusterings, alternative,
     return AgreementTest(statistic=observed, pvalue=p,
                          adjusted={c: nd.adjust(observed, c) for c in _centers_for(nd)},
                          null=nd, index=rec.name, alternative=alternative,
-                         data_name=clusterings.describe(), zscore=z, pvalue_se=se)
+                         data_name=request.clusterings.describe(), zscore=z, pvalue_se=se)
+
+
+def _request_of(requests, name):
+    return next(r for r in requests if any(rec.name == name for rec in r.indices))
 
 
 def agreement_test(x, y=None, index="adjusted_rand", method=None, *, model="perm", null=None,
@@ -206,7 +211,7 @@ def agreement_test(x, y=None, index="adjusted_rand", method=None, *, model="perm
                     exhaustive=exhaustive, max_tables=max_tables, max_work=max_work,
                     progress=progress, options=options)
     nd = run(requests)[rec.name]
-    return _test_of(rec, nd, requests[0].clusterings, alternative, plus_one)
+    return _test_of(rec, nd, requests[0], alternative, plus_one)
 
 
 def adjust(x, y=None, index="adjusted_rand", method=None, center="mean", *, model="perm",
@@ -230,8 +235,7 @@ def adjust(x, y=None, index="adjusted_rand", method=None, center="mean", *, mode
                     exhaustive=exhaustive, max_tables=max_tables, max_work=max_work,
                     options=options)
     nd = run(requests)[rec.name]
-    return nd.adjust(_observed(rec, requests[0].clusterings, nd.options), center,
-                     optimum=optimum)
+    return nd.adjust(_observed(rec, requests[0]), center, optimum=optimum)
 
 
 def compare(x, y=None, indices="paired", method=None, *, model="perm", null=None,
@@ -260,7 +264,7 @@ def compare(x, y=None, indices="paired", method=None, *, model="perm", null=None
                     options=options)
     nulls = run(requests)
     clusterings = requests[0].clusterings
-    tests = [_test_of(get_index(n), nulls[n], clusterings, alternative, plus_one)
+    tests = [_test_of(get_index(n), nulls[n], _request_of(requests, n), alternative, plus_one)
              for n in names]
     frame = pd.concat([t.to_frame() for t in tests])
     frame.attrs.update(data=clusterings.describe(), seed=seed, table=clusterings.table,
@@ -268,11 +272,12 @@ def compare(x, y=None, indices="paired", method=None, *, model="perm", null=None
     return frame
 
 
-def iadjust(x, y=None, *, indices="paired", method="patefield", n_sim=DEFAULT_N_SIM,
-            seed=None, data=None, dropna=False, plus_one=False, **options) -> pd.DataFrame:
+def iadjust(x, y=None, *, indices="paired", method="patefield", n_sim=None, seed=None,
+            data=None, dropna=False, plus_one=False, **options) -> pd.DataFrame:
     """The thesis' IADJUST (Amorim 2015, "On clustering stability", ch. 4): ``compare`` with
-    17,000 Patefield tables and the eight paired indices; the p-value is the thesis' share
-    #{T >= t} / B (``plus_one=False``). Other ``compare`` arguments pass through."""
+    17,000 Patefield tables (``n_sim``; ``method=`` may name another null) and the eight
+    paired indices; the p-value is the thesis' share #{T >= t} / B (``plus_one=False``).
+    Other ``compare`` arguments pass through."""
     return compare(x, y, indices=indices, method=method, n_sim=n_sim, seed=seed, data=data,
                    dropna=dropna, plus_one=plus_one, **options)
 

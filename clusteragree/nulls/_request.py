@@ -8,7 +8,7 @@ the Monte Carlo size and the random generator. A method's ``law(request)`` only 
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -39,6 +39,7 @@ class NullRequest:
     progress: bool = False
     auto: bool = False  # the method was chosen by method="auto"
     reference: str = "x"  # the clustering a one-sided model keeps fixed
+    observed: dict = field(default_factory=dict)  # table indices on the observed table
 
     @property
     def table(self):

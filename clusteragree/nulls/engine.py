@@ -9,7 +9,7 @@ before any work; ``run`` hands each request to its method's ``law``. The public 
 from __future__ import annotations
 
 from .._validate import check_choice, check_options, check_positive_int, check_seed
-from ..indices import get_index, resolve_indices, split_options
+from ..indices import evaluate, get_index, resolve_indices, split_options
 from ..indices._registry import Index
 from ..inputs import as_clusterings
 from ._methods import PAIR_MODELS, PARTITION_MODELS, get_method, get_model, methods_of
@@ -78,7 +78,7 @@ def _n_sim_for(method, n_sim, auto: bool):
 
 
 def _request(recs, options, clusterings, model, method_rec, *, n_sim, seed, rng, exhaustive,
-             max_tables, max_work, progress, reference, auto):
+             max_tables, max_work, progress, reference, auto, observed):
     if exhaustive is not None and "exhaustive" not in method_rec.options:
         raise ValueError(f"exhaustive= is for permutation methods, not method="
                          f"{method_rec.name!r}")
@@ -86,7 +86,8 @@ def _request(recs, options, clusterings, model, method_rec, *, n_sim, seed, rng,
                       model=model, method=method_rec, n_sim=_n_sim_for(method_rec, n_sim, auto),
                       seed=seed, rng=rng, max_tables=max_tables, max_work=max_work,
                       exhaustive=exhaustive, progress=progress, auto=auto,
-                      reference=reference)
+                      reference=reference, observed={r.name: observed[r.name]
+                                                     for r in recs if r.name in observed})
     if method_rec.check is not None:
         method_rec.check(req)
     return req
@@ -134,8 +135,12 @@ def plan(x, indices, method=None, *, y=None, data=None, dropna=False, model="per
         short = [r.name for r in recs if not _is_pair_index(r) and r.min_n > n]
         if short:
             raise ValueError(f"indices {short} need at least 2 objects (a pair), got n = {n}")
+    # the observed values of the table indices: cheap, and a bad option value fails here
+    observed = {r.name: float(evaluate(r, clusterings.table.counts, **per[r.name]))
+                for r in recs if not _is_pair_index(r)}
     kw = dict(n_sim=n_sim, seed=seed, rng=rng, exhaustive=exhaustive, max_tables=max_tables,
-              max_work=max_work, progress=progress, reference=reference or "x")
+              max_work=max_work, progress=progress, reference=reference or "x",
+              observed=observed)
     return [_choose(g, {r.name: per[r.name] for r in g}, clusterings, mod, method, **kw)
             for g, mod in zip(groups, models)]
 

@@ -106,67 +106,70 @@ def _all_permutations(k: int) -> np.ndarray:
     return np.array(list(itertools.permutations(range(k))), dtype=np.int64)
 
 
-def permuted_pair_values(rec, xs, ys, ymats, const, options, null="objects", n_sim=999,
-                         seed=None, exhaustive=None, progress=False):
-    """Values of a pair index with y's objects (``null="objects"``, the Mantel/QAP null) or y's
-    pair values (``null="pairs"``) randomly permuted.
+class _PairIndex:
+    """One index of object pairs ready for permutations: its values on a chunk of
+    permutations of y's objects (or pair values)."""
 
-    Returns ``(values, weights)``: all k! permutations with weights 1/k! (k = n objects or m
-    pairs) when ``use_all_permutations`` says so; otherwise ``n_sim`` random permutations and
-    weights None.
-    """
-    n, m = ymats[0].shape[0], ys[0].shape[-1]
-    k = n if null == "objects" else m
+    def __init__(self, rec, pair, options, null):
+        from ..indices._pairwise import pair_vectors
 
-    def values_for(perms):
-        if null == "objects":
-            from ..indices._pairwise import gather_objects
-
-            ys_b = tuple(gather_objects(M, perms) for M in ymats)
+        self.rec, self.options, self.null = rec, options, null
+        X, _, Y, ky = pair
+        self.direct = rec.representation is None
+        if self.direct:  # computed from the two clusterings themselves
+            self.X, self.Y, self.ky = X, Y, ky
+            self.per = max(1, _CHUNK_LABELS // X.shape[0])
         else:
-            ys_b = tuple(v[perms] for v in ys)
-        return np.asarray(rec.func(xs, ys_b, **const, **options), dtype=float)
+            self.xs, self.ys, self.ymats = pair_vectors(rec, pair)
+            self.const = rec.prepare(self.xs, self.ys, **options) if rec.prepare else {}
+            self.per = max(1, _CHUNK_VALUES // (self.ys[0].shape[-1] * len(self.ys)))
 
-    per = max(1, _CHUNK_VALUES // (m * len(ys)))
+    def values(self, perms: np.ndarray) -> np.ndarray:
+        if self.direct:
+            def moved(p):
+                return self.Y[np.ix_(p, p)] if self.ky == "matrix" else self.Y[p]
+
+            return np.array([self.rec.func(self.X, moved(p), **self.options) for p in perms],
+                            dtype=float)
+        out = []
+        for i in range(0, len(perms), self.per):
+            chunk = perms[i:i + self.per]
+            if self.null == "objects":
+                from ..indices._pairwise import gather_objects
+
+                ys_b = tuple(gather_objects(M, chunk) for M in self.ymats)
+            else:
+                ys_b = tuple(v[chunk] for v in self.ys)
+            out.append(np.asarray(self.rec.func(self.xs, ys_b, **self.const, **self.options),
+                                  dtype=float))
+        return np.concatenate(out)
+
+
+def permuted_pair_values(indices, null="objects", n_sim=999, seed=None, exhaustive=None,
+                         progress=False):
+    """Values of indices of object pairs (``_PairIndex``) with y's objects (``null="objects"``,
+    the Mantel/QAP null) or y's pair values (``null="pairs"``) randomly permuted, the same
+    permutations for every index.
+
+    Returns ``(values by index name, weights)``: all k! permutations with weights 1/k! (k = n
+    objects or m pairs) when ``use_all_permutations`` says so; otherwise ``n_sim`` random
+    permutations and weights None.
+    """
+    first = indices[0]
+    n = first.X.shape[0] if first.direct else first.ymats[0].shape[0]
+    k = n if null == "objects" else n * (n - 1) // 2
+    per = min(ix.per for ix in indices)
     if use_all_permutations(k, exhaustive, null):
         perms = _all_permutations(k)
-        values = np.concatenate([values_for(perms[i:i + per]) for i in range(0, len(perms), per)])
-        return values, np.full(len(perms), 1.0 / len(perms))
+        weights = np.full(len(perms), 1.0 / len(perms))
+        return {ix.rec.name: ix.values(perms) for ix in indices}, weights
     n_sim = check_positive_int(n_sim, "n_sim")
-    out = np.empty(n_sim)
+    out = {ix.rec.name: np.empty(n_sim) for ix in indices}
     for start, stop, perms in _random_permutation_chunks(
             k, n_sim, check_seed(seed), per, progress, f"permutations of {null}"):
-        out[start:stop] = values_for(perms)
+        for ix in indices:
+            out[ix.rec.name][start:stop] = ix.values(perms)
     return out, None
-
-
-def permuted_direct_values(rec, X, Y, ky, options, n_sim=999, seed=None, exhaustive=None,
-                           progress=False):
-    """Values of an index computed directly from two validated clusterings (no pair vectors)
-    with y's objects permuted: rows of memberships, rows and columns of a matrix. All n!
-    permutations (weights 1/n!) when ``use_all_permutations`` says so, else ``n_sim`` random
-    ones (weights None).
-    """
-    n = X.shape[0]
-
-    def moved(p):
-        return Y[np.ix_(p, p)] if ky == "matrix" else Y[p]
-
-    if use_all_permutations(n, exhaustive):
-        perms = _all_permutations(n)
-        total = len(perms)
-        weights = np.full(total, 1.0 / total)
-    else:
-        rng = check_seed(seed)
-        total = check_positive_int(n_sim, "n_sim")
-        perms = (rng.permutation(n) for _ in range(total))
-        weights = None
-    if progress:
-        from tqdm.auto import tqdm
-
-        perms = tqdm(perms, total=total, desc="permutations of objects")
-    values = np.array([rec.func(X, moved(p), **options) for p in perms], dtype=float)
-    return values, weights
 
 
 # -- the method records ------------------------------------------------------------------------
@@ -190,27 +193,15 @@ def _table_permutation_law(req):
 
 
 def _pair_permutation_law(req):
-    from ..indices._pairwise import pair_vectors
-
-    out = {}
-    for rec in req.indices:
-        opts = req.options[rec.name]
-        X, _, Y, ky = pair = req.clusterings.pair(rec)
-        if rec.representation is None:  # computed directly from the two clusterings
-            values, weights = permuted_direct_values(
-                rec, X, Y, ky, opts, n_sim=req.n_sim, seed=req.rng,
-                exhaustive=req.exhaustive, progress=req.progress)
-        else:
-            xs, ys, ymats = pair_vectors(rec, pair)
-            const = rec.prepare(xs, ys, **opts) if rec.prepare else {}
-            values, weights = permuted_pair_values(
-                rec, xs, ys, ymats, const, opts, null=req.model.name, n_sim=req.n_sim,
-                seed=req.rng, exhaustive=req.exhaustive, progress=req.progress)
-        law = ({"values": values, "probabilities": weights} if weights is not None
-               else {"samples": values})
-        out[rec.name] = req.null_of(rec, details={"null": req.model.name,
-                                                  "exhaustive": weights is not None}, **law)
-    return out
+    prepared = [_PairIndex(rec, req.clusterings.pair(rec), req.options[rec.name],
+                           req.model.name) for rec in req.indices]
+    values, weights = permuted_pair_values(prepared, null=req.model.name, n_sim=req.n_sim,
+                                           seed=req.rng, exhaustive=req.exhaustive,
+                                           progress=req.progress)
+    details = {"null": req.model.name, "exhaustive": weights is not None}
+    return {rec.name: req.null_of(rec, details=details, **(
+        {"values": values[rec.name], "probabilities": weights} if weights is not None
+        else {"samples": values[rec.name]})) for rec in req.indices}
 
 
 def _check_pairs_null(req):

@@ -1,0 +1,200 @@
+"""The null engine: methods and models as records, one result schema, every index kind through
+the same calls, and every bad argument refused before any work."""
+
+from __future__ import annotations
+
+import time
+
+import numpy as np
+import pandas as pd
+import pytest
+
+import clusteragree as ca
+from clusteragree.inference import RESULT_COLUMNS
+from clusteragree.nulls import NullMethod, register_method
+from clusteragree.nulls._methods import unregister_method
+from clusteragree.nulls.exact import _count_sorted_states, estimate_dp_work
+
+TAB = ca.ContingencyTable([[30, 20], [10, 20]])
+RNG = np.random.default_rng(2)
+U = RNG.dirichlet([1, 1, 1], size=12)  # fuzzy memberships of 12 objects
+V = np.clip(U + RNG.normal(0, 0.05, U.shape), 0.01, None)
+V /= V.sum(axis=1, keepdims=True)
+
+
+# ---------------------------------------------------------------------------------------------
+# A new null is one record
+# ---------------------------------------------------------------------------------------------
+
+@pytest.fixture
+def toy_method():
+    """A toy Monte Carlo null: the index on tables of one labelling cyclically shifted."""
+
+    def law(req):
+        x, y = ca.nulls.permutation.table_to_codes(req.table.counts)
+        n = len(x)
+        shifts = [np.roll(y, k) for k in range(req.n_sim)]
+        tables = np.stack([ca.crosstab(x, s).counts for s in shifts])
+        return {rec.name: req.null_of(rec, samples=rec.on_counts(tables, **req.options[rec.name]),
+                                      details={"shifts": n})
+                for rec in req.indices}
+
+    rec = register_method(NullMethod(
+        name="toy_shift", model="perm", title="Toy shift test",
+        description="cyclic shifts of y", law=law, monte_carlo=True, default_n_sim=7))
+    yield rec
+    unregister_method("toy_shift", "perm")
+
+
+def test_a_toy_method_works_through_every_caller_by_one_record(toy_method):
+    res = ca.agreement_test(TAB, index="rand", method="toy_shift")
+    assert res.null.n_sim == 7 and res.method == "toy_shift"
+    text = str(res)
+    assert "Toy shift test" in text and "cyclic shifts of y" in text
+    df = ca.compare(TAB, indices=["rand", "jaccard"], method="toy_shift", n_sim=5)
+    assert (df["method"] == "toy_shift").all() and (df["n_sim"] == 5).all()
+    assert ca.adjust(TAB, index="rand", method="toy_shift") == pytest.approx(
+        res.adjusted["mean"])
+    assert ("toy_shift", "perm") in ca.nulls.list_nulls().index
+    with pytest.raises(ValueError, match=r"method='toy_shift' is not available under "
+                                         r"model='num'"):
+        ca.agreement_test(TAB, index="rand", method="toy_shift", model="num")
+
+
+# ---------------------------------------------------------------------------------------------
+# One result schema
+# ---------------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("x, y, indices, method", [
+    (TAB, None, ["rand", "nmi_sum", "purity"], "exact"),
+    (TAB, None, ["rand", "mutual_info"], "hypergeometric"),
+    (TAB, None, ["rand", "vi"], "patefield"),
+    (U, V, ["ndc", "agri", "aci"], "permutation"),
+    (U, V, ["ndc", "agri"], "exact"),
+    (ca.coassociation([0, 0, 1, 1, 2, 2], [0, 0, 1, 1, 1, 2]),
+     ca.coassociation([0, 1, 1, 1, 2, 2]), ["ari_mm", "sms"], "permutation"),
+])
+def test_compare_rows_are_agreement_test_rows(x, y, indices, method):
+    df = ca.compare(x, y, indices=indices, method=method, seed=3)
+    assert tuple(df.columns) == RESULT_COLUMNS
+    for name in df.index:
+        row = ca.agreement_test(x, y, index=name, method=method, seed=3).to_frame()
+        assert tuple(row.columns) == RESULT_COLUMNS
+        for col in RESULT_COLUMNS:
+            a, b = df.loc[name, col], row.loc[name, col]
+            if pd.isna(a) or pd.isna(b):
+                assert pd.isna(a) and pd.isna(b), (name, col)
+            else:
+                assert a == b or a == pytest.approx(b, rel=1e-12), (name, col)
+
+
+def test_what_a_method_cannot_give_is_NA_and_summary_is_the_null_part():
+    df = ca.compare(TAB, indices=["rand", "mutual_info"], method="hypergeometric")
+    assert df["p_value"].isna().all() and df["null_median"].isna().all()
+    assert pd.isna(df.loc["mutual_info", "adjusted_mean"])  # no fixed optimum
+    assert str(df["p_value"].dtype) == "Float64"
+    nd = ca.nulls.null_distribution(TAB, index="rand", method="exact")
+    summary = nd.summary()
+    row = ca.agreement_test(TAB, index="rand", method="exact").to_frame().loc["rand"]
+    for key, value in summary.items():
+        if pd.isna(value):
+            assert pd.isna(row[key]), key
+        else:
+            assert row[key] == value, key
+
+
+def test_fuzzy_tests_use_the_permutation_null_and_the_exact_mean():
+    res = ca.agreement_test(U, V, index="ndc", method="permutation", n_sim=300, seed=1)
+    exact = ca.agreement_test(U, V, index="ndc", method="exact")
+    assert res.null.model == "objects" and exact.null.model == "objects"
+    assert abs(res.null.mean - exact.null.mean) < 4 * res.null.mean_se
+    assert res.pvalue < 0.01 and np.isnan(exact.pvalue)
+    pairs = ca.agreement_test(U, V, index="ndc", null="pairs", n_sim=300, seed=1)
+    assert pairs.null.model == "pairs" and "pair values" in str(pairs)
+    assert ca.adjust(U, V, index="ndc", method="exact") == pytest.approx(
+        (res.statistic - exact.null.mean) / (1 - exact.null.mean))
+
+
+# ---------------------------------------------------------------------------------------------
+# Exact methods decide before they work
+# ---------------------------------------------------------------------------------------------
+
+def test_count_of_dynamic_programme_states_equals_a_brute_force_count():
+    import itertools
+
+    for caps, total in [([5, 3, 2], 6), ([4, 4, 4, 1], 7), ([6, 2], 5), ([3], 2)]:
+        brute = {tuple(sorted(v, reverse=True))
+                 for v in itertools.product(*(range(c + 1) for c in caps)) if sum(v) == total}
+        assert _count_sorted_states(sorted(caps, reverse=True), total) == len(brute)
+
+
+def test_estimate_is_not_below_the_support_of_small_laws():
+    for rows, cols in [([5, 4, 3], [4, 4, 4]), ([6, 4], [3, 3, 2, 2]), ([10, 10], [10, 10])]:
+        values, _ = ca.nulls.statistic_law(rows, cols, "s")
+        assert estimate_dp_work(rows, cols, "s") >= 1
+        assert estimate_dp_work(rows, cols, "t") >= 1
+        assert len(values) >= 1
+
+
+@pytest.mark.parametrize("table, index", [
+    (np.array([[20, 10, 10, 10], [10, 20, 10, 10], [10, 10, 20, 10], [10, 10, 10, 20]]), "ari"),
+    ("statlog_em", "nmi_sum"),
+])
+def test_too_large_exact_laws_are_refused_in_milliseconds(table, index):
+    tab = ca.load_dataset(table) if isinstance(table, str) else table
+    t = time.perf_counter()
+    with pytest.raises(ValueError, match=r"needs about .* entries .* more than max_work"):
+        ca.nulls.null_distribution(tab, index=index, method="exact")
+    assert time.perf_counter() - t < 0.5
+    res = ca.agreement_test(tab, index=index, method="auto", n_sim=500, seed=1)
+    assert res.method == "patefield" and res.null.details["auto"]
+    assert "chosen by method='auto'" in str(res)
+
+
+def test_auto_takes_the_exact_law_when_it_fits():
+    res = ca.agreement_test(TAB, index="jaccard", method="auto", seed=1)
+    assert res.method == "exact" and res.null.is_exact
+
+
+# ---------------------------------------------------------------------------------------------
+# Bad arguments, before any work
+# ---------------------------------------------------------------------------------------------
+
+def test_one_n_sim_rule_and_one_exhaustive_rule():
+    with pytest.raises(ValueError, match=r"n_sim is for Monte Carlo methods, not "
+                                         r"method='exact'"):
+        ca.agreement_test(TAB, index="rand", method="exact", n_sim=100)
+    with pytest.raises(ValueError, match=r"exhaustive= is for permutation methods"):
+        ca.agreement_test(TAB, index="rand", method="patefield", exhaustive=True)
+    small = [[2, 1], [1, 2]]
+    forced = ca.nulls.null_distribution(small, index="rand", method="permutation",
+                                        exhaustive=False, n_sim=50, seed=1)
+    assert forced.is_sampled and forced.n_sim == 50
+    fuzzy = ca.nulls.null_distribution(U[:6], V[:6], index="ndc", method="permutation",
+                                       exhaustive=False, n_sim=40, seed=1)
+    assert fuzzy.is_sampled  # the direct-measure and pair permutations obey exhaustive= too
+    direct = ca.nulls.null_distribution(U[:6], V[:6], index="ri09", method="permutation",
+                                        exhaustive=False, n_sim=40, seed=1)
+    assert direct.is_sampled and direct.n_sim == 40
+
+
+def test_bad_option_values_fail_before_the_null_is_drawn():
+    t = time.perf_counter()
+    with pytest.raises(ValueError, match=r"base must be a positive number other than 1"):
+        ca.agreement_test(TAB, index="vi", base=1, n_sim=10**7, seed=1)
+    assert time.perf_counter() - t < 0.5
+
+
+def test_iadjust_takes_a_method():
+    df = ca.iadjust(TAB, method="exact")
+    assert (df["method"] == "exact").all() and df["n_sim"].isna().all()
+
+
+def test_model_and_null_misuse_name_the_arguments():
+    with pytest.raises(ValueError, match=r"null='pairs' is for indices of object pairs"):
+        ca.agreement_test(TAB, index="rand", null="pairs")
+    with pytest.raises(ValueError, match=r"model='objects' .* is a null for indices of object "
+                                         r"pairs"):
+        ca.agreement_test(TAB, index="rand", model="objects")
+    with pytest.raises(ValueError, match=r"null='pairs' and model='objects' disagree"):
+        ca.agreement_test(U, V, index="ndc", model="objects", null="pairs")
