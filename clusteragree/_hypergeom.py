@@ -6,11 +6,13 @@ min(a_i, b_j). Sums over that support (the expected mutual information of Vinh e
 Amorim 2015, ch. 5 eq 4, and later moments) need only the part of the support where the probability is
 not negligible in double precision.
 
-Window. Hoeffding (1963, Thm. 4) shows that sampling without replacement obeys the Chernoff
-bound of the binomial with the same number of draws m = min(a, b) and success rate
-p = max(a, b) / n:  P(X >= m t) <= exp(-m KL(t || p)) for t >= p, and likewise below the mean.
-We keep the values with m KL(t || p) <= LOG_TAIL (= 45, tail mass below e^-45 ~ 3e-20 on each
-side), found by vectorised bisection.
+Window. Hoeffding (1963, Thm. 4) shows that sampling without replacement obeys the bounds of
+the binomial with the same number of draws m = min(a, b) and success rate p = max(a, b) / n:
+the additive bound P(|X - m p| >= h) <= exp(-2 h^2 / m), and the tighter Chernoff bound
+P(X >= m t) <= exp(-m KL(t || p)) for t >= p (likewise below the mean). We keep the values
+within h = sqrt(m LOG_TAIL / 2) of the mean (tail mass below e^-45 ~ 3e-20 on each side, one
+square root per cell) and, when that still leaves many terms, those with
+m KL(t || p) <= LOG_TAIL, found by vectorised bisection.
 
 Probabilities. Inside the window the pmf is built from the exact ratio of neighbours,
 p(k+1) / p(k) = (a - k)(b - k) / ((k + 1)(n - a - b + k + 1)), accumulated in logs and normalised
@@ -26,7 +28,8 @@ __all__ = ["LOG_TAIL", "cell_windows", "cell_laws", "expected_xlogx_sum",
            "expected_mutual_information", "expected_xlogx_of_sizes", "expected_mi_of_sizes"]
 
 LOG_TAIL = 45.0  # e^-45 ~ 3e-20 per tail: far below double precision relative to the sum
-#: Below this many terms in all, the whole support is summed (no window search).
+#: Below this many terms in all (within Hoeffding's additive window), no tighter window is
+#: searched for.
 SMALL_SUPPORT = 20_000
 
 
@@ -59,9 +62,15 @@ def cell_windows(a, b, n, log_tail: float = LOG_TAIL):
     a, b = np.broadcast_arrays(np.asarray(a, dtype=np.int64), np.asarray(b, dtype=np.int64))
     sup_lo = np.maximum(0, a + b - n)
     sup_hi = np.minimum(a, b)
+    # Hoeffding's additive bound, P(|X - ab/n| >= h) <= e^-log_tail for h = sqrt(m log_tail / 2)
+    # (m = min(a, b) draws): one square root per cell
+    mean = a * (b / float(n))
+    h = np.sqrt(sup_hi * (log_tail / 2.0)) + 1.0
+    sup_lo = np.maximum(sup_lo, np.floor(mean - h).astype(np.int64))
+    sup_hi = np.minimum(sup_hi, np.ceil(mean + h).astype(np.int64))
     if int((sup_hi - sup_lo + 1).sum()) <= SMALL_SUPPORT:
-        return sup_lo, sup_hi  # the whole support is cheap: no window needed
-    m = sup_hi.astype(float)
+        return sup_lo, sup_hi  # few terms: no tighter window is worth its search
+    m = np.minimum(a, b).astype(float)
     p = np.maximum(a, b) / float(n)
     with np.errstate(divide="ignore"):
         target = np.where(m > 0, log_tail / np.maximum(m, 1.0), np.inf)

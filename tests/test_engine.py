@@ -198,3 +198,14 @@ def test_model_and_null_misuse_name_the_arguments():
         ca.agreement_test(TAB, index="rand", model="objects")
     with pytest.raises(ValueError, match=r"null='pairs' and model='objects' disagree"):
         ca.agreement_test(U, V, index="ndc", model="objects", null="pairs")
+
+
+def test_ami_on_a_batch_equals_ami_table_by_table():
+    sims = ca.nulls.random_tables([30, 20, 9], [25, 24, 10], n_sim=50, seed=4)
+    other = ca.nulls.random_tables([12, 40, 7], [30, 29], n_sim=30, seed=5)
+    mixed = np.zeros((80, 3, 3), dtype=np.int64)
+    mixed[:50] = sims
+    mixed[50:, :, :2] = other
+    batch = ca.agreement(mixed, index="ami")
+    single = [ca.agreement(t, index="ami") for t in mixed]
+    assert np.allclose(batch, single, rtol=0, atol=1e-14)

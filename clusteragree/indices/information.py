@@ -127,19 +127,18 @@ def expected_mutual_info(row_sums, col_sums) -> float:
 
 def _expected_mi_batch(rows, cols, shape) -> np.ndarray:
     """E[MI] for each table of a batch (margins (..., K) and (..., Q)), computed once per
-    distinct pair of margins."""
+    distinct pair of margins (up to order): a batch that shares its margins (Patefield tables,
+    permutations) costs one E[MI]."""
     if rows.ndim == 1 and cols.ndim == 1:
-        return np.full(shape, expected_mutual_info(rows, cols))
+        return np.full(shape, expected_mutual_information(rows, cols))
     rows = np.broadcast_to(rows, shape + rows.shape[-1:]).reshape(-1, rows.shape[-1])
     cols = np.broadcast_to(cols, shape + cols.shape[-1:]).reshape(-1, cols.shape[-1])
-    cache: dict[bytes, float] = {}
-    out = np.empty(len(rows))
-    for i, (r, c) in enumerate(zip(rows, cols)):
-        key = np.sort(r).tobytes() + b"|" + np.sort(c).tobytes()
-        if key not in cache:
-            cache[key] = expected_mutual_info(r, c)
-        out[i] = cache[key]
-    return out.reshape(shape)
+    if (rows == rows[0]).all() and (cols == cols[0]).all():
+        return np.full(shape, expected_mutual_information(rows[0], cols[0]))
+    keys = np.concatenate((np.sort(rows, axis=1), np.sort(cols, axis=1)), axis=1)
+    uniq, first, inv = np.unique(keys, axis=0, return_index=True, return_inverse=True)
+    values = np.array([expected_mutual_information(rows[i], cols[i]) for i in first])
+    return values[inv.ravel()].reshape(shape)
 
 
 # -- entropies and mutual information -------------------------------------------------------
