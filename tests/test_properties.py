@@ -780,3 +780,16 @@ def test_expected_mutual_info_windowed_at_large_n():
         b = np.r_[h, h, b]
         ours = expected_mutual_info(a, b)
         assert math.isclose(ours, _brute_emi_longdouble(a.tolist(), b.tolist()), rel_tol=1e-10)
+
+
+@pytest.mark.parametrize("table, expected", [
+    (np.ones((1, 5), dtype=int), {"nmi_min": 0.0, "fowlkes_mallows": 0.0, "homogeneity": 1.0,
+                                  "completeness": 0.0, "adjusted_rand": 0.0}),
+    (np.ones((5, 1), dtype=int), {"nmi_min": 0.0, "fowlkes_mallows": 0.0, "homogeneity": 0.0,
+                                  "completeness": 1.0, "adjusted_rand": 0.0}),
+])
+def test_vanishing_denominators_follow_the_registry_rule(table, expected):
+    # x a single cluster against y all singletons (and the transpose): 0/0 ratios give 0, except
+    # homogeneity and completeness, which are 1 when their entropy vanishes
+    for name, value in expected.items():
+        assert evaluate(name, table) == value, name

@@ -11,10 +11,10 @@ Degenerate tables are decided here, once, for every index:
 * n < 2: pair-counting indices need at least one pair of objects and raise ``ValueError``.
 * A ratio whose denominator vanishes (one clustering is a single cluster, or all singletons)
   takes the index's optimum when the two clusterings are identical (the table has one non-zero
-  cell in every non-empty row and column), and otherwise the index's ``fallback`` value: 0 for
-  all similarity indices (no agreement can be shown; e.g. NMI when one clustering has a single
-  cluster, as in scikit-learn), except where the record says otherwise (homogeneity and
-  completeness are 1, following their definitions).
+  cell in every non-empty row and column), and otherwise 0 (no agreement can be shown; e.g. NMI
+  when one clustering has a single cluster, as in scikit-learn), except homogeneity and
+  completeness, which are 1 as their definitions say. Each index applies this rule through
+  ``_common.ratio(num, den, same, optimum, fallback)``; the tests check it on such tables.
 * A result is never nan: a nan left over would be a bug, and ``evaluate`` raises on it.
 """
 
@@ -44,7 +44,6 @@ class Index:
     symmetric: bool
     reference: str
     title: str
-    fallback: float = 0.0
     aliases: tuple[str, ...] = ()
     options: dict = field(default_factory=dict)
     inputs: tuple[str, ...] = ("table",)

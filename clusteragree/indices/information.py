@@ -278,7 +278,7 @@ def adjusted_mutual_info(S, average="arithmetic"):
 
 
 @register(name="homogeneity", linear=True, title="Homogeneity (of y's clusters w.r.t. x's classes)",
-          kind="similarity", range=(0.0, 1.0), optimum=1.0, symmetric=False, fallback=1.0,
+          kind="similarity", range=(0.0, 1.0), optimum=1.0, symmetric=False,
           reference="Rosenberg & Hirschberg (2007)", **_INFO)
 def homogeneity(S):
     """Homogeneity = 1 - H(x | y) / H(x) = MI / H(x): each cluster of y holds one class of x.
@@ -287,7 +287,7 @@ def homogeneity(S):
 
 
 @register(name="completeness", linear=True, title="Completeness (of y's clusters w.r.t. x's classes)",
-          kind="similarity", range=(0.0, 1.0), optimum=1.0, symmetric=False, fallback=1.0,
+          kind="similarity", range=(0.0, 1.0), optimum=1.0, symmetric=False,
           reference="Rosenberg & Hirschberg (2007)", **_INFO)
 def completeness(S):
     """Completeness = 1 - H(y | x) / H(y) = MI / H(y): each class of x lies in one cluster.
