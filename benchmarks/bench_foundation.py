@@ -20,6 +20,9 @@ What is measured (all ratios are taken within the same run, on the same machine)
 3. Every index of the registry through ``evaluate(name, counts)``: the time per call on one
    random 10 x 10 table (n = 1000), target well under a millisecond each; and the time per
    table on a batch of 17,000 random 4 x 4 tables (n = 100 each).
+4. Per-call latency of the indices scikit-learn also has, 10 x 10 clusters, n = 1,000 labels:
+   ``ca.agreement(x, y, index=...)`` against the scikit-learn metric, and ``evaluate`` on the
+   table alone. Target: AMI under 0.5 ms per call.
 
 Timing: ``time.perf_counter``, best of several repeats, after one warm-up call. The slow
 scikit-learn runs are warmed up on a small input and repeated only while the time budget of the
@@ -248,6 +251,50 @@ def bench_indices(cfg, results, slow_parts):
 
 
 
+# -- 4. per-call latency against scikit-learn ----------------------------------------------------
+
+LATENCY_PAIRS = (("rand", "rand_score"), ("adjusted_rand", "adjusted_rand_score"),
+                 ("fowlkes_mallows", "fowlkes_mallows_score"),
+                 ("mutual_info", "mutual_info_score"),
+                 ("nmi_sum", "normalized_mutual_info_score"),
+                 ("adjusted_mutual_info", "adjusted_mutual_info_score"),
+                 ("homogeneity", "homogeneity_score"), ("completeness", "completeness_score"),
+                 ("v_measure", "v_measure_score"))
+TARGET_AMI_CALL_US = 500.0
+
+
+def bench_latency(cfg, results, slow_parts):
+    from sklearn import metrics
+
+    rng = np.random.default_rng(SEED + 3)
+    x = rng.integers(0, 10, 1000)
+    y = (x + rng.integers(0, 4, 1000)) % 10
+    tab = ca.crosstab(x, y)
+    print("\n4. Per-call latency, 10 x 10 clusters, n = 1,000 labels: ca.agreement(x, y, index=)"
+          " vs the scikit-learn metric (labels in, float out), and evaluate(name, counts) on the"
+          " table alone")
+    print(f"\n   {'index':22s} {'ours (labels)':>14s} {'ours (table)':>13s} {'sklearn':>10s} "
+          f"{'sklearn/ours':>13s} {'|diff|':>8s}")
+    for name, sk_name in LATENCY_PAIRS:
+        sk = getattr(metrics, sk_name)
+        t_lab = per_call(lambda: ca.agreement(x, y, index=name), cfg["call_repeats"],
+                         cfg["call_time"])
+        t_tab = per_call(lambda: evaluate(name, tab.counts), cfg["call_repeats"],
+                         cfg["call_time"])
+        t_sk = per_call(lambda: sk(x, y), cfg["call_repeats"], cfg["call_time"])
+        diff = abs(ca.agreement(x, y, index=name) - sk(x, y))
+        print(f"   {name:22s} {t_lab * 1e6:11.1f} us {t_tab * 1e6:10.1f} us "
+              f"{t_sk * 1e6:7.1f} us {t_sk / t_lab:12.1f}x {diff:8.1e}")
+        if name == "adjusted_mutual_info":
+            results.append(("AMI per call, 10 x 10 table", f"< {TARGET_AMI_CALL_US:g} us",
+                            f"{t_tab * 1e6:.0f} us", t_tab * 1e6 < TARGET_AMI_CALL_US))
+            results.append(("AMI per call, labels: sklearn/ours", "(ratio)",
+                            f"{t_sk / t_lab:.1f}x", None))
+            if t_tab * 1e6 >= TARGET_AMI_CALL_US:
+                slow_parts.append(("AMI on a 10 x 10 table x 50",
+                                   lambda: [evaluate(name, tab.counts) for _ in range(50)]))
+
+
 # -- main -------------------------------------------------------------------------------------
 
 def main(argv=None):
@@ -262,7 +309,7 @@ def main(argv=None):
                  "scikit-learn", sklearn.__version__)
     results, slow_parts, sections = [], [], []
     for title, bench in (("1. AMI", bench_ami), ("2. crosstab", bench_crosstab),
-                         ("3. indices", bench_indices)):
+                         ("3. indices", bench_indices), ("4. latency", bench_latency)):
         t0 = time.perf_counter()
         bench(cfg, results, slow_parts)
         sections.append(f"{title} {time.perf_counter() - t0:.1f} s")

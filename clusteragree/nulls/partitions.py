@@ -56,7 +56,7 @@ from .._combinatorics import log_bell, log_binomial, log_stirling2
 from .._hypergeom import expected_mi_of_sizes
 from ._methods import PARTITION_MODELS, NullMethod, register_method
 from ._request import values_on_tables
-from .exact import count_tables, enumerate_tables, statistic_law
+from .exact import count_tables, enumerate_tables, estimate_dp_work, statistic_law
 
 __all__ = ["Side", "sides_of", "block_size_law", "mean_sums", "random_partitions",
            "random_model_chunks", "profile_pairs", "exact_partition_laws", "DEFAULT_N_SIM"]
@@ -68,6 +68,8 @@ DEFAULT_N_SIM = 17_000
 _LOG_NEGLIGIBLE = 50.0
 #: Exact laws list the tables of at most this many pairs of block-size profiles.
 _MAX_PROFILE_PAIRS = 1_000
+#: The fixed cost of one fixed-margins law in the mixture, in units of max_work.
+_WORK_PER_PAIR = 50_000
 _CHUNK_LABELS = 4_000_000
 _CHUNK_CELLS = 4_000_000
 
@@ -201,12 +203,24 @@ def _log_profile_probability(side: Side, profile) -> float:
                  - side.log_count)
 
 
-def enumeration_size(x: Side, y: Side, max_tables: int, statistics_only: bool):
-    """The profile pairs of the exact law when it can be listed: at most ``_MAX_PROFILE_PAIRS``
-    pairs, and (unless every index is a function of s or t, whose laws come from the dynamic
-    programme) at most ``max_tables`` tables in all; otherwise None."""
+def enumeration_size(x: Side, y: Side, indices, max_tables: int, max_work: int):
+    """The profile pairs of the exact law when it is cheap to compute: at most
+    ``_MAX_PROFILE_PAIRS`` pairs; for the indices of s or t, dynamic programmes whose estimated
+    sizes add up to at most ``max_work``; for the others, at most ``max_tables`` tables in all.
+    Otherwise None (the exact mean is then given by the closed forms, where it exists)."""
     pairs = profile_pairs(x, y)
-    if pairs is None or statistics_only:
+    if pairs is None:
+        return None
+    stats = sorted({rec.statistic for rec in indices if rec.statistic is not None})
+    work = float(_WORK_PER_PAIR * len(pairs))
+    if work > max_work:
+        return None
+    for stat in stats:
+        for lam, b, _ in pairs:
+            work += estimate_dp_work(lam, b, stat)
+            if work > max_work:
+                return None
+    if all(rec.statistic is not None for rec in indices):
         return pairs
     total = 0
     for lam, b, _ in pairs:
@@ -223,8 +237,7 @@ def exact_partition_laws(x: Side, y: Side, indices, options, max_tables: int, ma
     hypergeometric (the dynamic programme on s or t; enumeration for other indices).
 
     Returns {name: (values, probabilities)}."""
-    stats_only = all(rec.statistic is not None for rec in indices)
-    pairs = enumeration_size(x, y, max_tables, stats_only)
+    pairs = enumeration_size(x, y, indices, max_tables, max_work)
     if pairs is None:
         raise ValueError(f"the exact law under this random model is too large to list (n = "
                          f"{x.n}); use method='simulation'")
@@ -335,6 +348,8 @@ def random_model_chunks(x: Side, y: Side, n_sim: int, rng, progress: bool = Fals
     for start in starts:
         m = min(n_sim, start + per) - start
         lx, ly = random_partitions(x, m, rng), random_partitions(y, m, rng)
+        if x.kind == "fixed" and y.kind == "fixed":  # the permutation model: relabel y
+            ly = rng.permuted(ly, axis=1)
         K, Q = int(lx.max()) + 1, int(ly.max()) + 1
         keys = (np.arange(m)[:, None] * (K * Q) + lx * Q + ly).ravel()
         yield np.bincount(keys, minlength=m * K * Q).reshape(m, K, Q)
@@ -351,13 +366,9 @@ def _closed_form_missing(req):
     return [rec.name for rec in req.indices if not (rec.affine_state and rec.mean_state)]
 
 
-def _statistics_only(req) -> bool:
-    return all(rec.statistic is not None for rec in req.indices)
-
-
 def _check_exact(req):
     x, y = _sides(req)
-    if enumeration_size(x, y, req.max_tables, _statistics_only(req)) is not None:
+    if enumeration_size(x, y, req.indices, req.max_tables, req.max_work) is not None:
         return
     missing = _closed_form_missing(req)
     if req.auto or missing:
@@ -366,13 +377,14 @@ def _check_exact(req):
                 else "")
         raise ValueError(
             f"{what}the exact law is too large to list (n = {x.n}; more than "
-            f"{_MAX_PROFILE_PAIRS:,} pairs of cluster-size profiles or max_tables="
-            f"{req.max_tables:,} tables); use method='simulation'")
+            f"{_MAX_PROFILE_PAIRS:,} pairs of cluster-size profiles, or more work than "
+            f"max_work={req.max_work:,} / max_tables={req.max_tables:,}); use "
+            "method='simulation'")
 
 
 def _exact_law(req):
     x, y = _sides(req)
-    if enumeration_size(x, y, req.max_tables, _statistics_only(req)) is not None:
+    if enumeration_size(x, y, req.indices, req.max_tables, req.max_work) is not None:
         laws = exact_partition_laws(x, y, req.indices, req.options, req.max_tables,
                                     req.max_work)
         how = "mixture over cluster-size profiles of the fixed-margins laws"
@@ -397,6 +409,11 @@ def _simulation_law(req):
             for rec in req.indices}
 
 
+register_method(NullMethod(
+    name="simulation", model="perm", title="Monte Carlo agreement test",
+    description="random relabellings of y drawn under the model",
+    law=_simulation_law, monte_carlo=True, default_n_sim=DEFAULT_N_SIM,
+    describe=lambda nd: f"{nd.n_sim:,} random relabellings"))
 for _model in PARTITION_MODELS:
     if _model == "perm":
         continue
