@@ -80,6 +80,10 @@ class AgreementTest:
 
     def to_frame(self) -> pd.DataFrame:
         """One row, indexed by the index name, with the columns ``RESULT_COLUMNS``."""
+        return _frame([self])
+
+    def row(self) -> dict:
+        """The result as a dict with the keys ``RESULT_COLUMNS`` (NA where not available)."""
         row = dict(self.null.summary())
 
         def na(v):
@@ -90,8 +94,7 @@ class AgreementTest:
                    adjusted_mean=na(self.adjusted.get("mean")),
                    adjusted_median=na(self.adjusted.get("median")), z=na(self.zscore),
                    kind=get_index(self.index).kind)
-        frame = pd.DataFrame([row], index=pd.Index([self.index], name="index"))
-        return _typed(frame[list(RESULT_COLUMNS)])
+        return {c: row[c] for c in RESULT_COLUMNS}
 
     def __str__(self) -> str:
         nd, rec = self.null, get_index(self.index)
@@ -124,8 +127,11 @@ class AgreementTest:
     __repr__ = __str__
 
 
-def _typed(frame: pd.DataFrame) -> pd.DataFrame:
-    """Numeric columns as pandas' nullable Float64 / Int64, so NA stays NA (never nan)."""
+def _frame(tests) -> pd.DataFrame:
+    """The results of several tests as one frame of the schema: numeric columns as pandas'
+    nullable Float64 / Int64, so NA stays NA (never nan)."""
+    frame = pd.DataFrame([t.row() for t in tests], columns=list(RESULT_COLUMNS),
+                         index=pd.Index([t.index for t in tests], name="index"))
     types = {c: "Float64" for c in _FLOAT_COLUMNS}
     types["n_sim"] = "Int64"
     return frame.astype(types)
@@ -266,7 +272,7 @@ def compare(x, y=None, indices="paired", method=None, *, model="perm", null=None
     clusterings = requests[0].clusterings
     tests = [_test_of(get_index(n), nulls[n], _request_of(requests, n), alternative, plus_one)
              for n in names]
-    frame = pd.concat([t.to_frame() for t in tests])
+    frame = _frame(tests)
     frame.attrs.update(data=clusterings.describe(), seed=seed, table=clusterings.table,
                        null=sorted({t.null.describe() for t in tests}))
     return frame
