@@ -17,13 +17,15 @@ from .tables import ContingencyTable
 
 __all__ = ["load_dataset", "DATASETS", "data_dir"]
 
-#: name -> (file, names of the row and column clusterings (tables) or None, description)
+#: name -> (file, names of the row and column clusterings (tables) or None, description).
+#: Both tables are from Amorim, M. J. (2015), "On clustering stability", PhD thesis,
+#: ISCTE - University Institute of Lisbon.
 DATASETS = {
     "statlog_em": ("statlog_em.csv", ("class", "cluster"),
                    "Statlog (Vehicle Silhouettes) classes x EM clusters, n = 846 "
-                   "(seed 002, Ch.4 Table 1)"),
+                   "(Amorim 2015, Ch.4 Table 1)"),
     "thesis_table6a": ("thesis_table6a.csv", ("x", "y"),
-                       "two binary partitions, n = 80 (seed 002, Ch.2 Table 6a)"),
+                       "two binary partitions, n = 80 (Amorim 2015, Ch.2 Table 6a)"),
 }
 
 

@@ -10,7 +10,8 @@ the order of scikit-learn's ``labels_true, labels_pred``). ``ContingencyTable`` 
     a01 = sum_q C(n_+q, 2) - a11       (together in y only)
     a00 = C(n, 2) - a11 - a10 - a01    (apart in both)
 
-as exact Python integers (thesis, seed 002, App. B eqs 6-9).
+as exact Python integers (Amorim, M. J. (2015), "On clustering stability", PhD thesis,
+ISCTE - University Institute of Lisbon, App. B eqs 6-9).
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """The catalogue of agreement indices: one registry, and ``agreement`` to evaluate them.
 
 >>> import clusteragree as ca
->>> tab = ca.ContingencyTable([[30, 20], [10, 20]])          # thesis, seed 002, Table 6a
+>>> tab = ca.ContingencyTable([[30, 20], [10, 20]])          # Amorim (2015), Table 6a
 >>> ca.agreement(tab, index=["rand", "jaccard"]).round(4).to_dict()
 {'rand': 0.5253, 'jaccard': 0.3644}
 """
@@ -22,8 +22,9 @@ __all__ = ["agreement", "list_indices", "get_index", "evaluate", "resolve_indice
            "split_options", "GROUPS",
            "Index", "REGISTRY"]
 
-#: Named groups of indices. "paired" and "simple" are the thesis' (seed 002) eight indices of
-#: paired agreement and its indices of simple agreement (VI is the thesis' "NVI").
+#: Named groups of indices. "paired" and "simple" are the eight indices of paired agreement and
+#: the indices of simple agreement of Amorim, M. J. (2015), "On clustering stability", PhD
+#: thesis, ISCTE - University Institute of Lisbon (VI is the thesis' "NVI").
 GROUPS: dict[str, tuple[str, ...]] = {
     "paired": ("rand", "gower_legendre", "jaccard", "czekanowski", "goodman_kruskal",
                "sokal_sneath", "sokal_sneath2", "fowlkes_mallows"),

@@ -1,7 +1,7 @@
 """Building blocks shared by the index families, all vectorised over a batch ``(..., K, Q)``.
 
 Two additive cell statistics carry every pair-counting and every information index once the
-margins are fixed (DESIGN.md, "The core idea"):
+margins are fixed, so the exact null law of one statistic gives those of all its indices:
 
     s = sum_ij n_ij^2            (pair counting: a11 = (s - n) / 2)
     t = sum_ij n_ij log n_ij     (information: H(x, y) = log n - t / n)

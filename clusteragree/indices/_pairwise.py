@@ -8,7 +8,9 @@ vectors. Null models then only permute:
 
 * objects: y's matrices reindexed by a permutation pi of the objects, M[pi][:, pi] (the
   Mantel / QAP null: it keeps each matrix's structure);
-* pairs: y's pair vectors permuted directly (the null of Amodio et al., seed 004).
+* pairs: y's pair vectors permuted directly (the null of Amodio, S., D'Ambrosio, A., Iorio, C.
+  & Siciliano, R. (2015), "Adjusted concordance index, an extension of the adjusted Rand index
+  to fuzzy partitions", STAD Research Report 03/2015; Journal of Classification, 2021).
 
 Both nulls move each of y's pair values to a uniformly random pair, so any statistic that is a
 sum over pairs of f(x_ij, y_ij) has the same mean under both: (1/m) sum_ij sum_kl f(x_ij, y_kl).
@@ -16,8 +18,11 @@ Their variances differ, because object permutations move the m pair values in de
 (all pairs of one object move together) while pair permutations move them independently.
 
 ``sum_of_min`` and ``sum_of_abs_diff`` give those all-cross-pair sums in O(m log m) by sorting
-(the idea of Horta & Campello's Algorithm 1, seed 000, written with prefix sums and a binary
-search instead of its two merge loops, whose printed form has the errors listed in ERRATA.md).
+(the idea of Algorithm 1 of Horta, D. & Campello, R. J. G. B. (2015), "Comparing hard and
+overlapping clusterings", Journal of Machine Learning Research 16, written with prefix sums and a
+binary search instead of its two merge loops; the printed loops compare x_i <= y_j at step 8 and
+x_i > y_j at step 16 and lack the decrement i <- i - 1 after the first inner loop, all corrected
+here).
 """
 
 from __future__ import annotations
@@ -61,7 +66,8 @@ def _below(x, y):
 
 def sum_of_min(x: np.ndarray, y: np.ndarray) -> float:
     """sum_i sum_j min(x_i, y_j) over all cross pairs, in O(m log m) by sorting y:
-    sum_j min(x_i, y_j) = (sum of the y_j below x_i) + x_i #{j: y_j >= x_i}  (seed 000, eq 24).
+    sum_j min(x_i, y_j) = (sum of the y_j below x_i) + x_i #{j: y_j >= x_i}
+    (Horta & Campello 2015, eq 24).
 
     >>> sum_of_min(np.array([1.0, 3.0]), np.array([2.0, 2.0]))   # 1 + 1 + 2 + 2
     6.0

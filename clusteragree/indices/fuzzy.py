@@ -4,7 +4,7 @@ Memberships are arrays U of shape (n_objects, n_clusters) (objects in rows, like
 ``predict_proba``; the papers write the transpose), entries in [0, 1]; hard labels are turned
 into one-hot memberships. ``membership_kind(U)`` says which of the four kinds U is.
 
-Horta & Campello (2015, seed 000), with T = J + S:
+Horta & Campello (2015), with T = J + S:
 
     J = U U^T        (J_ij: degree to which objects i and j share a cluster)
     S = t t^T - J    (t = U 1, row totals: degree to which they are in different clusters)
@@ -14,13 +14,13 @@ Horta & Campello (2015, seed 000), with T = J + S:
     gri  = (a + d) / max(sum T^U, sum T^V)                  (13GRI, eq 22 and Prop. 5)
     afri, agri = (I - E[I]) / (1 - E[I])                    (13AFRI, 13AGRI)
 
-fri evaluates any memberships (the seed shows its flaw on possibilistic ones); afri and fri's
+fri evaluates any memberships (the paper shows its flaw on possibilistic ones); afri and fri's
 exact null mean need fuzzy or exclusive hard clusterings; gri and agri take all four kinds. E[I]
 is the exact mean over independent permutations of the objects of U and V: the denominators are
 constant under that null and E[a] = (1/m) sum_(i<j) sum_(k<l)
 min(J^U_ij, J^V_kl) (eq 18), computed in O(m log m) by sorting (``_pairwise.sum_of_min``).
 
-Hullermeier et al. (2012) / Amodio et al. (seed 004): E_P(i, j) = 1 - ||P(i) - P(j)||, the
+Hullermeier et al. (2012) / Amodio et al. (2015): E_P(i, j) = 1 - ||P(i) - P(j)||, the
 normalised L1 norm (1/2) sum_k |.|, and
 
     ndc = 1 - (1/m) sum_(i<j) |E_P(i, j) - E_Q(i, j)|     (normalised degree of concordance)
@@ -34,9 +34,10 @@ On exclusive hard clusterings fri = gri = ndc = rand and afri = agri = aci = adj
 
 ndc and aci take fuzzy (or exclusive hard) memberships, whose E lies in [0, 1], or similarity
 matrices (square, symmetric, unit diagonal: no fuzzy membership matrix but the identity looks
-like that, and for it both readings agree). ndc is also Hullermeier & Rifqi's 09HI (alias ``hi09``) with the normalised L1 norm (ERRATA.md:
-the seed's experiments used the Euclidean norm, which leaves [0, 1]). The other measures the seed
-reviews are in ``fuzzy_reviewed``.
+like that, and for it both readings agree). ndc is also Hullermeier & Rifqi's 09HI (alias
+``hi09``) with the normalised L1 norm (the experiments of Horta & Campello (2015) use the
+Euclidean norm, which leaves [0, 1]). The other measures Horta & Campello (2015) review are in
+``fuzzy_reviewed``.
 """
 
 from __future__ import annotations
@@ -53,8 +54,11 @@ from ._registry import register
 
 __all__ = ["membership_kind", "membership_matrices", "equivalence_matrix", "MEMBERSHIP_KINDS"]
 
-_HORTA = "Horta & Campello (2015), seed 000"
-_AMODIO = "Hullermeier et al. (2012); Amodio et al., seed 004"
+_HORTA = ('Horta, D. & Campello, R. J. G. B. (2015), "Comparing hard and overlapping '
+          'clusterings", Journal of Machine Learning Research 16')
+_AMODIO = ("Hullermeier et al. (2012); Amodio, S., D'Ambrosio, A., Iorio, C. & Siciliano, R. "
+           '(2015), "Adjusted concordance index, an extension of the adjusted Rand index to '
+           'fuzzy partitions", STAD Research Report 03/2015 (Journal of Classification, 2021)')
 
 
 def membership_kind(U) -> str:
@@ -110,7 +114,7 @@ def _abcd(xs, ys):
 
 
 def _expected_agreement(xs, ys):
-    """E[a] + E[d] under independent object permutations (seed 000 eqs 18-19)."""
+    """E[a] + E[d] under independent object permutations (Horta & Campello (2015), eqs 18-19)."""
     (Ju, Su), (Jv, Sv) = xs, ys
     m = Ju.shape[-1]
     return (sum_of_min(Ju, Jv) + sum_of_min(Su, Sv)) / m
@@ -119,7 +123,7 @@ def _expected_agreement(xs, ys):
 def _prepare_fri(xs, ys):
     """E[13FRI]: its denominator a + b + c + d = sum min(T^U, T^V) is constant under the null
     only when each clustering has a constant T = J + S (fuzzy and exclusive hard clusterings,
-    T = 1; seed 000, Corollary 1); otherwise there is no such closed form."""
+    T = 1; Horta & Campello (2015), Corollary 1); otherwise there is no such closed form."""
     for name, v in (("x", xs), ("y", ys)):
         T = v[0] + v[1]
         if not np.allclose(T, T[0], rtol=1e-12, atol=1e-12):
@@ -210,7 +214,7 @@ _E = dict(family="fuzzy", inputs=("membership", "matrix"), representation=equiva
 def ndc(xs, ys):
     """NDC = 1 - mean_(i<j) |E_P(i, j) - E_Q(i, j)|; the Rand index on hard partitions.
 
-    >>> P = [[.29, .71], [.79, .21], [.41, .59], [.88, .12]]      # seed 004's fuzzy toy
+    >>> P = [[.29, .71], [.79, .21], [.41, .59], [.88, .12]]      # Amodio et al. (2015): toy P'
     >>> Q = [[.94, .06], [.05, .95], [.53, .47], [.89, .11]]
     >>> round(ca.agreement(P, Q, index="ndc"), 4)
     0.6367
@@ -232,7 +236,7 @@ def aci(xs, ys, expected, expectation="exact", n_perm=1000, seed=None, clip_nega
 
     >>> P = [[.29, .71], [.79, .21], [.41, .59], [.88, .12]]
     >>> Q = [[.94, .06], [.05, .95], [.53, .47], [.89, .11]]
-    >>> round(ca.agreement(P, Q, index="aci"), 3)                  # seed 004: -0.200
+    >>> round(ca.agreement(P, Q, index="aci"), 3)                  # Amodio et al. (2015): -0.200
     -0.2
     """
     value = ratio(ndc(xs, ys) - expected, 1.0 - expected, _same(xs, ys), 1.0, 0.0)

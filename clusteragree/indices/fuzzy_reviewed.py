@@ -1,6 +1,6 @@
-"""The measures for general clusterings reviewed by Horta & Campello (2015, seed 000, sec. 3).
+"""The measures for general clusterings reviewed by Horta & Campello (2015, sec. 3).
 
-Memberships U, V have objects in rows (the seed writes the transpose); J = U U^T (co-association),
+Memberships U, V have objects in rows (the paper writes the transpose); J = U U^T (co-association),
 N = U^T V (fuzzy contingency matrix), t = U 1 (per-object membership totals).
 On exclusive hard clusterings: bc = ebc09 (BCubed), bri08p = bri08m = bri09 = ri09 = rand,
 bari09 = ari10 = adjusted_rand, csi10 = jaccard.
@@ -10,9 +10,9 @@ c = sum T(1 - J^U, J^V), d = sum T(1 - J^U, 1 - J^V), with the t-norm T = produc
 bri09, ri09) or minimum (bri08m, whose J is also built with the minimum), then RI = (a + d)/(a+b+c+d)
 and ARI by eq 5.
 
-Left out: 07CRI/07CARI and 09CRI/09CARI (the seed gives only their idea, not their pair
-variables), 10QRIp/10QRIm (the seed does not say how J is normalised to a unit diagonal for the
-minimum t-norm), 10CF/10CFn (the fuzzy transfer distance is an optimisation the seed does not
+Left out: 07CRI/07CARI and 09CRI/09CARI (the review gives only their idea, not their pair
+variables), 10QRIp/10QRIm (the review does not say how J is normalised to a unit diagonal for the
+minimum t-norm), 10CF/10CFn (the fuzzy transfer distance is an optimisation the review does not
 spell out).
 """
 
@@ -26,7 +26,8 @@ from .._validate import classify_memberships
 from ._common import ratio
 from ._registry import register
 
-_HORTA = "reviewed in Horta & Campello (2015), seed 000"
+_HORTA = ('reviewed in Horta, D. & Campello, R. J. G. B. (2015), "Comparing hard and '
+          'overlapping clusterings", Journal of Machine Learning Research 16')
 
 
 def _ratio(num, den, same):
@@ -63,7 +64,7 @@ def _info(U, V, name):
     pr, pc = P.sum(axis=1), P.sum(axis=0)
     with np.errstate(divide="ignore", invalid="ignore"):
         mi = np.where(P > 0, P * np.log(P / np.outer(pr, pc)), 0.0).sum()
-        hu = -np.where(pr > 0, pr * np.log(pr), 0.0).sum()  # the seed's H lacks its sign
+        hu = -np.where(pr > 0, pr * np.log(pr), 0.0).sum()  # the paper's H lacks its sign
         hv = -np.where(pc > 0, pc * np.log(pc), 0.0).sum()
     return max(float(mi), 0.0), float(hu), float(hv)
 
@@ -209,7 +210,7 @@ def bri08m(U, V):
           range=(-math.inf, 1.0), reference="Rovetta & Masulli (2009); " + _HORTA, **_DIRECT)
 def ri09(U, V):
     """09RI = 1 + (2 pi - sigma_U - sigma_V) / C(n, 2), pi = sum_(i<j) J^U_ij J^V_ij,
-    sigma = sum_(i<j) J_ij (the corrected formula the seed quotes)."""
+    sigma = sum_(i<j) J_ij (the corrected formula the review quotes)."""
     for W in (U, V):
         _need(W, _FC, "ri09")
     jx, jy = _upper(U @ U.T), _upper(V @ V.T)

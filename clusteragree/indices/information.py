@@ -4,12 +4,13 @@ With p_kq = n_kq / n, a_k = n_k+, b_q = n_+q (natural logs unless ``base=`` is g
 
     H(x)   = - sum_k (a_k/n) log(a_k/n)          H(y) likewise on the columns
     H(x,y) = - sum_kq p_kq log p_kq
-    MI     = sum_kq p_kq log(n n_kq / (a_k b_q))  (seed 002 Ch.5 eq 4; Ch.1 eq 2 is garbled)
+    MI     = sum_kq p_kq log(n n_kq / (a_k b_q))  (Amorim 2015, Ch.5 eq 4; Ch.1 eq 2 is garbled)
     VI     = H(x) + H(y) - 2 MI                  (Meila 2007)
 
 Given both margins, every index here is a function of t = sum n_kq log n_kq alone
-(``statistic="t"`` in the registry). The normalised mutual informations follow seed 002
-(NMI1 = MI/min H, NMI2 = MI/sqrt(H H), NMI3 = 2 MI/(H + H), MIH = MI/H(x, y); ERRATA.md).
+(``statistic="t"`` in the registry). The normalised mutual informations follow Amorim, M. J.
+(2015), "On clustering stability", PhD thesis, ISCTE - University Institute of Lisbon
+(NMI1 = MI/min H, NMI2 = MI/sqrt(H H), NMI3 = 2 MI/(H + H), MIH = MI/H(x, y)).
 The expected mutual information under fixed margins (Vinh, Epps & Bailey 2010) is exact; see
 ``expected_mutual_info``.
 """
@@ -113,13 +114,13 @@ def _average(hx, hy, average):
 
 def expected_mutual_info(row_sums, col_sums) -> float:
     """Exact E[MI] (nats) over all tables with the given margins (generalized hypergeometric
-    null; Vinh et al. 2010, seed 002 eq. 4).
+    null; Vinh et al. 2010; Amorim 2015, eq. 4).
 
     Each cell n_ij is Hypergeom(n, a_i, b_j); the sum runs over the part of its support whose
     probability is not negligible in double precision (``clusteragree._hypergeom``), once per
     distinct pair of margins: far fewer terms than summing every admissible value.
 
-    >>> round(expected_mutual_info([50, 30], [40, 40]), 6)   # thesis Table 6a margins
+    >>> round(expected_mutual_info([50, 30], [40, 40]), 6)   # Amorim (2015), Table 6a margins
     0.006381
     """
     return expected_mutual_information(row_sums, col_sums)
@@ -181,7 +182,7 @@ def joint_entropy(S, base=None):
 
 @register(name="mutual_info", linear=True, affine_state=True, title="Mutual information", kind="similarity",
           range=(0.0, math.inf), optimum=math.inf, symmetric=True, aliases=("mi",),
-          options={"base": None}, reference="seed 002 Ch.5 eq 4; " + _VINH, **_INFO)
+          options={"base": None}, reference="Amorim (2015), Ch.5 eq 4; " + _VINH, **_INFO)
 def mutual_info(S, base=None):
     """Mutual information MI = sum_kq (n_kq/n) log(n n_kq / (n_k+ n_+q)); its maximum is
     min(H(x), H(y)), so it has no fixed optimum (adjust it with ``max=``)."""
@@ -194,11 +195,11 @@ def _nmi(S, den_of):
 
 @register(name="nmi_min", linear=True, title="NMI, normalised by min H (NMI1)", kind="similarity",
           range=(0.0, 1.0), optimum=1.0, symmetric=True, aliases=("nmi1",),
-          reference="Strehl & Ghosh (2002); seed 002 Table 3", **_INFO)
+          reference="Strehl & Ghosh (2002); Amorim (2015), Table 3", **_INFO)
 def nmi_min(S):
     """NMI1 = MI / min(H(x), H(y)).
 
-    >>> round(ca.agreement([[30, 20], [10, 20]], index="nmi_min"), 4)   # thesis: .0511
+    >>> round(ca.agreement([[30, 20], [10, 20]], index="nmi_min"), 4)   # Amorim (2015): .0511
     0.0511
     """
     return _nmi(S, lambda hx, hy, hxy: np.minimum(hx, hy))
@@ -206,7 +207,7 @@ def nmi_min(S):
 
 @register(name="nmi_sqrt", linear=True, title="NMI, normalised by sqrt(H H) (NMI2)", kind="similarity",
           range=(0.0, 1.0), optimum=1.0, symmetric=True, aliases=("nmi2", "nmi_geometric"),
-          reference="Strehl & Ghosh (2002); seed 002 Table 3", **_INFO)
+          reference="Strehl & Ghosh (2002); Amorim (2015), Table 3", **_INFO)
 def nmi_sqrt(S):
     """NMI2 = MI / sqrt(H(x) H(y))."""
     return _nmi(S, lambda hx, hy, hxy: np.sqrt(hx * hy))
@@ -215,7 +216,7 @@ def nmi_sqrt(S):
 @register(name="nmi_sum", linear=True, title="NMI, normalised by (H + H)/2 (NMI3)", kind="similarity",
           range=(0.0, 1.0), optimum=1.0, symmetric=True,
           aliases=("nmi", "nmi3", "nmi_arithmetic"),
-          reference="Fred & Jain (2003); seed 002 Table 3", **_INFO)
+          reference="Fred & Jain (2003); Amorim (2015), Table 3", **_INFO)
 def nmi_sum(S):
     """NMI3 = 2 MI / (H(x) + H(y)) (scikit-learn's default normalized_mutual_info_score)."""
     return _nmi(S, lambda hx, hy, hxy: (hx + hy) / 2)
@@ -230,7 +231,7 @@ def nmi_max(S):
 
 @register(name="nmi_joint", title="MI over joint entropy (MIH)", kind="similarity",
           range=(0.0, 1.0), optimum=1.0, symmetric=True, aliases=("mih",),
-          reference="Horibe (1985); Kraskov et al. (2005); seed 002 Table 3", **_INFO)
+          reference="Horibe (1985); Kraskov et al. (2005); Amorim (2015), Table 3", **_INFO)
 def nmi_joint(S):
     """MIH = MI / H(x, y)."""
     return _nmi(S, lambda hx, hy, hxy: hxy)
@@ -238,7 +239,7 @@ def nmi_joint(S):
 
 @register(name="variation_of_information", linear=True, affine_state=True, title="Variation of information", kind="distance",
           range=(0.0, math.inf), optimum=0.0, symmetric=True, aliases=("vi",),
-          options={"base": None}, reference="Meila (2007); seed 002 Table 3", **_INFO)
+          options={"base": None}, reference="Meila (2007); Amorim (2015), Table 3", **_INFO)
 def variation_of_information(S, base=None):
     """VI = H(x) + H(y) - 2 MI = 2 H(x, y) - H(x) - H(y); at most log n."""
     return np.where(S.same, 0.0, np.maximum(S.hx + S.hy - 2 * S.mi, 0.0)) / _log_base(base)
@@ -254,7 +255,9 @@ def nvi(S):
 
 @register(name="nvi_sum", linear=True, title="VI normalised by H(x) + H(y)", kind="distance",
           range=(0.0, 1.0), optimum=0.0, symmetric=True,
-          reference="Vinh et al. (2010); Rezaei & Franti (2016), seed 001", **_INFO)
+          reference=("Vinh et al. (2010); Rezaei, M. & Franti, P. (2016), \"Set matching "
+                     "measures for external cluster validity\", IEEE Transactions on "
+                     "Knowledge and Data Engineering 28(8)"), **_INFO)
 def nvi_sum(S):
     """NVI_sum = VI / (H(x) + H(y)) = 1 - nmi_sum."""
     return np.clip(ratio(S.hx + S.hy - 2 * S.mi, S.hx + S.hy, S.same, 0.0, 1.0), 0.0, 1.0)

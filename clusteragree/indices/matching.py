@@ -1,12 +1,12 @@
 """Set-matching indices: clusters are matched or paired, then their overlaps are counted.
 
-Following Rezaei & Franti (2016, seed 001), with x (rows) the reference classes and y (columns)
+Following Rezaei & Franti (2016), with x (rows) the reference classes and y (columns)
 the clustering, n_kq the overlaps, a_k = n_k+ and b_q = n_+q:
 
     purity          = (1/n) sum_q max_k n_kq      (each cluster matched to its best class)
     inverse_purity  = (1/n) sum_k max_q n_kq
     f_measure       = sum_k (a_k/n) max_q 2 n_kq / (a_k + b_q)   (Larsen & Aone 1999; the "FM"
-                      of seed 001 is this F-measure, not Fowlkes-Mallows)
+                      of Rezaei & Franti is this F-measure, not Fowlkes-Mallows)
     van_dongen      = (2n - sum_k max_q n_kq - sum_q max_k n_kq) / (2n)   (normalised, NVD)
     criterion_h     = 1 - (1/n) sum over paired clusters of n_kq  (greedy or optimal pairing)
     accuracy        = (1/n) sum over optimally paired clusters of n_kq
@@ -27,7 +27,8 @@ from ._common import per_table
 from ._registry import register
 
 _MATCH = dict(family="set matching")
-_REZAEI = "Rezaei & Franti (2016), seed 001"
+_REZAEI = ('Rezaei, M. & Franti, P. (2016), "Set matching measures for external cluster '
+           'validity", IEEE Transactions on Knowledge and Data Engineering 28(8)')
 
 
 def _best_pairing_total(weights: np.ndarray) -> float:
@@ -228,11 +229,12 @@ def _psi_one(table, simplified: bool, clip: bool) -> float:
           optimum=1.0, symmetric=True, options={"simplified": False, "clip": True},
           reference=_REZAEI, vectorised=False, **_MATCH)
 def psi(counts, simplified=False, clip=True):
-    """Pair sets index of Rezaei & Franti (seed 001, eqs 14-20).
+    """Pair sets index of Rezaei & Franti (2016, eqs 14-20).
 
     S = max over one-to-one pairings of sum n_kq / max(a_k, b_q) (Braun-Banquet similarity),
     E = sum_r min(a_(r), b_(r)) / n with both size lists sorted in decreasing order (the
-    similarity of the expected table; ERRATA.md: it is not the null mean of S),
+    similarity of the expected table, which the paper calls the expected value: it is not the
+    null mean of S, so PSI is slightly positive on random partitions),
     PSI = (S - E) / (max(K, Q) - E) if S >= E, 0 if S < E (``clip=False`` keeps the negative
     value), 1 if K = Q = 1. ``simplified=True`` takes E = 1 (the metric form, eq 20).
 
@@ -248,5 +250,5 @@ def psi(counts, simplified=False, clip=True):
           kind="distance", range=(0.0, 1.0), optimum=0.0, symmetric=True,
           options={"simplified": False}, reference=_REZAEI, vectorised=False, **_MATCH)
 def psi_distance(counts, simplified=False):
-    """1 - PSI (seed 001 eq 19; with ``simplified=True`` a metric, eq 20)."""
+    """1 - PSI (Rezaei & Franti 2016, eq 19; with ``simplified=True`` a metric, eq 20)."""
     return 1.0 - psi(counts, simplified=simplified, clip=True)

@@ -1,5 +1,5 @@
 """Co-association and consensus matrices, and the generalized adjusted Rand indices of
-Zhang, Wong & Shen (2012, seed 003).
+Zhang, Wong & Shen (2012).
 
 For two symmetric n x n matrices P and Q (entries: how strongly two objects go together), with
 sums over the m = n(n - 1)/2 pairs i < j (= half the sums over i != j, eq 14):
@@ -26,7 +26,8 @@ from ._registry import register
 
 __all__ = ["coassociation", "ari_mm_block_sums", "ari_mm_from_sums"]
 
-_ZHANG = "Zhang, Wong & Shen (2012), seed 003"
+_ZHANG = ('Zhang, S., Wong, H.-S. & Shen, Y. (2012), "Generalized adjusted Rand indices for '
+          'cluster ensembles", Pattern Recognition 45(6)')
 
 
 def coassociation(*clusterings) -> np.ndarray:
@@ -66,7 +67,8 @@ def _same(xs, ys):
 
 def _ari_from(t0, t1, t2, m, same):
     """ARImm from its sums; ``same`` (identical matrices) only decides a vanishing denominator:
-    ARImm(M, M) < 1 for an uncertain consensus matrix by design (seed 003, section 4.3)."""
+    ARImm(M, M) < 1 for an uncertain consensus matrix by design (Zhang, Wong & Shen 2012,
+    section 4.3)."""
     t3 = t1 * t2 / m
     den = 0.5 * (t1 + t2) - t3
     return ratio(t0 - t3, den, same & (den == 0), 1.0, 0.0)
@@ -89,7 +91,8 @@ def ari_mm_block_sums(P_block, Q_block, diagonal: bool = False) -> np.ndarray:
 
 
 def ari_mm_from_sums(sums, n: int) -> float:
-    """ari_mm from the block sums (t0, t1, t2) added over all blocks (seed 003 eq 29)."""
+    """ari_mm from the block sums (t0, t1, t2) added over all blocks (Zhang, Wong & Shen 2012,
+    eq 29)."""
     t0, t1, t2 = (float(v) for v in sums)
     m = n * (n - 1) / 2
     t3 = t1 * t2 / m
@@ -135,7 +138,10 @@ def _ari_mp_value(P, U):
 def ari_mm(xs, ys):
     """ARImm(P, Q) = (t0 - t3) / ((t1 + t2)/2 - t3) over the pairs i < j.
 
-    >>> M2 = [[0, .5, 0], [.5, 0, 0], [0, 0, 0]]       # seed 003's 'uncertain' matrix (ERRATA)
+    Zhang, Wong & Shen (2012) print their 'uncertain' example matrix M(2) asymmetric, with 0.5
+    on the diagonal; the intended matrix is M2 below, for which ARImm(M2, M2) = 0.4:
+
+    >>> M2 = [[0, .5, 0], [.5, 0, 0], [0, 0, 0]]       # the 'uncertain' matrix, as intended
     >>> round(ca.agreement(M2, M2, index="ari_mm"), 6)
     0.4
     """
@@ -154,7 +160,8 @@ def ari_mp(xs, ys):
     return ari_mm(xs, ys)
 
 
-# -- reference measures of seed 003 (section 2): plain matrix similarities, not chance-adjusted --
+# -- reference measures of Zhang, Wong & Shen (2012, section 2): plain matrix similarities,
+# not chance-adjusted --
 
 _REF = dict(family="matrix", inputs=("matrix",), kind="similarity", symmetric=True, optimum=1.0)
 

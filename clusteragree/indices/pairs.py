@@ -6,8 +6,8 @@ y (columns) only, ``a00`` apart in both; ``T = C(n, 2)``, ``p = a11 + a10`` (pai
 x) and ``q = a11 + a01`` (together in y). Given both margins, each is a function of
 ``s = sum n_ij^2`` alone (``statistic="s"`` in the registry), because a11 = (s - n) / 2.
 
-The thesis' paired indices are in seed 002 (Ch.2 Table 5; Ch.4 Table 3, without the misprinted
-square roots of ERRATA.md). All need n >= 2.
+The paired indices of Amorim (2015) are in its Ch.2 Table 5 and Ch.4 Table 3 (the printed
+Ch.4 Table 3 wraps Rand and Gower-Legendre in a square root by mistake). All need n >= 2.
 """
 
 from __future__ import annotations
@@ -21,7 +21,8 @@ from ._registry import register
 
 __all__ = ["PairState", "pair_state"]
 
-_AMORIM = "Amorim & Cardoso (2015), seed 002 Table 5"
+_AMORIM = ('Amorim, M. J. (2015), "On clustering stability", PhD thesis, ISCTE - University '
+           'Institute of Lisbon, Ch.2 Table 5')
 
 
 class PairState(NamedTuple):
@@ -83,7 +84,7 @@ def rand(P):
 
     R = (a11 + a00) / T
 
-    >>> ca.agreement([[30, 20], [10, 20]], index="rand")  # thesis Table 6a: .5253
+    >>> ca.agreement([[30, 20], [10, 20]], index="rand")  # Amorim (2015), Table 6a: .5253
     0.5253164556962026
     """
     a11, a10, a01, a00, p, q, T, n, same = P
@@ -125,7 +126,7 @@ def gower_legendre(P):
 
     GL = (a11 + a00) / (a11 + a00 + (a10 + a01) / 2) = 2R / (1 + R)
 
-    >>> round(ca.agreement([[30, 20], [10, 20]], index="gower_legendre"), 4)  # thesis: .6888
+    >>> round(ca.agreement([[30, 20], [10, 20]], index="gower_legendre"), 4)  # Amorim (2015): .6888
     0.6888
     """
     a11, a10, a01, a00, p, q, T, n, same = P
@@ -139,7 +140,7 @@ def jaccard(P):
 
     J = a11 / (a11 + a10 + a01) = C / (2 - C)
 
-    >>> round(ca.agreement([[30, 20], [10, 20]], index="jaccard"), 4)  # thesis: .3644
+    >>> round(ca.agreement([[30, 20], [10, 20]], index="jaccard"), 4)  # Amorim (2015): .3644
     0.3644
     """
     a11, a10, a01, a00, p, q, T, n, same = P
@@ -154,7 +155,7 @@ def czekanowski(P):
 
     C = 2 a11 / (2 a11 + a10 + a01)
 
-    >>> round(ca.agreement([[30, 20], [10, 20]], index="czekanowski"), 4)  # thesis: .5342
+    >>> round(ca.agreement([[30, 20], [10, 20]], index="czekanowski"), 4)  # Amorim (2015): .5342
     0.5342
     """
     a11, a10, a01, a00, p, q, T, n, same = P
@@ -169,7 +170,8 @@ def goodman_kruskal(P):
 
     GK = (a11 a00 - a10 a01) / (a11 a00 + a10 a01)
 
-    Its null mean is not exactly 0 (ERRATA.md, seed 002).
+    Its null mean is not exactly 0 (Amorim (2015) argues that it is, but by a plug-in
+    approximation).
     """
     a11, a10, a01, a00, p, q, T, n, same = P
     return ratio(a11 * a00 - a10 * a01, a11 * a00 + a10 * a01, same, 1.0, 0.0)
@@ -179,11 +181,11 @@ def goodman_kruskal(P):
           optimum=1.0, symmetric=True, aliases=("sos",),
           reference="Sokal & Sneath (1963); " + _AMORIM, **_PAIR)
 def sokal_sneath(P):
-    """Sokal-Sneath (SoS of the thesis; numerator per ERRATA.md):
+    """Sokal-Sneath (SoS of Amorim (2015); the numerator is a11 a00):
 
     SoS = a11 a00 / sqrt(p q (a00 + a10) (a00 + a01))
 
-    >>> round(ca.agreement([[30, 20], [10, 20]], index="sokal_sneath"), 4)  # thesis: .2760
+    >>> round(ca.agreement([[30, 20], [10, 20]], index="sokal_sneath"), 4)  # Amorim (2015): .2760
     0.276
     """
     a11, a10, a01, a00, p, q, T, n, same = P

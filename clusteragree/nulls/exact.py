@@ -2,7 +2,8 @@
 programme for the additive cell statistics.
 
 Under the null (both margins fixed; one labelling randomly permuted against the other) a table
-M has the generalized hypergeometric probability (seed 002 App. A eq 5)
+M has the generalized hypergeometric probability (Amorim, M. J. (2015), "On clustering
+stability", PhD thesis, ISCTE - University Institute of Lisbon, App. A eq 5)
 
     f(M) = prod_i a_i! prod_j b_j! / (n! prod_ij n_ij!).
 
@@ -92,7 +93,7 @@ def count_tables(rows, cols, limit: int | None = None) -> int:
     With ``limit``, stops as soon as the count is known to exceed it and returns ``limit + 1``
     (every partial table completes to at least one table, so partial counts are lower bounds).
 
-    >>> count_tables([50, 30], [40, 40])     # seed 002 Table 11: n11 = 10..40
+    >>> count_tables([50, 30], [40, 40])     # Amorim (2015), Table 11: n11 = 10..40
     31
     """
     a, b = _check_margins(rows, cols)
