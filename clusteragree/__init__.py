@@ -13,7 +13,7 @@ from .datasets import load_dataset
 from .indices import agreement, get_index, list_indices
 from .indices.fuzzy import membership_kind
 from .indices.matrices import coassociation
-from .inference import AgreementTest, adjust, agreement_test, compare, iadjust
+from .inference import AgreementTest, adjust, agreement_test, compare, format_results, iadjust
 from .tables import ContingencyTable, PairCounts, crosstab
 
 __version__ = "0.1.0"
@@ -24,6 +24,7 @@ __all__ = [
     "adjust",
     "agreement_test",
     "compare",
+    "format_results",
     "iadjust",
     "nulls",
     "PairCounts",

@@ -41,7 +41,8 @@ an empty label redrawn (a partition into k blocks is k! surjections); otherwise 
 recursion: object m is alone with probability S(m-1, k-1) / S(m, k), else joins one of the k
 blocks uniformly (blocks ranked by their smallest object). ``all``: Stam's method (1983): draw
 M with P(M = m) = m^n / (m! e B(n)), then throw the objects uniformly into M urns; the
-non-empty urns are a uniform random partition.
+non-empty urns are a uniform random partition (Stam 1983, "Generation of a random partition of
+a finite set by an urn model", J. Combinatorial Theory A 35).
 """
 
 from __future__ import annotations
@@ -61,7 +62,7 @@ from .exact import count_tables, enumerate_tables, estimate_dp_work, statistic_l
 __all__ = ["Side", "sides_of", "block_size_law", "mean_sums", "random_partitions",
            "random_model_chunks", "profile_pairs", "exact_partition_laws", "DEFAULT_N_SIM"]
 
-#: Random partitions drawn by ``method="simulation"`` (the thesis' IADJUST size).
+#: Random partitions drawn by ``method="simulation"`` (the size of Amorim's IADJUST, 2015).
 DEFAULT_N_SIM = 17_000
 #: Block sizes whose expected count is below exp(-_LOG_NEGLIGIBLE) times the largest are left
 #: out of the exact sums (their share of any sum is far below double precision).

@@ -1,6 +1,7 @@
 """Random tables with fixed margins (Patefield 1981, algorithm AS 159), in batches.
 
-The thesis' IADJUST (Amorim 2015) draws 17,000 such tables. We use scipy's implementation,
+The thesis' IADJUST (Amorim 2015, "On clustering stability", PhD thesis, ISCTE - University
+Institute of Lisbon) draws 17,000 such tables. We use scipy's implementation,
 ``scipy.stats.random_table(...).rvs(method="patefield")``, drawn in memory-bounded batches from
 one ``numpy.random.Generator``, with two guards around it:
 
