@@ -33,3 +33,43 @@ def test_a_single_row_or_column_has_one_table_and_a_point_mass_null():
 def test_random_tables_refuses_margins_with_different_totals():
     with pytest.raises(ValueError, match="same positive total"):
         ca.nulls.random_tables([3, 2], [4, 2], n_sim=2)
+
+
+# Every sampler on degenerate margins: n = 1, a single cluster, all singletons.
+DEGENERATE = [([1], [1]), ([5], [5]), ([1] * 5, [5]), ([5], [1] * 5), ([1] * 4, [1] * 4),
+              ([3, 2], [1] * 5), ([2, 1], [2, 1])]
+
+
+@pytest.mark.parametrize("rows, cols", DEGENERATE)
+@pytest.mark.parametrize("method, model", [("permutation", "perm"), ("simulation", "perm"),
+                                           ("simulation", "num"), ("simulation", "num1"),
+                                           ("simulation", "all"), ("simulation", "all1")])
+def test_every_sampler_on_degenerate_margins(rows, cols, method, model):
+    from clusteragree.nulls.partitions import random_model_chunks, sides_of
+
+    x, y = sides_of(model, rows, cols)
+    rng = np.random.default_rng(1)
+    for tables in random_model_chunks(x, y, 200, rng):
+        n = tables.sum(axis=(1, 2))
+        assert (tables >= 0).all() and (n == sum(rows)).all()
+        if x.kind == "fixed":
+            assert (np.sort(tables.sum(axis=2), axis=1)[:, ::-1][:, :len(rows)]
+                    == sorted(rows, reverse=True)).all()
+        if y.kind == "fixed":
+            assert (np.sort(tables.sum(axis=1), axis=1)[:, ::-1][:, :len(cols)]
+                    == sorted(cols, reverse=True)).all()
+        if y.kind == "num":
+            assert ((tables.sum(axis=1) > 0).sum(axis=1) == len(cols)).all()
+    table = np.zeros((len(rows), len(cols)), dtype=int)
+    # any table with these margins will do as the observed one
+    r, c = list(rows), list(cols)
+    for i in range(len(r)):
+        for j in range(len(c)):
+            table[i, j] = min(r[i], c[j])
+            r[i] -= table[i, j]
+            c[j] -= table[i, j]
+    index = "rand" if sum(rows) >= 2 else "nmi_sum"
+    nd = ca.nulls.null_distribution(table, index=index, method=method, model=model, n_sim=200,
+                                    seed=2)
+    law = nd.samples if nd.is_sampled else nd.values  # (all permutations when n <= 8)
+    assert law.size and np.isfinite(law).all()
