@@ -209,3 +209,22 @@ def test_ami_on_a_batch_equals_ami_table_by_table():
     batch = ca.agreement(mixed, index="ami")
     single = [ca.agreement(t, index="ami") for t in mixed]
     assert np.allclose(batch, single, rtol=0, atol=1e-14)
+
+
+def test_monte_carlo_values_that_cannot_fit_are_refused_at_once(monkeypatch):
+    from clusteragree.nulls import _request
+
+    monkeypatch.setattr(_request, "_available_memory", lambda: 100 * 2**20)
+    t = time.perf_counter()
+    with pytest.raises(MemoryError, match=r"n_sim=10,000,000 draws of 2 index\(es\) need "
+                                          r"0\.3 GiB .* 0\.1 GiB are available"):
+        ca.compare(TAB, indices=["rand", "ari"], method="patefield", n_sim=10**7)
+    assert time.perf_counter() - t < 0.5
+
+
+def test_streamed_monte_carlo_equals_one_big_batch():
+    # the law is evaluated batch by batch; the values must be those of the whole set of tables
+    tables = ca.nulls.random_tables([30, 20, 9], [25, 24, 10], n_sim=300_000, seed=8)
+    nd = ca.nulls.null_distribution([[20, 5, 5], [3, 15, 2], [2, 4, 3]], index="jaccard",
+                                    method="patefield", n_sim=300_000, seed=8)
+    assert np.array_equal(nd.samples, ca.agreement(tables, index="jaccard"))

@@ -49,7 +49,7 @@ def test_every_sampler_on_degenerate_margins(rows, cols, method, model):
 
     x, y = sides_of(model, rows, cols)
     rng = np.random.default_rng(1)
-    for tables in random_model_chunks(x, y, 200, rng):
+    for _, _, tables in random_model_chunks(x, y, 200, rng):
         n = tables.sum(axis=(1, 2))
         assert (tables >= 0).all() and (n == sum(rows)).all()
         if x.kind == "fixed":

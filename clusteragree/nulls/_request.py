@@ -18,7 +18,7 @@ from ..inputs import Clusterings
 from ._methods import Model, NullMethod
 from .distribution import NullDistribution
 
-__all__ = ["NullRequest", "values_on_tables"]
+__all__ = ["NullRequest", "values_on_tables", "stream_values", "check_memory"]
 
 
 @dataclass
@@ -122,3 +122,38 @@ def values_on_tables(indices, options, tables, margins=None) -> dict:
                 values[where] = rec.on_counts(sub, **opts)
         out[rec.name] = np.asarray(values, dtype=float)
     return out
+
+
+def stream_values(indices, options, batches, n_sim: int, margins=None) -> dict:
+    """Index values of a stream of table batches ``(start, stop, tables)``: each batch is
+    evaluated and dropped, so memory holds the values and one batch, whatever ``n_sim``."""
+    out = {rec.name: np.empty(n_sim) for rec in indices}
+    for start, stop, tables in batches:
+        for name, v in values_on_tables(indices, options, tables, margins).items():
+            out[name][start:stop] = v
+    return out
+
+
+def _available_memory() -> int | None:
+    """Bytes of memory available now (Linux and most Unixes), or None when unknown."""
+    import os
+
+    try:
+        return os.sysconf("SC_AVPHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
+    except (ValueError, OSError, AttributeError):  # pragma: no cover - other systems
+        return None
+
+
+#: Each Monte Carlo value is held twice (the draws and their sorted copy), 8 bytes each.
+BYTES_PER_VALUE = 16
+
+
+def check_memory(n_sim: int, n_indices: int) -> None:
+    """Refuse, before any work, a Monte Carlo law whose values alone cannot fit in memory."""
+    need = BYTES_PER_VALUE * n_sim * n_indices
+    avail = _available_memory()
+    if avail is not None and need > 0.8 * avail:
+        raise MemoryError(
+            f"n_sim={n_sim:,} draws of {n_indices} index(es) need {need / 2**30:.1f} GiB for "
+            f"their values alone, and {avail / 2**30:.1f} GiB are available; use a smaller "
+            "n_sim (ca.nulls.n_sim_for gives the size a p-value's precision needs)")

@@ -13,7 +13,7 @@ from ..indices import evaluate, get_index, resolve_indices, split_options
 from ..indices._registry import Index
 from ..inputs import as_clusterings
 from ._methods import PAIR_MODELS, PARTITION_MODELS, get_method, get_model, methods_of
-from ._request import NullRequest
+from ._request import NullRequest, check_memory
 from .distribution import NullDistribution
 from .exact import DEFAULT_MAX_TABLES, DEFAULT_MAX_WORK
 
@@ -88,6 +88,8 @@ def _request(recs, options, clusterings, model, method_rec, *, n_sim, seed, rng,
                       exhaustive=exhaustive, progress=progress, auto=auto,
                       reference=reference, observed={r.name: observed[r.name]
                                                      for r in recs if r.name in observed})
+    if method_rec.monte_carlo:
+        check_memory(req.n_sim, len(recs))
     if method_rec.check is not None:
         method_rec.check(req)
     return req

@@ -56,7 +56,7 @@ from scipy.special import gammaln
 from .._combinatorics import log_bell, log_binomial, log_stirling2
 from .._hypergeom import expected_mi_of_sizes
 from ._methods import PARTITION_MODELS, NullMethod, register_method
-from ._request import values_on_tables
+from ._request import stream_values
 from .exact import count_tables, enumerate_tables, estimate_dp_work, statistic_law
 
 __all__ = ["Side", "sides_of", "block_size_law", "mean_sums", "random_partitions",
@@ -336,8 +336,9 @@ def _max_blocks(side: Side) -> int:
 
 
 def random_model_chunks(x: Side, y: Side, n_sim: int, rng, progress: bool = False):
-    """n_sim tables of two clusterings drawn from their sides, in chunks of bounded memory
-    (each chunk padded with empty rows and columns when the number of blocks varies)."""
+    """n_sim tables of two clusterings drawn from their sides, in chunks of bounded memory:
+    yields ``(start, stop, tables)``, each chunk padded with empty rows and columns when the
+    number of blocks varies."""
     n = x.n
     cells = _max_blocks(x) * _max_blocks(y)
     per = max(1, min(_CHUNK_LABELS // max(n, 1), _CHUNK_CELLS // cells))
@@ -347,13 +348,14 @@ def random_model_chunks(x: Side, y: Side, n_sim: int, rng, progress: bool = Fals
 
         starts = tqdm(starts, desc="random partitions", unit="chunk")
     for start in starts:
-        m = min(n_sim, start + per) - start
+        stop = min(n_sim, start + per)
+        m = stop - start
         lx, ly = random_partitions(x, m, rng), random_partitions(y, m, rng)
         if x.kind == "fixed" and y.kind == "fixed":  # the permutation model: relabel y
             ly = rng.permuted(ly, axis=1)
         K, Q = int(lx.max()) + 1, int(ly.max()) + 1
         keys = (np.arange(m)[:, None] * (K * Q) + lx * Q + ly).ravel()
-        yield np.bincount(keys, minlength=m * K * Q).reshape(m, K, Q)
+        yield start, stop, np.bincount(keys, minlength=m * K * Q).reshape(m, K, Q)
 
 
 # -- the method records -----------------------------------------------------------------------
@@ -402,12 +404,9 @@ def _exact_law(req):
 def _simulation_law(req):
     """Index values of random tables, chunk by chunk: only the values are kept."""
     x, y = _sides(req)
-    parts = {rec.name: [] for rec in req.indices}
-    for tables in random_model_chunks(x, y, req.n_sim, req.rng, req.progress):
-        for name, v in values_on_tables(req.indices, req.options, tables).items():
-            parts[name].append(v)
-    return {rec.name: req.null_of(rec, samples=np.concatenate(parts[rec.name]))
-            for rec in req.indices}
+    batches = random_model_chunks(x, y, req.n_sim, req.rng, req.progress)
+    values = stream_values(req.indices, req.options, batches, req.n_sim)
+    return {rec.name: req.null_of(rec, samples=values[rec.name]) for rec in req.indices}
 
 
 register_method(NullMethod(

@@ -22,14 +22,14 @@ from scipy import stats
 
 from .._validate import check_positive_int, check_seed
 from ._methods import NullMethod, register_method
-from ._request import values_on_tables
+from ._request import stream_values
 
-__all__ = ["random_tables", "DEFAULT_N_SIM"]
+__all__ = ["random_tables", "random_table_batches", "DEFAULT_N_SIM"]
 
 #: The thesis' Monte Carlo size (Amorim 2015: 17,000 tables; see ``n_sim_for``).
 DEFAULT_N_SIM = 17_000
 
-_BATCH_CELLS = 4_000_000  # cells per batch: bounds memory at ~32 MB of int64
+_BATCH_CELLS = 1_000_000  # cells per batch: bounds a batch at ~8 MB of int64
 
 
 def _check_margins(rows, cols):
@@ -41,6 +41,40 @@ def _check_margins(rows, cols):
         raise ValueError(f"rows and cols must have the same positive total, got {rows.sum()} "
                          f"and {cols.sum()}")
     return rows, cols
+
+
+def random_table_batches(rows, cols, n_sim: int, rng, progress: bool = False):
+    """``n_sim`` random tables with the given (checked) margins in batches of bounded memory:
+    yields ``(start, stop, tables)`` with tables of shape (stop - start, K, Q)."""
+    r_on, c_on = np.flatnonzero(rows), np.flatnonzero(cols)
+    per = max(1, _BATCH_CELLS // (rows.size * cols.size))
+    starts = range(0, n_sim, per)
+    if progress:
+        from tqdm.auto import tqdm
+
+        starts = tqdm(starts, desc="Patefield tables", unit="batch")
+    single = r_on.size == 1 or c_on.size == 1  # one table only
+    dist = None if single else stats.random_table(rows[r_on], cols[c_on])
+    full = r_on.size == rows.size and c_on.size == cols.size  # no empty row or column
+    for start in starts:
+        stop = min(n_sim, start + per)
+        if single:
+            out = np.zeros((stop - start, rows.size, cols.size), dtype=np.int64)
+            out[:, r_on[:, None], c_on[None, :]] = (np.outer(rows[r_on], cols[c_on])
+                                                    // rows.sum())
+            yield start, stop, out
+            continue
+        batch = dist.rvs(size=stop - start, method="patefield", random_state=rng)
+        if ((batch < 0).any() or (batch.sum(axis=2) != rows[r_on]).any()
+                or (batch.sum(axis=1) != cols[c_on]).any()):  # pragma: no cover - a guard
+            raise RuntimeError("scipy's Patefield sampler broke the margins; please report "
+                               f"rows={rows.tolist()}, cols={cols.tolist()}")
+        if full:
+            yield start, stop, batch
+            continue
+        out = np.zeros((stop - start, rows.size, cols.size), dtype=np.int64)
+        out[:, r_on[:, None], c_on[None, :]] = batch
+        yield start, stop, out
 
 
 def random_tables(rows, cols, n_sim: int = DEFAULT_N_SIM, seed=None, progress: bool = False):
@@ -55,33 +89,17 @@ def random_tables(rows, cols, n_sim: int = DEFAULT_N_SIM, seed=None, progress: b
     n_sim = check_positive_int(n_sim, "n_sim")
     rng = check_seed(seed)
     rows, cols = _check_margins(rows, cols)
-    out = np.zeros((n_sim, rows.size, cols.size), dtype=np.int64)
-    r_on, c_on = np.flatnonzero(rows), np.flatnonzero(cols)
-    if r_on.size == 1 or c_on.size == 1:  # one table only
-        out[:, r_on[:, None], c_on[None, :]] = np.outer(rows[r_on], cols[c_on]) // rows.sum()
-        return out
-    dist = stats.random_table(rows[r_on], cols[c_on])
-    per = max(1, _BATCH_CELLS // (r_on.size * c_on.size))
-    starts = range(0, n_sim, per)
-    if progress:
-        from tqdm.auto import tqdm
-
-        starts = tqdm(starts, desc="Patefield tables", unit="batch")
-    for start in starts:
-        stop = min(n_sim, start + per)
-        batch = dist.rvs(size=stop - start, method="patefield", random_state=rng)
-        if ((batch < 0).any() or (batch.sum(axis=2) != rows[r_on]).any()
-                or (batch.sum(axis=1) != cols[c_on]).any()):  # pragma: no cover - a guard
-            raise RuntimeError("scipy's Patefield sampler broke the margins; please report "
-                               f"rows={rows.tolist()}, cols={cols.tolist()}")
-        out[start:stop, r_on[:, None], c_on[None, :]] = batch
+    out = np.empty((n_sim, rows.size, cols.size), dtype=np.int64)
+    for start, stop, batch in random_table_batches(rows, cols, n_sim, rng, progress):
+        out[start:stop] = batch
     return out
 
 
 def _patefield_law(req):
+    """Index values of random tables, batch by batch: only the values are kept."""
     rows, cols = req.margins
-    tables = random_tables(rows, cols, req.n_sim, seed=req.rng, progress=req.progress)
-    values = values_on_tables(req.indices, req.options, tables, margins=(rows, cols))
+    batches = random_table_batches(rows, cols, req.n_sim, req.rng, req.progress)
+    values = stream_values(req.indices, req.options, batches, req.n_sim, (rows, cols))
     return {rec.name: req.null_of(rec, samples=values[rec.name]) for rec in req.indices}
 
 

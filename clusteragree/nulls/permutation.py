@@ -17,7 +17,7 @@ import numpy as np
 
 from .._validate import check_positive_int, check_seed
 from ._methods import PAIR_MODELS, NullMethod, register_method
-from ._request import values_on_tables
+from ._request import stream_values, values_on_tables
 
 __all__ = ["permuted_tables", "table_to_codes", "use_all_permutations", "EXHAUSTIVE_LIMIT",
            "DEFAULT_N_PERM"]
@@ -29,6 +29,7 @@ DEFAULT_N_PERM = 999
 EXHAUSTIVE_LIMIT = 40_320  # 8!
 
 _CHUNK_LABELS = 4_000_000
+_CHUNK_CELLS = 4_000_000
 
 
 def table_to_codes(counts):
@@ -73,6 +74,17 @@ def _random_permutation_chunks(k: int, n_sim: int, rng, per: int, progress: bool
         yield start, stop, rng.permuted(np.broadcast_to(np.arange(k), (stop - start, k)), axis=1)
 
 
+def permuted_table_batches(x, y, n_sim: int, rng, progress: bool = False):
+    """Tables of x against ``n_sim`` random permutations of y, in batches of bounded memory:
+    yields ``(start, stop, tables)``."""
+    n = len(x)
+    K, Q = int(x.max()) + 1, int(y.max()) + 1
+    per = max(1, min(_CHUNK_LABELS // n, _CHUNK_CELLS // (K * Q)))
+    for start, stop, perms in _random_permutation_chunks(n, n_sim, rng, per, progress,
+                                                         "permutations"):
+        yield start, stop, _tables_from_permutations(x, y, perms, K, Q)
+
+
 def permuted_tables(x_codes, y_codes, n_sim: int = 999, seed=None, exhaustive: bool | None = None,
                     progress: bool = False):
     """Tables of x against random permutations of y.
@@ -83,17 +95,15 @@ def permuted_tables(x_codes, y_codes, n_sim: int = 999, seed=None, exhaustive: b
     """
     x = np.asarray(x_codes, dtype=np.int64)
     y = np.asarray(y_codes, dtype=np.int64)
-    n = len(x)
     K, Q = int(x.max()) + 1, int(y.max()) + 1
-    if use_all_permutations(n, exhaustive):
-        perms = _all_permutations(n)
+    if use_all_permutations(len(x), exhaustive):
+        perms = _all_permutations(len(x))
         tables = _tables_from_permutations(x, y, perms, K, Q)
         return tables, np.full(len(perms), 1.0 / len(perms))
     n_sim = check_positive_int(n_sim, "n_sim")
     out = np.empty((n_sim, K, Q), dtype=np.int64)
-    for start, stop, perms in _random_permutation_chunks(
-            n, n_sim, check_seed(seed), max(1, _CHUNK_LABELS // n), progress, "permutations"):
-        out[start:stop] = _tables_from_permutations(x, y, perms, K, Q)
+    for start, stop, batch in permuted_table_batches(x, y, n_sim, check_seed(seed), progress):
+        out[start:stop] = batch
     return out, None
 
 
@@ -183,13 +193,15 @@ def _describe_permutation(nd) -> str:
 
 def _table_permutation_law(req):
     x, y = table_to_codes(req.table.counts)
-    tables, weights = permuted_tables(x, y, n_sim=req.n_sim, seed=req.rng,
-                                      exhaustive=req.exhaustive, progress=req.progress)
-    values = values_on_tables(req.indices, req.options, tables, margins=req.margins)
-    law = ((lambda v: {"values": v, "probabilities": weights}) if weights is not None
-           else (lambda v: {"samples": v}))
-    return {rec.name: req.null_of(rec, details={"exhaustive": weights is not None},
-                                  **law(values[rec.name])) for rec in req.indices}
+    if use_all_permutations(len(x), req.exhaustive):
+        tables, weights = permuted_tables(x, y, exhaustive=True)
+        values = values_on_tables(req.indices, req.options, tables, margins=req.margins)
+        return {rec.name: req.null_of(rec, values=values[rec.name], probabilities=weights,
+                                      details={"exhaustive": True}) for rec in req.indices}
+    batches = permuted_table_batches(x, y, req.n_sim, req.rng, req.progress)
+    values = stream_values(req.indices, req.options, batches, req.n_sim, req.margins)
+    return {rec.name: req.null_of(rec, samples=values[rec.name], details={"exhaustive": False})
+            for rec in req.indices}
 
 
 def _pair_permutation_law(req):

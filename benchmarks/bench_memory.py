@@ -1,0 +1,89 @@
+#!/usr/bin/env python
+"""Peak memory of long Monte Carlo laws: each case runs in a fresh subprocess and reports its
+peak resident set size (``resource.getrusage``, the child's ru_maxrss) and its time.
+
+    python benchmarks/bench_memory.py                   # full sizes (about a minute)
+    python benchmarks/bench_memory.py --quick           # n_sim 10^6, a few seconds
+    python benchmarks/bench_memory.py --against PATH    # also run each case with the package
+                                                        # found at PATH (e.g. a checkout of an
+                                                        # older commit), side by side
+
+Cases (aim from the issue "Inputs a user can trust", item 6):
+1. an ARI Monte Carlo law (Patefield) on a 3 x 3 table with n_sim = 10^7: under 300 MB (the
+   values alone are 80 MB, held twice: the draws and their sorted copy);
+2. the same with method="permutation" (random permutations of y's labels), n = 150.
+The baseline of a bare interpreter with the package imported is printed for reference.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import textwrap
+
+CASES = {
+    "import only": "",
+    "ARI, Patefield, 3x3": """
+        nd = ca.nulls.null_distribution([[30, 12, 8], [10, 25, 15], [5, 9, 36]], index="ari",
+                                        method="patefield", n_sim=N_SIM, seed=1)
+        assert nd.n_sim == N_SIM
+    """,
+    "ARI, permutation, 3x3": """
+        nd = ca.nulls.null_distribution([[30, 12, 8], [10, 25, 15], [5, 9, 36]], index="ari",
+                                        method="permutation", n_sim=N_SIM // 10, seed=1)
+    """,
+}
+
+CHILD = """
+import json, resource, sys, time
+sys.path.insert(0, {path!r})
+import numpy as np
+import clusteragree as ca
+N_SIM = {n_sim}
+t0 = time.perf_counter()
+{body}
+dt = time.perf_counter() - t0
+print(json.dumps({{"peak_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
+                  "seconds": dt, "where": ca.__file__}}))
+"""
+
+
+def run_case(body: str, n_sim: int, path: str) -> dict:
+    code = CHILD.format(path=path, n_sim=n_sim, body=textwrap.indent(textwrap.dedent(body), ""))
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         timeout=1800)
+    if out.returncode != 0:
+        return {"error": out.stderr.strip().splitlines()[-1] if out.stderr else "failed"}
+    return json.loads(out.stdout.strip().splitlines()[-1])
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--quick", action="store_true")
+    parser.add_argument("--against", help="a folder holding another clusteragree package")
+    args = parser.parse_args(argv)
+    n_sim = 10**6 if args.quick else 10**7
+    here = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    paths = [("this checkout", here)] + ([("--against", args.against)] if args.against else [])
+    print(f"Peak memory (ru_maxrss of a fresh subprocess) and time; n_sim = {n_sim:,}")
+    aim = {"ARI, Patefield, 3x3": 300.0}
+    for name, body in CASES.items():
+        for label, path in paths:
+            res = run_case(body, n_sim, path)
+            if "error" in res:
+                print(f"  {name:24s} {label:14s} ERROR: {res['error']}")
+                continue
+            target = aim.get(name)
+            verdict = "" if target is None or args.quick else (
+                "  PASS" if res["peak_mb"] < target else "  FAIL")
+            print(f"  {name:24s} {label:14s} peak {res['peak_mb']:8.1f} MB   "
+                  f"{res['seconds']:7.2f} s" + (f"   (aim < {target:g} MB){verdict}"
+                                                 if target else ""))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
