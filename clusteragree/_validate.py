@@ -108,6 +108,16 @@ def check_label_pair(x, y, *, dropna: bool = False, names=("x", "y")):
     return x, y
 
 
+#: The largest number of objects a table may hold: every count and pair count is then exact
+#: (integers up to 2^53 are exact in double precision; sums of squares use Python integers).
+MAX_COUNT = 2**53
+
+
+def _too_large(name: str) -> str:
+    return (f"{name} holds more than 2**53 objects in a table: counts this large cannot be "
+            "held exactly in double precision, which every index needs")
+
+
 def check_counts(counts, name: str = "counts", *, allow_batch: bool = True) -> np.ndarray:
     """Return a contingency table (or a batch of them) as an int64 array of shape (..., K, Q).
 
@@ -117,6 +127,10 @@ def check_counts(counts, name: str = "counts", *, allow_batch: bool = True) -> n
         arr = np.asarray(counts)
     except ValueError as exc:
         raise TypeError(f"{name} must be a 2-D table of counts: {exc}") from None
+    if arr.dtype == object and arr.size and all(
+            isinstance(v, numbers.Integral) for v in arr.ravel().tolist()):
+        if max(abs(int(v)) for v in arr.ravel().tolist()) > MAX_COUNT:
+            raise ValueError(_too_large(name))
     if arr.dtype == object or not (
         np.issubdtype(arr.dtype, np.number) or arr.dtype == np.bool_
     ):
@@ -137,10 +151,14 @@ def check_counts(counts, name: str = "counts", *, allow_batch: bool = True) -> n
             raise ValueError(f"{name} contains NaN or infinite values; counts must be finite")
         if np.any(arr != np.round(arr)):
             raise ValueError(f"{name} must hold whole numbers (counts of objects), got fractions")
-        if np.any(np.abs(arr) > 2**62):
-            raise ValueError(f"{name} has counts too large to hold exactly")
     if np.any(arr < 0):
         raise ValueError(f"{name} must be non-negative counts, got a negative value {arr.min()}")
+    if arr.size:
+        approx = arr.sum(axis=(-2, -1), dtype=float).ravel()
+        near = np.flatnonzero(approx >= MAX_COUNT / 2)  # check these in exact integers
+        flat = arr.reshape((-1,) + arr.shape[-2:])
+        if any(sum(int(v) for v in flat[i].ravel().tolist()) > MAX_COUNT for i in near):
+            raise ValueError(_too_large(name))
     arr = arr.astype(np.int64, copy=False)
     totals = arr.sum(axis=(-2, -1))
     if np.any(totals == 0):

@@ -39,9 +39,24 @@ def _cells(counts: np.ndarray) -> np.ndarray:
     return counts.reshape(counts.shape[:-2] + (-1,))
 
 
+#: Tables of more objects than this have sums of squares beyond int64 (n^2 > 2^62): their
+#: pair counts are computed in Python integers, exact at any n.
+INT64_SAFE_N = 2**31
+
+
+def needs_big_integers(n) -> bool:
+    """True when a table of n objects (or any of a batch) overflows int64 sums of squares."""
+    n = np.asarray(n)
+    return bool(n.size) and int(n.max()) > INT64_SAFE_N
+
+
 def sum_of_squares(counts: np.ndarray) -> np.ndarray:
-    """s = sum_ij n_ij^2 of each table, exact in int64 (n < 3e9)."""
+    """s = sum_ij n_ij^2 of each table: int64, or Python integers (an object array) for tables
+    of more than 2^31 objects, so that it is exact at any n."""
     cells = _cells(counts)
+    if cells.size and needs_big_integers(cells.sum(axis=-1)):
+        big = cells.astype(object)
+        return (big * big).sum(axis=-1)
     return np.einsum("...i,...i->...", cells, cells)
 
 

@@ -16,7 +16,7 @@ import numpy as np
 
 from typing import NamedTuple
 
-from ._common import ratio
+from ._common import needs_big_integers, ratio
 from ._registry import register
 
 __all__ = ["PairState", "pair_state"]
@@ -42,22 +42,29 @@ class PairState(NamedTuple):
 def pair_state(s, rows, cols) -> PairState:
     """Pair counts from s = sum n_ij^2 and the margins (rows (..., K), cols (..., Q)).
 
-    a11 = (s - n)/2, p = (sum a^2 - n)/2, q = (sum b^2 - n)/2, in exact integers when s is.
+    a11 = (s - n)/2, p = (sum a^2 - n)/2, q = (sum b^2 - n)/2, in exact integers when s is
+    (int64, or Python integers beyond 2^31 objects, where sums of squares overflow int64), and
+    only then turned into floats: every pair count is right to double precision at any n.
     """
     s = np.asarray(s)
     rows = np.asarray(rows, dtype=np.int64)
     cols = np.asarray(cols, dtype=np.int64)
     n = rows.sum(axis=-1)
-    p = (np.einsum("...i,...i->...", rows, rows) - n) // 2
-    q = (np.einsum("...j,...j->...", cols, cols) - n) // 2
-    if np.issubdtype(s.dtype, np.integer):
-        a11 = (s.astype(np.int64) - n) // 2
+    if s.dtype == object or needs_big_integers(n):
+        rows, cols, n = rows.astype(object), cols.astype(object), n.astype(object)
+        p = ((rows * rows).sum(axis=-1) - n) // 2
+        q = ((cols * cols).sum(axis=-1) - n) // 2
+    else:
+        p = (np.einsum("...i,...i->...", rows, rows) - n) // 2
+        q = (np.einsum("...j,...j->...", cols, cols) - n) // 2
+    if s.dtype == object or np.issubdtype(s.dtype, np.integer):
+        a11 = (s - n) // 2
     else:  # a real-valued s (e.g. a null mean) evaluates the formula by continuity
         a11 = (s - n) / 2
     T = n * (n - 1) // 2
     a10, a01 = p - a11, q - a11
     a00 = T - p - q + a11
-    same = (a10 == 0) & (a01 == 0)
+    same = np.asarray((a10 == 0) & (a01 == 0), dtype=bool)
     f = [np.asarray(v, dtype=float) for v in (a11, a10, a01, a00, p, q, T, n)]
     return PairState(*f, same=np.broadcast_to(same, f[0].shape))
 
