@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import difflib
 import numbers
-from collections.abc import Iterable, Sequence
+import warnings
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 
 import numpy as np
 import pandas as pd
@@ -23,6 +24,8 @@ __all__ = [
     "check_choice",
     "check_options",
     "check_positive_int",
+    "check_bool",
+    "check_real",
     "check_seed",
     "suggest",
 ]
@@ -33,39 +36,50 @@ def _describe(obj) -> str:
 
 
 def check_labels(labels, name: str) -> pd.Series | np.ndarray:
-    """Return ``labels`` as a 1-D array or Series; refuse anything that is not 1-D labels."""
+    """Return ``labels`` as a 1-D array or Series; refuse anything that is not 1-D labels.
+
+    An (n, 1) array or one-column DataFrame is read as n labels. Each refusal names the
+    argument, what it got and what is accepted."""
+    accepted = "a list, numpy array or pandas Series of cluster labels, one per object"
     if labels is None:
-        raise TypeError(f"{name} must be a 1-D sequence of cluster labels, got None")
+        raise TypeError(f"{name} must be {accepted}, got None")
     if isinstance(labels, (str, bytes)):
         raise TypeError(
-            f"{name} must be a 1-D sequence of cluster labels, got the string {labels!r}; "
-            "a column name is only understood together with data=DataFrame"
-        )
+            f"{name} must be {accepted}, got the string {labels!r}; a column name is only "
+            "understood together with data=DataFrame")
+    if isinstance(labels, (set, frozenset)):
+        raise TypeError(f"{name} is a set, whose order is arbitrary: labels must follow the "
+                        f"objects' order; pass {accepted}")
+    if isinstance(labels, Mapping):
+        raise TypeError(f"{name} is a {_describe(labels)}: pass pd.Series(...) of it (its keys "
+                        "become the index that pairs the objects) or list(....values())")
+    if isinstance(labels, Iterator):
+        raise TypeError(f"{name} is a {_describe(labels)} (an iterator): pass list(...) of it")
     if isinstance(labels, pd.DataFrame):
         if labels.shape[1] != 1:
             raise TypeError(
                 f"{name} must be 1-D cluster labels, got a DataFrame with {labels.shape[1]} "
-                "columns; pass one column"
-            )
+                "columns; pass one column")
         labels = labels.iloc[:, 0]
     if isinstance(labels, (pd.Series, pd.Index, pd.Categorical)):
         out = pd.Series(labels)
     else:
-        if not isinstance(labels, (np.ndarray, Sequence)) and not isinstance(labels, Iterable):
-            raise TypeError(
-                f"{name} must be a 1-D sequence of cluster labels, got {_describe(labels)}"
-            )
+        if not isinstance(labels, (np.ndarray, Sequence)):
+            raise TypeError(f"{name} must be {accepted}, got {_describe(labels)}")
         try:
             out = np.asarray(labels)
-        except ValueError as exc:  # ragged nested sequences
-            raise TypeError(f"{name} must be a 1-D sequence of cluster labels: {exc}") from None
+        except ValueError:  # ragged nested sequences
+            raise TypeError(f"{name} is a ragged nested sequence (items of different lengths): "
+                            f"labels must be 1-D, {accepted}") from None
         if out.ndim == 0:
-            raise TypeError(f"{name} must be a 1-D sequence of cluster labels, got a scalar")
+            raise TypeError(f"{name} must be {accepted}, got a 0-d array")
+        if out.ndim == 2 and out.shape[1] == 1:
+            out = out[:, 0]  # a column of labels
         if out.ndim != 1:
             raise ValueError(
-                f"{name} must be 1-D cluster labels, got an array of shape {out.shape}; "
-                "membership matrices (objects x clusters) are a different kind of input"
-            )
+                f"{name} must be 1-D cluster labels, got an array of shape {out.shape}; an "
+                "(n, 1) column is read as labels, and membership matrices (objects x "
+                "clusters, values in [0, 1]) are a different kind of input")
     if len(out) == 0:
         raise ValueError(f"{name} is empty: at least one object is needed")
     return out
@@ -75,13 +89,50 @@ def _missing_mask(labels) -> np.ndarray:
     return np.asarray(pd.isna(labels), dtype=bool)
 
 
-def check_label_pair(x, y, *, dropna: bool = False, names=("x", "y")):
-    """Check two label vectors of the same length; drop or refuse missing labels.
+JOINS = ("exact", "inner")
 
-    Returns the two (possibly filtered) label vectors.
+
+def _align(x: pd.Series, y: pd.Series, join: str, names):
+    """Pair two Series by their index, as pandas does: the same labels in any order; with
+    join="inner" only the labels in both (and a warning saying how many were dropped)."""
+    for n, s in zip(names, (x, y)):
+        if not s.index.is_unique:
+            dup = s.index[s.index.duplicated()][0]
+            raise ValueError(f"{n}'s index has duplicate labels (e.g. {dup!r}): objects are "
+                             "paired by their index, which must be unique")
+    if x.index.equals(y.index):
+        return x, y
+    only_x = x.index.difference(y.index)
+    only_y = y.index.difference(x.index)
+    if len(only_x) or len(only_y):
+        if join != "inner":
+            raise ValueError(
+                f"{names[0]} and {names[1]} are pandas Series whose indexes differ: "
+                f"{len(only_x)} label(s) of {names[0]}'s index are not in {names[1]}'s and "
+                f"{len(only_y)} of {names[1]}'s are not in {names[0]}'s (objects are paired by "
+                "their index); pass join='inner' to keep the objects in both")
+        common = x.index.intersection(y.index, sort=False)
+        if len(common) == 0:
+            raise ValueError(f"{names[0]} and {names[1]} share no index label")
+        warnings.warn(f"join='inner' left out {len(only_x)} object(s) of {names[0]} and "
+                      f"{len(only_y)} of {names[1]} whose index labels are not in both",
+                      UserWarning, stacklevel=4)
+        x = x.loc[common]
+    return x, y.loc[x.index]
+
+
+def check_label_pair(x, y, *, dropna: bool = False, names=("x", "y"), join: str = "exact"):
+    """Check two label vectors of the same objects; drop or refuse missing labels.
+
+    Two pandas Series are paired by their index (``join="exact"``: the same labels in any
+    order; ``"inner"``: the labels in both); otherwise by position. Returns the two (possibly
+    reordered or filtered) label vectors.
     """
+    check_choice(join, "join", JOINS)
     x = check_labels(x, names[0])
     y = check_labels(y, names[1])
+    if isinstance(x, pd.Series) and isinstance(y, pd.Series):
+        x, y = _align(x, y, join, names)
     if len(x) != len(y):
         raise ValueError(
             f"{names[0]} and {names[1]} must label the same objects: "
@@ -196,6 +247,21 @@ def check_options(options: dict, allowed: dict, owner: str) -> dict:
     merged = dict(allowed)
     merged.update(options)
     return merged
+
+
+def check_bool(value, name: str) -> bool:
+    if not isinstance(value, (bool, np.bool_)):
+        raise TypeError(f"{name} must be True or False, got {value!r}")
+    return bool(value)
+
+
+def check_real(value, name: str, what: str = "a number") -> float:
+    """A finite real number (not a bool, not a string)."""
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
+        raise TypeError(f"{name} must be {what}, got {value!r}")
+    if not np.isfinite(value):
+        raise ValueError(f"{name} must be finite, got {value!r}")
+    return float(value)
 
 
 def check_positive_int(value, name: str, *, minimum: int = 1) -> int:

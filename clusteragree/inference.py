@@ -20,12 +20,12 @@ from dataclasses import dataclass
 
 import pandas as pd
 
-from ._validate import check_choice
+from ._validate import check_bool, check_choice, check_real
 from .indices import get_index, resolve_indices
 from .indices._pairwise import evaluate_pairwise
 from .indices._registry import Index
 from .nulls import NullDistribution, plan, run
-from .nulls.distribution import ALTERNATIVES
+from .nulls.distribution import ALTERNATIVES, check_center
 from .nulls.exact import DEFAULT_MAX_TABLES, DEFAULT_MAX_WORK
 
 __all__ = ["AgreementTest", "agreement_test", "adjust", "compare", "iadjust", "format_results",
@@ -177,13 +177,15 @@ def _request_of(requests, name):
 def agreement_test(x, y=None, index="adjusted_rand", method=None, *, model="perm", null=None,
                    reference=None, n_sim=None, seed=None, alternative=None, exhaustive=None,
                    max_tables=DEFAULT_MAX_TABLES, max_work=DEFAULT_MAX_WORK, data=None,
-                   dropna=False, plus_one=True, progress=False, **options) -> AgreementTest:
+                   dropna=False, join="exact", plus_one=True, progress=False,
+                   **options) -> AgreementTest:
     """Test whether two clusterings agree more than chance, by any index.
 
     Parameters
     ----------
-    x, y, data, dropna : the two clusterings (labels, column names with ``data``, membership or
-        similarity matrices) or a table.
+    x, y, data, dropna, join : the two clusterings (labels, column names with ``data``,
+        membership or similarity matrices) or a table; two pandas Series are paired by their
+        index (``join="inner"`` keeps the objects in both).
     index : str
         The index (``ca.list_indices()``).
     method : str, optional
@@ -212,7 +214,8 @@ def agreement_test(x, y=None, index="adjusted_rand", method=None, *, model="perm
     """
     rec = get_index(index)
     alternative = _default_alternative(rec, alternative)
-    requests = plan(x, [rec.name], method, y=y, data=data, dropna=dropna, model=model,
+    check_bool(plus_one, "plus_one")
+    requests = plan(x, [rec.name], method, y=y, data=data, dropna=dropna, join=join, model=model,
                     null=null, reference=reference, n_sim=n_sim, seed=seed,
                     exhaustive=exhaustive, max_tables=max_tables, max_work=max_work,
                     progress=progress, options=options)
@@ -223,7 +226,7 @@ def agreement_test(x, y=None, index="adjusted_rand", method=None, *, model="perm
 def adjust(x, y=None, index="adjusted_rand", method=None, center="mean", *, model="perm",
            null=None, reference=None, n_sim=None, seed=None, optimum=None, exhaustive=None,
            max_tables=DEFAULT_MAX_TABLES, max_work=DEFAULT_MAX_WORK, data=None, dropna=False,
-           **options) -> float:
+           join="exact", **options) -> float:
     """The chance-adjusted value of an index, (I - c) / (max - c) (a distance:
     (c - I) / (c - min)), with c the null mean, median or a quantile (``center=0.99``: P99)
     under the chosen random model; ``optimum`` (max or min) defaults to the index's own.
@@ -236,7 +239,10 @@ def adjust(x, y=None, index="adjusted_rand", method=None, center="mean", *, mode
     0.2959
     """
     rec = get_index(index)
-    requests = plan(x, [rec.name], method, y=y, data=data, dropna=dropna, model=model,
+    check_center(center)
+    if optimum is not None:
+        check_real(optimum, "optimum", "a number (the index's max or min)")
+    requests = plan(x, [rec.name], method, y=y, data=data, dropna=dropna, join=join, model=model,
                     null=null, reference=reference, n_sim=n_sim, seed=seed,
                     exhaustive=exhaustive, max_tables=max_tables, max_work=max_work,
                     options=options)
@@ -247,7 +253,7 @@ def adjust(x, y=None, index="adjusted_rand", method=None, center="mean", *, mode
 def compare(x, y=None, indices="paired", method=None, *, model="perm", null=None,
             reference=None, n_sim=None, seed=None, alternative=None, exhaustive=None,
             max_tables=DEFAULT_MAX_TABLES, max_work=DEFAULT_MAX_WORK, data=None, dropna=False,
-            plus_one=True, progress=False, **options) -> pd.DataFrame:
+            join="exact", plus_one=True, progress=False, **options) -> pd.DataFrame:
     """Many indices side by side, with their nulls from the same random tables.
 
     Returns a DataFrame indexed by index name whose rows are ``agreement_test(...).to_frame()``
@@ -264,28 +270,39 @@ def compare(x, y=None, indices="paired", method=None, *, model="perm", null=None
     sokal_sneath    0.24973        0.03498
     """
     names, _ = resolve_indices(indices)
-    requests = plan(x, names, method, y=y, data=data, dropna=dropna, model=model, null=null,
+    for name in names:
+        _default_alternative(get_index(name), alternative)
+    check_bool(plus_one, "plus_one")
+    requests = plan(x, indices, method, y=y, data=data, dropna=dropna, join=join, model=model,
+                    null=null,
                     reference=reference, n_sim=n_sim, seed=seed, exhaustive=exhaustive,
                     max_tables=max_tables, max_work=max_work, progress=progress,
                     options=options)
     nulls = run(requests)
     clusterings = requests[0].clusterings
+    not_defined = requests[0].not_defined
     tests = [_test_of(get_index(n), nulls[n], _request_of(requests, n), alternative, plus_one)
-             for n in names]
+             for n in names if n not in not_defined]
     frame = _frame(tests)
+    if not_defined:  # group members not defined for this table: rows of NA, reasons in attrs
+        frame = frame.reindex(pd.Index(names, name="index"))
+        for col in ("alternative", "kind", "model", "method"):
+            frame[col] = frame[col].astype(object).where(frame[col].notna(), pd.NA)
+        frame.loc[list(not_defined), "kind"] = [get_index(n).kind for n in not_defined]
     frame.attrs.update(data=clusterings.describe(), seed=seed, table=clusterings.table,
-                       null=sorted({t.null.describe() for t in tests}))
+                       null=sorted({t.null.describe() for t in tests}),
+                       not_defined=not_defined)
     return frame
 
 
 def iadjust(x, y=None, *, indices="paired", method="patefield", n_sim=None, seed=None,
-            data=None, dropna=False, plus_one=False, **options) -> pd.DataFrame:
+            data=None, dropna=False, join="exact", plus_one=False, **options) -> pd.DataFrame:
     """The thesis' IADJUST (Amorim 2015, "On clustering stability", ch. 4): ``compare`` with
     17,000 Patefield tables (``n_sim``; ``method=`` may name another null) and the eight
     paired indices; the p-value is the thesis' share #{T >= t} / B (``plus_one=False``).
     Other ``compare`` arguments pass through."""
     return compare(x, y, indices=indices, method=method, n_sim=n_sim, seed=seed, data=data,
-                   dropna=dropna, plus_one=plus_one, **options)
+                   dropna=dropna, join=join, plus_one=plus_one, **options)
 
 
 def format_results(frame: pd.DataFrame, columns=None, digits: int = 4) -> str:

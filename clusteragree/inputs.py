@@ -81,8 +81,8 @@ class Clusterings:
         return f"{left} and {right} ({' x '.join(map(str, sx))} and {' x '.join(map(str, sy))})"
 
 
-def as_clusterings(x, y=None, *, data=None, dropna: bool = False, table: bool = True,
-                   pairs=()) -> Clusterings:
+def as_clusterings(x, y=None, *, data=None, dropna: bool = False, join: str = "exact",
+                   table: bool = True, pairs=()) -> Clusterings:
     """Convert what a public function was given, once.
 
     ``table``: build the contingency table (the inputs must then be hard partitions);
@@ -105,6 +105,6 @@ def as_clusterings(x, y=None, *, data=None, dropna: bool = False, table: bool = 
             f"index {pairs[0]!r} compares the two clusterings themselves (memberships or "
             "similarity matrices), not a contingency table or columns of data=: call it with "
             "x and y")
-    tab = as_table(x, y, data=data, dropna=dropna) if table else None
+    tab = as_table(x, y, data=data, dropna=dropna, join=join) if table else None
     names = tab.names if tab is not None else (_name_of(x, "x"), _name_of(y, "y"))
     return Clusterings(tab, x if pairs else None, y if pairs else None, names=names)

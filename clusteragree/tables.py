@@ -21,7 +21,8 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from ._validate import check_counts, check_label_pair, check_memberships, classify_memberships
+from ._validate import (check_counts, check_label_pair, check_memberships, classify_memberships,
+                        suggest)
 
 __all__ = ["ContingencyTable", "PairCounts", "crosstab", "pair_counts"]
 
@@ -213,7 +214,8 @@ def _codes(labels):
         cat = labels.array
         return np.asarray(cat.codes, dtype=np.int64), np.asarray(cat.categories)
     values = labels.to_numpy() if isinstance(labels, pd.Series) else labels
-    if values.dtype.kind in "iub":
+    if values.dtype.kind in "iub" and not (values.dtype.kind == "u" and values.dtype.itemsize == 8
+                                           and int(values.max()) > np.iinfo(np.int64).max):
         values = values.astype(np.int64, copy=False)
         lo, hi = int(values.min()), int(values.max())
         if hi - lo < max(2 * len(values), 1024):
@@ -225,7 +227,8 @@ def _codes(labels):
     return codes.astype(np.int64, copy=False), np.asarray(uniques)
 
 
-def crosstab(x, y=None, *, data: pd.DataFrame | None = None, dropna: bool = False) -> ContingencyTable:
+def crosstab(x, y=None, *, data: pd.DataFrame | None = None, dropna: bool = False,
+             join: str = "exact") -> ContingencyTable:
     """Cross-classify two labellings of the same objects.
 
     Parameters
@@ -238,6 +241,11 @@ def crosstab(x, y=None, *, data: pd.DataFrame | None = None, dropna: bool = Fals
     dropna : bool, default False
         Missing labels (NaN/None) raise an error unless ``dropna=True``, which leaves out the
         objects missing in either labelling.
+    join : {"exact", "inner"}, default "exact"
+        Two pandas Series are paired by their index, as pandas does: with "exact" their
+        indexes must hold the same labels (in any order), with "inner" the objects in both are
+        kept (a warning says how many were left out). Other inputs are paired by position; an
+        (n, 1) array is read as n labels.
 
     Returns
     -------
@@ -259,8 +267,10 @@ def crosstab(x, y=None, *, data: pd.DataFrame | None = None, dropna: bool = Fals
             if not isinstance(value, str):
                 raise TypeError(f"with data=..., {arg} must be a column name, got {value!r}")
             if value not in data.columns:
+                cols = [str(c) for c in data.columns]
                 raise ValueError(
-                    f"{arg}={value!r} is not a column of data (columns: {list(data.columns)})"
+                    f"{arg}={value!r} is not a column of data (columns: {cols})."
+                    + suggest(value, cols)
                 )
         names = (x, y)
         x, y = data[x], data[y]
@@ -271,7 +281,7 @@ def crosstab(x, y=None, *, data: pd.DataFrame | None = None, dropna: bool = Fals
             v.name if isinstance(v, pd.Series) and v.name is not None else d
             for v, d in ((x, "x"), (y, "y"))
         )
-    x, y = check_label_pair(x, y, dropna=dropna)
+    x, y = check_label_pair(x, y, dropna=dropna, join=join)
     cx, lx = _codes(x)
     cy, ly = _codes(y)
     K, Q = len(lx), len(ly)
@@ -289,11 +299,25 @@ def crosstab(x, y=None, *, data: pd.DataFrame | None = None, dropna: bool = Fals
 
 
 def _is_2d(obj) -> bool:
-    return not isinstance(obj, (str, ContingencyTable)) and np.ndim(obj) == 2
+    if isinstance(obj, (str, bytes, ContingencyTable)):
+        return False
+    try:
+        return np.ndim(obj) == 2
+    except ValueError:  # a ragged nested sequence: check_labels says what is wrong
+        return False
 
 
 def _hard_labels(obj, name):
-    """Labels of a hard partition given as one-hot memberships (objects x clusters)."""
+    """Labels of a hard partition given as a 2-D array: an (n, 1) column of labels, or one-hot
+    memberships (objects x clusters)."""
+    arr = obj.to_numpy() if isinstance(obj, pd.DataFrame) else np.asarray(obj)
+    if arr.shape[1] == 1:
+        return arr[:, 0]  # a column of labels
+    if arr.dtype.kind in "iu" and arr.size and (arr.min() < 0 or arr.max() > 1):
+        raise ValueError(
+            f"{name} is a 2-D array of shape {arr.shape} holding integers other than 0 and 1: "
+            "labels must be 1-D (an (n, 1) column is read as labels), and a membership matrix "
+            "(objects x clusters) holds values in [0, 1]")
     U = check_memberships(obj, name)
     kind = classify_memberships(U)
     if kind != "exclusive hard":
@@ -304,15 +328,33 @@ def _hard_labels(obj, name):
     return U.argmax(axis=1)
 
 
-def as_table(x, y=None, *, data=None, dropna: bool = False) -> ContingencyTable:
+def as_counts(x, allow_batch: bool = True) -> np.ndarray:
+    """x given alone: a K x Q table of counts (or a batch of them), checked."""
+    if not isinstance(x, (str, bytes)):
+        try:
+            one_d = np.ndim(x) == 1
+        except ValueError:
+            one_d = False
+        if one_d:
+            raise TypeError(
+                "y is missing: pass two clusterings x and y, or x alone as a K x Q table of "
+                "counts (x here is 1-D, like labels)")
+    return check_counts(x, "x (a table of counts, since y is not given)",
+                        allow_batch=allow_batch)
+
+
+def as_table(x, y=None, *, data=None, dropna: bool = False, join: str = "exact"
+             ) -> ContingencyTable:
     """One ContingencyTable from a table, a K x Q array of counts, or two clusterings (label
-    vectors, column names with ``data``, or one-hot membership matrices of hard partitions)."""
+    vectors, column names with ``data``, (n, 1) columns of labels, or one-hot membership
+    matrices of hard partitions)."""
     if isinstance(x, ContingencyTable):
         if y is not None or data is not None:
             raise TypeError("pass either a ContingencyTable or two labellings x, y, not both")
         return x
     if y is None and data is None:
-        return ContingencyTable(check_counts(x, "x (a table of counts)", allow_batch=False))
+        return ContingencyTable(as_counts(x, allow_batch=False))
     if data is None and (_is_2d(x) or _is_2d(y)):
-        x, y = _hard_labels(x, "x"), _hard_labels(y, "y")
-    return crosstab(x, y, data=data, dropna=dropna)
+        x = _hard_labels(x, "x") if _is_2d(x) else x
+        y = _hard_labels(y, "y") if _is_2d(y) else y
+    return crosstab(x, y, data=data, dropna=dropna, join=join)

@@ -36,7 +36,6 @@ def test_two_dimensional_labels_are_not_labels():
         ([[1, -2], [3, 4]], "non-negative", ValueError),
         ([[1.5, 2], [3, 4]], "whole numbers", ValueError),
         ([[np.nan, 2], [3, 4]], "NaN", ValueError),
-        ([1, 2, 3], "2-D table", ValueError),
         ([[0, 0], [0, 0]], "no objects", ValueError),
         (np.zeros((0, 3)), "empty", ValueError),
         ([["a", "b"]], "numbers", TypeError),
@@ -47,6 +46,14 @@ def test_bad_tables(table, message, error):
         ca.agreement(table, index="rand")
     with pytest.raises(error, match=message):
         ca.ContingencyTable(table)
+
+
+def test_one_dimensional_x_alone_asks_for_y():
+    with pytest.raises(TypeError, match=r"y is missing: pass two clusterings x and y, or x alone "
+                                        r"as a K x Q table"):
+        ca.agreement([0, 1, 1], None, index="rand")
+    with pytest.raises(ValueError, match="2-D table"):
+        ca.ContingencyTable([1, 2, 3])
 
 
 def test_unknown_index_suggests_names():

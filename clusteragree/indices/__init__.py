@@ -8,17 +8,20 @@
 
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
 import pandas as pd
 
 from ..inputs import as_clusterings
-from ..tables import ContingencyTable
+from ..tables import ContingencyTable, as_counts
 from . import pairs, information, matching, fuzzy, fuzzy_reviewed, matrices  # noqa: F401, I001
 from .._validate import check_options, suggest
 from ._pairwise import evaluate_pairwise
 from ._registry import REGISTRY, Index, evaluate, get_index
 
 __all__ = ["agreement", "list_indices", "get_index", "evaluate", "resolve_indices",
+           "group_members", "skip_undefined",
            "split_options", "GROUPS",
            "Index", "REGISTRY"]
 
@@ -39,6 +42,19 @@ GROUPS: dict[str, tuple[str, ...]] = {
     "all": tuple(k for k, v in REGISTRY.items()
                  if v.kind != "statistic" and "table" in v.inputs),
 }
+
+
+def group_members(index) -> set[str]:
+    """The names that ``index`` asks for only as members of a group ("all", "paired", ...):
+    an index of a group that is not defined for the table at hand is reported as NA, while an
+    index named on its own raises."""
+    if isinstance(index, str):
+        return set(GROUPS[index]) if index in GROUPS else set()
+    if isinstance(index, Index):
+        return set()
+    named = {get_index(n).name for n in index if isinstance(n, (str, Index)) and n not in GROUPS}
+    grouped = set().union(*(GROUPS[n] for n in index if isinstance(n, str) and n in GROUPS))
+    return grouped - named
 
 
 def resolve_indices(index) -> tuple[list[str], bool]:
@@ -66,6 +82,28 @@ def resolve_indices(index) -> tuple[list[str], bool]:
     return out, False
 
 
+def skip_undefined(names, optional, evaluate_one):
+    """Evaluate each name with ``evaluate_one(name)``; an index of a group (``optional``) that
+    is not defined for the input (a ValueError, e.g. kappa on a non-square table) is left out
+    with its reason, and one warning names them all. Returns (values, reasons)."""
+    values, reasons = {}, {}
+    for name in names:
+        try:
+            values[name] = evaluate_one(name)
+        except ValueError as exc:
+            if name not in optional:
+                raise
+            reasons[name] = str(exc)
+    if reasons:
+        warnings.warn(
+            f"{len(reasons)} index(es) of the group are not defined here and are reported as "
+            f"NA: {'; '.join(f'{k}: {v}' for k, v in reasons.items())}",
+            UserWarning, stacklevel=3)
+    if not values:
+        raise ValueError(next(iter(reasons.values())))
+    return values, reasons
+
+
 def split_options(names, options):
     """Give each index the options it takes; an option that no index takes is an error."""
     per = {name: {} for name in names}
@@ -83,7 +121,8 @@ def split_options(names, options):
     return per
 
 
-def agreement(x, y=None, index="adjusted_rand", *, data=None, dropna=False, **options):
+def agreement(x, y=None, index="adjusted_rand", *, data=None, dropna=False, join="exact",
+              **options):
     """Agreement between two clusterings by one or several indices.
 
     Parameters
@@ -98,6 +137,9 @@ def agreement(x, y=None, index="adjusted_rand", *, data=None, dropna=False, **op
         Read ``x`` and ``y`` as column names of ``data``.
     dropna : bool
         Leave out objects whose label is missing in x or y (otherwise missing labels raise).
+    join : {"exact", "inner"}
+        Two pandas Series are paired by their index: "exact" (default) needs the same index
+        labels in any order, "inner" keeps the objects in both (see ``crosstab``).
     **options
         Options of the indices (e.g. ``base=2``, ``average="max"``, ``simplified=True``); with
         several indices each option goes to those that take it.
@@ -120,31 +162,36 @@ def agreement(x, y=None, index="adjusted_rand", *, data=None, dropna=False, **op
     pairwise = [n for n in names if "table" not in REGISTRY[n].inputs]
     tabled = [n for n in names if n not in pairwise]
     if not pairwise and y is None and data is None and not isinstance(x, ContingencyTable):
-        counts = x  # a table or a batch of tables: evaluate() validates it
+        counts = as_counts(x)  # a table or a batch of tables
     else:
-        clus = as_clusterings(x, y, data=data, dropna=dropna, table=bool(tabled),
+        clus = as_clusterings(x, y, data=data, dropna=dropna, join=join, table=bool(tabled),
                               pairs=pairwise)
         counts = clus.table.counts if tabled else None
-    values = {}
-    for name in names:
+    def one(name):
         rec = REGISTRY[name]
         if name in pairwise:
             opts = check_options(per[name], rec.options, f"index {name!r}")
-            values[name] = np.asarray(evaluate_pairwise(rec, clus.pair(rec), opts))
-        else:
-            values[name] = evaluate(name, counts, **per[name])
+            return np.asarray(evaluate_pairwise(rec, clus.pair(rec), opts))
+        return evaluate(name, counts, **per[name])
+
+    values, reasons = skip_undefined(names, group_members(index), one)
     first = next(iter(values.values()))
     if first.ndim == 0:
         if single:
             return float(first)
-        return pd.Series({k: float(v) for k, v in values.items()}, name="agreement")
+        out = pd.Series({k: float(values[k]) if k in values else pd.NA for k in names},
+                        name="agreement", dtype="Float64" if reasons else float)
+        out.attrs["not_defined"] = reasons
+        return out
     if single:
         return first
     if first.ndim != 1:
         raise ValueError(
             f"several indices on a batch need a 1-D batch of tables, got batch shape {first.shape}"
         )
-    return pd.DataFrame(values)
+    out = pd.DataFrame(values)
+    out.attrs["not_defined"] = reasons
+    return out
 
 
 def _exact_moments(rec: Index) -> str:

@@ -40,6 +40,7 @@ class NullRequest:
     auto: bool = False  # the method was chosen by method="auto"
     reference: str = "x"  # the clustering a one-sided model keeps fixed
     observed: dict = field(default_factory=dict)  # table indices on the observed table
+    not_defined: dict = field(default_factory=dict)  # group members left out, with the reason
 
     @property
     def table(self):

@@ -27,7 +27,7 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
-from .._validate import check_choice
+from .._validate import check_choice, check_real
 from ..indices import get_index
 from ._methods import get_method, get_model
 
@@ -330,12 +330,10 @@ class NullDistribution:
     # -- chance adjustment -----------------------------------------------------------------
     def center(self, center="mean") -> float:
         """The null centre: "mean", "median" or a quantile q in [0, 1] (e.g. 0.99: the P99)."""
+        center = check_center(center)
         if isinstance(center, str):
-            check_choice(center, "center", ("mean", "median"))
             return self.mean if center == "mean" else self.median
-        if isinstance(center, numbers.Real) and not isinstance(center, bool) and 0 <= center <= 1:
-            return self.quantile(float(center))
-        raise ValueError(f"center must be 'mean', 'median' or a quantile in [0, 1], got {center!r}")
+        return self.quantile(center)
 
     def adjust(self, observed: float, center="mean", optimum: float | None = None) -> float:
         """Chance-adjusted index (Amorim 2015, eq 3): (I - c) / (max - c) for a similarity,
@@ -344,7 +342,8 @@ class NullDistribution:
         """
         t = _check_observed(observed)
         c = self.center(center)
-        best = self.index.optimum if optimum is None else float(optimum)
+        best = (self.index.optimum if optimum is None
+                else check_real(optimum, "optimum", "a number (the index's max or min)"))
         if not math.isfinite(best):
             raise ValueError(
                 f"{self.index.name!r} has no fixed optimum; pass optimum= (e.g. min(H(x), H(y)) "
@@ -436,6 +435,15 @@ class NullDistribution:
         ax.set_xlabel(f"{self.index.name} under H0 ({self.model}, {self.method})")
         ax.legend(frameon=False, fontsize="small")
         return ax
+
+
+def check_center(center):
+    """"mean", "median" or a quantile in [0, 1] (as a float)."""
+    if isinstance(center, str):
+        return check_choice(center, "center", ("mean", "median"))
+    if isinstance(center, numbers.Real) and not isinstance(center, bool) and 0 <= center <= 1:
+        return float(center)
+    raise ValueError(f"center must be 'mean', 'median' or a quantile in [0, 1], got {center!r}")
 
 
 def _check_observed(observed) -> float:

@@ -8,8 +8,9 @@ before any work; ``run`` hands each request to its method's ``law``. The public 
 
 from __future__ import annotations
 
-from .._validate import check_choice, check_options, check_positive_int, check_seed
-from ..indices import evaluate, get_index, resolve_indices, split_options
+from .._validate import check_bool, check_choice, check_options, check_positive_int, check_seed
+from ..indices import (evaluate, get_index, group_members, resolve_indices, skip_undefined,
+                       split_options)
 from ..indices._registry import Index
 from ..inputs import as_clusterings
 from ._methods import PAIR_MODELS, PARTITION_MODELS, get_method, get_model, methods_of
@@ -113,7 +114,8 @@ def _choose(recs, options, clusterings, model, method, **kw) -> NullRequest:
     raise ValueError("method='auto' found no method for this request: " + "; ".join(refusals))
 
 
-def plan(x, indices, method=None, *, y=None, data=None, dropna=False, model="perm", null=None,
+def plan(x, indices, method=None, *, y=None, data=None, dropna=False, join="exact", model="perm",
+         null=None,
          reference=None, n_sim=None, seed=None, exhaustive=None, max_tables=DEFAULT_MAX_TABLES,
          max_work=DEFAULT_MAX_WORK, progress=False, options=None) -> list[NullRequest]:
     """Checked requests for the null laws of ``indices``: every argument is validated and
@@ -123,13 +125,15 @@ def plan(x, indices, method=None, *, y=None, data=None, dropna=False, model="per
     per = split_options(names, dict(options or {}))
     per = {n: check_options(per[n], get_index(n).options, f"index {n!r}") for n in names}
     rng = check_seed(seed)
+    check_bool(progress, "progress")
+    check_bool(dropna, "dropna")
     max_tables = check_positive_int(max_tables, "max_tables")
     max_work = check_positive_int(max_work, "max_work")
     groups = [g for g in ([r for r in recs if not _is_pair_index(r)],
                           [r for r in recs if _is_pair_index(r)]) if g]
     _check_null_and_reference(groups, model, null, reference)
     models = [_model_for(g, model, null) for g in groups]
-    clusterings = as_clusterings(x, y, data=data, dropna=dropna,
+    clusterings = as_clusterings(x, y, data=data, dropna=dropna, join=join,
                                  table=any(not _is_pair_index(g[0]) for g in groups),
                                  pairs=[r.name for r in recs if _is_pair_index(r)])
     if clusterings.table is not None:
@@ -137,14 +141,25 @@ def plan(x, indices, method=None, *, y=None, data=None, dropna=False, model="per
         short = [r.name for r in recs if not _is_pair_index(r) and r.min_n > n]
         if short:
             raise ValueError(f"indices {short} need at least 2 objects (a pair), got n = {n}")
-    # the observed values of the table indices: cheap, and a bad option value fails here
-    observed = {r.name: float(evaluate(r, clusterings.table.counts, **per[r.name]))
-                for r in recs if not _is_pair_index(r)}
+    # the observed values of the table indices: cheap, and a bad option value fails here; an
+    # index of a group that is not defined for this table is left out with its reason
+    table_names = [r.name for r in recs if not _is_pair_index(r)]
+    observed, not_defined = ({}, {}) if not table_names else skip_undefined(
+        table_names, group_members(indices),
+        lambda name: float(evaluate(name, clusterings.table.counts, **per[name])))
+    if not_defined:
+        recs = [r for r in recs if r.name not in not_defined]
+        groups = [[r for r in g if r.name not in not_defined] for g in groups]
+        models = [m for g, m in zip(groups, models) if g]
+        groups = [g for g in groups if g]
     kw = dict(n_sim=n_sim, seed=seed, rng=rng, exhaustive=exhaustive, max_tables=max_tables,
               max_work=max_work, progress=progress, reference=reference or "x",
               observed=observed)
-    return [_choose(g, {r.name: per[r.name] for r in g}, clusterings, mod, method, **kw)
-            for g, mod in zip(groups, models)]
+    requests = [_choose(g, {r.name: per[r.name] for r in g}, clusterings, mod, method, **kw)
+                for g, mod in zip(groups, models)]
+    for req in requests:
+        req.not_defined = not_defined
+    return requests
 
 
 def run(requests) -> dict:
@@ -156,7 +171,7 @@ def run(requests) -> dict:
 
 
 def null_distributions(x, indices="paired", method="exact", *, y=None, data=None,
-                       dropna=False, model="perm", null=None, reference=None, n_sim=None,
+                       dropna=False, join="exact", model="perm", null=None, reference=None, n_sim=None,
                        seed=None, exhaustive=None, max_tables=DEFAULT_MAX_TABLES,
                        max_work=DEFAULT_MAX_WORK, progress=False,
                        **options) -> dict[str, NullDistribution]:
@@ -170,7 +185,8 @@ def null_distributions(x, indices="paired", method="exact", *, y=None, data=None
     >>> round(nds["rand"].mean, 5), round(nds["jaccard"].mean, 5)   # Amorim (2015), Table 8
     (0.49968, 0.34143)
     """
-    requests = plan(x, indices, method, y=y, data=data, dropna=dropna, model=model, null=null,
+    requests = plan(x, indices, method, y=y, data=data, dropna=dropna, join=join, model=model,
+                    null=null,
                     reference=reference, n_sim=n_sim, seed=seed, exhaustive=exhaustive,
                     max_tables=max_tables, max_work=max_work, progress=progress,
                     options=options)
@@ -180,7 +196,8 @@ def null_distributions(x, indices="paired", method="exact", *, y=None, data=None
 def null_distribution(x, y=None, index="adjusted_rand", method="exact", *, model="perm",
                       null=None, reference=None, n_sim=None, seed=None, exhaustive=None,
                       max_tables=DEFAULT_MAX_TABLES, max_work=DEFAULT_MAX_WORK, data=None,
-                      dropna=False, progress=False, **options) -> NullDistribution:
+                      dropna=False, join="exact", progress=False,
+                      **options) -> NullDistribution:
     """The null distribution of an index for the observed clusterings.
 
     Parameters
@@ -233,7 +250,7 @@ def null_distribution(x, y=None, index="adjusted_rand", method="exact", *, model
         raise TypeError("index must be one index name; for several use null_distributions() or "
                         "compare()")
     rec = get_index(index)
-    return null_distributions(x, [rec.name], method, y=y, data=data, dropna=dropna,
+    return null_distributions(x, [rec.name], method, y=y, data=data, dropna=dropna, join=join,
                               model=model, null=null, reference=reference, n_sim=n_sim,
                               seed=seed, exhaustive=exhaustive, max_tables=max_tables,
                               max_work=max_work, progress=progress, **options)[rec.name]

@@ -124,9 +124,9 @@ def _too_many_tables(rows, cols, max_tables):
     a, b = _check_margins(rows, cols)
     raise ValueError(
         f"there are more than max_tables={max_tables:,} tables with these margins "
-        f"(n = {int(a.sum())}, {len(a)} x {len(b)}; count_tables() gives the number); use "
-        "method='patefield' (Monte Carlo), method='auto', the dynamic programme (method='exact' "
-        "with a pair-counting or information index), or raise max_tables"
+        f"(n = {int(a.sum())}, {len(a)} x {len(b)}); use method='patefield' (Monte Carlo), "
+        "method='auto', the dynamic programme (method='exact' with a pair-counting or "
+        "information index), or raise max_tables"
     )
 
 
