@@ -8,10 +8,12 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 
 import pandas as pd
 
+from ._validate import check_positive_int, check_seed
 from .datasets import DATASETS, load_dataset
 from .indices import GROUPS, agreement, get_index, list_indices
 from .inference import compare, format_results
@@ -30,6 +32,8 @@ def demo(dataset: str = "statlog_em", out=sys.stdout, n_sim: int = 17_000,
          seed: int = 1) -> pd.DataFrame:
     """Print a shipped table with its margins, its agreement by every index, and the thesis'
     IADJUST: paired and information indices adjusted for chance with Patefield tables."""
+    check_positive_int(n_sim, "n_sim")
+    check_seed(seed)
     tab = load_dataset(dataset)
     frame = _agreement_frame(tab)
     print(f"Data set: {dataset} -- {DATASETS[dataset][2]}\n", file=out)
@@ -62,12 +66,21 @@ def main(argv=None) -> int:
     p_demo.add_argument("--seed", type=int, default=1)
     sub.add_parser("indices", help="list the indices")
     args = parser.parse_args(argv)
-    if args.command == "demo":
-        demo(args.dataset, n_sim=args.n_sim, seed=args.seed)
-    else:
-        with pd.option_context("display.max_rows", None, "display.width", 200,
-                               "display.max_colwidth", 40):
-            print(list_indices()[["title", "family", "kind", "range", "aliases"]].to_string())
+    try:
+        if args.command == "demo":
+            demo(args.dataset, n_sim=args.n_sim, seed=args.seed)
+        else:
+            with pd.option_context("display.max_rows", None, "display.width", 200,
+                                   "display.max_colwidth", 40):
+                print(list_indices()[["title", "family", "kind", "range",
+                                      "aliases"]].to_string())
+        sys.stdout.flush()
+    except (ValueError, TypeError, MemoryError) as exc:  # bad arguments: say so, no traceback
+        parser.exit(2, f"clusteragree {args.command}: error: {exc}\n")
+    except BrokenPipeError:  # the reader went away (clusteragree indices | head): not an error
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return 0
     return 0
 
 

@@ -439,8 +439,8 @@ class NullDistribution:
 
 def check_center(center):
     """"mean", "median" or a quantile in [0, 1] (as a float)."""
-    if isinstance(center, str):
-        return check_choice(center, "center", ("mean", "median"))
+    if isinstance(center, str) and center in ("mean", "median"):
+        return center
     if isinstance(center, numbers.Real) and not isinstance(center, bool) and 0 <= center <= 1:
         return float(center)
     raise ValueError(f"center must be 'mean', 'median' or a quantile in [0, 1], got {center!r}")

@@ -127,6 +127,8 @@ def plan(x, indices, method=None, *, y=None, data=None, dropna=False, join="exac
     rng = check_seed(seed)
     check_bool(progress, "progress")
     check_bool(dropna, "dropna")
+    if exhaustive is not None:
+        check_bool(exhaustive, "exhaustive")
     max_tables = check_positive_int(max_tables, "max_tables")
     max_work = check_positive_int(max_work, "max_work")
     groups = [g for g in ([r for r in recs if not _is_pair_index(r)],
