@@ -903,3 +903,22 @@ def test_ari_mm_block_sums_on_partitions_give_ari():
     assert ari_mm_from_sums(sums, 12) == pytest.approx(adjusted_rand_score(x, y), abs=TOL)
     with pytest.raises(ValueError, match=r"blocks differ in shape"):
         ari_mm_block_sums(P[:3, :4], Q[:4, :3])
+
+
+@pytest.mark.parametrize("name", ["fri", "gri", "ndc", "agri", "afri", "aci"])
+def test_blockwise_values_equal_the_full_pair_vectors(name, monkeypatch):
+    from clusteragree.indices import _pairwise
+
+    rng = np.random.default_rng(7)
+    U = rng.dirichlet([1, 1, 1], size=41)
+    V = rng.dirichlet([2, 1], size=41)
+    rec = ca.get_index(name)
+    pair = (U, "membership", V, "membership")
+    xs = tuple(_pairwise.upper(M) for M in rec.representation(U, "membership"))
+    ys = tuple(_pairwise.upper(M) for M in rec.representation(V, "membership"))
+    const = rec.prepare(xs, ys) if rec.prepare else {}
+    full = float(rec.func(xs, ys, **const))
+    monkeypatch.setattr(_pairwise, "BLOCK_CELLS", 100)  # blocks of two or three rows
+    assert _pairwise.evaluate_pairwise(rec, pair, dict(rec.options)) == pytest.approx(
+        full, rel=1e-12, abs=1e-12)
+    assert np.array_equal(_pairwise.pair_vectors(rec, pair)[0][0], xs[0])

@@ -90,23 +90,50 @@ def sum_of_abs_diff(x: np.ndarray, y: np.ndarray) -> float:
 
 # -- evaluation on validated clusterings (``clusteragree.inputs.Clusterings.pair``) ----------
 
+#: Pair values computed at once when a representation is built by blocks of rows.
+BLOCK_CELLS = 2_000_000
+
+
+def row_blocks(n: int):
+    """(start, stop) of blocks of rows holding about BLOCK_CELLS cells of an n x n matrix."""
+    step = max(1, BLOCK_CELLS // max(n, 1))
+    for start in range(0, n, step):
+        yield start, min(n, start + step)
+
+
+def upper_of_block(block: np.ndarray, start: int) -> np.ndarray:
+    """The entries (i, j), j > i, of the rows start.. of an n x n matrix (row-major order, as
+    ``upper``)."""
+    rows = np.arange(start, start + block.shape[0])
+    return block[np.arange(block.shape[1])[None, :] > rows[:, None]]
+
+
+def _upper_vectors(rec, X, kind):
+    """Upper-triangle vectors of a clustering's representation, built by blocks of rows when
+    the representation offers it (no n x n matrix is held)."""
+    by_rows = getattr(rec.representation, "rows", None)
+    if by_rows is None:
+        return tuple(upper(M) for M in rec.representation(X, kind))
+    parts = [tuple(upper_of_block(B, start) for B in blocks)
+             for start, blocks in by_rows(X, kind)]
+    return tuple(np.concatenate([p[i] for p in parts]) for i in range(len(parts[0])))
+
+
 def pair_vectors(rec, pair):
-    """Upper-triangle vectors of x's and y's representations, and y's full matrices, from the
-    validated clusterings ``pair = (X, kx, Y, ky)``."""
+    """Upper-triangle vectors of x's and y's representations, from the validated clusterings
+    ``pair = (X, kx, Y, ky)``."""
     X, kx, Y, ky = pair
-    xs = tuple(upper(M) for M in rec.representation(X, kx))
-    ymats = rec.representation(Y, ky)
-    return xs, tuple(upper(M) for M in ymats), ymats
+    return _upper_vectors(rec, X, kx), _upper_vectors(rec, Y, ky)
 
 
 def evaluate_pairwise(rec, pair, options) -> float:
     """An index of object pairs on validated clusterings ``pair = (X, kx, Y, ky)`` with checked
     options."""
-    X, _, Y, _ = pair
+    X, kx, Y, ky = pair
     if rec.representation is None:  # an index computed directly from the two clusterings
         return float(rec.func(X, Y, **options))
     if rec.value is not None:  # a memory-lean direct form of the same value
-        return float(rec.value(X, Y, **options))
-    xs, ys, _ = pair_vectors(rec, pair)
+        return float(rec.value(X, kx, Y, ky, **options))
+    xs, ys = pair_vectors(rec, pair)
     const = rec.prepare(xs, ys, **options) if rec.prepare else {}
     return float(rec.func(xs, ys, **const, **options))

@@ -49,7 +49,7 @@ import numpy as np
 from .._validate import MEMBERSHIP_KINDS, check_choice, check_positive_int, check_seed
 from .._validate import classify_memberships, check_memberships
 from ._common import ratio
-from ._pairwise import sum_of_abs_diff, sum_of_min
+from ._pairwise import row_blocks, sum_of_abs_diff, sum_of_min, upper_of_block
 from ._registry import register
 
 __all__ = ["membership_kind", "membership_matrices", "equivalence_matrix", "MEMBERSHIP_KINDS"]
@@ -97,6 +97,72 @@ def equivalence_matrix(U, kind="membership"):
         col = U[:, k]
         dist += np.abs(col[:, None] - col[None, :])
     return (1.0 - 0.5 * dist,)
+
+
+def _membership_rows(U, kind="membership"):
+    """(start, (J rows, S rows)) by blocks of rows: J = U U^T and S = t t^T - J without the
+    n x n matrices."""
+    t = U.sum(axis=1)
+    for start, stop in row_blocks(U.shape[0]):
+        J = U[start:stop] @ U.T
+        yield start, (J, np.outer(t[start:stop], t) - J)
+
+
+def _equivalence_rows(U, kind="membership"):
+    """(start, (E rows,)) by blocks of rows of the equivalence (or similarity) matrix."""
+    if kind == "matrix":
+        for start, stop in row_blocks(U.shape[0]):
+            yield start, (U[start:stop],)
+        return
+    _fuzzy_only(U, "ndc / aci")
+    for start, stop in row_blocks(U.shape[0]):
+        dist = np.zeros((stop - start, U.shape[0]))
+        for k in range(U.shape[1]):
+            dist += np.abs(U[start:stop, k, None] - U[None, :, k])
+        yield start, (1.0 - 0.5 * dist,)
+
+
+membership_matrices.rows = _membership_rows
+equivalence_matrix.rows = _equivalence_rows
+
+
+def _pair_blocks(X, kx, Y, ky, rows):
+    """Pairs of upper-triangle blocks of x's and y's representations, row block by row block."""
+    for (start, bx), (_, by) in zip(rows(X, kx), rows(Y, ky)):
+        yield (tuple(upper_of_block(B, start) for B in bx),
+               tuple(upper_of_block(B, start) for B in by))
+
+
+def _abcd_sums(X, kx, Y, ky):
+    """a, b, c, d, sum T^U, sum T^V and whether the clusterings agree on every pair, summed
+    by blocks of rows (memory O(n x block), no pair vector of length n(n-1)/2)."""
+    sums = np.zeros(6)
+    same = True
+    for xs, ys in _pair_blocks(X, kx, Y, ky, _membership_rows):
+        sums[:4] += _abcd(xs, ys)
+        sums[4] += xs[0].sum() + xs[1].sum()
+        sums[5] += ys[0].sum() + ys[1].sum()
+        same = same and bool(_same(xs, ys))
+    return (*sums, same)
+
+
+def _fri_value(X, kx, Y, ky):
+    a, b, c, d, _, _, same = _abcd_sums(X, kx, Y, ky)
+    return float(ratio(a + d, a + b + c + d, same, 1.0, 0.0))
+
+
+def _gri_value(X, kx, Y, ky):
+    a, b, c, d, tu, tv, same = _abcd_sums(X, kx, Y, ky)
+    return float(ratio(a + d, max(tu, tv), same, 1.0, 0.0))
+
+
+def _ndc_value(X, kx, Y, ky):
+    """NDC summed by blocks of rows: 1 - (sum over pairs of |E_P - E_Q|) / m."""
+    total, m = 0.0, 0
+    for xs, ys in _pair_blocks(X, kx, Y, ky, _equivalence_rows):
+        total += float(np.abs(xs[0] - ys[0]).sum())
+        m += xs[0].size
+    return 1.0 - total / m
 
 
 def _same(xs, ys):
@@ -152,7 +218,7 @@ def _zero_mean(xs, ys, **_):
 
 
 @register(name="fri", title="Frand index (13FRI)", range=(0.0, 1.0), aliases=("frand",),
-          reference=_HORTA + ", eq 14",
+          reference=_HORTA + ", eq 14", value=_fri_value,
           pair_mean=lambda xs, ys: _prepare_fri(xs, ys)["expected"], **_JS)
 def fri(xs, ys):
     """13FRI = (a + d) / (a + b + c + d); the Rand index on exclusive hard clusterings."""
@@ -168,6 +234,7 @@ def afri(xs, ys, expected):
 
 
 @register(name="gri", title="Grand index (13GRI)", range=(0.0, 1.0), aliases=("grand",),
+          value=_gri_value,
           reference=_HORTA + ", eq 22",
           pair_mean=lambda xs, ys: _prepare_gri(xs, ys)["expected"], **_JS)
 def gri(xs, ys):
@@ -208,7 +275,7 @@ _E = dict(family="fuzzy", inputs=("membership", "matrix"), representation=equiva
 
 
 @register(name="ndc", title="Normalised degree of concordance (fuzzy Rand; 09HI)",
-          range=(0.0, 1.0), aliases=("hi09",),
+          range=(0.0, 1.0), aliases=("hi09",), value=_ndc_value,
           reference=_AMODIO + ", eq 3.6",
           pair_mean=lambda xs, ys: _prepare_aci(xs, ys)["expected"], **_E)
 def ndc(xs, ys):

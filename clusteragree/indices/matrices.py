@@ -105,7 +105,7 @@ def ari_mm_from_sums(sums, n: int) -> float:
 _ROW_BLOCK = 512
 
 
-def _ari_mm_value(P, Q):
+def _ari_mm_value(P, _kp, Q, _kq):
     """ARImm of two full matrices, summed over blocks of rows: no n x n temporary, so the two
     matrices are never held twice (t0 = (sum P*Q - trace(P*Q)) / 2 by symmetry)."""
     n = P.shape[0]
@@ -117,7 +117,7 @@ def _ari_mm_value(P, Q):
     return ari_mm_from_sums((total - diag) / 2, n)
 
 
-def _ari_mp_value(P, U):
+def _ari_mp_value(P, _kp, U, _ku):
     """ARImp(P, y) with y's co-association taken through its one-hot U: s0 = sum_k sum over
     pairs in cluster k of P_ij = (sum_k U_k^T P U_k - sum_i P_ii) / 2, in blocks of rows."""
     n = P.shape[0]

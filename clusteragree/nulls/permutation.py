@@ -130,7 +130,8 @@ class _PairIndex:
             self.X, self.Y, self.ky = X, Y, ky
             self.per = max(1, _CHUNK_LABELS // X.shape[0])
         else:
-            self.xs, self.ys, self.ymats = pair_vectors(rec, pair)
+            self.xs, self.ys = pair_vectors(rec, pair)
+            self.ymats = rec.representation(Y, ky) if null == "objects" else None
             self.const = rec.prepare(self.xs, self.ys, **options) if rec.prepare else {}
             self.per = max(1, _CHUNK_VALUES // (self.ys[0].shape[-1] * len(self.ys)))
 
@@ -155,6 +156,11 @@ class _PairIndex:
         return np.concatenate(out)
 
 
+def _objects_of(m: int) -> int:
+    """n from the number of pairs m = n (n - 1) / 2."""
+    return int(round((1 + math.sqrt(1 + 8 * m)) / 2))
+
+
 def permuted_pair_values(indices, null="objects", n_sim=999, seed=None, exhaustive=None,
                          progress=False):
     """Values of indices of object pairs (``_PairIndex``) with y's objects (``null="objects"``,
@@ -166,7 +172,7 @@ def permuted_pair_values(indices, null="objects", n_sim=999, seed=None, exhausti
     permutations and weights None.
     """
     first = indices[0]
-    n = first.X.shape[0] if first.direct else first.ymats[0].shape[0]
+    n = first.X.shape[0] if first.direct else _objects_of(len(first.ys[0]))
     k = n if null == "objects" else n * (n - 1) // 2
     per = min(ix.per for ix in indices)
     if use_all_permutations(k, exhaustive, null):
@@ -229,7 +235,7 @@ def _pair_exact_mean_law(req):
     out = {}
     for rec in req.indices:
         opts = req.options[rec.name]
-        xs, ys, _ = pair_vectors(rec, req.clusterings.pair(rec))
+        xs, ys = pair_vectors(rec, req.clusterings.pair(rec))
         const = rec.prepare(xs, ys, **opts) if rec.prepare else {}
         mean = rec.pair_mean(xs, ys, **const, **opts)
         if mean is None:
