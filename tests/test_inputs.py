@@ -238,3 +238,38 @@ def test_cli_output_into_a_closed_pipe_is_not_an_error():
     err = proc.stderr.read().decode()
     assert proc.wait(timeout=60) == 0
     assert "BrokenPipeError" not in err and "Traceback" not in err
+
+
+# ---------------------------------------------------------------------------------------------
+# Groups of indices on any table; printed tests say what they show
+# ---------------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("group", ["all", "set matching", ["paired", "kappa"]])
+def test_a_group_reports_the_indices_a_table_does_not_define_as_NA(group):
+    named_kappa = isinstance(group, list)
+    if named_kappa:  # kappa named on its own still raises
+        with pytest.raises(ValueError, match="kappa needs as many clusters"):
+            ca.agreement(X6, Y6, index=group)
+        return
+    with pytest.warns(UserWarning, match=r"not defined here and are reported as NA: kappa"):
+        values = ca.agreement(X6, Y6, index=group)
+    assert pd.isna(values["kappa"]) and "square" not in values.attrs["not_defined"]["kappa"]
+    assert values.drop("kappa").notna().all()
+    assert values["purity"] == ca.agreement(X6, Y6, index="purity")
+    with pytest.raises(ValueError, match="kappa needs as many clusters"):
+        ca.agreement(X6, Y6, index="kappa")
+
+
+def test_compare_of_a_group_keeps_a_row_of_NA_for_an_undefined_index():
+    with pytest.warns(UserWarning, match="kappa"):
+        df = ca.compare(X6, Y6, indices="set matching", method="exact")
+    assert df.loc["kappa", ["observed", "p_value", "method"]].isna().all()
+    assert "kappa" in df.attrs["not_defined"]
+    assert df.drop("kappa")["p_value"].notna().all()
+
+
+def test_printed_test_labels_adjusted_values_as_adjusted_values():
+    text = str(ca.agreement_test([[30, 20], [10, 20]], index="ari", seed=1))
+    line = next(ln for ln in text.splitlines() if ln.startswith("adjusted "))
+    assert line.startswith("adjusted adjusted_rand, (I - c) / (max - c): 0.0513 (c = null mean)")
+    assert "null mean = -6.16" in text  # the null mean itself, two lines above
