@@ -18,7 +18,7 @@ from ..inputs import Clusterings
 from ._methods import Model, NullMethod
 from .distribution import NullDistribution
 
-__all__ = ["NullRequest", "values_on_tables", "stream_values", "check_memory"]
+__all__ = ["NullRequest", "values_on_tables", "stream_values", "sampled_laws", "check_memory"]
 
 
 @dataclass
@@ -66,6 +66,14 @@ class NullRequest:
         info.update(details or {})
         return NullDistribution(rec, self.method, model=self.model,
                                 options=self.options[rec.name], details=info, **law)
+
+
+def sampled_laws(req: NullRequest, batches, margins=None, details=None) -> dict:
+    """The Monte Carlo laws of a request's indices from a stream of table batches
+    ``(start, stop, tables)``: each batch is evaluated and dropped, only the values kept."""
+    values = stream_values(req.indices, req.options, batches, req.n_sim, margins)
+    return {rec.name: req.null_of(rec, samples=values[rec.name], details=details)
+            for rec in req.indices}
 
 
 def _compact(tables: np.ndarray):

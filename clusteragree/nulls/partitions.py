@@ -56,7 +56,7 @@ from scipy.special import gammaln
 from .._combinatorics import log_bell, log_binomial, log_stirling2
 from .._hypergeom import expected_mi_of_sizes
 from ._methods import PARTITION_MODELS, NullMethod, register_method
-from ._request import stream_values
+from ._request import sampled_laws
 from .exact import count_tables, enumerate_tables, estimate_dp_work, statistic_law
 
 __all__ = ["Side", "sides_of", "block_size_law", "mean_sums", "random_partitions",
@@ -404,9 +404,7 @@ def _exact_law(req):
 def _simulation_law(req):
     """Index values of random tables, chunk by chunk: only the values are kept."""
     x, y = _sides(req)
-    batches = random_model_chunks(x, y, req.n_sim, req.rng, req.progress)
-    values = stream_values(req.indices, req.options, batches, req.n_sim)
-    return {rec.name: req.null_of(rec, samples=values[rec.name]) for rec in req.indices}
+    return sampled_laws(req, random_model_chunks(x, y, req.n_sim, req.rng, req.progress))
 
 
 register_method(NullMethod(

@@ -22,7 +22,7 @@ from scipy import stats
 
 from .._validate import check_positive_int, check_seed
 from ._methods import NullMethod, register_method
-from ._request import stream_values
+from ._request import sampled_laws
 
 __all__ = ["random_tables", "random_table_batches", "DEFAULT_N_SIM"]
 
@@ -98,9 +98,8 @@ def random_tables(rows, cols, n_sim: int = DEFAULT_N_SIM, seed=None, progress: b
 def _patefield_law(req):
     """Index values of random tables, batch by batch: only the values are kept."""
     rows, cols = req.margins
-    batches = random_table_batches(rows, cols, req.n_sim, req.rng, req.progress)
-    values = stream_values(req.indices, req.options, batches, req.n_sim, (rows, cols))
-    return {rec.name: req.null_of(rec, samples=values[rec.name]) for rec in req.indices}
+    return sampled_laws(req, random_table_batches(rows, cols, req.n_sim, req.rng,
+                                                  req.progress), (rows, cols))
 
 
 register_method(NullMethod(

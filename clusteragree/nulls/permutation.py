@@ -17,7 +17,7 @@ import numpy as np
 
 from .._validate import check_positive_int, check_seed
 from ._methods import PAIR_MODELS, NullMethod, register_method
-from ._request import stream_values, values_on_tables
+from ._request import sampled_laws, values_on_tables
 
 __all__ = ["permuted_tables", "table_to_codes", "use_all_permutations", "EXHAUSTIVE_LIMIT",
            "DEFAULT_N_PERM"]
@@ -204,10 +204,8 @@ def _table_permutation_law(req):
         values = values_on_tables(req.indices, req.options, tables, margins=req.margins)
         return {rec.name: req.null_of(rec, values=values[rec.name], probabilities=weights,
                                       details={"exhaustive": True}) for rec in req.indices}
-    batches = permuted_table_batches(x, y, req.n_sim, req.rng, req.progress)
-    values = stream_values(req.indices, req.options, batches, req.n_sim, req.margins)
-    return {rec.name: req.null_of(rec, samples=values[rec.name], details={"exhaustive": False})
-            for rec in req.indices}
+    return sampled_laws(req, permuted_table_batches(x, y, req.n_sim, req.rng, req.progress),
+                        req.margins, details={"exhaustive": False})
 
 
 def _pair_permutation_law(req):
