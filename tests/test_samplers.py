@@ -73,3 +73,16 @@ def test_every_sampler_on_degenerate_margins(rows, cols, method, model):
                                     seed=2)
     law = nd.samples if nd.is_sampled else nd.values  # (all permutations when n <= 8)
     assert law.size and np.isfinite(law).all()
+
+
+@pytest.mark.parametrize("table", [[[2, 3]], [[2], [3]], [[1, 1]], [[1], [1]], [[2]], [[1, 1, 1]],
+                                   [[1, 0], [0, 1]], [[3, 1], [0, 2]]])
+def test_exact_and_monte_carlo_laws_agree_on_tiny_and_degenerate_tables(table):
+    index = "rand" if np.sum(table) >= 2 else "nmi_sum"
+    exact = ca.nulls.null_distribution(table, index=index, method="exact")
+    for method in ("patefield", "permutation", "simulation"):
+        nd = ca.nulls.null_distribution(table, index=index, method=method, n_sim=4000, seed=5)
+        law = nd.samples if nd.is_sampled else nd.values
+        assert np.isin(np.round(law, 12), np.round(exact.values, 12)).all(), method
+        se = max(nd.mean_se, 1e-12)
+        assert abs(nd.mean - exact.mean) <= 4 * se + 1e-12, (method, nd.mean, exact.mean)
