@@ -138,6 +138,9 @@ def plan(x, indices, method=None, *, y=None, data=None, dropna=False, join="exac
     clusterings = as_clusterings(x, y, data=data, dropna=dropna, join=join,
                                  table=any(not _is_pair_index(g[0]) for g in groups),
                                  pairs=[r.name for r in recs if _is_pair_index(r)])
+    for r in recs:  # the clusterings of the pair indices, validated here, before any work
+        if _is_pair_index(r):
+            clusterings.pair(r)
     if clusterings.table is not None:
         n = clusterings.table.n
         short = [r.name for r in recs if not _is_pair_index(r) and r.min_n > n]
