@@ -14,6 +14,7 @@ from .indices import agreement, get_index, list_indices
 from .indices.fuzzy import membership_kind
 from .indices.matrices import coassociation
 from .inference import AgreementTest, adjust, agreement_test, compare, format_results, iadjust
+from .report import list_reports, report
 from .tables import ContingencyTable, PairCounts, crosstab
 
 __version__ = "0.1.0"
@@ -26,6 +27,8 @@ __all__ = [
     "compare",
     "format_results",
     "iadjust",
+    "list_reports",
+    "report",
     "nulls",
     "PairCounts",
     "agreement",

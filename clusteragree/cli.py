@@ -1,7 +1,14 @@
 """The ``clusteragree`` command line.
 
+    clusteragree report [NAME] [-p key=value ...] [-o PATH] [--format html|pdf] [--code]
+                                               run a report notebook and render it (default:
+                                               the agreement report of the Statlog table,
+                                               to reports/agreement.html)
+    clusteragree report --list                 the reports, one line each
+    clusteragree report --all                  every report with its defaults into reports/
+    clusteragree report NAME --parameters      a report's parameters, their defaults and help
     clusteragree demo [--dataset statlog_em]   agreement of a shipped table by every index,
-                                               and adjusted for chance (IADJUST)
+                                               and adjusted for chance (IADJUST), as text
     clusteragree indices                       the catalogue of indices
 """
 
@@ -17,6 +24,8 @@ from ._validate import check_positive_int, check_seed
 from .datasets import DATASETS, load_dataset
 from .indices import GROUPS, agreement, get_index, list_indices
 from .inference import compare, format_results
+from .report import (REPORTS, ReportError, list_reports, parse_assignments, render_examples,
+                     report, report_parameters)
 
 
 def _agreement_frame(tab) -> pd.DataFrame:
@@ -55,6 +64,28 @@ def demo(dataset: str = "statlog_em", out=sys.stdout, n_sim: int = 17_000,
     return frame
 
 
+def _report(args) -> int:
+    if args.list:
+        for name, row in list_reports().iterrows():
+            print(f"{name:<28}{row['description']}")
+        return 0
+    if args.parameters:
+        for key, row in report_parameters(args.name).iterrows():
+            print(f"{key:<12}{row['type']:<6}{row['default']!r:<14}{row['help']}")
+        return 0
+    if args.all:
+        for path in render_examples("reports", progress=sys.stderr.isatty()):
+            print(f"wrote {path}")
+        return 0
+    params = parse_assignments(args.parameter)
+    if args.quick:
+        params["quick"] = "true"
+    path = report(args.name, output=args.output, format=args.format, code=args.code,
+                  keep_notebook=args.keep_notebook, progress=sys.stderr.isatty(), **params)
+    print(f"wrote {path}")
+    return 0
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(
         prog="clusteragree", description="Agreement between two clusterings, and by chance."
@@ -65,22 +96,48 @@ def main(argv=None) -> int:
     p_demo.add_argument("--n-sim", type=int, default=17_000, help="Patefield tables")
     p_demo.add_argument("--seed", type=int, default=1)
     sub.add_parser("indices", help="list the indices")
+    p_rep = sub.add_parser("report", help="run a report notebook and render it to HTML or PDF",
+                           description="Run a report notebook with parameters (papermill) and "
+                           "render it (nbconvert; code hidden, figures embedded).")
+    p_rep.add_argument("name", nargs="?", default=next(iter(REPORTS)),
+                       help=f"the report (default: {next(iter(REPORTS))}; see --list)")
+    p_rep.add_argument("-p", "--parameter", action="append", default=[], metavar="KEY=VALUE",
+                       help="a notebook parameter, e.g. -p n_sim=2000 (repeat for more)")
+    p_rep.add_argument("-o", "--output", help="the report's path (default: reports/NAME.FORMAT)")
+    p_rep.add_argument("--format", default="html", help="html (default) or pdf (the [pdf] extra)")
+    p_rep.add_argument("--quick", action="store_true", help="shorthand for -p quick=true")
+    code = p_rep.add_mutually_exclusive_group()
+    code.add_argument("--code", action="store_true", help="show the code cells")
+    code.add_argument("--no-code", action="store_true", help="hide the code cells (default)")
+    p_rep.add_argument("--keep-notebook", action="store_true",
+                       help="keep the executed notebook beside the report")
+    p_rep.add_argument("--list", action="store_true", help="list the reports and stop")
+    p_rep.add_argument("--all", action="store_true",
+                       help="render every report with its defaults into reports/ (and the "
+                            "default one as PDF too): the committed examples")
+    p_rep.add_argument("--parameters", action="store_true",
+                       help="list the report's parameters and stop")
     args = parser.parse_args(argv)
     try:
         if args.command == "demo":
             demo(args.dataset, n_sim=args.n_sim, seed=args.seed)
+        elif args.command == "report":
+            return _report(args)
         else:
             with pd.option_context("display.max_rows", None, "display.width", 200,
                                    "display.max_colwidth", 40):
                 print(list_indices()[["title", "family", "kind", "range",
                                       "aliases"]].to_string())
         sys.stdout.flush()
-    except (ValueError, TypeError, MemoryError) as exc:  # bad arguments: say so, no traceback
-        parser.exit(2, f"clusteragree {args.command}: error: {exc}\n")
     except BrokenPipeError:  # the reader went away (clusteragree indices | head): not an error
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())
         return 0
+    except (ValueError, TypeError, MemoryError, OSError, ImportError) as exc:
+        # bad arguments, a missing file, an unwritable path: say so, no traceback
+        parser.exit(2, f"clusteragree {args.command}: error: {exc}\n")
+    except ReportError as exc:  # a cell failed: its source and message, no report written
+        parser.exit(1, f"clusteragree {args.command}: error: {exc}\n")
     return 0
 
 

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 
 import pandas as pd
 
+from ._display import definition_table, figure_html
 from ._validate import check_bool, check_choice, check_real
 from .indices import get_index, resolve_indices
 from .indices._pairwise import evaluate_pairwise
@@ -28,7 +29,7 @@ from .nulls import NullDistribution, plan, run
 from .nulls.distribution import ALTERNATIVES, check_center
 from .nulls.exact import DEFAULT_MAX_TABLES, DEFAULT_MAX_WORK
 
-__all__ = ["AgreementTest", "agreement_test", "adjust", "compare", "iadjust", "format_results",
+__all__ = ["AgreementTest", "ResultsFrame", "agreement_test", "adjust", "compare", "iadjust", "format_results",
            "RESULT_COLUMNS"]
 
 #: The one result schema of a test of one index (``to_frame()``, ``compare`` rows).
@@ -126,11 +127,56 @@ class AgreementTest:
 
     __repr__ = __str__
 
+    def _repr_html_(self) -> str:
+        """Jupyter: the same numbers as the printed test, as a table, and the null law with
+        the observed value marked."""
+        nd, rec = self.null, get_index(self.index)
+        rows = [("data", self.data_name), ("index", f"{rec.name} ({rec.title}), a {rec.kind}"),
+                ("observed", f"{self.statistic:.6g}"), ("null mean", f"{nd.mean:.6g}")]
+        if nd.has_law:
+            rows.append(("null median", f"{nd.median:.6g}"))
+        if not math.isnan(self.zscore):
+            rows.append(("z", f"{self.zscore:.4g}"))
+        if not math.isnan(self.pvalue):
+            pv = _fmt_p(self.pvalue, nd).removeprefix("= ")
+            if self.pvalue_se:
+                pv += f" (Monte Carlo s.e. {self.pvalue_se:.2g})"
+            rows.append(("p-value", pv))
+        rows.append(("alternative", f"{rec.name} is {_SIDES[self.alternative]} its value by "
+                                    "chance"))
+        how = "(I - c) / (max - c)" if rec.kind != "distance" else "(c - I) / (c - min)"
+        for center, value in self.adjusted.items():
+            rows.append((f"adjusted, c = null {center}", f"{value:.4g}  {how}"))
+        out = definition_table(nd.method_record.title, rows, caption=f"null: {nd.describe()}")
+        if nd.has_law:
+            out += figure_html(nd.plot(self.statistic).figure)
+        return out
+
+
+class ResultsFrame(pd.DataFrame):
+    """A DataFrame of results (``compare``, ``to_frame()``) that Jupyter shows with 4
+    significant digits and the null named in its caption; in every other way a DataFrame."""
+
+    @property
+    def _constructor(self):
+        return ResultsFrame
+
+    def _repr_html_(self) -> str:
+        from .reporting import table
+
+        nulls = self.attrs.get("null") or sorted(
+            {f"{m}, {k}" for m, k in zip(self.get("model", []), self.get("method", []))
+             if not pd.isna(m)})
+        caption = "; ".join(f"null: {d}" for d in nulls) or None
+        if self.attrs.get("data"):
+            caption = f"data: {self.attrs['data']}" + (f" -- {caption}" if caption else "")
+        return table(self, caption).to_html()
+
 
 def _frame(tests) -> pd.DataFrame:
     """The results of several tests as one frame of the schema: numeric columns as pandas'
     nullable Float64 / Int64, so NA stays NA (never nan)."""
-    frame = pd.DataFrame([t.row() for t in tests], columns=list(RESULT_COLUMNS),
+    frame = ResultsFrame([t.row() for t in tests], columns=list(RESULT_COLUMNS),
                          index=pd.Index([t.index for t in tests], name="index"))
     types = {c: "Float64" for c in _FLOAT_COLUMNS}
     types["n_sim"] = "Int64"

@@ -6,40 +6,19 @@
   digits and NA for missing values; the caption names the null model and method.
 * ``significant(x, digits)``: one number as text to ``digits`` significant digits.
 
->>> significant(0.000123456), significant(123456.7), significant(float("nan"))
-('0.0001235', '1.235e+05', 'NA')
+>>> significant(0.0123456), significant(float("nan"))
+('0.01235', 'NA')
 """
 
 from __future__ import annotations
 
 import html
-import math
-import numbers
 
 import pandas as pd
 
-__all__ = ["setup", "table", "significant", "DIGITS"]
+from ._display import DIGITS, significant
 
-#: Significant digits of every number a report shows.
-DIGITS = 4
-
-
-def significant(x, digits: int = DIGITS) -> str:
-    """``x`` to ``digits`` significant digits ('NA' for a missing value); whole numbers (and
-    counts such as n_sim) as they are, with thousands separators."""
-    if x is None or x is pd.NA or (isinstance(x, float) and math.isnan(x)):
-        return "NA"
-    if isinstance(x, bool) or not isinstance(x, numbers.Number):
-        return str(x)
-    if isinstance(x, numbers.Integral):
-        return f"{int(x):,}"
-    x = float(x)
-    if x == 0:
-        return "0"
-    if 1e-4 <= abs(x) < 1e5:
-        text = f"{x:#.{digits}g}"
-        return text.rstrip(".") if "e" not in text else text
-    return f"{x:.{digits - 1}e}"
+__all__ = ["setup", "table", "significant", "DIGITS", "load_clusterings"]
 
 
 def table(frame: pd.DataFrame, caption: str | None = None, digits: int = DIGITS):
@@ -51,7 +30,8 @@ def table(frame: pd.DataFrame, caption: str | None = None, digits: int = DIGITS)
     return styler.set_table_styles([
         {"selector": "caption", "props": "caption-side: top; text-align: left; "
                                          "font-weight: bold; padding-bottom: 0.4em;"},
-        {"selector": "td", "props": "text-align: right; padding: 0.2em 0.6em;"},
+        {"selector": "td", "props": "text-align: right; padding: 0.2em 0.6em; "
+                                    "white-space: nowrap;"},
         {"selector": "th", "props": "text-align: right; padding: 0.2em 0.6em;"},
     ])
 
@@ -67,3 +47,212 @@ def setup():
     mpl.rcParams.update({"figure.figsize": (7.5, 4.0), "figure.dpi": 110, "savefig.dpi": 110,
                          "figure.autolayout": False, "axes.titlesize": "medium"})
     pd.set_option("display.precision", DIGITS)
+
+
+def _read_labels(path: str, name: str) -> list[str]:
+    """One label per line; a blank line inside the file is an error (nothing is dropped)."""
+    lines = _readable(path, name).read_text(encoding="utf-8").splitlines()
+    while lines and not lines[-1].strip():
+        lines.pop()
+    blank = [i + 1 for i, line in enumerate(lines) if not line.strip()]
+    if not lines or blank:
+        raise ValueError(f"{name} {path} must hold one label per line; "
+                         + (f"line {blank[0]} is blank" if blank else "it is empty"))
+    return [line.strip() for line in lines]
+
+
+def _readable(path: str, name: str):
+    from pathlib import Path
+
+    p = Path(path).expanduser()
+    if not p.is_file():
+        raise FileNotFoundError(f"{name}: no such file {str(p)!r}")
+    return p
+
+
+def load_clusterings(dataset: str = "statlog_em", table_file: str = "", data_file: str = "",
+                     x_column: str = "", y_column: str = "", x_file: str = "",
+                     y_file: str = ""):
+    """The contingency table of a report's two clusterings, from exactly one source:
+
+    * ``table_file``: a CSV contingency table (row labels in the first column, column labels
+      in the header);
+    * ``data_file`` with ``x_column`` and ``y_column``: a CSV with one row per object;
+    * ``x_file`` and ``y_file``: two text files with one label per line;
+    * otherwise the built-in table ``dataset`` (``ca.load_dataset``).
+
+    Returns ``(table, source)``, ``source`` a sentence naming where the table came from.
+
+    >>> tab, source = load_clusterings()
+    >>> tab.shape, source
+    ((4, 4), 'built-in data set statlog_em: Statlog (Vehicle Silhouettes) classes x EM clusters, n = 846 (Amorim 2015, Ch.4 Table 1)')
+    """
+    from .datasets import DATASETS, load_dataset
+    from .tables import ContingencyTable, crosstab
+
+    given = [k for k, v in (("table_file", table_file), ("data_file", data_file),
+                            ("x_file / y_file", x_file or y_file)) if v]
+    if len(given) > 1:
+        raise ValueError(f"give one source of clusterings, got {' and '.join(given)}")
+    if table_file:
+        frame = pd.read_csv(_readable(table_file, "table_file"), index_col=0)
+        names = (frame.index.name or "x", frame.columns.name or "y")
+        return (ContingencyTable(frame.to_numpy(), frame.index.to_numpy(),
+                                 frame.columns.to_numpy(), names=names),
+                f"contingency table read from {table_file}")
+    if data_file:
+        if not (x_column and y_column):
+            raise ValueError("data_file needs x_column and y_column: the two columns holding "
+                             "the clusterings")
+        frame = pd.read_csv(_readable(data_file, "data_file"))
+        return (crosstab(x_column, y_column, data=frame),
+                f"columns {x_column} (rows) and {y_column} (columns) of {data_file}")
+    if x_file or y_file:
+        if not (x_file and y_file):
+            raise ValueError("x_file and y_file go together: one file of labels for each "
+                             "clustering")
+        x, y = _read_labels(x_file, "x_file"), _read_labels(y_file, "y_file")
+        if len(x) != len(y):
+            raise ValueError(f"x_file has {len(x)} labels and y_file {len(y)}: they must label "
+                             "the same objects, one per line")
+        from pathlib import Path
+
+        tab = crosstab(pd.Series(x, name=Path(x_file).stem), pd.Series(y, name=Path(y_file).stem))
+        return tab, f"labels read from {x_file} (rows) and {y_file} (columns)"
+    return load_dataset(dataset), f"built-in data set {dataset}: {DATASETS[dataset][2]}"
+
+
+def plot_null_grid(nulls: dict, observed, ncols: int = 3, title: str | None = None):
+    """A grid of null laws (one panel per index) with the observed value, the null mean and
+    the null median marked; returns the figure. ``nulls``: index name -> NullDistribution;
+    ``observed``: index name -> observed value."""
+    import matplotlib.pyplot as plt
+    from matplotlib.lines import Line2D
+    from matplotlib.ticker import MaxNLocator
+
+    names = list(nulls)
+    nrows = -(-len(names) // ncols)
+    fig, axes = plt.subplots(nrows, ncols, figsize=(3.6 * ncols, 2.6 * nrows), squeeze=False)
+    for ax, name in zip(axes.flat, names):
+        nd = nulls[name]
+        nd.plot(observed[name], ax=ax, bins=40)
+        ax.get_legend().remove()
+        ax.xaxis.set_major_locator(MaxNLocator(4))
+        ax.set_title(name, fontsize="medium")
+        ax.set_xlabel("index value")
+        ax.set_ylabel("probability" if ax in axes[:, 0] else "")
+    for ax in axes.flat[len(names):]:
+        ax.set_visible(False)
+    handles = [Line2D([], [], color="C0", lw=1.5), Line2D([], [], color="C2", ls="--", lw=1.5),
+               Line2D([], [], color="C3", lw=2)]
+    fig.legend(handles, ["null mean", "null median", "observed (an arrow when off scale)"],
+               loc="upper center", ncols=3, frameon=False, bbox_to_anchor=(0.5, 1.0))
+    if title:
+        fig.suptitle(title, fontsize="medium", y=1.04)
+    fig.tight_layout(rect=(0, 0, 1, 0.97))
+    return fig
+
+
+def null_means_by_method(tab, indices, nulls: dict) -> pd.DataFrame:
+    """The null mean of each index by every method that gives it (Amorim 2015, "On clustering
+    stability", Ch.1 Tables 7-8): the exact law where its size fits the default budget, the
+    closed form (hypergeometric moments), the Monte Carlo mean of ``nulls`` with its standard
+    error, and Albatineh & Niewiadomska-Bugaj's (2011) regression approximation where one is
+    published. NA where a method does not apply or would not fit."""
+    from .nulls import null_distribution
+
+    rows = []
+    for name in indices:
+        row = {"index": name}
+        for method in ("exact", "hypergeometric"):
+            try:
+                row[method] = null_distribution(tab, index=name, method=method).mean
+            except ValueError:  # too large for the exact budget, or no closed form
+                row[method] = pd.NA
+        nd = nulls[name]
+        row["monte_carlo"], row["monte_carlo_se"] = nd.mean, nd.mean_se
+        rows.append(row)
+    frame = pd.DataFrame(rows).set_index("index")
+    return frame.astype("Float64").rename(columns={
+        "hypergeometric": "closed form", "monte_carlo": "Monte Carlo",
+        "monte_carlo_se": "Monte Carlo s.e."})
+
+
+#: The random models compared side by side, in the order shown.
+MODELS = ("perm", "num", "num1", "all", "all1")
+
+
+def models_side_by_side(tab, n_sim: int, seed) -> pd.DataFrame:
+    """Rand and NMI (sum) under each random model of Gates & Ahn (2017, "The impact of random
+    models on clustering similarity", JMLR 18): the null mean and the value adjusted for it,
+    (I - E[I]) / (1 - E[I]). The Rand index adjusted under "perm" is Hubert & Arabie's ARI and
+    under the other models Gates & Ahn's ARI of that model; NMI adjusted under "perm" is Vinh
+    et al.'s AMI (arithmetic mean). Rand's means are exact (closed forms); NMI's come from
+    ``n_sim`` random tables or partitions."""
+    from .indices import agreement
+    from .nulls import get_model, null_distribution
+
+    observed = agreement(tab, index=["rand", "nmi_sum"])
+    rows = []
+    for model in MODELS:
+        rand = null_distribution(tab, index="rand", model=model,
+                                 method="hypergeometric" if model == "perm" else "exact")
+        nmi = null_distribution(tab, index="nmi_sum", model=model, n_sim=n_sim, seed=seed,
+                                method="patefield" if model == "perm" else "simulation")
+        rows.append({"model": model, "what is random": get_model(model).title,
+                     "Rand": observed["rand"], "E[Rand]": rand.mean,
+                     "Rand adjusted": rand.adjust(observed["rand"]),
+                     "NMI": observed["nmi_sum"], "E[NMI]": nmi.mean,
+                     "NMI adjusted": nmi.adjust(observed["nmi_sum"])})
+    return pd.DataFrame(rows).set_index("model")
+
+
+def plot_models(models: pd.DataFrame, title: str | None = None):
+    """The expected Rand index and NMI under each random model (bars) against the observed
+    values (red lines): a bar above the line is a model under which chance alone would agree
+    more than the two clusterings do."""
+    import matplotlib.pyplot as plt
+
+    fig, axes = plt.subplots(1, 2, figsize=(8.5, 3.2), sharey=False)
+    for ax, name in zip(axes, ("Rand", "NMI")):
+        ax.bar(models.index, models[f"E[{name}]"], color="0.7", label=f"E[{name}] under the model")
+        ax.axhline(models[name].iloc[0], color="C3", lw=2, label=f"observed {name}")
+        ax.set_ylim(0, 1.05)
+        ax.set_xlabel("random model")
+        ax.set_ylabel(name)
+        ax.legend(frameon=False, fontsize="small", loc="upper left")
+    if title:
+        fig.suptitle(title, fontsize="medium")
+    fig.tight_layout()
+    return fig
+
+
+def plot_adjusted(results: pd.DataFrame, nulls: dict, title: str | None = None):
+    """Each index's adjusted value (by the null mean, dot; by the null median, cross) against
+    the band of adjusted values chance gives (the null law's 1% to 99% quantiles, adjusted
+    the same way by the mean): agreement beyond chance lies right of the band. Every index is
+    on one scale, 0 = chance (mean) and 1 = perfect agreement (distances are turned round)."""
+    import matplotlib.pyplot as plt
+
+    shown = [n for n in results.index if not pd.isna(results.loc[n, "adjusted_mean"])]
+    fig, ax = plt.subplots(figsize=(7.5, 0.42 * len(shown) + 1.3))
+    for i, name in enumerate(shown):
+        nd = nulls[name]
+        band = sorted(nd.adjust(nd.quantile(q)) for q in (0.01, 0.99))
+        ax.plot(band, [i, i], color="0.75", lw=7, solid_capstyle="butt",
+                label="chance: null 1%-99%" if i == 0 else None)
+        ax.plot(results.loc[name, "adjusted_mean"], i, "o", color="C0",
+                label="observed, adjusted by mean" if i == 0 else None)
+        if not pd.isna(results.loc[name, "adjusted_median"]):
+            ax.plot(results.loc[name, "adjusted_median"], i, "x", color="C3", ms=7,
+                    label="observed, adjusted by median" if i == 0 else None)
+    ax.axvline(0, color="0.4", lw=0.8)
+    ax.set_yticks(range(len(shown)), shown)
+    ax.invert_yaxis()
+    ax.set_xlabel("adjusted index: (I - c) / (max - c); 0 = chance, 1 = perfect agreement")
+    ax.legend(frameon=False, fontsize="small", loc="upper center", ncols=3,
+              bbox_to_anchor=(0.5, -0.16 - 0.5 / len(shown)))
+    if title:
+        ax.set_title(title, fontsize="medium")
+    fig.tight_layout()
+    return fig

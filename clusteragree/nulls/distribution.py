@@ -27,6 +27,7 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
+from .._display import definition_table, figure_html, significant
 from .._validate import check_choice, check_real
 from ..indices import get_index
 from ._methods import get_method, get_model
@@ -411,6 +412,41 @@ class NullDistribution:
                          f"{q99:.6g}")
         return "\n".join(parts)
 
+    def _repr_html_(self) -> str:
+        """Jupyter: the summary as a table and, when the law is known, its plot."""
+        s = self.summary()
+        rows = [("mean", significant(s["null_mean"])), ("sd", significant(s["null_sd"]))]
+        if self.has_law:
+            rows += [("median", significant(s["null_median"])),
+                     ("skewness", significant(s["null_skewness"])),
+                     ("1% / 99% quantiles", f"{significant(self.quantile(0.01))} / "
+                                            f"{significant(self.quantile(0.99))}")]
+        kind = ("exact law" if self.is_exact else "Monte Carlo law" if self.is_sampled
+                else "moments only")
+        out = definition_table(f"Null distribution of {self.index.name} ({kind})", rows,
+                               caption=f"null: {self.describe()}")
+        if self.has_law:
+            out += figure_html(self.plot().figure)
+        return out
+
+    def _mark_observed(self, ax, observed: float) -> None:
+        """A red line at the observed value; when it lies far outside the law (more than the
+        law's own width away), the axis keeps the law's scale and an arrow at the edge points
+        to the observed value, so that the law stays visible."""
+        lo, hi = self.quantile(0.0005), self.quantile(0.9995)
+        width = hi - lo
+        if width > 0 and not lo - width <= observed <= hi + width:
+            ax.set_xlim(lo - 0.3 * width, hi + 0.3 * width)
+            right = observed > hi
+            edge = hi + 0.27 * width if right else lo - 0.27 * width
+            ax.annotate(f"observed {observed:.4g}", xy=(edge, 0.55), xycoords=("data", "axes fraction"),
+                        xytext=(-8 if right else 8, 0), textcoords="offset points", color="C3",
+                        ha="right" if right else "left", va="center", fontsize="small",
+                        arrowprops=dict(arrowstyle="<-" if not right else "->", color="C3"))
+            ax.plot([], [], color="C3", lw=2, label=f"observed {observed:.4g} (off scale)")
+        else:
+            ax.axvline(observed, color="C3", lw=2, label=f"observed {observed:.4g}")
+
     def plot(self, observed: float | None = None, ax=None, bins="auto"):
         """The null law with its mean and median (and the observed value) marked.
 
@@ -431,7 +467,7 @@ class NullDistribution:
         ax.axvline(self.mean, color="C0", ls="-", lw=1.5, label=f"mean {self.mean:.4g}")
         ax.axvline(self.median, color="C2", ls="--", lw=1.5, label=f"median {self.median:.4g}")
         if observed is not None:
-            ax.axvline(observed, color="C3", lw=2, label=f"observed {observed:.4g}")
+            self._mark_observed(ax, observed)
         ax.set_xlabel(f"{self.index.name} under H0 ({self.model}, {self.method})")
         ax.legend(frameon=False, fontsize="small")
         return ax

@@ -1,0 +1,60 @@
+"""HTML building blocks for results shown in Jupyter (``_repr_html_``) and in reports.
+
+No import of the package: every module may use it.
+
+>>> significant(0.000123456), significant(123456.7), significant(17000), significant(None)
+('0.0001235', '1.235e+05', '17,000', 'NA')
+"""
+
+from __future__ import annotations
+
+import base64
+import html
+import io
+import math
+import numbers
+
+__all__ = ["DIGITS", "significant", "figure_html", "definition_table"]
+
+#: Significant digits of every number a report or an HTML result shows.
+DIGITS = 4
+
+
+def significant(x, digits: int = DIGITS) -> str:
+    """``x`` to ``digits`` significant digits ('NA' for a missing value); whole numbers (and
+    counts such as n_sim) as they are, with thousands separators."""
+    if x is None or (isinstance(x, float) and math.isnan(x)) or type(x).__name__ == "NAType":
+        return "NA"
+    if isinstance(x, bool) or not isinstance(x, numbers.Number):
+        return str(x)
+    if isinstance(x, numbers.Integral):
+        return f"{int(x):,}"
+    x = float(x)
+    if x == 0:
+        return "0"
+    if math.isinf(x):
+        return "inf" if x > 0 else "-inf"
+    if 1e-4 <= abs(x) < 1e5:
+        text = f"{x:#.{digits}g}"
+        return text.rstrip(".")
+    return f"{x:.{digits - 1}e}"
+
+
+def figure_html(fig, width_px: int = 520) -> str:
+    """A matplotlib figure as an embedded PNG ``<img>``; the figure is closed (shown once)."""
+    import matplotlib.pyplot as plt
+
+    buf = io.BytesIO()
+    fig.savefig(buf, format="png", dpi=110, bbox_inches="tight")
+    plt.close(fig)
+    data = base64.b64encode(buf.getvalue()).decode("ascii")
+    return f'<img style="max-width:{width_px}px" src="data:image/png;base64,{data}"/>'
+
+
+def definition_table(title: str, rows, caption: str | None = None) -> str:
+    """A two-column HTML table of (label, text) rows under a bold title."""
+    body = "".join(f"<tr><th style='text-align:left;padding-right:1em'>{html.escape(k)}</th>"
+                   f"<td style='text-align:left'>{html.escape(v)}</td></tr>" for k, v in rows)
+    cap = f"<p style='margin:0.2em 0'>{html.escape(caption)}</p>" if caption else ""
+    return f"<div><p style='margin:0.2em 0'><b>{html.escape(title)}</b></p>{cap}" \
+           f"<table>{body}</table></div>"

@@ -1,0 +1,338 @@
+"""Reports: parameterised notebooks executed with papermill and rendered with nbconvert.
+
+``report(name, output=..., **parameters)`` (and ``clusteragree report NAME -p key=value``) runs
+``notebooks/NAME.ipynb`` with the given parameters and writes a self-contained HTML page (code
+hidden, figures embedded) or a PDF (through WeasyPrint, the ``[pdf]`` extra). Everything is
+checked before the notebook starts: the report's name, every parameter's name and type against
+the notebook's ``parameters`` cell, input files, the output path. The notebook runs in a
+temporary folder and the report reaches its path only when complete: a failing cell leaves no
+half-written report, and the error names the cell and its message.
+
+>>> list_reports().loc["agreement", "notebook"]
+'agreement.ipynb'
+>>> coerce_parameters("agreement", {"n_sim": "500", "quick": "yes"})
+{'n_sim': 500, 'quick': True}
+"""
+
+from __future__ import annotations
+
+import ast
+import hashlib
+import html
+import json
+import os
+import re
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+
+import pandas as pd
+
+from ._validate import check_bool, check_choice, suggest
+
+__all__ = ["REPORTS", "Report", "ReportError", "list_reports", "report_parameters",
+           "coerce_parameters", "parse_assignments", "report", "notebooks_dir", "fingerprint",
+           "read_fingerprint", "render_examples"]
+
+FORMATS = ("html", "pdf")
+
+
+class ReportError(RuntimeError):
+    """A report notebook failed while it ran: the message names the cell and the error."""
+
+
+@dataclass(frozen=True)
+class Report:
+    """One report: its notebook and what it shows; ``check`` validates the parameters'
+    content (e.g. that the input files exist) before the notebook runs."""
+
+    name: str
+    notebook: str
+    description: str
+    check: object = None  # callable(params: dict) -> None, raising on bad content
+
+
+def _check_agreement_inputs(params: dict) -> None:
+    from .reporting import load_clusterings
+
+    keys = ("dataset", "table_file", "data_file", "x_column", "y_column", "x_file", "y_file")
+    load_clusterings(**{k: params[k] for k in keys if k in params})
+    from .indices import resolve_indices
+
+    if "indices" in params:
+        resolve_indices([s.strip() for s in params["indices"].split(",") if s.strip()])
+
+
+#: Every report, by name; the first is the default of ``clusteragree report``.
+REPORTS: dict[str, Report] = {r.name: r for r in (
+    Report("agreement", "agreement.ipynb",
+           "two clusterings: every index against its null law, p-values, adjusted values, "
+           "null means by method, random models",
+           check=_check_agreement_inputs),
+)}
+
+
+def notebooks_dir() -> Path:
+    """The folder holding the report notebooks (``notebooks/`` next to the package)."""
+    return Path(__file__).resolve().parent.parent / "notebooks"
+
+
+def _get(name) -> Report:
+    if not isinstance(name, str):
+        raise TypeError(f"name must be a report name (str), got {type(name).__name__}")
+    if name not in REPORTS:
+        raise ValueError(f"unknown report {name!r}; known reports: {', '.join(REPORTS)}."
+                         + suggest(name, REPORTS))
+    path = notebooks_dir() / REPORTS[name].notebook
+    if not path.exists():
+        raise FileNotFoundError(f"report notebook {path} is missing: install clusteragree from "
+                                "its repository (pip install -e .) so that notebooks/ sits "
+                                "next to the package")
+    return REPORTS[name]
+
+
+def list_reports() -> pd.DataFrame:
+    """The reports, one row each: name (index), notebook and description."""
+    return pd.DataFrame([{"name": r.name, "notebook": r.notebook, "description": r.description}
+                         for r in REPORTS.values()]).set_index("name")
+
+
+def report_parameters(name: str) -> pd.DataFrame:
+    """The parameters a report's notebook declares (its cell tagged ``parameters``): name
+    (index), type, default and help, as papermill reads them."""
+    import papermill as pm
+
+    rep = _get(name)
+    declared = pm.inspect_notebook(str(notebooks_dir() / rep.notebook))
+    rows = []
+    for key, v in declared.items():
+        default = ast.literal_eval(v["default"])  # the notebook's literal, e.g. '"x"' -> 'x'
+        kind = v["inferred_type_name"]
+        rows.append({"name": key, "type": type(default).__name__ if kind == "None" else kind,
+                     "default": default, "help": v["help"]})
+    return pd.DataFrame(rows).set_index("name")
+
+
+_TRUE, _FALSE = ("true", "yes", "1", "on"), ("false", "no", "0", "off")
+
+
+def _coerce(key: str, value, kind: str):
+    """A value of the declared type: strings (from the command line) are parsed, other values
+    must already have the type."""
+    if kind == "bool":
+        if isinstance(value, str) and value.lower() in _TRUE + _FALSE:
+            return value.lower() in _TRUE
+        return check_bool(value, key)
+    if kind in ("int", "float"):
+        if isinstance(value, str):
+            try:
+                return int(value) if kind == "int" else float(value)
+            except ValueError:
+                raise ValueError(f"parameter {key} must be {'a whole number' if kind == 'int' else 'a number'}, "
+                                 f"got {value!r}") from None
+        if isinstance(value, bool) or not isinstance(value, (int, float)) or (
+                kind == "int" and isinstance(value, float) and not value.is_integer()):
+            raise TypeError(f"parameter {key} must be {'a whole number' if kind == 'int' else 'a number'}, "
+                            f"got {value!r}")
+        return int(value) if kind == "int" else float(value)
+    if kind == "str":
+        if isinstance(value, os.PathLike):
+            return os.fspath(value)
+        if not isinstance(value, str):
+            raise TypeError(f"parameter {key} must be a string, got {type(value).__name__} "
+                            f"{value!r}")
+        return value
+    return value
+
+
+def coerce_parameters(name: str, params: dict) -> dict:
+    """Check each parameter against the notebook's declaration (its name, with a did-you-mean,
+    and its type) and convert command-line strings to the declared type. File parameters
+    (``*_file``) become absolute paths, so the notebook finds them wherever it runs."""
+    declared = report_parameters(name)
+    out = {}
+    for key, value in params.items():
+        if key not in declared.index:
+            raise ValueError(f"report {name!r} has no parameter {key!r}; its parameters: "
+                             f"{', '.join(declared.index)}." + suggest(key, declared.index))
+        value = _coerce(key, value, declared.loc[key, "type"])
+        if key.endswith("_file") and value:
+            value = str(Path(value).expanduser().resolve())
+        out[key] = value
+    return out
+
+
+def parse_assignments(items) -> dict:
+    """``["key=value", ...]`` (the command line's ``-p``) -> dict of strings."""
+    out = {}
+    for item in items or ():
+        key, sep, value = item.partition("=")
+        if not sep or not key.strip().isidentifier():
+            raise ValueError(f"-p takes key=value (e.g. -p n_sim=2000), got {item!r}")
+        out[key.strip()] = value
+    return out
+
+
+def _check_output(output, name: str, fmt: str) -> Path:
+    path = Path(output if output is not None else Path("reports") / f"{name}.{fmt}")
+    path = path.expanduser().resolve()
+    if path.is_dir():
+        raise ValueError(f"output {path} is a folder; give a file path such as "
+                         f"{path / (name + '.' + fmt)}")
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        with tempfile.NamedTemporaryFile(dir=path.parent, prefix=".write-test-"):
+            pass
+    except OSError as exc:
+        raise PermissionError(f"output {path} cannot be written: {exc.strerror or exc}") from None
+    return path
+
+
+def _check_pdf_support():
+    try:
+        import weasyprint  # noqa: F401
+    except (ImportError, OSError) as exc:
+        raise ImportError("PDF reports need WeasyPrint and the system's Pango library: "
+                          'pip install -e ".[pdf]" (and, on Debian, apt-get install '
+                          f"libpango-1.0-0 libpangoft2-1.0-0); the import said: {exc}") from None
+
+
+def _execute(notebook: Path, out: Path, params: dict, progress: bool) -> None:
+    import papermill as pm
+
+    try:
+        pm.execute_notebook(str(notebook), str(out), parameters=params, kernel_name="python3",
+                            progress_bar=progress, cwd=os.getcwd(), log_output=False,
+                            extra_arguments=["--IPKernelApp.log_level=ERROR"])
+    except pm.PapermillExecutionError as exc:
+        source = exc.source.strip()
+        source = source if len(source) < 800 else source[:800] + " ..."
+        raise ReportError(f"the report failed in cell {exc.exec_count} of {notebook.name}:\n"
+                          f"{source}\n{exc.ename}: {exc.evalue}") from None
+
+
+#: A4 pages for PDF reports: narrow margins, tables in a smaller type so that they fit the width,
+#: figures scaled to the page.
+_PRINT_CSS = """<style>
+@page { size: A4; margin: 14mm 12mm; }
+body { font-size: 9.5pt; }
+.jp-OutputArea-output table { font-size: 7pt; }
+.jp-OutputArea-output td, .jp-OutputArea-output th { padding: 1px 3px !important; }
+.jp-OutputArea-output img { max-width: 100% !important; height: auto; }
+h1, h2 { break-after: avoid; }
+.jp-OutputArea-output { break-inside: avoid; }
+</style>"""
+
+
+def _render_html(executed: Path, code: bool) -> str:
+    import nbformat
+    from nbconvert import HTMLExporter
+
+    nb = nbformat.read(str(executed), as_version=4)
+    exporter = HTMLExporter(template_name="lab", exclude_input=not code,
+                            exclude_input_prompt=True, exclude_output_prompt=True,
+                            embed_images=True)
+    title = next((line.lstrip("# ").strip() for cell in nb.cells if cell.cell_type == "markdown"
+                  for line in cell.source.splitlines() if line.startswith("# ")), executed.stem)
+    body, _ = exporter.from_notebook_node(nb, resources={"metadata": {"name": title}})
+    return body
+
+
+def report(name: str = "agreement", output=None, format: str = "html", *, code: bool = False,
+           keep_notebook: bool = False, progress: bool = True, **parameters) -> Path:
+    """Run a report notebook with ``parameters`` and render it; return the report's path.
+
+    Parameters
+    ----------
+    name : str
+        A report of ``list_reports()`` (default "agreement").
+    output : path, optional
+        Where to write it (default ``reports/NAME.html`` or ``.pdf`` below the current folder).
+    format : {"html", "pdf"}
+        HTML (self-contained: figures embedded) or PDF (needs the ``[pdf]`` extra).
+    code : bool
+        Show the notebook's code cells (hidden by default).
+    keep_notebook : bool
+        Keep the executed notebook beside the report (same name, ``.ipynb``).
+    progress : bool
+        A progress bar over the notebook's cells.
+    **parameters
+        The notebook's parameters (``report_parameters(name)``), e.g. ``quick=True``.
+    """
+    rep = _get(name)
+    fmt = check_choice(format, "format", FORMATS)
+    check_bool(code, "code")
+    check_bool(keep_notebook, "keep_notebook")
+    check_bool(progress, "progress")
+    params = coerce_parameters(name, parameters)
+    if rep.check is not None:
+        rep.check({**report_parameters(name)["default"].to_dict(), **params})
+    path = _check_output(output, name, fmt)
+    if fmt == "pdf":
+        _check_pdf_support()
+    with tempfile.TemporaryDirectory(prefix="clusteragree-report-") as tmp:
+        executed = Path(tmp) / rep.notebook
+        _execute(notebooks_dir() / rep.notebook, executed, params, progress)
+        page = _stamp(_render_html(executed, code), fingerprint(name, params))
+        if fmt == "html":
+            _publish(path, page.encode("utf-8"))
+        else:
+            import weasyprint
+
+            printed = page.replace("</head>", f"{_PRINT_CSS}</head>", 1)
+            _publish(path, weasyprint.HTML(string=printed, base_url=tmp).write_pdf())
+        if keep_notebook:
+            _publish(path.with_suffix(".ipynb"), executed.read_bytes())
+    return path
+
+
+def fingerprint(name: str, params: dict) -> str:
+    """What a rendered report was made from: the notebook's content (a hash) and the
+    parameters given. Stamped into every report (HTML meta tag, PDF keywords), so a test can
+    tell a committed example report that no longer matches its notebook."""
+    digest = hashlib.sha256((notebooks_dir() / REPORTS[name].notebook).read_bytes()).hexdigest()
+    return f"clusteragree-report {name}; notebook sha256 {digest[:16]}; parameters " \
+           f"{json.dumps(params, sort_keys=True)}"
+
+
+def read_fingerprint(path) -> str | None:
+    """The fingerprint stamped into a rendered report (HTML or PDF), or None."""
+    path = Path(path)
+    if path.suffix == ".pdf":
+        import pymupdf
+
+        with pymupdf.open(str(path)) as doc:
+            return doc.metadata.get("keywords") or None
+    match = re.search(r'<meta name="keywords" content="([^"]*)"', path.read_text("utf-8"))
+    return html.unescape(match.group(1)) if match else None
+
+
+def _stamp(page: str, stamp: str) -> str:
+    return page.replace("<head>", f'<head>\n<meta name="keywords" content="{html.escape(stamp)}">',
+                        1)
+
+
+def _publish(path: Path, content: bytes) -> None:
+    """Write ``content`` to a temporary file beside ``path`` and rename it into place: a
+    reader never sees a half-written report."""
+    fd, staged = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(content)
+        os.chmod(staged, 0o644)
+        os.replace(staged, path)
+    except BaseException:
+        Path(staged).unlink(missing_ok=True)
+        raise
+
+
+def render_examples(folder="reports", progress: bool = True) -> list[Path]:
+    """Render every report with its defaults into ``folder`` (HTML), and the default report
+    as PDF too: the committed examples (``clusteragree report --all``)."""
+    paths = []
+    for name in REPORTS:
+        paths.append(report(name, output=Path(folder) / f"{name}.html", progress=progress))
+    default = next(iter(REPORTS))
+    paths.append(report(default, output=Path(folder) / f"{default}.pdf", format="pdf",
+                        progress=progress))
+    return paths

@@ -1,0 +1,211 @@
+"""Reports: every notebook renders in quick mode, bad input is refused before any work, a failing
+cell leaves no report, the committed example reports match their notebooks."""
+
+from __future__ import annotations
+
+import importlib
+import json
+import re
+import time
+from pathlib import Path
+
+import nbformat
+import pytest
+
+import clusteragree as ca
+from clusteragree import cli
+from clusteragree.report import (REPORTS, Report, ReportError, coerce_parameters, fingerprint,
+                                 notebooks_dir, read_fingerprint, report_parameters)
+
+rp = importlib.import_module("clusteragree.report")  # the module (ca.report is the function)
+ROOT = Path(__file__).resolve().parent.parent
+NAMES = list(REPORTS)
+
+
+def _notebook(name):
+    return nbformat.read(str(notebooks_dir() / REPORTS[name].notebook), as_version=4)
+
+
+def test_every_notebook_is_a_registered_report_and_back():
+    on_disk = {p.name for p in notebooks_dir().glob("*.ipynb")}
+    assert on_disk == {r.notebook for r in REPORTS.values()}
+    assert set(ca.list_reports().index) == set(REPORTS)
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_notebook_follows_the_report_conventions(name):
+    nb = _notebook(name)
+    first = nb.cells[0]
+    assert first.cell_type == "markdown" and first.source.startswith("# ")
+    tagged = [c for c in nb.cells if "parameters" in c.metadata.get("tags", [])]
+    assert len(tagged) == 1 and tagged[0] is nb.cells[1]
+    declared = report_parameters(name)
+    assert {"quick", "seed"} <= set(declared.index)
+    assert declared.loc["quick", "default"] is False
+    assert all(declared["help"].str.len() > 10), "every parameter is documented in its cell"
+    headings = [line for c in nb.cells if c.cell_type == "markdown"
+                for line in c.source.splitlines() if line.startswith("## ")]
+    assert headings[-1] == "## Reading"
+    assert not any(c.get("outputs") for c in nb.cells if c.cell_type == "code"), \
+        "notebooks are committed without outputs"
+    assert nb.metadata["kernelspec"]["name"] == "python3"
+    for cell in nb.cells:  # readers of a report do not have the project's files
+        assert "seed 00" not in cell.source and "../shared" not in cell.source
+
+
+def _executed_problems(path: Path) -> list[str]:
+    nb = nbformat.read(str(path), as_version=4)
+    problems = []
+    for cell in nb.cells:
+        for out in cell.get("outputs", []):
+            if out.output_type == "error":
+                problems.append(f"error {out.ename}")
+            elif out.output_type == "stream":
+                problems.append(f"{out.name}: {out.text[:200]}")
+            text = json.dumps(out.get("data", {}).get("text/plain", ""))
+            if re.search(r"<(matplotlib|Axes|Figure)|object at 0x", text) and \
+                    "image/png" not in out.get("data", {}):
+                problems.append(f"raw repr {text[:120]}")
+    return problems
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_every_report_renders_in_quick_mode(name, tmp_path):
+    out = ca.report(name, output=tmp_path / f"{name}.html", quick=True, keep_notebook=True,
+                    progress=False)
+    page = out.read_text("utf-8")
+    assert page.count("data:image/png;base64,") >= 2, "figures are embedded"
+    body = re.sub(r"<style.*?</style>|<script.*?</script>", "", page, flags=re.S)
+    assert "Traceback" not in body and "Error" not in body
+    assert _executed_problems(out.with_suffix(".ipynb")) == [], "no warning, error or print"
+    code = [c.source for c in _notebook(name).cells if c.cell_type == "code"]
+    assert not any(line.strip() in body for src in code for line in src.splitlines()
+                   if len(line.strip()) > 30 and "<" not in line and "&" not in line), \
+        "code is hidden"
+    assert "permutation model" in body or "Patefield" in body, "the null is named"
+    assert read_fingerprint(out) == fingerprint(name, {"quick": True})
+
+
+def test_pdf_report_has_pages_and_the_title(tmp_path):
+    pymupdf = pytest.importorskip("pymupdf")
+    out = ca.report("agreement", output=tmp_path / "a.pdf", format="pdf", quick=True,
+                    progress=False)
+    with pymupdf.open(str(out)) as doc:
+        text = "".join(page.get_text() for page in doc)
+        assert doc.page_count >= 3
+        assert "How much do two clusterings agree" in text and "Reading" in text
+        assert sum(len(page.get_images()) for page in doc) >= 4
+    assert read_fingerprint(out) == fingerprint("agreement", {"quick": True})
+
+
+def test_code_shown_on_request(tmp_path):
+    shown = ca.report("agreement", output=tmp_path / "c.html", quick=True, code=True,
+                      progress=False).read_text("utf-8")
+    assert "null_distributions" in shown
+
+
+# -- bad input: refused before any work (no kernel is started) ------------------------------
+
+BAD = [
+    (dict(name="agreemnt"), ValueError, "Did you mean 'agreement'"),
+    (dict(name=3), TypeError, "name must be a report name"),
+    (dict(n_sm=3), ValueError, "no parameter 'n_sm'.*Did you mean 'n_sim'"),
+    (dict(n_sim="many"), ValueError, "n_sim must be a whole number"),
+    (dict(n_sim=2.5), TypeError, "n_sim must be a whole number"),
+    (dict(quick="perhaps"), TypeError, "quick must be"),
+    (dict(dataset="nope"), ValueError, "unknown data set 'nope'"),
+    (dict(table_file="/no/such/table.csv"), FileNotFoundError, "table_file: no such file"),
+    (dict(x_file="/no/x.txt", y_file="/no/y.txt"), FileNotFoundError, "x_file: no such file"),
+    (dict(data_file=__file__), ValueError, "data_file needs x_column and y_column"),
+    (dict(indices="rand,jacard"), ValueError, "jacard"),
+    (dict(output="/proc/no/report.html"), PermissionError, "cannot be written"),
+    (dict(output=ROOT), ValueError, "is a folder"),
+    (dict(format="docx"), ValueError, "format must be one of"),
+]
+
+
+@pytest.mark.parametrize("kwargs, exc, message", BAD)
+def test_bad_input_is_refused_before_work(kwargs, exc, message, monkeypatch):
+    def no_kernel(*a, **k):
+        raise AssertionError("the notebook was started")
+
+    monkeypatch.setattr(rp, "_execute", no_kernel)
+    kwargs = dict(kwargs)
+    name = kwargs.pop("name", "agreement")
+    start = time.perf_counter()
+    with pytest.raises(exc, match=message):
+        ca.report(name, **kwargs)
+    assert time.perf_counter() - start < 5
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["report", "nope"], "unknown report 'nope'; known reports: agreement"),
+    (["report", "-p", "n_sim"], "-p takes key=value"),
+    (["report", "-p", "n_sim=lots"], "n_sim must be a whole number"),
+    (["report", "-p", "colour=red"], "has no parameter 'colour'"),
+    (["report", "-p", "x_file=/nope.txt", "-p", "y_file=/nope.txt"], "x_file: no such file"),
+    (["report", "-o", "/proc/x/r.html"], "cannot be written"),
+])
+def test_cli_errors_exit_2_with_one_line(argv, message, capsys, monkeypatch):
+    monkeypatch.setattr(rp, "_execute", lambda *a, **k: pytest.fail("notebook started"))
+    with pytest.raises(SystemExit) as stop:
+        cli.main(argv)
+    assert stop.value.code == 2
+    err = capsys.readouterr().err
+    assert message in err and "Traceback" not in err
+
+
+def test_cli_list_and_parameters(capsys):
+    assert cli.main(["report", "--list"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert [line.split()[0] for line in lines] == NAMES
+    assert cli.main(["report", "agreement", "--parameters"]) == 0
+    assert "n_sim" in capsys.readouterr().out
+
+
+def test_cli_strings_become_the_declared_types():
+    assert coerce_parameters("agreement", {"n_sim": "500", "quick": "TRUE", "seed": "7",
+                                           "dataset": "thesis_table6a"}) == {
+        "n_sim": 500, "quick": True, "seed": 7, "dataset": "thesis_table6a"}
+
+
+# -- a failing cell: the command fails, names the cell, and writes nothing ------------------
+
+def test_failing_cell_names_the_cell_and_leaves_no_report(tmp_path, monkeypatch):
+    nb = nbformat.v4.new_notebook()
+    nb.cells = [nbformat.v4.new_markdown_cell("# Broken"),
+                nbformat.v4.new_code_cell("quick = False  # small run\nseed = 1  # seed",
+                                          metadata={"tags": ["parameters"]}),
+                nbformat.v4.new_code_cell("value = 1 / 0  # the failing cell")]
+    nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3",
+                                 "language": "python"}
+    nbformat.write(nb, str(tmp_path / "broken.ipynb"))
+    monkeypatch.setattr(rp, "notebooks_dir", lambda: tmp_path)
+    monkeypatch.setitem(REPORTS, "broken", Report("broken", "broken.ipynb", "fails"))
+    out = tmp_path / "out" / "broken.html"
+    out.parent.mkdir()
+    out.write_text("the previous report")
+    with pytest.raises(ReportError, match=r"(?s)cell \d+ of broken.ipynb.*1 / 0.*"
+                                          "ZeroDivisionError"):
+        ca.report("broken", output=out, progress=False)
+    assert out.read_text() == "the previous report", "the old report is left untouched"
+    assert [p.name for p in out.parent.iterdir()] == ["broken.html"], "no half-written file"
+
+
+# -- the committed examples -----------------------------------------------------------------
+
+@pytest.mark.parametrize("name", NAMES)
+def test_committed_example_reports_match_their_notebooks(name):
+    """Re-render them with ``clusteragree report --all`` after changing a notebook."""
+    path = ROOT / "reports" / f"{name}.html"
+    assert path.exists(), "render the examples with: clusteragree report --all"
+    assert read_fingerprint(path) == fingerprint(name, {}), \
+        f"{path.name} is stale: re-render the examples with clusteragree report --all"
+
+
+def test_committed_default_pdf_matches_its_notebook():
+    pytest.importorskip("pymupdf")
+    name = NAMES[0]
+    path = ROOT / "reports" / f"{name}.pdf"
+    assert path.exists()
+    assert read_fingerprint(path) == fingerprint(name, {})
