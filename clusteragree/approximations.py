@@ -1,0 +1,620 @@
+"""Approximate null means of the paired indices outside the L family: published regressions,
+refitted regressions and exact identities.
+
+Under the permutation model (both margins fixed) the null mean of an index of the L family
+(affine in s = sum n_ij^2 given the margins: Rand R, Czekanowski C, Fowlkes-Mallows) has a
+closed form. Jaccard J, Gower-Legendre GL and Sokal-Sneath 2 SS2 are not in the family.
+Albatineh, A. N. & Niewiadomska-Bugaj, M. (2011), "Correcting Jaccard and other similarity
+indices for chance agreement in cluster analysis", Advances in Data Analysis and
+Classification 5, 179-200, approximate their null means by quadratic regressions on the mean
+of an L index, fitted on simulated data (500 objects, five balanced clusters; largest
+regression error 0.0278). Amorim, M. J. (2015), "On clustering stability", PhD thesis,
+ISCTE - University Institute of Lisbon, eqs 19-21, quotes them as
+
+    E[J]   ~  0.656151 C^2 + 0.298540 C + 0.018352      (C = E[Czekanowski])
+    E[GL]  ~ -0.656151 R^2 + 1.610843 R + 0.026957      (R = E[Rand])
+    E[SS2] ~  1.10870 C^2 - 0.28021 C + 0.05337
+
+and applies them with the exact E[C] and E[R] (Table 7). The x^2 coefficient of the GL fit
+repeats the 0.656151 of the Jaccard fit: a suspected misprint, quoted here as printed.
+
+On every table the three indices are exact functions of an L index (d = a10 + a01 the pairs
+split by one clustering only):
+
+    J = a11 / (a11 + d) = C / (2 - C),   GL = 2R / (1 + R),   SS2 = a11 / (a11 + 2d)
+      = J / (2 - J) = C / (4 - 3C),
+
+so E[J] = E[g(C)] with g(x) = x / (2 - x), and the plug-in g(E[C]) (``order=1``) or the
+second-order delta method g(E[C]) + g''(E[C]) Var[C] / 2 (``order=2``, with the exact Var[C]
+of the hypergeometric closed form) approximate it without any fitted constant.
+
+>>> tab = ca.load_dataset("thesis_table6a")            # Amorim (2015), Table 6a
+>>> round(approximate_null_mean(tab, "jaccard"), 3)    # Table 7, APPROX E[J]: 0.340
+0.34
+>>> exact = ca.nulls.null_distribution(tab, index="jaccard", method="exact").mean
+>>> [round(identity_null_mean(tab, "jaccard", order=o), 6) for o in (1, 2)], round(exact, 6)
+([0.341384, 0.341425], 0.341426)
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from numbers import Integral
+
+import numpy as np
+import pandas as pd
+
+from ._validate import check_bool, check_choice, check_positive_int, check_real, check_seed
+from .indices import GROUPS
+from .nulls import null_distributions
+from .simulate import BALANCE, THESIS_WEIGHTS, random_margins
+
+__all__ = [
+    "APPROACHES",
+    "IDENTITIES",
+    "LINEAR",
+    "PAIRED",
+    "PUBLISHED",
+    "PUBLISHED_MAX_ERROR",
+    "TARGETS",
+    "QuadraticFit",
+    "Refit",
+    "agreement_table",
+    "approximate_null_mean",
+    "approximation_errors",
+    "approximation_residuals",
+    "correlations",
+    "design_null_means",
+    "fit_approximations",
+    "identity_null_mean",
+    "margin_null_means",
+    "simulated_agreement",
+]
+
+#: The thesis' eight paired indices, and those among them with a closed-form null mean.
+PAIRED: tuple[str, ...] = GROUPS["paired"]
+LINEAR: tuple[str, ...] = ("rand", "czekanowski", "fowlkes_mallows")
+#: The indices approximated (targets of the published fits).
+TARGETS: tuple[str, ...] = ("jaccard", "gower_legendre", "sokal_sneath2")
+_SOURCE = ("Albatineh & Niewiadomska-Bugaj (2011), Correcting Jaccard and other similarity "
+           "indices for chance agreement in cluster analysis; quoted by Amorim (2015), On "
+           "clustering stability, eq {}")
+
+
+@dataclass(frozen=True)
+class QuadraticFit:
+    """E[target] ~ a x^2 + b x + c with x = E[predictor]; ``coef`` = (a, b, c)."""
+
+    target: str
+    predictor: str
+    coef: tuple[float, float, float]
+    source: str = ""
+
+    def __call__(self, x):
+        """The fitted value at ``x`` (a number or an array)."""
+        a, b, c = self.coef
+        x = np.asarray(x, dtype=float)
+        out = (a * x + b) * x + c
+        return float(out) if out.ndim == 0 else out
+
+
+#: The published fits (target -> QuadraticFit), as printed in Amorim (2015), eqs 19-21.
+PUBLISHED: dict[str, QuadraticFit] = {
+    "jaccard": QuadraticFit("jaccard", "czekanowski", (0.656151, 0.298540, 0.018352),
+                            _SOURCE.format(19)),
+    "gower_legendre": QuadraticFit(
+        "gower_legendre", "rand", (-0.656151, 1.610843, 0.026957),
+        _SOURCE.format(20) + " (its x^2 coefficient repeats eq 19's 0.656151, a suspected "
+        "misprint; quoted as printed)"),
+    "sokal_sneath2": QuadraticFit("sokal_sneath2", "czekanowski", (1.10870, -0.28021, 0.05337),
+                                  _SOURCE.format(21)),
+}
+#: The largest regression error Albatineh & Niewiadomska-Bugaj (2011) report.
+PUBLISHED_MAX_ERROR = 0.0278
+
+
+@dataclass(frozen=True)
+class Identity:
+    """target = g(predictor) on every table, with g and its second derivative."""
+
+    target: str
+    predictor: str
+    formula: str
+    g: object
+    g2: object
+
+
+#: The exact identities: target -> Identity (g and g'' as functions of the predictor).
+IDENTITIES: dict[str, Identity] = {
+    "jaccard": Identity("jaccard", "czekanowski", "C / (2 - C)",
+                        lambda x: x / (2 - x), lambda x: 4 / (2 - x) ** 3),
+    "gower_legendre": Identity("gower_legendre", "rand", "2R / (1 + R)",
+                               lambda x: 2 * x / (1 + x), lambda x: -4 / (1 + x) ** 3),
+    "sokal_sneath2": Identity("sokal_sneath2", "czekanowski", "C / (4 - 3C)",
+                              lambda x: x / (4 - 3 * x), lambda x: 24 / (4 - 3 * x) ** 3),
+}
+
+#: The four approximations compared by ``approximation_errors``.
+APPROACHES = ("published regression", "refitted regression", "identity (plug-in)",
+              "identity + delta")
+
+
+def _check_fits(fit) -> dict[str, QuadraticFit]:
+    if isinstance(fit, Refit):
+        return fit.fits
+    if isinstance(fit, QuadraticFit):
+        return {fit.target: fit}
+    if isinstance(fit, dict) and fit and all(isinstance(v, QuadraticFit) for v in fit.values()):
+        return fit
+    raise TypeError("fit must be a QuadraticFit, a dict target -> QuadraticFit (PUBLISHED) or "
+                    f"the result of fit_approximations, got {type(fit).__name__}")
+
+
+def _moments(table, predictor):
+    nd = null_distributions(table, [predictor], "hypergeometric")[predictor]
+    return nd.mean, nd.var
+
+
+def approximate_null_mean(table, index: str, fit=None) -> float:
+    """The regression approximation of the null mean (permutation model) of ``index``:
+    ``fit`` (default: the published fits, ``PUBLISHED``) evaluated at the exact closed-form
+    null mean of its predictor (E[C] for Jaccard and Sokal-Sneath 2, E[R] for
+    Gower-Legendre), as Amorim (2015, "On clustering stability", Table 7) applies the fits
+    of Albatineh & Niewiadomska-Bugaj (2011).
+
+    >>> tab = ca.load_dataset("thesis_table6a")
+    >>> round(approximate_null_mean(tab, "gower_legendre"), 3)   # Table 7, APPROX: 0.668
+    0.668
+    """
+    fits = _check_fits(PUBLISHED if fit is None else fit)
+    index = check_choice(index, "index", list(fits))
+    f = fits[index]
+    return f(_moments(table, f.predictor)[0])
+
+
+def identity_null_mean(table, index: str, order: int = 2) -> float:
+    """The null mean (permutation model) of ``index`` from its exact identity with an L index
+    (``IDENTITIES``: J = C/(2-C), GL = 2R/(1+R), SS2 = C/(4-3C)): ``order=1`` the plug-in
+    g(mu), ``order=2`` the delta method g(mu) + g''(mu) sigma^2 / 2, with mu and sigma^2 the
+    exact null mean and variance of the predictor (hypergeometric closed form).
+
+    >>> tab = ca.load_dataset("thesis_table6a")
+    >>> round(identity_null_mean(tab, "gower_legendre", order=1), 5)
+    0.66638
+    """
+    index = check_choice(index, "index", list(IDENTITIES))
+    if isinstance(order, bool) or order not in (1, 2):
+        raise ValueError(f"order must be 1 (plug-in) or 2 (delta method), got {order!r}")
+    ident = IDENTITIES[index]
+    mu, var = _moments(table, ident.predictor)
+    return float(ident.g(mu) + (ident.g2(mu) * var / 2 if order == 2 else 0.0))
+
+
+# -- null means over the thesis' design ---------------------------------------------------------
+
+def _check_margins(rows, cols):
+    out = []
+    for name, m in (("rows", rows), ("cols", cols)):
+        arr = np.asarray(m)
+        if arr.ndim != 1 or arr.size == 0 or not np.issubdtype(arr.dtype, np.number):
+            raise ValueError(f"{name} must be a 1-D sequence of cluster sizes, got {m!r}")
+        if np.any(arr != np.round(arr)) or np.any(arr <= 0):
+            raise ValueError(f"{name} must hold positive whole numbers (cluster sizes), got {m!r}")
+        out.append(arr.astype(np.int64))
+    if out[0].sum() != out[1].sum():
+        raise ValueError(f"rows and cols must count the same objects: {int(out[0].sum())} != "
+                         f"{int(out[1].sum())}")
+    if out[0].sum() < 2:
+        raise ValueError("the paired indices need at least 2 objects (a pair)")
+    return out
+
+
+def _northwest(rows, cols) -> np.ndarray:
+    """A table with the given margins (the north-west corner rule); the null laws depend on
+    the margins only."""
+    r, c = rows.copy(), cols.copy()
+    tab = np.zeros((r.size, c.size), dtype=np.int64)
+    i = j = 0
+    while i < r.size and j < c.size:
+        m = min(r[i], c[j])
+        tab[i, j] = m
+        r[i] -= m
+        c[j] -= m
+        if r[i] == 0:
+            i += 1
+        else:
+            j += 1
+    return tab
+
+
+def _control_variate(y, x, mu):
+    """The Monte Carlo mean of y with x (exact mean mu) as control variate:
+    mean(y) - beta (mean(x) - mu), beta = cov(x, y) / var(x); returns (mean, s.e.)."""
+    vx = x.var()
+    beta = ((x - x.mean()) * (y - y.mean())).mean() / vx if vx > 0 else 0.0
+    resid = y - beta * x
+    return float(y.mean() - beta * (x.mean() - mu)), float(resid.std(ddof=1) / math.sqrt(y.size))
+
+
+def margin_null_means(rows, cols, *, n_sim: int = 17_000, seed=None,
+                      max_work: int = 2_000_000) -> dict:
+    """Null means (permutation model: both margins fixed) of the eight paired indices for
+    tables with row margins ``rows`` and column margins ``cols``.
+
+    The means of Rand, Czekanowski and Fowlkes-Mallows are always the exact closed forms
+    (hypergeometric); the others come from the exact law (dynamic programme on s) when its
+    estimated size fits ``max_work`` (``method="auto"``), else from ``n_sim`` Patefield
+    tables. Every paired index is a function of s given the margins and E[s] is known, so
+    the Monte Carlo means use Czekanowski (affine in s) as control variate,
+    mean(I) - beta (mean(C) - E[C]) with beta the sample regression slope: an estimate whose
+    standard error is that of the residual I - beta C, far below the plain mean's.
+
+    Returns a dict: ``method`` ("exact" or "patefield"), ``n_sim`` (None when exact),
+    ``mean_<index>``, ``se_<index>`` (0 when exact), ``mean_plain_<index>`` and
+    ``se_plain_<index>`` (the plain Monte Carlo mean and its s.e.), and the exact null
+    variances ``var_rand`` and ``var_czekanowski``.
+
+    >>> out = margin_null_means([30, 50], [40, 40])
+    >>> out["method"], round(out["mean_jaccard"], 5)   # Amorim (2015), Table 8: 0.34143
+    ('exact', 0.34143)
+    """
+    rows, cols = _check_margins(rows, cols)
+    n_sim = check_positive_int(n_sim, "n_sim", minimum=2)
+    max_work = check_positive_int(max_work, "max_work")
+    rng = check_seed(seed)
+    tab = _northwest(rows, cols)
+    closed = null_distributions(tab, list(LINEAR), "hypergeometric")
+    laws = null_distributions(tab, list(PAIRED), "auto", n_sim=n_sim, seed=rng,
+                              max_work=max_work)
+    method = laws["jaccard"].method
+    out = {"method": method, "n_sim": laws["jaccard"].n_sim}
+    mu_c = closed["czekanowski"].mean
+    for name in PAIRED:
+        nd = laws[name]
+        if name in LINEAR:
+            mean, se = closed[name].mean, 0.0
+            plain, plain_se = nd.mean, nd.mean_se  # the law's own mean (exact or sampled)
+        elif nd.samples is None:
+            mean, se, plain, plain_se = nd.mean, 0.0, nd.mean, 0.0
+        else:
+            mean, se = _control_variate(nd.samples, laws["czekanowski"].samples, mu_c)
+            plain, plain_se = nd.mean, nd.mean_se
+        out.update({f"mean_{name}": mean, f"se_{name}": se, f"mean_plain_{name}": plain,
+                    f"se_plain_{name}": plain_se})
+    out["var_rand"] = closed["rand"].var
+    out["var_czekanowski"] = closed["czekanowski"].var
+    return out
+
+
+def _check_design(n_values, ks, balances):
+    def seq(value, name):
+        if isinstance(value, (str, bytes)) or not hasattr(value, "__iter__"):
+            raise TypeError(f"{name} must be a sequence, got {value!r}")
+        value = tuple(value)
+        if not value:
+            raise ValueError(f"{name} is empty")
+        return value
+    ks = seq(ks, "ks")
+    for k in ks:
+        if isinstance(k, bool) or not isinstance(k, Integral) or k not in THESIS_WEIGHTS:
+            raise ValueError(f"ks must hold numbers of clusters among {sorted(THESIS_WEIGHTS)} "
+                             f"(the thesis' design), got {k!r}")
+    balances = tuple(check_choice(b, "balances", BALANCE) for b in seq(balances, "balances"))
+    n_values = tuple(check_positive_int(n, "n_values", minimum=max(ks))
+                     for n in seq(n_values, "n_values"))
+    return n_values, ks, balances
+
+
+def _cells(n_values, ks, balances):
+    return [(k, b, n) for k in ks for b in balances for n in n_values]
+
+
+def _progress(items, progress, desc):
+    if not progress:
+        return items
+    from tqdm.auto import tqdm
+    return tqdm(items, desc=desc, disable=None)  # None: off when not writing to a terminal
+
+
+def _cell_seeds(seed, n_cells, reps):
+    """One SeedSequence per (cell, draw): each cell spawns its draws, so the first draws of a
+    cell are the same whatever ``reps`` is."""
+    if isinstance(seed, np.random.SeedSequence):
+        root = seed
+    elif isinstance(seed, np.random.Generator):
+        root = np.random.SeedSequence(int(seed.integers(2**63)))
+    else:
+        check_seed(seed)  # type and sign checks
+        root = np.random.SeedSequence(None if seed is None else int(seed))
+    return [cell.spawn(reps) for cell in root.spawn(n_cells)]
+
+
+def design_null_means(reps: int = 10, n_values=(500, 800, 1100), ks=(2, 3, 4),
+                      balances=BALANCE, *, n_sim: int = 17_000, seed=1,
+                      max_work: int = 2_000_000, progress: bool = False) -> pd.DataFrame:
+    """Null means (permutation model) of the paired indices over the thesis' design.
+
+    For each cell K x balance x n (weights of Amorim 2015, Ch.4 Table 9) and each of ``reps``
+    margin draws (``clusteragree.simulate.random_margins``, one SeedSequence per draw spawned
+    from ``seed``: a cell's first draws do not depend on ``reps``), the null means of
+    ``margin_null_means``: exact when the exact law fits ``max_work``, else ``n_sim``
+    Patefield tables with a control variate (the means of R, C and Fowlkes-Mallows are exact
+    closed forms always).
+
+    Returns a DataFrame, one row per margin draw: ``k``, ``balance``, ``n``, ``rep``,
+    ``rows``, ``cols`` (the margins as text), ``method``, ``n_sim`` and the columns of
+    ``margin_null_means``.
+
+    >>> frame = design_null_means(1, n_values=(60,), ks=(2,), balances=("balanced",), seed=1)
+    >>> frame[["k", "n", "method"]].to_dict("records")
+    [{'k': 2, 'n': 60, 'method': 'exact'}]
+    """
+    reps = check_positive_int(reps, "reps")
+    n_sim = check_positive_int(n_sim, "n_sim", minimum=2)
+    max_work = check_positive_int(max_work, "max_work")
+    check_bool(progress, "progress")
+    cells = _cells(*_check_design(n_values, ks, balances))
+    seeds = _cell_seeds(seed, len(cells), reps)
+    jobs = [(cell, r, s) for cell, ss in zip(cells, seeds) for r, s in enumerate(ss)]
+    records = []
+    for (k, balance, n), r, ss in _progress(jobs, progress, "null means"):
+        margin_seed, null_seed = ss.spawn(2)
+        rows, cols = random_margins(k, balance, n, seed=margin_seed)
+        rec = {"k": k, "balance": balance, "n": n, "rep": r,
+               "rows": " ".join(map(str, rows)), "cols": " ".join(map(str, cols))}
+        rec.update(margin_null_means(rows, cols, n_sim=n_sim, seed=null_seed,
+                                     max_work=max_work))
+        records.append(rec)
+    frame = pd.DataFrame.from_records(records)
+    frame["n_sim"] = frame["n_sim"].astype("Int64")
+    return frame
+
+
+# -- regressions -----------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Refit:
+    """What ``fit_approximations`` returns: a tidy coefficient table, a per-target summary
+    (R^2, residual s.d., number of points) and the fits themselves (target -> QuadraticFit)."""
+
+    coefficients: pd.DataFrame
+    summary: pd.DataFrame
+    fits: dict
+
+
+_TERMS = ("x^2", "x", "1")
+
+
+def _need_columns(frame, columns):
+    if not isinstance(frame, pd.DataFrame):
+        raise TypeError(f"frame must be a DataFrame (design_null_means), got "
+                        f"{type(frame).__name__}")
+    missing = [c for c in columns if c not in frame.columns]
+    if missing:
+        raise ValueError(f"frame lacks the columns {missing} (a design_null_means frame has "
+                         "them)")
+
+
+def fit_approximations(frame: pd.DataFrame, targets=TARGETS, confidence: float = 0.95) -> Refit:
+    """Refit the published quadratic regressions: ordinary least squares (statsmodels) of each
+    target's null mean on its predictor's, E[T] = a x^2 + b x + c, over the rows of a
+    ``design_null_means`` frame (the published fits: Albatineh & Niewiadomska-Bugaj 2011).
+
+    Returns a ``Refit``: ``coefficients`` (target, predictor, term, estimate, std_err,
+    ci_low, ci_high at ``confidence``, published), ``summary`` (target, predictor, r_squared,
+    resid_sd, n_points) and ``fits``.
+
+    >>> x = np.linspace(0.2, 0.6, 9)
+    >>> frame = pd.DataFrame({"mean_czekanowski": x, "mean_jaccard": 0.5 * x**2 + 0.3 * x + 0.02})
+    >>> refit = fit_approximations(frame, targets=["jaccard"])
+    >>> np.round(refit.fits["jaccard"].coef, 6).tolist()
+    [0.5, 0.3, 0.02]
+    """
+    try:
+        import statsmodels.api as sm
+    except ImportError:  # pragma: no cover - an installation problem
+        raise ImportError("fit_approximations needs statsmodels: pip install statsmodels") \
+            from None
+    if isinstance(targets, str):
+        targets = [targets]
+    targets = [check_choice(t, "targets", list(PUBLISHED)) for t in targets]
+    confidence = check_real(confidence, "confidence", "a probability")
+    if not 0 < confidence < 1:
+        raise ValueError(f"confidence must be in (0, 1), got {confidence}")
+    _need_columns(frame, [f"mean_{n}" for t in targets for n in (t, PUBLISHED[t].predictor)])
+    if len(frame) < 4:
+        raise ValueError(f"a quadratic fit with a residual variance needs at least 4 rows, "
+                         f"frame has {len(frame)}")
+    coefs, summary, fits = [], [], {}
+    for t in targets:
+        pred = PUBLISHED[t].predictor
+        x = frame[f"mean_{pred}"].to_numpy(float)
+        y = frame[f"mean_{t}"].to_numpy(float)
+        X = np.column_stack([x ** 2, x, np.ones_like(x)])
+        res = sm.OLS(y, X).fit()
+        ci = res.conf_int(alpha=1 - confidence)
+        for i, term in enumerate(_TERMS):
+            coefs.append({"target": t, "predictor": pred, "term": term,
+                          "estimate": res.params[i], "std_err": res.bse[i],
+                          "ci_low": ci[i, 0], "ci_high": ci[i, 1],
+                          "published": PUBLISHED[t].coef[i]})
+        summary.append({"target": t, "predictor": pred, "r_squared": res.rsquared,
+                        "resid_sd": math.sqrt(res.scale), "n_points": int(res.nobs)})
+        fits[t] = QuadraticFit(t, pred, tuple(float(v) for v in res.params),
+                               f"OLS on {int(res.nobs)} design null means")
+    return Refit(pd.DataFrame(coefs), pd.DataFrame(summary), fits)
+
+
+def approximation_residuals(frame: pd.DataFrame, fits) -> pd.DataFrame:
+    """Every approximation of every target's null mean on every row of a
+    ``design_null_means`` frame, with its error against the row's exact (or Monte Carlo)
+    mean: the published fit, the refitted one (``fits``: ``fit_approximations``'s result or a
+    dict of QuadraticFit), the identity plug-in g(mu) and the identity with the delta-method
+    correction g(mu) + g''(mu) Var / 2.
+
+    A long DataFrame: row, k, balance, n, method, target, predictor, x (the predictor's exact
+    mean), truth, truth_se, approach, approximation, error (approximation - truth).
+    """
+    fits = _check_fits(fits)
+    targets = [t for t in TARGETS if t in fits]
+    if not targets:
+        raise ValueError(f"fits has no fit of {list(TARGETS)}")
+    _need_columns(frame, ["k", "balance", "n", "method"] +
+                  [c for t in targets for c in (f"mean_{t}", f"se_{t}",
+                                                f"mean_{IDENTITIES[t].predictor}",
+                                                f"var_{IDENTITIES[t].predictor}")])
+    parts = []
+    for t in targets:
+        ident = IDENTITIES[t]
+        x = frame[f"mean_{ident.predictor}"].to_numpy(float)
+        var = frame[f"var_{ident.predictor}"].to_numpy(float)
+        approx = {
+            "published regression": PUBLISHED[t](x),
+            "refitted regression": fits[t](frame[f"mean_{fits[t].predictor}"].to_numpy(float)),
+            "identity (plug-in)": ident.g(x),
+            "identity + delta": ident.g(x) + ident.g2(x) * var / 2,
+        }
+        for approach in APPROACHES:
+            part = frame[["k", "balance", "n", "method"]].copy()
+            part.insert(0, "row", np.arange(len(frame)))
+            part["target"], part["predictor"], part["x"] = t, ident.predictor, x
+            part["truth"] = frame[f"mean_{t}"].to_numpy(float)
+            part["truth_se"] = frame[f"se_{t}"].to_numpy(float)
+            part["approach"] = approach
+            part["approximation"] = approx[approach]
+            part["error"] = part["approximation"] - part["truth"]
+            parts.append(part)
+    return pd.concat(parts, ignore_index=True)
+
+
+def approximation_errors(frame: pd.DataFrame, fits) -> pd.DataFrame:
+    """Per target and approach (``APPROACHES``): the largest and the mean absolute error of
+    the approximate null means over the rows of a ``design_null_means`` frame, the largest
+    over the rows whose means are exact laws (NA if none), and the largest Monte Carlo s.e.
+    of the reference means (errors below it are not resolved).
+
+    >>> frame = design_null_means(1, n_values=(60, 90), ks=(2,), seed=1)
+    >>> errors = approximation_errors(frame, PUBLISHED)
+    >>> bool((errors.loc["jaccard", "identity + delta"].max_abs_error
+    ...       < errors.loc["jaccard", "published regression"].max_abs_error))
+    True
+    """
+    res = approximation_residuals(frame, fits)
+    res["abs_error"] = res["error"].abs()
+    res["exact_abs"] = res["abs_error"].where(res["method"] == "exact")
+    out = res.groupby(["target", "approach"], sort=False).agg(
+        max_abs_error=("abs_error", "max"), mean_abs_error=("abs_error", "mean"),
+        max_abs_error_exact=("exact_abs", "max"), max_reference_se=("truth_se", "max"))
+    return out
+
+
+# -- observed, null and adjusted values on simulated tables -------------------------------------
+
+def agreement_table(rows, weights, keep: float, seed=None) -> np.ndarray:
+    """An observed table of the agreement model: the objects of class i (``rows[i]`` of
+    them) each keep their class as cluster label with probability ``keep``, else take a label
+    drawn from ``weights``; empty clusters (columns) are dropped.
+
+    >>> agreement_table([5, 5], [0.5, 0.5], keep=1.0, seed=1).tolist()
+    [[5, 0], [0, 5]]
+    """
+    rows, _ = _check_margins(rows, rows)
+    w = np.asarray(weights, dtype=float)
+    if w.ndim != 1 or w.size != rows.size or np.any(w < 0) or not np.isclose(w.sum(), 1.0):
+        raise ValueError(f"weights must be {rows.size} probabilities summing to 1, got "
+                         f"{weights!r}")
+    keep = check_real(keep, "keep", "a probability")
+    if not 0 <= keep <= 1:
+        raise ValueError(f"keep must be in [0, 1], got {keep}")
+    rng = check_seed(seed)
+    kept = rng.binomial(rows, keep)
+    tab = rng.multinomial(rows - kept, w)
+    tab[np.arange(rows.size), np.arange(rows.size)] += kept
+    return tab[:, tab.sum(axis=0) > 0]
+
+
+def simulated_agreement(reps: int = 10, n_values=(500, 800, 1100), ks=(2, 3, 4),
+                        balances=BALANCE, *, keep_range=(0.1, 0.9), n_sim: int = 17_000,
+                        method: str = "patefield", seed=1,
+                        progress: bool = False) -> pd.DataFrame:
+    """Observed values, null means and mean-adjusted values of the paired indices on tables
+    drawn from an agreement model, ``reps`` per cell K x balance x n of the thesis' design.
+
+    Each table: class sizes from ``random_margins`` (the rows); a probability ``keep`` drawn
+    from U(``keep_range``); every object keeps its class as cluster label with probability
+    ``keep``, else takes a label drawn from the scenario's weights (``agreement_table``).
+    One ``ca.compare`` call per table (permutation model; ``method`` "patefield" with
+    ``n_sim`` tables, or "exact" / "auto") gives the null means and the adjusted values
+    (I - E[I]) / (1 - E[I]).
+
+    Returns a DataFrame, one row per table: k, balance, n, rep, keep, method, n_sim and
+    ``observed_<index>``, ``null_mean_<index>``, ``adjusted_<index>`` for the eight indices.
+
+    >>> frame = simulated_agreement(1, n_values=(40,), ks=(2,), balances=("balanced",),
+    ...                             n_sim=200, seed=1)
+    >>> frame.shape
+    (1, 31)
+    """
+    from .inference import compare
+
+    reps = check_positive_int(reps, "reps")
+    n_sim = check_positive_int(n_sim, "n_sim", minimum=2)
+    check_choice(method, "method", ("patefield", "exact", "auto"))
+    check_bool(progress, "progress")
+    if (not isinstance(keep_range, (tuple, list)) or len(keep_range) != 2
+            or not 0 <= check_real(keep_range[0], "keep_range[0]") <=
+            check_real(keep_range[1], "keep_range[1]") <= 1):
+        raise ValueError(f"keep_range must be (low, high) with 0 <= low <= high <= 1, got "
+                         f"{keep_range!r}")
+    cells = _cells(*_check_design(n_values, ks, balances))
+    seeds = _cell_seeds(seed, len(cells), reps)
+    jobs = [(cell, r, s) for cell, ss in zip(cells, seeds) for r, s in enumerate(ss)]
+    records = []
+    for (k, balance, n), r, ss in _progress(jobs, progress, "agreement tables"):
+        model_seed, null_seed = ss.spawn(2)
+        rng = np.random.default_rng(model_seed)
+        rows, _ = random_margins(k, balance, n, seed=rng)
+        keep = float(rng.uniform(*keep_range))
+        tab = agreement_table(rows, THESIS_WEIGHTS[k][balance], keep, seed=rng)
+        df = compare(tab, indices="paired", method=method, n_sim=n_sim, seed=null_seed)
+        rec = {"k": k, "balance": balance, "n": n, "rep": r, "keep": keep,
+               "method": df["method"].iloc[0], "n_sim": df["n_sim"].iloc[0]}
+        for name in PAIRED:
+            rec[f"observed_{name}"] = float(df.at[name, "observed"])
+            rec[f"null_mean_{name}"] = float(df.at[name, "null_mean"])
+            rec[f"adjusted_{name}"] = float(df.at[name, "adjusted_mean"])
+        records.append(rec)
+    frame = pd.DataFrame.from_records(records)
+    frame["n_sim"] = frame["n_sim"].astype("Int64")
+    return frame
+
+
+_QUANTITIES = {"null mean": "null_mean", "observed": "observed", "adjusted": "adjusted"}
+
+
+def correlations(frame: pd.DataFrame, method: str = "pearson") -> pd.DataFrame:
+    """Correlations (``method`` "pearson" or "spearman") across the tables of a
+    ``simulated_agreement`` frame between the null means, observed values and adjusted values
+    of the paired indices: a square DataFrame whose rows and columns are (quantity, index).
+
+    >>> frame = simulated_agreement(2, n_values=(40,), ks=(2, 3), n_sim=200, seed=1)
+    >>> correlations(frame, "spearman").shape
+    (24, 24)
+    """
+    method = check_choice(method, "method", ("pearson", "spearman"))
+    cols = [f"{p}_{n}" for p in _QUANTITIES.values() for n in PAIRED]
+    _need_columns(frame, cols)
+    if len(frame) < 3:
+        raise ValueError(f"correlations need at least 3 tables, frame has {len(frame)}")
+    values = frame[cols].astype(float)
+    const = [c for c in cols if values[c].nunique() < 2]
+    if const:
+        raise ValueError(f"columns {const} are constant across the tables: their correlations "
+                         "are undefined")
+    out = values.corr(method=method)
+    labels = pd.MultiIndex.from_tuples([(q, n) for q in _QUANTITIES for n in PAIRED],
+                                       names=["quantity", "index"])
+    out.index = labels
+    out.columns = labels
+    return out
