@@ -50,6 +50,7 @@ __all__ = [
     "ABBREVIATIONS",
     "SHAPE_COLUMNS",
     "cell_laws",
+    "exact_shapes",
     "example_laws",
     "law_shapes",
     "margin_table",
@@ -335,6 +336,45 @@ def example_laws(k: int = 3, n: int | None = None, rep: int = 0, *, indices="pai
     frame.attrs.update(null=null_label(n_sim), margins=margins, k=k,
                        n=THESIS_N[k] if n is None else n)
     return frame
+
+
+def exact_shapes(shapes: pd.DataFrame, k: int = 2) -> pd.DataFrame:
+    """The exact null laws of the cells of ``shapes`` with K = ``k`` (their margins, read back
+    from the rows and cols columns), beside the Monte Carlo summaries: columns K, balance, n,
+    rep, index, then exact_mean, exact_median, exact_sd, exact_skewness from the exact law
+    (``method="exact"``: the network-algorithm dynamic programme, cheap for 2 x 2 tables;
+    larger K may be refused as too large), and the Monte Carlo mean, median, sd, skewness.
+
+    >>> s = null_shapes(ks=(2,), balances="balanced", n_values=(60,), reps=1, n_sim=2000,
+    ...                 indices=["rand"], seed=1)
+    >>> e = exact_shapes(s)
+    >>> round(float(e.exact_skewness.iloc[0]), 3), round(float(e.skewness.iloc[0]), 2)
+    (2.761, 2.65)
+    """
+    if not isinstance(shapes, pd.DataFrame):
+        raise TypeError(f"shapes must be the DataFrame of null_shapes, got {type(shapes).__name__}")
+    need = ["K", "balance", "n", "rep", "rows", "cols", "index", "mean", "median", "sd",
+            "skewness"]
+    missing = [c for c in need if c not in shapes.columns]
+    if missing:
+        raise ValueError(f"shapes lacks the columns {missing}: pass the DataFrame of null_shapes")
+    sub = shapes[shapes["K"] == k]
+    if sub.empty:
+        raise ValueError(f"k={k!r} is not in shapes (K = {sorted(set(shapes['K']))})")
+    out = []
+    for (rows, cols), cell in sub.groupby(["rows", "cols"], sort=False):
+        names = list(cell["index"])
+        laws = null_distributions(
+            margin_table(np.array(rows.split("-"), dtype=np.int64),
+                         np.array(cols.split("-"), dtype=np.int64)), names, method="exact")
+        exact = pd.DataFrame({"exact_mean": [laws[i].mean for i in names],
+                              "exact_median": [laws[i].median for i in names],
+                              "exact_sd": [laws[i].std for i in names],
+                              "exact_skewness": [laws[i].skewness for i in names]},
+                             index=cell.index)
+        out.append(pd.concat([cell[["K", "balance", "n", "rep", "index"]], exact,
+                              cell[["mean", "median", "sd", "skewness"]]], axis=1))
+    return pd.concat(out).sort_index()
 
 
 def summary_table(shapes: pd.DataFrame, k: int | None = None,
