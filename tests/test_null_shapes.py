@@ -145,14 +145,16 @@ def test_mean_of_rands_law_agrees_with_its_exact_closed_form():
 
 def test_monte_carlo_shapes_agree_with_the_exact_laws_of_their_margins():
     """K = 2: the exact laws (dynamic programme over sum n_ij^2) of the very margins drawn;
-    the Monte Carlo mean within 4 s.e., sd within 5 %, skewness within 0.25 (N = 17,000: the
-    s.e. of a sample skewness of these laws is about 0.05 to 0.1)."""
+    the Monte Carlo mean within 4 s.e., sd within 5 %, skewness within about 4 s.e. (with
+    N = 17,000 tables the sample skewness of these laws has an s.e. of about 0.12 for balanced
+    and 0.023 for unbalanced margins, measured over 60 seeds)."""
     shapes = null_shapes(ks=(2,), n_values=(500,), reps=2, n_sim=17_000, seed=21)
     both = exact_shapes(shapes, k=2)
     assert len(both) == len(shapes) and both["index"].tolist() == shapes["index"].tolist()
     assert (abs(both["mean"] - both["exact_mean"]) < 4 * both["exact_sd"] / np.sqrt(17_000)).all()
     assert (abs(both["sd"] / both["exact_sd"] - 1) < 0.05).all()
-    assert (abs(both["skewness"] - both["exact_skewness"]) < 0.25).all()
+    tol = np.where(both["balance"] == "balanced", 0.5, 0.1)
+    assert (abs(both["skewness"] - both["exact_skewness"]) < tol).all()
     # balanced 2 x 2 margins: near chi-square(1) skewness 2 sqrt(2) for every index
     bal = both[both.balance == "balanced"]
     assert bal.exact_skewness.between(2.7, 2.9).all()
