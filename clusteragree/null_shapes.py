@@ -1,0 +1,498 @@
+"""Shapes of the null laws of the paired indices across the thesis' design.
+
+Amorim, M. J. (2015), "On clustering stability", PhD thesis, ISCTE - University Institute of
+Lisbon, Ch.4 (Figures 2-3, Appendix C Tables 16-18), studied the laws of the eight indices of
+paired agreement under the null of agreement by chance (17,000 Patefield tables with the
+observed margins) for K = 2, 3, 4 clusters and balanced or unbalanced cluster weights: balanced
+scenarios give right-skewed laws, unbalanced ones nearly symmetric and more dispersed laws.
+With a skewed null law the two usual chance adjustments disagree:
+
+    adjusted by the mean:    (I - mean) / (max - mean)
+    adjusted by the median:  (I - median) / (max - median)
+
+(max = 1 for these similarities). This module recomputes the laws, under the permutation model
+(both margins fixed), with margins drawn as the design produces them
+(``clusteragree.simulate.random_margins``), and summarises each law:
+
+* mean, median (numpy's default quantile, R type 7), sd (ddof = 1), min, max, range;
+* skewness: the adjusted Fisher-Pearson coefficient G1 = m3 / m2^(3/2) * sqrt(B (B - 1)) / (B - 2)
+  with m_r = sum (x - mean)^r / B (``scipy.stats.skew(bias=False)``, as
+  ``NullDistribution.skewness``; 0 for a point mass);
+* the disagreement of the two adjustments at a reference observed value, the law's q-quantile
+  t = Q(q) (default q = 0.99: an agreement just significant at the 1 % level):
+  gap = (t - median) / (1 - median) - (t - mean) / (1 - mean) and their ratio.
+
+Seeds: each design cell (K, balance, n, rep) gets its own ``numpy.random.SeedSequence(seed,
+spawn_key=(K, balance number, n, rep))``, split in two streams (margins, tables); a cell's laws
+are therefore the same whichever other cells are asked for.
+
+>>> shapes = null_shapes(ks=(2,), n_values=(200,), reps=1, n_sim=500, seed=1)
+>>> shapes.shape, sorted(shapes.balance.unique())
+((16, 21), ['balanced', 'unbalanced'])
+>>> bool((shapes["max"] >= shapes["median"]).all())
+True
+"""
+
+from __future__ import annotations
+
+import numbers
+
+import numpy as np
+import pandas as pd
+
+from ._validate import check_bool, check_choice, check_positive_int, check_real
+from .indices import get_index, resolve_indices
+from .nulls import null_distributions
+from .nulls._methods import get_model
+from .simulate import BALANCE, THESIS_N, THESIS_WEIGHTS, random_margins
+
+__all__ = [
+    "ABBREVIATIONS",
+    "SHAPE_COLUMNS",
+    "cell_laws",
+    "exact_shapes",
+    "example_laws",
+    "law_shapes",
+    "margin_table",
+    "null_label",
+    "null_shapes",
+    "summary_table",
+    "thesis_null_table",
+]
+
+#: The thesis' abbreviations of the eight paired indices (Ch.4 Table 3).
+ABBREVIATIONS = {"rand": "Rand", "gower_legendre": "GL", "jaccard": "J", "czekanowski": "Cz",
+                 "goodman_kruskal": "GK", "sokal_sneath": "SoS", "sokal_sneath2": "SS2",
+                 "fowlkes_mallows": "FM"}
+
+#: The summary of one law (``law_shapes``), in this order.
+SHAPE_COLUMNS = ("mean", "median", "sd", "skewness", "min", "max", "range", "mean_minus_median",
+                 "reference_value", "adjusted_mean", "adjusted_median", "adjustment_gap",
+                 "adjustment_ratio")
+
+#: The thesis' labels of the statistics of Tables 16-18.
+_TABLE_LABELS = {"min": "Min", "max": "Max", "skewness": "Skew", "sd": "Sd"}
+
+
+def null_label(n_sim: int) -> str:
+    """The null model and method in words, for captions and titles.
+
+    >>> null_label(17000)
+    'both margins fixed (permutation model); 17,000 Patefield tables'
+    """
+    n_sim = check_positive_int(n_sim, "n_sim")
+    return f"{get_model('perm').title}; {n_sim:,} Patefield tables"
+
+
+def margin_table(rows, cols) -> np.ndarray:
+    """A table with the given margins (the north-west corner rule): any table with these margins
+    defines the same permutation null, so this one serves to ask for it.
+
+    >>> margin_table([3, 2], [1, 4]).tolist()
+    [[1, 2], [0, 2]]
+    """
+    r = np.asarray(rows, dtype=np.int64).ravel().copy()
+    c = np.asarray(cols, dtype=np.int64).ravel().copy()
+    if r.size == 0 or c.size == 0 or (r < 0).any() or (c < 0).any():
+        raise ValueError("rows and cols must be non-empty, non-negative margins")
+    if r.sum() != c.sum() or r.sum() == 0:
+        raise ValueError(f"rows and cols must have the same positive total, got {r.sum()} and "
+                         f"{c.sum()}")
+    out = np.zeros((r.size, c.size), dtype=np.int64)
+    i = j = 0
+    while i < r.size and j < c.size:
+        m = min(r[i], c[j])
+        out[i, j] = m
+        r[i] -= m
+        c[j] -= m
+        if r[i] == 0:
+            i += 1
+        else:
+            j += 1
+    return out
+
+
+def law_shapes(samples, reference: float = 0.99, optimum=1.0) -> pd.DataFrame:
+    """The summary of each law, one row per row of ``samples`` (laws x draws), vectorised.
+
+    Columns (``SHAPE_COLUMNS``): mean, median, sd, skewness (G1), min, max, range,
+    mean_minus_median, reference_value = Q(reference), adjusted_mean = (Q - mean) /
+    (optimum - mean), adjusted_median = (Q - median) / (optimum - median), adjustment_gap =
+    adjusted_median - adjusted_mean, adjustment_ratio = adjusted_median / adjusted_mean (NaN
+    when adjusted_mean is 0, i.e. a point mass). When a centre equals the optimum the adjusted
+    value is 1 if Q is the optimum too, else 0 (the package's rule).
+
+    >>> s = law_shapes([[0.1, 0.1, 0.1, 0.2, 0.5]], reference=0.99)
+    >>> round(float(s.loc[0, "skewness"]), 4), round(float(s.loc[0, "adjustment_gap"]), 4)
+    (1.9245, 0.0711)
+    """
+    x = np.asarray(samples, dtype=float)
+    if x.ndim == 1:
+        x = x[None, :]
+    if x.ndim != 2 or x.shape[1] < 3:
+        raise ValueError(f"samples must be laws x draws with at least 3 draws, got shape "
+                         f"{x.shape}")
+    if not np.isfinite(x).all():
+        raise ValueError("samples must be finite")
+    reference = check_real(reference, "reference", "a quantile level in (0, 1)")
+    if not 0 < reference < 1:
+        raise ValueError(f"reference must be a quantile level in (0, 1), got {reference}")
+    opt = np.broadcast_to(np.asarray(optimum, dtype=float), (x.shape[0],))
+    if not np.isfinite(opt).all():
+        raise ValueError("optimum must be finite (the index's maximum)")
+    B = x.shape[1]
+    lo, hi = x.min(axis=1), x.max(axis=1)
+    mean = np.clip(x.mean(axis=1), lo, hi)  # a point mass has its value as mean
+    dev = x - mean[:, None]
+    sq = dev * dev
+    m2 = sq.sum(axis=1) / B
+    m3 = (sq * dev).sum(axis=1) / B
+    flat = m2 <= 0
+    safe_m2 = np.where(flat, 1.0, m2)
+    skew = np.where(flat, 0.0, m3 / safe_m2**1.5 * np.sqrt(B * (B - 1.0)) / (B - 2.0))
+    sd = np.where(flat, 0.0, np.sqrt(sq.sum(axis=1) / (B - 1)))
+    median = np.median(x, axis=1)
+    q = np.quantile(x, reference, axis=1)
+
+    def adjusted(centre):
+        span = opt - centre
+        ok = span != 0
+        return np.where(ok, (q - centre) / np.where(ok, span, 1.0), np.where(q == opt, 1.0, 0.0))
+
+    adj_mean, adj_median = adjusted(mean), adjusted(median)
+    nonzero = adj_mean != 0
+    ratio = np.where(nonzero, adj_median / np.where(nonzero, adj_mean, 1.0), np.nan)
+    return pd.DataFrame({
+        "mean": mean, "median": median, "sd": sd, "skewness": skew, "min": lo, "max": hi,
+        "range": hi - lo, "mean_minus_median": mean - median, "reference_value": q,
+        "adjusted_mean": adj_mean, "adjusted_median": adj_median,
+        "adjustment_gap": adj_median - adj_mean, "adjustment_ratio": ratio},
+        columns=list(SHAPE_COLUMNS))
+
+
+# -- arguments ------------------------------------------------------------------------------------
+
+def _check_indices(indices) -> list[str]:
+    names, _ = resolve_indices(indices)
+    for name in names:
+        rec = get_index(name)
+        if "table" not in rec.inputs or rec.kind != "similarity" or not np.isfinite(rec.optimum):
+            raise ValueError(
+                f"index {name!r} is not a similarity of a contingency table with a fixed maximum; "
+                "null_shapes studies such indices (e.g. the group 'paired')")
+    return names
+
+
+def _check_seed(seed) -> int:
+    """A non-negative int, or None for fresh entropy (drawn once per call)."""
+    if seed is None:
+        return int(np.random.SeedSequence().entropy)
+    if isinstance(seed, (bool, np.bool_)) or not isinstance(seed, numbers.Integral):
+        raise TypeError(f"seed must be None or a non-negative int, got {seed!r}")
+    if seed < 0:
+        raise ValueError(f"seed must be a non-negative int, got {seed}")
+    return int(seed)
+
+
+def _check_ks(ks, name: str = "ks") -> list[int]:
+    if isinstance(ks, numbers.Integral):
+        ks = [ks]
+    ks = list(ks)
+    if not ks:
+        raise ValueError(f"{name} is empty: name at least one number of clusters")
+    for k in ks:
+        if isinstance(k, (bool, np.bool_)) or k not in THESIS_WEIGHTS:
+            what = "must hold numbers of clusters" if name == "ks" else "must be a number of clusters"
+            raise ValueError(f"{name} {what} among {sorted(THESIS_WEIGHTS)} (the thesis' "
+                             f"design), got {k!r}")
+    return [int(k) for k in ks]
+
+
+def _check_balances(balances) -> list[str]:
+    if isinstance(balances, str):
+        balances = [balances]
+    balances = list(balances)
+    if not balances:
+        raise ValueError(f"balances is empty: name at least one of {list(BALANCE)}")
+    return [check_choice(b, "balances", BALANCE) for b in balances]
+
+
+def _check_n_values(n_values, ks) -> list[int]:
+    if isinstance(n_values, numbers.Integral):
+        n_values = [n_values]
+    n_values = list(n_values)
+    if not n_values:
+        raise ValueError("n_values is empty: name at least one number of objects")
+    return [check_positive_int(n, "n_values", minimum=max(ks)) for n in n_values]
+
+
+def _cell_streams(seed: int, k: int, balance: str, n: int, rep: int):
+    """The two generators of one design cell: margins and tables."""
+    ss = np.random.SeedSequence(seed, spawn_key=(k, BALANCE.index(balance), n, rep))
+    m, t = ss.spawn(2)
+    return np.random.default_rng(m), np.random.default_rng(t)
+
+
+def _cell(k, balance, n, rep, names, n_sim, seed):
+    margins_rng, tables_rng = _cell_streams(seed, k, balance, n, rep)
+    rows, cols = random_margins(k, balance, n, seed=margins_rng)
+    laws = null_distributions(margin_table(rows, cols), names, method="patefield",
+                              n_sim=n_sim, seed=tables_rng)
+    return rows, cols, {name: laws[name] for name in names}
+
+
+# -- public functions ------------------------------------------------------------------------------
+
+def cell_laws(k: int, balance: str, n: int | None = None, rep: int = 0, *, indices="paired",
+              n_sim: int = 17_000, seed: int | None = 1):
+    """The null laws of one design cell: ``(rows, cols, laws)`` with the margins drawn for
+    (k, balance, n, rep) and ``laws`` a dict index -> ``NullDistribution`` (Patefield tables,
+    the same tables for every index). The laws ``null_shapes`` summarises for that cell.
+
+    >>> rows, cols, laws = cell_laws(3, "unbalanced", 300, n_sim=200, seed=1)
+    >>> int(rows.sum()), laws["rand"].n_sim, laws["jaccard"].method
+    (300, 200, 'patefield')
+    """
+    k = _check_ks([k], "k")[0]
+    balance = check_choice(balance, "balance", BALANCE)
+    n = THESIS_N[k] if n is None else _check_n_values([n], [k])[0]
+    rep = check_positive_int(rep, "rep", minimum=0)
+    names = _check_indices(indices)
+    n_sim = check_positive_int(n_sim, "n_sim", minimum=10)
+    return _cell(k, balance, n, rep, names, n_sim, _check_seed(seed))
+
+
+def null_shapes(ks=(2, 3, 4), balances=BALANCE, n_values=(500, 800, 1100), reps: int = 30,
+                indices="paired", n_sim: int = 17_000, seed: int | None = 1,
+                reference: float = 0.99, progress: bool = False) -> pd.DataFrame:
+    """The shape of each index's null law across the design, as a tidy DataFrame.
+
+    For every K in ``ks``, balance, n in ``n_values`` and ``reps`` margin draws
+    (``random_margins``: the classes' and the clusters' sizes, two multinomial draws with the
+    scenario's weights), the laws of ``indices`` under the permutation model from the same
+    ``n_sim`` Patefield tables (Amorim 2015, "On clustering stability", Ch.4: 17,000), each
+    summarised by ``law_shapes`` (``reference``: the quantile level of the reference observed
+    value at which the mean and median adjustments are compared).
+
+    Columns: K, balance, n, rep, rows, cols (the margins, as text), index, n_sim, then
+    ``SHAPE_COLUMNS``. ``.attrs["null"]`` names the null model and method.
+
+    >>> s = null_shapes(ks=(3,), balances="balanced", n_values=(300,), reps=2, n_sim=300,
+    ...                 indices=["rand", "jaccard"], seed=5)
+    >>> s[["K", "n", "rep", "index"]].values.tolist()
+    [[3, 300, 0, 'rand'], [3, 300, 0, 'jaccard'], [3, 300, 1, 'rand'], [3, 300, 1, 'jaccard']]
+    """
+    ks = _check_ks(ks)
+    balances = _check_balances(balances)
+    n_values = _check_n_values(n_values, ks)
+    reps = check_positive_int(reps, "reps")
+    names = _check_indices(indices)
+    n_sim = check_positive_int(n_sim, "n_sim", minimum=10)
+    seed = _check_seed(seed)
+    reference = check_real(reference, "reference", "a quantile level in (0, 1)")
+    if not 0 < reference < 1:
+        raise ValueError(f"reference must be a quantile level in (0, 1), got {reference}")
+    progress = check_bool(progress, "progress")
+    optimum = np.array([get_index(name).optimum for name in names], dtype=float)
+    cells = [(k, b, n, r) for k in ks for b in balances for n in n_values for r in range(reps)]
+    if progress:
+        from tqdm.auto import tqdm
+
+        cells = tqdm(cells, desc="design cells", unit="cell")
+    frames = []
+    for k, balance, n, rep in cells:
+        rows, cols, laws = _cell(k, balance, n, rep, names, n_sim, seed)
+        shapes = law_shapes(np.vstack([laws[name].samples for name in names]), reference,
+                            optimum)
+        head = pd.DataFrame({"K": k, "balance": balance, "n": n, "rep": rep,
+                             "rows": "-".join(map(str, rows)), "cols": "-".join(map(str, cols)),
+                             "index": names, "n_sim": n_sim})
+        frames.append(pd.concat([head, shapes], axis=1))
+    out = pd.concat(frames, ignore_index=True)
+    out.attrs.update(null=null_label(n_sim), model="perm", method="patefield", n_sim=n_sim,
+                     seed=seed, reference=reference)
+    return out
+
+
+def example_laws(k: int = 3, n: int | None = None, rep: int = 0, *, indices="paired",
+                 n_sim: int = 17_000, seed: int | None = 1) -> pd.DataFrame:
+    """The null samples of one balanced and one unbalanced scenario (default K = 3 with the
+    thesis' n = 800, as the thesis' Figures 2-3), for plotting: a long DataFrame with columns
+    balance, index, value (``n_sim`` values per balance and index). They are the laws of
+    ``null_shapes``' cell (k, balance, n, rep) for the same seed. ``.attrs``: the margins of
+    each scenario and the null's name.
+
+    >>> laws = example_laws(2, 100, n_sim=50, indices=["rand"], seed=1)
+    >>> laws.groupby("balance").size().tolist(), laws.attrs["margins"]["balanced"][0]
+    ([50, 50], [43, 57])
+    """
+    out, margins = [], {}
+    for balance in BALANCE:
+        rows, cols, laws = cell_laws(k, balance, n, rep, indices=indices, n_sim=n_sim, seed=seed)
+        margins[balance] = (rows.tolist(), cols.tolist())
+        for name, nd in laws.items():
+            out.append(pd.DataFrame({"balance": balance, "index": name, "value": nd.samples}))
+    frame = pd.concat(out, ignore_index=True)
+    frame.attrs.update(null=null_label(n_sim), margins=margins, k=k,
+                       n=THESIS_N[k] if n is None else n)
+    return frame
+
+
+def exact_shapes(shapes: pd.DataFrame, k: int = 2) -> pd.DataFrame:
+    """The exact null laws of the cells of ``shapes`` with K = ``k`` (their margins, read back
+    from the rows and cols columns), beside the Monte Carlo summaries: columns K, balance, n,
+    rep, index, then exact_mean, exact_median, exact_sd, exact_skewness from the exact law
+    (``method="exact"``: the network-algorithm dynamic programme, cheap for 2 x 2 tables;
+    larger K may be refused as too large), and the Monte Carlo mean, median, sd, skewness.
+
+    >>> s = null_shapes(ks=(2,), balances="balanced", n_values=(60,), reps=1, n_sim=2000,
+    ...                 indices=["rand"], seed=1)
+    >>> e = exact_shapes(s)
+    >>> round(float(e.exact_skewness.iloc[0]), 3), round(float(e.skewness.iloc[0]), 2)
+    (2.761, 2.65)
+    """
+    if not isinstance(shapes, pd.DataFrame):
+        raise TypeError(f"shapes must be the DataFrame of null_shapes, got {type(shapes).__name__}")
+    need = ["K", "balance", "n", "rep", "rows", "cols", "index", "mean", "median", "sd",
+            "skewness"]
+    missing = [c for c in need if c not in shapes.columns]
+    if missing:
+        raise ValueError(f"shapes lacks the columns {missing}: pass the DataFrame of null_shapes")
+    sub = shapes[shapes["K"] == k]
+    if sub.empty:
+        raise ValueError(f"k={k!r} is not in shapes (K = {sorted(set(shapes['K']))})")
+    out = []
+    for (rows, cols), cell in sub.groupby(["rows", "cols"], sort=False):
+        names = list(cell["index"])
+        laws = null_distributions(
+            margin_table(np.array(rows.split("-"), dtype=np.int64),
+                         np.array(cols.split("-"), dtype=np.int64)), names, method="exact")
+        exact = pd.DataFrame({"exact_mean": [laws[i].mean for i in names],
+                              "exact_median": [laws[i].median for i in names],
+                              "exact_sd": [laws[i].std for i in names],
+                              "exact_skewness": [laws[i].skewness for i in names]},
+                             index=cell.index)
+        out.append(pd.concat([cell[["K", "balance", "n", "rep", "index"]], exact,
+                              cell[["mean", "median", "sd", "skewness"]]], axis=1))
+    return pd.concat(out).sort_index()
+
+
+def summary_table(shapes: pd.DataFrame, k: int | None = None,
+                  stats=("min", "max", "skewness", "sd")) -> pd.DataFrame:
+    """The layout of the thesis' Tables 16-18 (Amorim 2015, App. C): rows balance x index,
+    columns (n, statistic) for one K (``k=``), or (K, statistic) over every K (averaged over n
+    too), each statistic averaged over the margin draws (reps). The thesis' labels Min, Max,
+    Skew, Sd name the default statistics.
+
+    >>> s = null_shapes(ks=(2,), n_values=(100, 200), reps=2, n_sim=100, indices=["rand"])
+    >>> summary_table(s, k=2).shape
+    (2, 8)
+    """
+    if not isinstance(shapes, pd.DataFrame):
+        raise TypeError(f"shapes must be the DataFrame of null_shapes, got {type(shapes).__name__}")
+    if isinstance(stats, str):
+        stats = [stats]
+    stats = list(stats)
+    missing = [c for c in ["K", "balance", "n", "index", *stats] if c not in shapes.columns]
+    if missing:
+        raise ValueError(f"shapes lacks the columns {missing}: pass the DataFrame of null_shapes "
+                         f"(statistics: {list(SHAPE_COLUMNS)})")
+    if k is not None:
+        if k not in set(shapes["K"]):
+            raise ValueError(f"k={k!r} is not in shapes (K = {sorted(set(shapes['K']))})")
+        shapes, key = shapes[shapes["K"] == k], "n"
+    else:
+        key = "K"
+    order = list(dict.fromkeys(shapes["index"]))
+    table = (shapes.groupby(["balance", "index", key], sort=False)[stats].mean()
+             .unstack(key).swaplevel(0, 1, axis=1))
+    cols = [(v, s) for v in sorted(set(shapes[key])) for s in stats]
+    table = table.reindex(columns=pd.MultiIndex.from_tuples(cols))
+    rows = [(b, i) for b in BALANCE for i in order if (b, i) in table.index]
+    table = table.reindex(index=pd.MultiIndex.from_tuples(rows, names=["balance", "index"]))
+    table.columns = pd.MultiIndex.from_tuples(
+        [(f"{key} = {v}", _TABLE_LABELS.get(s, s)) for v, s in cols], names=[key, "statistic"])
+    return table
+
+
+# -- the thesis' published tables ----------------------------------------------------------------
+
+#: Amorim (2015), App. C Tables 16-18 ("The indices under H0: descriptive statistics", EM
+#: solutions, 17,000 Patefield tables each, averaged over 30 data sets): K, balance, index, then
+#: Min, Max, Skew, Sd for poor, moderate and good separation, as printed.
+_THESIS_TABLES = """
+2 balanced Rand 0.499 0.510 8.587 0.001 0.499 0.516 11.972 0.001 0.499 0.516 11.684 0.001
+2 balanced GL 0.666 0.676 8.489 0.001 0.666 0.681 11.778 0.001 0.666 0.681 11.505 0.001
+2 balanced J 0.416 0.425 8.680 0.001 0.333 0.348 12.172 0.001 0.332 0.348 11.867 0.001
+2 balanced Cz 0.585 0.595 8.587 0.001 0.499 0.517 11.972 0.001 0.499 0.516 11.684 0.001
+2 balanced GK -0.006 0.057 8.580 0.006 -0.004 0.065 11.954 0.006 -0.004 0.064 11.669 0.006
+2 balanced SoS 0.201 0.214 8.736 0.001 0.249 0.267 12.270 0.001 0.249 0.266 11.957 0.001
+2 balanced SS2 0.264 0.271 8.760 0.001 0.200 0.211 12.337 0.001 0.199 0.210 12.017 0.001
+2 balanced FM 0.599 0.609 8.587 0.001 0.499 0.517 11.972 0.001 0.499 0.516 11.684 0.001
+2 unbalanced Rand 0.516 0.555 2.568 0.005 0.501 0.554 0.704 0.007 0.500 0.547 0.928 0.006
+2 unbalanced GL 0.680 0.713 2.498 0.004 0.667 0.713 0.630 0.006 0.666 0.707 0.851 0.005
+2 unbalanced J 0.437 0.470 2.637 0.004 0.404 0.450 0.777 0.006 0.394 0.435 1.004 0.005
+2 unbalanced Cz 0.605 0.636 2.568 0.004 0.575 0.620 0.704 0.006 0.565 0.606 0.928 0.005
+2 unbalanced GK -0.099 0.184 2.526 0.046 -0.067 0.160 0.676 0.028 -0.053 0.145 0.905 0.025
+2 unbalanced SoS 0.192 0.245 2.677 0.007 0.225 0.284 0.821 0.007 0.231 0.282 1.049 0.006
+2 unbalanced SS2 0.282 0.310 2.699 0.004 0.253 0.290 0.846 0.004 0.245 0.278 1.075 0.004
+2 unbalanced FM 0.611 0.642 2.568 0.004 0.575 0.620 0.704 0.006 0.565 0.606 0.928 0.005
+3 balanced Rand 0.460 0.473 1.761 0.002 0.519 0.530 2.417 0.001 0.550 0.558 3.192 0.001
+3 balanced GL 0.628 0.640 1.733 0.001 0.682 0.692 2.386 0.001 0.710 0.717 3.163 0.001
+3 balanced J 0.272 0.284 1.792 0.001 0.230 0.241 2.455 0.001 0.203 0.212 3.233 0.001
+3 balanced Cz 0.427 0.441 1.761 0.002 0.373 0.387 2.417 0.002 0.338 0.349 3.192 0.001
+3 balanced GK -0.025 0.055 1.768 0.010 -0.012 0.042 2.405 0.006 -0.006 0.033 3.168 0.004
+3 balanced SoS 0.208 0.223 1.805 0.002 0.225 0.238 2.462 0.001 0.223 0.233 3.234 0.001
+3 balanced SS2 0.158 0.166 1.815 0.001 0.130 0.137 2.483 0.001 0.113 0.118 3.261 0.001
+3 balanced FM 0.449 0.464 1.761 0.002 0.379 0.393 2.417 0.002 0.338 0.349 3.192 0.001
+3 unbalanced Rand 0.489 0.519 0.638 0.004 0.491 0.526 0.245 0.004 0.490 0.527 0.223 0.005
+3 unbalanced GL 0.657 0.683 0.609 0.003 0.659 0.689 0.219 0.004 0.657 0.690 0.196 0.004
+3 unbalanced J 0.303 0.330 0.670 0.003 0.281 0.313 0.275 0.004 0.283 0.317 0.254 0.004
+3 unbalanced Cz 0.464 0.495 0.638 0.004 0.439 0.477 0.245 0.005 0.441 0.482 0.223 0.005
+3 unbalanced GK -0.046 0.078 0.636 0.015 -0.053 0.086 0.241 0.017 -0.059 0.092 0.218 0.018
+3 unbalanced SoS 0.235 0.266 0.684 0.004 0.234 0.270 0.286 0.004 0.233 0.272 0.266 0.005
+3 unbalanced SS2 0.179 0.198 0.695 0.002 0.164 0.186 0.299 0.003 0.165 0.189 0.279 0.003
+3 unbalanced FM 0.466 0.497 0.638 0.004 0.439 0.477 0.245 0.005 0.441 0.482 0.223 0.005
+4 balanced Rand 0.514 0.519 2.694 0.001 0.622 0.626 1.372 0.000 0.624 0.628 1.342 0.000
+4 balanced GL 0.678 0.682 2.678 0.000 0.767 0.770 1.364 0.000 0.768 0.771 1.334 0.000
+4 balanced J 0.192 0.197 2.715 0.001 0.143 0.149 1.388 0.001 0.142 0.147 1.358 0.001
+4 balanced Cz 0.321 0.328 2.694 0.001 0.250 0.259 1.372 0.001 0.248 0.256 1.342 0.001
+4 balanced GK -0.005 0.023 2.689 0.003 -0.007 0.022 1.349 0.003 -0.007 0.022 1.318 0.003
+4 balanced SoS 0.210 0.216 2.718 0.001 0.187 0.194 1.383 0.001 0.186 0.193 1.353 0.001
+4 balanced SS2 0.106 0.109 2.729 0.000 0.077 0.080 1.398 0.000 0.076 0.079 1.367 0.000
+4 balanced FM 0.339 0.347 2.694 0.001 0.250 0.259 1.372 0.001 0.248 0.256 1.342 0.001
+4 unbalanced Rand 0.485 0.516 0.121 0.004 0.537 0.563 0.160 0.003 0.538 0.563 0.136 0.003
+4 unbalanced GL 0.652 0.680 0.106 0.004 0.699 0.720 0.144 0.003 0.699 0.721 0.120 0.003
+4 unbalanced J 0.243 0.272 0.139 0.004 0.199 0.226 0.182 0.003 0.198 0.225 0.158 0.003
+4 unbalanced Cz 0.391 0.427 0.121 0.005 0.332 0.368 0.160 0.005 0.330 0.367 0.136 0.005
+4 unbalanced GK -0.061 0.082 0.120 0.018 -0.049 0.073 0.147 0.015 -0.050 0.075 0.123 0.016
+4 unbalanced SoS 0.219 0.252 0.146 0.004 0.214 0.245 0.183 0.004 0.214 0.245 0.158 0.004
+4 unbalanced SS2 0.139 0.158 0.153 0.002 0.111 0.127 0.198 0.002 0.110 0.127 0.173 0.002
+4 unbalanced FM 0.400 0.436 0.121 0.005 0.332 0.368 0.160 0.005 0.330 0.367 0.136 0.005
+"""
+
+_SEPARATIONS = ("poor", "moderate", "good")
+
+
+def thesis_null_table(k: int) -> pd.DataFrame:
+    """The thesis' published Table 16 (K = 2), 17 (K = 3) or 18 (K = 4) (Amorim 2015, App. C:
+    the indices under H0, EM solutions with n = 500, 800, 1100 objects), quoted as printed:
+    rows balance x index (package names), columns (separation, statistic).
+
+    >>> float(thesis_null_table(3).loc[("balanced", "rand"), ("separation: good", "Skew")])
+    3.192
+    """
+    k = _check_ks([k], "k")[0]
+    records = []
+    for line in _THESIS_TABLES.strip().splitlines():
+        kk, balance, abbrev, *values = line.split()
+        if int(kk) == k:
+            name = {v: i for i, v in ABBREVIATIONS.items()}[abbrev]
+            records.append(((balance, name), [float(v) for v in values]))
+    index = pd.MultiIndex.from_tuples([r[0] for r in records], names=["balance", "index"])
+    columns = pd.MultiIndex.from_tuples(
+        [(f"separation: {s}", lab) for s in _SEPARATIONS for lab in _TABLE_LABELS.values()],
+        names=["separation", "statistic"])
+    return pd.DataFrame([r[1] for r in records], index=index, columns=columns)
+
+
