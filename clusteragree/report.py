@@ -69,6 +69,12 @@ REPORTS: dict[str, Report] = {r.name: r for r in (
            "two clusterings: every index against its null law, p-values, adjusted values, "
            "null means by method, random models",
            check=_check_agreement_inputs),
+    Report("null-distributions", "null-distributions.ipynb",
+           "the shapes of null laws across the thesis' design (K, balance, n): skewness, "
+           "spread, where mean and median adjustment disagree"),
+    Report("regression-approximations", "regression-approximations.ipynb",
+           "Albatineh & Niewiadomska-Bugaj's regressions for null means, refitted across the "
+           "thesis' design, against exact identities; correlations between indices"),
 )}
 
 

@@ -157,8 +157,11 @@ def null_means_by_method(tab, indices, nulls: dict) -> pd.DataFrame:
     """The null mean of each index by every method that gives it (Amorim 2015, "On clustering
     stability", Ch.1 Tables 7-8): the exact law where its size fits the default budget, the
     closed form (hypergeometric moments), the Monte Carlo mean of ``nulls`` with its standard
-    error, and Albatineh & Niewiadomska-Bugaj's (2011) regression approximation where one is
-    published. NA where a method does not apply or would not fit."""
+    error, Albatineh & Niewiadomska-Bugaj's (2011) regression approximation where one is
+    published, and the exact identity with an L-family index (J = C / (2 - C), GL = 2R / (1 + R),
+    SS2 = C / (4 - 3C)) with its second-order delta-method correction
+    (``clusteragree.approximations``). NA where a method does not apply or would not fit."""
+    from .approximations import TARGETS, approximate_null_mean, identity_null_mean
     from .nulls import null_distribution
 
     rows = []
@@ -171,11 +174,15 @@ def null_means_by_method(tab, indices, nulls: dict) -> pd.DataFrame:
                 row[method] = pd.NA
         nd = nulls[name]
         row["monte_carlo"], row["monte_carlo_se"] = nd.mean, nd.mean_se
+        published = name in TARGETS
+        row["regression"] = approximate_null_mean(tab, name) if published else pd.NA
+        row["identity"] = identity_null_mean(tab, name, order=2) if published else pd.NA
         rows.append(row)
     frame = pd.DataFrame(rows).set_index("index")
     return frame.astype("Float64").rename(columns={
         "hypergeometric": "closed form", "monte_carlo": "Monte Carlo",
-        "monte_carlo_se": "Monte Carlo s.e."})
+        "monte_carlo_se": "Monte Carlo s.e.", "regression": "regression (A & N-B 2011)",
+        "identity": "identity + delta method"})
 
 
 #: The random models compared side by side, in the order shown.
