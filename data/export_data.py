@@ -1,0 +1,93 @@
+"""Write the real data sets of data/ as CSV, once (development only; tests do not run this).
+
+How the CSV files were made, so that anyone can make them again:
+
+* ``iris.csv``, ``wine.csv``, ``breast_cancer.csv``: scikit-learn's bundled copies
+  (``sklearn.datasets.load_iris``, ``load_wine``, ``load_breast_cancer``; files inside the
+  scikit-learn wheel, nothing is downloaded). Features under scikit-learn's names, then the
+  class column ``class`` holding the class names (``target_names``).
+* ``vehicle.csv``, ``glass.csv``, ``pima.csv``, ``sonar.csv``, ``ionosphere.csv``,
+  ``breast_cancer_original.csv``: the R package mlbench's data frames ``Vehicle``, ``Glass``,
+  ``PimaIndiansDiabetes``, ``Sonar``, ``Ionosphere`` and ``BreastCancer``, read from the
+  package's ``.rda`` files with pyreadr. Columns keep mlbench's names and order, the class
+  column last. Factors become numbers: BreastCancer's nine scores (factors with levels
+  "1" ... "10") become the integer scores, Ionosphere's V1 (levels "0", "1") and V2 (the
+  single level "0") become 0/1 integers. Missing values (16 in BreastCancer's Bare.nuclei)
+  stay missing (empty fields); ``clusteragree.load_dataset`` decides what to do with them.
+
+Requirements (development only, never at run time): Debian's ``r-cran-mlbench``
+(``apt-get install r-cran-mlbench``; its data live in /usr/lib/R/site-library/mlbench/data/),
+``pip install pyreadr scikit-learn``. Run from anywhere: ``python data/export_data.py``.
+Columns holding only whole numbers are written as integers, the others with the shortest
+representation that reads back to the same float (pandas' default), so that a CSV read back
+equals its source exactly.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pandas as pd
+
+HERE = Path(__file__).resolve().parent
+MLBENCH = Path("/usr/lib/R/site-library/mlbench/data")
+
+#: file stem -> (mlbench data frame, class column, columns written as text, factor columns)
+FROM_MLBENCH = {
+    "vehicle": ("Vehicle", "Class", (), ()),
+    "glass": ("Glass", "Type", (), ()),
+    "pima": ("PimaIndiansDiabetes", "diabetes", (), ()),
+    "sonar": ("Sonar", "Class", (), ()),
+    "ionosphere": ("Ionosphere", "Class", (), ("V1", "V2")),
+    "breast_cancer_original": (
+        "BreastCancer", "Class", ("Id",),
+        ("Cl.thickness", "Cell.size", "Cell.shape", "Marg.adhesion", "Epith.c.size",
+         "Bare.nuclei", "Bl.cromatin", "Normal.nucleoli", "Mitoses"),
+    ),
+}
+
+
+def _compact(frame: pd.DataFrame, text: tuple = ()) -> pd.DataFrame:
+    """Whole-number float columns as nullable integers (missing values stay missing)."""
+    out = frame.copy()
+    for col in out.columns:
+        if col in text or not pd.api.types.is_float_dtype(out[col]):
+            continue
+        values = out[col].dropna()
+        if (values == values.round()).all():
+            out[col] = out[col].astype("Int64")
+    return out
+
+
+def export_sklearn() -> None:
+    from sklearn import datasets
+
+    for stem, load in (("iris", datasets.load_iris), ("wine", datasets.load_wine),
+                       ("breast_cancer", datasets.load_breast_cancer)):
+        bunch = load(as_frame=True)
+        frame = bunch.data.copy()
+        frame["class"] = [str(bunch.target_names[t]) for t in bunch.target]
+        frame.to_csv(HERE / f"{stem}.csv", index=False)
+        print(stem, frame.shape)
+
+
+def export_mlbench() -> None:
+    import pyreadr
+
+    for stem, (rname, target, text, factors) in FROM_MLBENCH.items():
+        frame = pyreadr.read_r(str(MLBENCH / f"{rname}.rda"))[rname]
+        frame = frame.reset_index(drop=True)
+        for col in factors:  # level labels are the numbers themselves ("1" ... "10", "0")
+            frame[col] = pd.to_numeric(frame[col].astype("string"), errors="raise")
+            frame[col] = frame[col].astype("Int64")
+        for col in text:
+            frame[col] = frame[col].astype("string")
+        frame[target] = frame[target].astype("string")
+        assert list(frame.columns)[-1] == target, (rname, list(frame.columns))
+        _compact(frame, text).to_csv(HERE / f"{stem}.csv", index=False)
+        print(stem, frame.shape, frame[target].value_counts().to_dict())
+
+
+if __name__ == "__main__":
+    export_sklearn()
+    export_mlbench()
