@@ -9,7 +9,7 @@ The public face of the package (see the README):
 """
 
 from . import nulls
-from .datasets import load_dataset
+from .datasets import list_datasets, load_dataset
 from .indices import agreement, get_index, list_indices
 from .indices.fuzzy import membership_kind
 from .indices.matrices import coassociation
@@ -38,4 +38,5 @@ __all__ = [
     "get_index",
     "list_indices",
     "load_dataset",
+    "list_datasets",
 ]

@@ -237,14 +237,14 @@ def load_dataset(name: str, *, dropna: bool = True):
 def list_datasets() -> pd.DataFrame:
     """The shipped data sets, one row each, read from their files.
 
-    Columns: ``name``, ``kind`` ("table" or "data"), ``n`` (objects: a table's total, a data
+    Indexed by ``name`` (like ``list_indices`` and ``list_reports``); columns: ``kind`` ("table" or "data"), ``n`` (objects: a table's total, a data
     set's rows in its file, incomplete ones included), ``p`` (features; none for tables),
     ``k`` (classes; for tables the rows), ``classes`` (each class with its count; for tables
     the row labels with their totals), ``description``, ``source``.
 
     >>> ds = ca.datasets.list_datasets()
-    >>> ds.loc[ds.name == "wine", ["kind", "n", "p", "k"]].to_numpy().tolist()
-    [['data', 178, 13, 3]]
+    >>> [str(v) for v in ds.loc["wine", ["kind", "n", "p", "k"]]]
+    ['data', '178', '13', '3']
     """
     rows = []
     for name, (_, _, description) in DATASETS.items():
@@ -267,4 +267,4 @@ def list_datasets() -> pd.DataFrame:
         })
     out = pd.DataFrame(rows)
     out["p"] = out["p"].astype("Int64")
-    return out
+    return out.set_index("name")

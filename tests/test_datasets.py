@@ -170,7 +170,7 @@ def test_tables_and_the_alias():
 
 
 def test_list_datasets_agrees_with_the_loader():
-    ds = list_datasets()
+    ds = list_datasets().reset_index()
     assert list(ds.columns) == ["name", "kind", "n", "p", "k", "classes", "description",
                                 "source"]
     assert list(ds.name) == [*DATASETS, *DATA]
