@@ -33,6 +33,7 @@ numpy's SeedSequence, so the same seed gives the same results.
 
 from __future__ import annotations
 
+import contextlib
 import numbers
 from dataclasses import dataclass, field
 
@@ -162,6 +163,10 @@ def _check_n_init(n_init):
     return None if n_init is None else check_positive_int(n_init, "n_init")
 
 
+def _check_threads(threads):
+    return None if threads is None else check_positive_int(threads, "threads")
+
+
 # -- fitting ----------------------------------------------------------------------------------
 
 def _sklearn():
@@ -170,6 +175,15 @@ def _sklearn():
     except ImportError:  # pragma: no cover - sklearn is in the test and study extras
         raise ImportError("clustering stability needs scikit-learn: "
                           "pip install 'clusteragree[study]'") from None
+
+
+def _threads(threads):
+    """Limit the BLAS and OpenMP threads of the fits (threadpoolctl, a scikit-learn
+    dependency): many small fits run faster on one thread each, above all on a busy machine."""
+    if threads is None:
+        return contextlib.nullcontext()
+    from threadpoolctl import threadpool_limits
+    return threadpool_limits(limits=threads)
 
 
 def _random_state(rng: np.random.Generator) -> int:
@@ -259,7 +273,7 @@ def _one_split(X, k, algorithm, rng, n_init) -> ContingencyTable:
 
 def weighted_cv(X, k, algorithm="kmeans", seed=None, *, repeats=None,
                 indices=("adjusted_rand", "adjusted_mutual_info"), null=False, n_sim=None,
-                n_init=None):
+                n_init=None, threads=1):
     """Stability of a clustering by the thesis' weighted cross-validation.
 
     The objects are split 50/50 at random; the "training" clustering is fitted with unit
@@ -295,6 +309,12 @@ def weighted_cv(X, k, algorithm="kmeans", seed=None, *, repeats=None,
         random tables, the mean-adjusted value and the p-value); implied by ``n_sim``.
     n_sim : int, optional
         The number of random tables per split (default 17,000, the thesis').
+    n_init : int, optional
+        Starts of each fit (default 10 for "kmeans", 1 for "em"; for an estimator, its own
+        n_init, set only when given).
+    threads : int or None
+        BLAS / OpenMP threads of each fit (default 1: small fits are fastest on one thread,
+        and repeats are better run in parallel processes); None leaves the libraries' default.
 
     Returns
     -------
@@ -319,17 +339,28 @@ def weighted_cv(X, k, algorithm="kmeans", seed=None, *, repeats=None,
     k = _check_k(k, n, room=n // 2, why="in each half of the split (n // 2)")
     algorithm = _check_algorithm(algorithm)
     n_init = _check_n_init(n_init)
+    threads = _check_threads(threads)
     rng = check_seed(seed)
     if repeats is None:
         if null or n_sim is not None:
             raise TypeError("null= and n_sim= adjust the indices of repeated splits: pass "
                             "repeats= (e.g. repeats=1), or ca.compare(table) for one table")
-        return _one_split(X, k, algorithm, rng, n_init)
+        with _threads(threads):
+            return _one_split(X, k, algorithm, rng, n_init)
     repeats = check_positive_int(repeats, "repeats")
     names, _ = resolve_indices(indices)
     null = check_bool(null, "null") or n_sim is not None
     if n_sim is not None:
         n_sim = check_positive_int(n_sim, "n_sim")
+    with _threads(threads):
+        rows = _repeats(X, k, algorithm, rng, n_init, repeats, names, null, n_sim)
+    out = pd.DataFrame(rows)
+    out.attrs.update(algorithm=_describe(algorithm), seed=seed, indices=names,
+                     null="IADJUST: Patefield tables, both margins fixed" if null else None)
+    return out
+
+
+def _repeats(X, k, algorithm, rng, n_init, repeats, names, null, n_sim) -> list[dict]:
     rows = []
     for r, child in enumerate(rng.spawn(repeats)):
         fit_rng, null_rng = child.spawn(2)
@@ -341,10 +372,7 @@ def weighted_cv(X, k, algorithm="kmeans", seed=None, *, repeats=None,
         if null:
             row.update(_adjusted(tab, names, n_sim, null_rng))
         rows.append(row)
-    out = pd.DataFrame(rows)
-    out.attrs.update(algorithm=_describe(algorithm), seed=seed, indices=names,
-                     null="IADJUST: Patefield tables, both margins fixed" if null else None)
-    return out
+    return rows
 
 
 def _adjusted(tab, names, n_sim, rng) -> dict:
@@ -361,12 +389,13 @@ def _describe(algorithm) -> str:
     return algorithm if isinstance(algorithm, str) else type(algorithm).__name__
 
 
-def external_table(X, y, k, algorithm="kmeans", seed=None, *, n_init=None) -> ContingencyTable:
+def external_table(X, y, k, algorithm="kmeans", seed=None, *, n_init=None,
+                   threads=1) -> ContingencyTable:
     """External validity: the classes ``y`` (rows) against the clusters (columns) of the
     clustering fitted on all of ``X`` (Amorim 2015, "On clustering stability": agreement with
     the "ground truth").
 
-    ``algorithm``, ``seed`` and ``n_init`` as in ``weighted_cv``; ``y`` holds one known class
+    ``algorithm``, ``seed``, ``n_init`` and ``threads`` as in ``weighted_cv``; ``y`` holds one known class
     per object (same order as X; a pandas Series must share a DataFrame X's index).
 
     >>> from sklearn.datasets import make_blobs
@@ -392,8 +421,10 @@ def external_table(X, y, k, algorithm="kmeans", seed=None, *, n_init=None) -> Co
     k = _check_k(k, n)
     algorithm = _check_algorithm(algorithm)
     n_init = _check_n_init(n_init)
+    threads = _check_threads(threads)
     rng = check_seed(seed)
-    clusters = _fit_assign(algorithm, k, X, np.arange(n), rng, n_init)
+    with _threads(threads):
+        clusters = _fit_assign(algorithm, k, X, np.arange(n), rng, n_init)
     return crosstab(pd.Series(y, name="class"), pd.Series(clusters, name="cluster"))
 
 
@@ -441,7 +472,8 @@ def _pairwise_agri(U: list[np.ndarray], hard: bool) -> np.ndarray:
 
 
 def subsample_stability(X, ks=range(2, 7), algorithm="em", *, n_subsamples=100, fraction=0.8,
-                        seed=None, memberships="auto", n_init=None) -> StabilityResult:
+                        seed=None, memberships="auto", n_init=None,
+                        threads=1) -> StabilityResult:
     """Estimate the number of clusters by subsampling stability with 13AGRI.
 
     Horta, D. & Campello, R. J. G. B. (2015), "Comparing hard and overlapping clusterings",
@@ -467,6 +499,7 @@ def subsample_stability(X, ks=range(2, 7), algorithm="em", *, n_subsamples=100, 
     memberships : "auto" (predict_proba when the estimator has it: EM's probabilistic
         clustering; otherwise one-hot labels), "proba" or "hard" (one-hot ``predict``
         labels, for which 13AGRI is the adjusted Rand index).
+    n_init, threads : as in ``weighted_cv`` (threads also bounds the 13AGRI computations).
 
     Returns
     -------
@@ -501,10 +534,25 @@ def subsample_stability(X, ks=range(2, 7), algorithm="em", *, n_subsamples=100, 
             raise ValueError("memberships='proba' needs a probabilistic clustering; kmeans "
                              "gives hard labels (use 'hard' or algorithm='em')")
     n_init = _check_n_init(n_init)
+    threads = _check_threads(threads)
     draw_rng, fit_rng = check_seed(seed).spawn(2)
     subsamples = np.stack([np.sort(draw_rng.choice(n, size, replace=False))
                            for _ in range(n_subsamples)])
-    fit_ss = fit_rng.bit_generator.seed_seq
+    with _threads(threads):
+        rows, agreements, prototypes = _scan(X, ks, algorithm, subsamples,
+                                             fit_rng.bit_generator.seed_seq, proba, n_init)
+    table = pd.DataFrame(rows)
+    best_k = int(table["k"].iloc[int(np.argmax(table["stability"].to_numpy()))])
+    table.attrs.update(algorithm=_describe(algorithm), seed=seed, fraction=fraction,
+                       n_subsamples=n_subsamples, index="agri",
+                       memberships="probabilistic" if proba else "hard")
+    return StabilityResult(table, best_k, agreements, prototypes, subsamples)
+
+
+def _scan(X, ks, algorithm, subsamples, fit_ss, proba, n_init):
+    """Steps 4-11 of Algorithm 2: for each k, fit every subsample, memberships of all
+    objects, pairwise 13AGRI, stability and prototype."""
+    n_subsamples = len(subsamples)
     rows, agreements, prototypes = [], {}, {}
     for k in ks:
         k_ss = np.random.SeedSequence(fit_ss.entropy, spawn_key=fit_ss.spawn_key + (k,))
@@ -521,9 +569,4 @@ def subsample_stability(X, ks=range(2, 7), algorithm="em", *, n_subsamples=100, 
                      "sd": float(upper.std(ddof=1)),
                      "n_pairs": int(upper.size), "prototype": best})
         agreements[k], prototypes[k] = M, U[best]
-    table = pd.DataFrame(rows)
-    best_k = int(table["k"].iloc[int(np.argmax(table["stability"].to_numpy()))])
-    table.attrs.update(algorithm=_describe(algorithm), seed=seed, fraction=fraction,
-                       n_subsamples=n_subsamples, index="agri",
-                       memberships="probabilistic" if proba else "hard")
-    return StabilityResult(table, best_k, agreements, prototypes, subsamples)
+    return rows, agreements, prototypes

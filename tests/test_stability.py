@@ -294,3 +294,21 @@ def test_bad_options_are_refused_before_any_fit():
         subsample_stability(X, algorithm=Rule(), memberships="proba")
     with pytest.raises(ValueError, match="Did you mean 'hard'"):
         subsample_stability(X, memberships="hrad")
+
+
+def test_fits_run_on_one_thread_unless_told_otherwise():
+    from threadpoolctl import threadpool_info
+
+    seen = []
+
+    class Probe(Rule):
+        def fit(self, X):
+            seen.append({p["num_threads"] for p in threadpool_info()})
+            return self
+
+    X = np.random.default_rng(0).normal(size=(20, 2))
+    weighted_cv(X, 2, Probe(), seed=0)
+    assert seen and all(s <= {1} for s in seen)
+    weighted_cv(X, 2, Probe(), seed=0, threads=None)  # the libraries' own default
+    with pytest.raises(ValueError, match="threads must be >= 1"):
+        weighted_cv(X, 2, threads=0)
