@@ -8,7 +8,7 @@ The public face of the package (see the README):
 0.6
 """
 
-from . import nulls
+from . import nulls, simulate, stability, study
 from .datasets import list_datasets, load_dataset
 from .indices import agreement, get_index, list_indices
 from .indices.fuzzy import membership_kind
@@ -30,6 +30,9 @@ __all__ = [
     "list_reports",
     "report",
     "nulls",
+    "simulate",
+    "stability",
+    "study",
     "PairCounts",
     "agreement",
     "coassociation",
