@@ -22,6 +22,7 @@ from __future__ import annotations
 import functools
 import itertools
 import math
+import tempfile
 
 import numpy as np
 import pandas as pd
@@ -31,6 +32,7 @@ from hypothesis import strategies as st
 from sklearn.metrics import adjusted_rand_score, rand_score
 
 import clusteragree as ca
+from clusteragree.indices import _streamed, fuzzy
 from clusteragree.indices._pairwise import sum_of_abs_diff, sum_of_min
 from clusteragree.indices.fuzzy import membership_matrices
 from clusteragree.indices.matrices import ari_mm_block_sums, ari_mm_from_sums
@@ -922,3 +924,210 @@ def test_blockwise_values_equal_the_full_pair_vectors(name, monkeypatch):
     assert _pairwise.evaluate_pairwise(rec, pair, dict(rec.options)) == pytest.approx(
         full, rel=1e-12, abs=1e-12)
     assert np.array_equal(_pairwise.pair_vectors(rec, pair)[0][0], xs[0])
+
+
+# ---------------------------------------------------------------------------------------------
+# 7. sum_of_min by a sample sort through temporary files (13AGRI within a memory budget)
+# ---------------------------------------------------------------------------------------------
+
+def memberships(kind, n, seed):
+    """A pair of membership arrays of the kind (hard labels one-hot encoded)."""
+    U, V = clustering_pair(kind, n, seed)
+    return (one_hot(U), one_hot(V)) if kind == "exclusive hard" else (U, V)
+
+
+def budget_for(total, buckets):
+    """A budget whose open buckets each take about 1/buckets of ``total`` values (at most
+    ``buckets`` splitters)."""
+    return 2 * _streamed.BYTES_PER_VALUE * -(-total // buckets)
+
+
+@pytest.fixture
+def spill_log(monkeypatch):
+    """The number of splitters of every spill (one per vector and level of splitting)."""
+    log = []
+    spill = _streamed._spill
+
+    def logged(values, splitters, folder, side):
+        log.append(len(splitters))
+        return spill(values, splitters, folder, side)
+
+    monkeypatch.setattr(_streamed, "_spill", logged)
+    return log
+
+
+@pytest.fixture
+def private_tmp(tmp_path, monkeypatch):
+    """A temporary folder of its own for the spilled values, to check that none is left."""
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
+    return tmp_path
+
+
+@settings(**SETTINGS)
+@given(x=st.lists(_value, min_size=0, max_size=80), y=st.lists(_value, min_size=0, max_size=80),
+       buckets=st.sampled_from([2, 5, 40]), chunk=st.integers(1, 30))
+@example(x=[0.5] * 30, y=[0.5] * 20 + [0.25], buckets=40, chunk=3)  # one value holds all
+@example(x=[], y=[1.0, 2.0], buckets=5, chunk=1)
+def test_streamed_sum_of_min_against_outer_products(x, y, buckets, chunk):
+    budget = budget_for(len(x) + len(y), buckets)
+    got = _streamed.streamed_sum_of_min(_streamed.array_values(x, chunk),
+                                        _streamed.array_values(y, chunk), budget)
+    want = np.minimum.outer(np.array(x), np.array(y)).sum() if x and y else 0.0
+    assert got == pytest.approx(want, rel=1e-12, abs=1e-12)
+
+
+@pytest.mark.parametrize("buckets", [1, 4, 300])
+@pytest.mark.parametrize("ties", ["continuous", "few values", "one heavy value"])
+def test_streamed_sum_of_min_equals_the_in_memory_sort(buckets, ties, spill_log, private_tmp):
+    rng = np.random.default_rng(buckets)
+    x, y = rng.random(30_000), rng.gamma(2.0, 0.3, 20_000)
+    if ties == "few values":
+        x, y = np.round(x * 4) / 4, np.round(y * 4) / 4
+    elif ties == "one heavy value":  # most of the mass on one value, as with hard memberships
+        x[: 25_000], y[5_000:] = 0.5, 0.5
+    budget = budget_for(len(x) + len(y), buckets)
+    got = _streamed.streamed_sum_of_min(_streamed.array_values(x, 7_000),
+                                        _streamed.array_values(y, 7_000), budget)
+    assert got == pytest.approx(sum_of_min(x, y), rel=1e-12)
+    if buckets == 1:  # fits the budget: summed in memory, nothing spilled
+        assert spill_log == []
+    else:
+        assert 0 < spill_log[0] <= buckets
+        assert ties != "continuous" or spill_log[0] > buckets // 2
+    assert list(private_tmp.iterdir()) == []
+
+
+def test_bucket_sizes_stay_near_the_budget_with_the_default_sample(monkeypatch):
+    rng = np.random.default_rng(5)
+    x, y = rng.dirichlet([1, 1], 40_000)[:, 0] ** 2, rng.random(40_000)
+    budget = budget_for(len(x) + len(y), 50)
+    sizes = []
+    within = _streamed._within
+    monkeypatch.setattr(_streamed, "_within", lambda b, nx, ny, *a: (
+        sizes.append(nx + ny), within(b, nx, ny, *a))[1])
+    got = _streamed.streamed_sum_of_min(_streamed.array_values(x), _streamed.array_values(y),
+                                        budget)
+    assert got == pytest.approx(sum_of_min(x, y), rel=1e-12)
+    assert len(sizes) > 40
+    assert max(sizes) * _streamed.BYTES_PER_VALUE <= budget  # no bucket had to be split again
+
+
+@pytest.mark.parametrize("max_depth", [0, 1, 4])
+def test_buckets_a_bad_sample_leaves_too_large_are_split_again(max_depth, monkeypatch,
+                                                               spill_log):
+    """A sampler that sees only the smallest values puts nearly all of them in the last bucket:
+    it is split again from its files (or, at the deepest level, summed in memory)."""
+    monkeypatch.setattr(_streamed, "MAX_DEPTH", max_depth)
+    rng = np.random.default_rng(6)
+    x, y = rng.random(20_000), rng.random(15_000)
+
+    def blind(v):
+        return _streamed.Values(len(v), _streamed.array_values(v, 4_000).chunks,
+                                lambda k: np.sort(v)[:k] / 100)
+
+    budget = budget_for(len(x) + len(y), 10)
+    got = _streamed.streamed_sum_of_min(blind(x), blind(y), budget)
+    assert got == pytest.approx(sum_of_min(x, y), rel=1e-12)
+    assert len(spill_log) == 2 * (1 + min(max_depth, 1))  # re-split once: the file sample is fair
+
+
+@settings(**SETTINGS)
+@given(splitters=st.lists(st.one_of(_value, st.floats(-1e3, 1e3)), min_size=1, max_size=40,
+                          unique=True),
+       values=st.lists(st.one_of(_value, st.floats(-2e3, 2e3)), max_size=60),
+       cells=st.sampled_from([1, 7, 2**16]))
+@example(splitters=[1.0, 1.0 + 2**-52], values=[1.0, 1.0 + 2**-52, 1.0 - 2**-53, 2.0],
+         cells=2**16)
+@example(splitters=[0.3], values=[0.3, 0.29, 0.31], cells=7)
+def test_grid_buckets_equal_binary_search(splitters, values, cells):
+    s = np.sort(np.array(splitters))
+    v = np.array(values + [np.nextafter(t, d) for t in splitters[:5] for d in (-9.0, 9.0)]
+                 + splitters[:5])
+    want = 2 * np.searchsorted(s, v, side="left") + np.isin(v, s)
+    got = _streamed._bucket_of(v, s, _streamed._grid(s, cells))
+    assert np.array_equal(got, want)
+
+
+@pytest.mark.parametrize("which", [0, 1])
+def test_pair_values_by_blocks_equal_the_upper_triangles(which, monkeypatch):
+    from clusteragree.indices import _pairwise
+
+    U = random_possibilistic(np.random.default_rng(8), 37, 3)
+    want = _pairwise.upper(membership_matrices(U)[which])
+    for cells in (37, 100, 37 * 37, 10**6):  # blocks of 1, 2, 37 rows, one block
+        monkeypatch.setattr(_pairwise, "BLOCK_CELLS", cells)
+        got = fuzzy._pair_values(U, which).load()
+        np.testing.assert_allclose(got, want, rtol=1e-15, atol=1e-15)
+    sample = fuzzy._pair_values(U, which).sample(50)  # pair values of a subset of the objects
+    assert 50 <= len(sample) < 200
+    assert np.abs(sample[:, None] - want[None, :]).min(axis=1).max() <= 1e-15
+
+
+@pytest.mark.parametrize("kind", ALL_KINDS)
+@pytest.mark.parametrize("buckets", [3, 30, 600])
+def test_streamed_expectation_equals_the_in_memory_one(kind, buckets, monkeypatch, spill_log):
+    from clusteragree.indices._pairwise import pair_vectors
+
+    n = 120
+    U, V = memberships(kind, n, seed=buckets)
+    xs, ys = pair_vectors(ca.get_index("agri"), (U, "membership", V, "membership"))
+    in_memory = fuzzy._expected_agreement(xs, ys)
+    monkeypatch.setattr(_streamed, "MEMORY_BUDGET", budget_for(n * (n - 1), buckets))
+    assert fuzzy._streamed_expected_agreement(U, V) == pytest.approx(in_memory, rel=1e-12)
+    assert len(spill_log) >= 4 and max(spill_log) > 0  # J and S, x and y: all bucketed
+
+
+@pytest.mark.parametrize("kind", ALL_KINDS)
+def test_streamed_agri_against_brute_force(kind, monkeypatch, spill_log):
+    n = 14
+    U, V = memberships(kind, n, seed=71)
+    _, gri_e = expected_fri_gri(U, V)
+    a, _, _, d, tu, tv = fuzzy_abcd(U, V)
+    gri = (a + d) / max(tu, tv)
+    in_memory = ca.agreement(U, V, index="agri")
+    monkeypatch.setattr(_streamed, "MEMORY_BUDGET", budget_for(n * (n - 1), 5))
+    streamed = ca.agreement(U, V, index="agri")
+    assert spill_log  # the budget did force the sample sort
+    assert streamed == pytest.approx((gri - gri_e) / (1 - gri_e), abs=ID_TOL)
+    assert streamed == pytest.approx(in_memory, abs=ID_TOL)
+
+
+def test_agri_on_identical_and_hard_clusterings_through_the_sample_sort(monkeypatch):
+    monkeypatch.setattr(_streamed, "MEMORY_BUDGET", 2_000)
+    x, y = np.random.default_rng(9).integers(0, 4, size=(2, 90))
+    assert ca.agreement(x, y, index="agri") == pytest.approx(adjusted_rand_score(x, y),
+                                                             abs=TOL)
+    U = random_fuzzy(np.random.default_rng(10), 60, 3)
+    assert ca.agreement(U, U, index="agri") == 1.0
+
+
+def test_spilled_values_are_removed(private_tmp, monkeypatch):
+    seen = []
+    within = _streamed._within
+    monkeypatch.setattr(_streamed, "_within", lambda *a: (
+        seen.append(sorted(p.name for p in private_tmp.rglob("*.f8"))), within(*a))[1])
+    U, V = memberships("fuzzy", 80, seed=12)
+    monkeypatch.setattr(_streamed, "MEMORY_BUDGET", budget_for(80 * 79, 20))
+    ca.agreement(U, V, index="agri")
+    assert seen and any(seen)  # values were written to files in the temporary folder...
+    assert list(private_tmp.iterdir()) == []  # ...and nothing is left
+
+
+@pytest.mark.parametrize("where", ["spilling y", "summing a bucket"])
+def test_spilled_values_are_removed_when_an_error_stops_the_work(where, private_tmp,
+                                                                 monkeypatch):
+    rng = np.random.default_rng(13)
+    x = _streamed.array_values(rng.random(5_000), 500)
+
+    def failing_chunks():
+        yield rng.random(500)
+        raise RuntimeError("stopped")
+
+    y = _streamed.Values(5_000, failing_chunks, lambda k: rng.random(k))
+    if where == "summing a bucket":
+        y = _streamed.array_values(rng.random(5_000), 500)
+        monkeypatch.setattr(_streamed, "sum_of_min", lambda *a: (_ for _ in ()).throw(
+            RuntimeError("stopped")))
+    with pytest.raises(RuntimeError, match="stopped"):
+        _streamed.streamed_sum_of_min(x, y, budget_for(10_000, 10))
+    assert list(private_tmp.iterdir()) == []

@@ -18,7 +18,10 @@ fri evaluates any memberships (the paper shows its flaw on possibilistic ones); 
 exact null mean need fuzzy or exclusive hard clusterings; gri and agri take all four kinds. E[I]
 is the exact mean over independent permutations of the objects of U and V: the denominators are
 constant under that null and E[a] = (1/m) sum_(i<j) sum_(k<l)
-min(J^U_ij, J^V_kl) (eq 18), computed in O(m log m) by sorting (``_pairwise.sum_of_min``).
+min(J^U_ij, J^V_kl) (eq 18), computed in O(m log m) by sorting (``_pairwise.sum_of_min``);
+``ca.agreement(..., index="agri")`` regenerates the pair values block by block of rows and, when
+they do not fit ``_streamed.MEMORY_BUDGET``, sums by a sample sort through temporary files
+(``_streamed``): exact, in memory bounded by the budget (the files take 16 bytes a pair).
 
 Hullermeier et al. (2012) / Amodio et al. (2015): E_P(i, j) = 1 - ||P(i) - P(j)||, the
 normalised L1 norm (1/2) sum_k |.|, and
@@ -49,8 +52,9 @@ import numpy as np
 from .._validate import MEMBERSHIP_KINDS, check_choice, check_positive_int, check_seed
 from .._validate import classify_memberships, check_memberships
 from ._common import ratio
-from ._pairwise import row_blocks, sum_of_abs_diff, sum_of_min, upper_of_block
+from ._pairwise import row_blocks, sum_of_abs_diff, sum_of_min, upper, upper_of_block
 from ._registry import register
+from ._streamed import Values, streamed_sum_of_min
 
 __all__ = ["membership_kind", "membership_matrices", "equivalence_matrix", "MEMBERSHIP_KINDS"]
 
@@ -186,6 +190,47 @@ def _expected_agreement(xs, ys):
     return (sum_of_min(Ju, Jv) + sum_of_min(Su, Sv)) / m
 
 
+def _pair_values(U, which):
+    """The upper-triangle values of J (``which=0``) or S (``which=1``) of memberships U as
+    ``Values``: regenerated block of rows by block of rows at every pass, sampled from the
+    pairs of a random subset of the objects (each pair of objects equally likely to be in it)."""
+    n, t = U.shape[0], U.sum(axis=1)
+
+    def chunks():  # the columns j > start of rows start..stop - 1 only
+        for start, stop in row_blocks(n):
+            B = U[start:stop] @ U[start + 1:].T
+            if which == 1:
+                B = np.subtract(np.outer(t[start:stop], t[start + 1:]), B, out=B)
+            yield upper_of_block(B, -1)  # row r, column c: objects start + r, start + 1 + c
+
+    def sample(k):
+        size = min(n, math.isqrt(2 * k) + 2)
+        objects = np.sort(np.random.default_rng(0).choice(n, size, replace=False))
+        return upper(membership_matrices(U[objects])[which])
+
+    return Values(n * (n - 1) // 2, chunks, sample)
+
+
+def _streamed_expected_agreement(X, Y):
+    """E[a] + E[d] = (sum_of_min(J^U, J^V) + sum_of_min(S^U, S^V)) / m (Horta & Campello
+    (2015), eqs 18-19) from the memberships, one vector pair at a time, each in memory when it
+    fits ``_streamed.MEMORY_BUDGET`` and otherwise by a sample sort through temporary files
+    (``_streamed.streamed_sum_of_min``): no pair vector of length m = n(n-1)/2 is held."""
+    n = X.shape[0]
+    m = n * (n - 1) // 2
+    return sum(streamed_sum_of_min(_pair_values(X, w), _pair_values(Y, w)) for w in (0, 1)) / m
+
+
+def _agri_value(X, kx, Y, ky):
+    """13AGRI from the memberships: a, d and the totals summed by blocks of rows, E[a] + E[d]
+    within a memory budget (``_streamed_expected_agreement``)."""
+    a, _, _, d, tu, tv, same = _abcd_sums(X, kx, Y, ky)
+    total = max(tu, tv)
+    gri = ratio(a + d, total, same, 1.0, 0.0)
+    expected = _streamed_expected_agreement(X, Y) / total if total else 1.0
+    return float(ratio(gri - expected, 1.0 - expected, same, 1.0, 0.0))
+
+
 def _prepare_fri(xs, ys):
     """E[13FRI]: its denominator a + b + c + d = sum min(T^U, T^V) is constant under the null
     only when each clustering has a constant T = J + S (fuzzy and exclusive hard clusterings,
@@ -246,7 +291,8 @@ def gri(xs, ys):
 
 
 @register(name="agri", title="Adjusted grand index (13AGRI)", range=(-math.inf, 1.0),
-          reference=_HORTA + ", section 5", prepare=_prepare_gri, pair_mean=_zero_mean, **_JS)
+          reference=_HORTA + ", section 5", prepare=_prepare_gri, pair_mean=_zero_mean,
+          value=_agri_value, **_JS)
 def agri(xs, ys, expected):
     """13AGRI = (13GRI - E[13GRI]) / (1 - E[13GRI]), E the exact mean over independent
     permutations of the objects; equal to the adjusted Rand index on exclusive hard
