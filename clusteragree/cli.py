@@ -10,6 +10,8 @@
     clusteragree demo [--dataset statlog_em]   agreement of a shipped table by every index,
                                                and adjusted for chance (IADJUST), as text
     clusteragree indices                       the catalogue of indices
+    clusteragree study [--quick] [--out DIR] [--processes N | --scheduler tcp://host:port]
+                                               the thesis' simulation study, resumable
 """
 
 from __future__ import annotations
@@ -24,6 +26,8 @@ from ._validate import check_positive_int, check_seed
 from .datasets import DATASETS, load_dataset
 from .indices import GROUPS, agreement, get_index, list_indices
 from .inference import compare, format_results
+from .study import DEFAULT_INDICES, quick_design
+from .study import run as study_run
 from .report import (REPORTS, ReportError, list_reports, parse_assignments, render_examples,
                      report, report_parameters)
 
@@ -86,6 +90,32 @@ def _report(args) -> int:
     return 0
 
 
+def _study(args) -> int:
+    from .simulate import design
+
+    plan = quick_design(args.seed) if args.quick else design(reps=args.reps, seed=args.seed)
+    n_sim = args.n_sim if args.n_sim is not None else (500 if args.quick else 17_000)
+    client = None
+    if args.scheduler:
+        from dask.distributed import Client
+
+        client = Client(args.scheduler)
+    try:
+        frame = study_run(plan, algorithms=[a.strip() for a in args.algorithms.split(",")],
+                          indices=[i.strip() for i in args.indices.split(",") if i.strip()],
+                          n_sim=n_sim, seed=args.seed, client=client, out=args.out,
+                          model=args.model, processes=args.processes,
+                          progress=sys.stderr.isatty())
+    finally:
+        if client is not None:
+            client.close()
+    print(f"{frame['unit'].nunique()} units, {len(frame)} result rows in {args.out}")
+    if args.output:
+        frame.to_csv(args.output, index=False)
+        print(f"wrote {args.output}")
+    return 0
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(
         prog="clusteragree", description="Agreement between two clusterings, and by chance."
@@ -117,12 +147,33 @@ def main(argv=None) -> int:
                             "default one as PDF too): the committed examples")
     p_rep.add_argument("--parameters", action="store_true",
                        help="list the report's parameters and stop")
+    p_study = sub.add_parser("study", help="run the thesis' simulation study (design x "
+                             "algorithms x indices), resumable, serial, processes or Dask")
+    p_study.add_argument("--quick", action="store_true",
+                         help="the CI-sized design (12 data sets of 200 objects, 500 tables)")
+    p_study.add_argument("--reps", type=int, default=30, help="data sets per scenario (30)")
+    p_study.add_argument("--algorithms", default="kmeans,em", help="comma-separated")
+    p_study.add_argument("--indices", default=",".join(DEFAULT_INDICES),
+                         help="comma-separated index names or groups")
+    p_study.add_argument("--n-sim", type=int, default=None,
+                         help="tables per null law (17,000; --quick: 500)")
+    p_study.add_argument("--model", default="perm", help="random model of the nulls")
+    p_study.add_argument("--seed", type=int, default=1)
+    p_study.add_argument("--out", default="studies/thesis",
+                         help="folder of per-unit results (a re-run skips finished units)")
+    p_study.add_argument("--processes", type=int, default=None, help="local processes")
+    p_study.add_argument("--scheduler", default=None,
+                         help="address of a Dask scheduler, e.g. tcp://host:8786")
+    p_study.add_argument("-o", "--output", default=None,
+                         help="also write the tidy results to this CSV file")
     args = parser.parse_args(argv)
     try:
         if args.command == "demo":
             demo(args.dataset, n_sim=args.n_sim, seed=args.seed)
         elif args.command == "report":
             return _report(args)
+        elif args.command == "study":
+            return _study(args)
         else:
             with pd.option_context("display.max_rows", None, "display.width", 200,
                                    "display.max_colwidth", 40):
