@@ -1,7 +1,7 @@
 #!/usr/bin/env python
 """Time to build one data set of the thesis' design (clusteragree.simulate.mixture) per K.
 
-    python benchmarks/bench_simulate.py            # 5 data sets per scenario (90), ~1 minute
+    python benchmarks/bench_simulate.py            # 5 data sets per scenario (90), ~20-30 s
     python benchmarks/bench_simulate.py --quick    # 1 per scenario (18)
     python benchmarks/bench_simulate.py --profile  # also cProfile one K = 4 data set
 

@@ -28,15 +28,22 @@ its characteristic function phi(t) = prod_k (1 - 2i lam_k t)^(-1/2) exp(-2 b_k^2
 
     P[Q < x] = 1/2 - (1/pi) int_0^inf Im[exp(-i t x) phi(t)] / t dt,
 
-whose integrand decays only like t^(-1 - p/2) while it oscillates. The path of integration is
-therefore moved into the complex plane (Cauchy's theorem; phi is analytic there): from the
-point -i h, h the saddle point of the cumulant generating function (K'(h) = x), two rays at
-angle pi/8 below (or above) the real axis, on the side where exp(-i t x) phi(t) decays
-exponentially. On that path the integrand is smooth and decays fast, and
-``scipy.integrate.quad_vec`` integrates it to about 1e-10 (absolute), all pairs at once:
+whose integrand decays only like t^(-1 - p/2) while it oscillates (with frequency
+nu = x + sum b_k^2 / lam_k far out). The path of integration is therefore moved into the
+complex plane (Cauchy's theorem; g(t) = exp(-i t x) phi(t) is analytic between the real axis and
+the path): it starts at -i h, h the saddle point of the cumulant generating function
+(K'(h) = x, so that exp(-i t x) phi(t) does not oscillate there), runs along the horizontal
+line to -i h + R (where |g| can only decrease: it is the modulus of a characteristic function
+of the tilted law) and then along a ray at angle theta = pi/8 below it, on the side where
+g decays exponentially (nu > 0; for nu < 0, P[Q < x] = 1 - P[-Q < -x]); the left half is its
+mirror image, whose contribution is the complex conjugate. R = 0 unless g would grow along the
+ray, then the first of 4 / |lam_k| (in increasing order) past which it does not, checked on a
+grid. With the pole of g(t) / t at 0 above the path (h > 0) or below it (h < 0),
 
-    P[Q < x] = [h > 0] - (1/pi) int_0^inf Im[ e^{-i theta} g(t(r)) / t(r) ] dr,
-    g(t) = exp(-i t x) phi(t),  t(r) = -i h + r e^{-i theta}.
+    P[Q < x] = [h > 0] - (1/pi) int_path Im[ g(t) / t dt ],
+
+a smooth, fast-decaying integrand that ``scipy.integrate.quad_vec`` integrates to about 1e-10
+(absolute), all pairs at once (each scaled so that Q has unit standard deviation).
 
 With equal covariances the boundary is linear and omega_{j|i} has the closed form
 Phi((log(w_j / w_i) - D^2 / 2) / D), D the Mahalanobis distance between the means; it is used
@@ -169,9 +176,9 @@ def _line(lam, b, x, h, bend):
     """The integral along the horizontal segments from -i h to -i h + bend, in pieces
     [0, 1], [1, 4], [4, 16], ... (the rows are scaled so that Q has unit s.d.: the integrand
     changes on a scale of about 1 near the vertex, however long the segment). |g| decreases
-    along the line (each term's tilted characteristic function does), so a row stops once
-    |g / t| < 1e-15 at the start of a piece: the rest of its segment adds less than
-    1e-15 log(bend)."""
+    along the line (each term's tilted characteristic function does) and |t| >= r, so once
+    |g| (1 + log(bend / r)) < 1e-15 at the start r of a piece, the rest of the row's segment
+    adds less than 1e-15 and is left out."""
     total = np.zeros(len(h))
     edges = [0.0, 1.0]
     while edges[-1] < bend.max():
@@ -180,7 +187,8 @@ def _line(lam, b, x, h, bend):
         rows = np.flatnonzero(bend > lower)
         if lower > 0 and rows.size:
             t = -1j * h[rows] + lower
-            rows = rows[_log_g(t, lam[rows], b[rows], x[rows]).real - np.log(np.abs(t)) > -34.5]
+            size = _log_g(t, lam[rows], b[rows], x[rows]).real
+            rows = rows[size + np.log1p(np.log(bend[rows] / lower)) > np.log(1e-15)]
         if not rows.size:
             continue
         L, B, X, H, R = lam[rows], b[rows], x[rows], h[rows], bend[rows]

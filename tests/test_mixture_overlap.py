@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 from scipy import integrate, stats
 from scipy.special import ndtr
 
+from clusteragree import mixture_overlap as mo
 from clusteragree.mixture_overlap import (
     misclassification,
     overlap,
@@ -117,6 +118,20 @@ def test_two_terms_match_the_conditioning_integral():
     np.testing.assert_allclose(got, want, rtol=0, atol=1e-9)
     # one row at a time gives the same values as the batch
     assert quadratic_form_cdf(lam[0], b[0], x[0]) == pytest.approx(got[0], abs=1e-12)
+
+
+def test_a_path_that_must_bend():
+    # a nearly flat term (lam = -3.6e-6) with a large shift b^2 / lam: along a ray from the
+    # saddle point g would grow by e^900 before decaying, so the path follows the horizontal
+    # line for 6.6e7 (in units of Q's s.d.) while the mass sits within about 10 of the vertex
+    lam = np.array([41.85514495816039, -3.6110730406418156e-06])
+    b = np.array([0.20990960692223282, -0.04839179763230948])
+    x = 9.140730566632163
+    assert quadratic_form_cdf(lam, b, x) == pytest.approx(two_term_cdf(lam, b, x), abs=1e-9)
+    sd = np.sqrt(np.sum(2 * lam**2 + 4 * b**2))
+    flipped = (-lam / sd)[None], (-b / sd)[None], np.array([-x / sd])   # nu < 0 here
+    h = mo._saddle(*flipped)
+    assert mo._bends(*flipped, h)[0] > 1e7
 
 
 @pytest.mark.parametrize("p", [1, 2, 3, 6])
