@@ -56,6 +56,7 @@ from scipy import stats
 import clusteragree as ca
 from _bench import best_time, fmt_s, load, print_header, profile_top  # noqa: E402  (script folder)
 from clusteragree.indices import evaluate, resolve_indices
+from clusteragree.tables import margin_table
 from clusteragree.nulls import (NullDistribution, count_tables, enumerate_tables,
                                 null_distribution, null_distributions, random_tables,
                                 statistic_law)
@@ -240,29 +241,12 @@ def enumerated_law(rows, cols, index="adjusted_rand", max_tables=10**9):
 
 def dp_law(rows, cols, index="adjusted_rand"):
     # null_distribution needs a table: any one with these margins (the law depends on them only)
-    return null_distribution(_table_with(rows, cols), index=index, method="exact")
-
-
-def _table_with(rows, cols):
-    """A table with the given margins (north-west corner rule)."""
-    r, c = list(rows), list(cols)
-    out = np.zeros((len(r), len(c)), dtype=np.int64)
-    i = j = 0
-    while i < len(r) and j < len(c):
-        v = min(r[i], c[j])
-        out[i, j] = v
-        r[i] -= v
-        c[j] -= v
-        if r[i] == 0:
-            i += 1
-        if c[j] == 0:
-            j += 1
-    return out
+    return null_distribution(margin_table(rows, cols), index=index, method="exact")
 
 
 def bench_3x6(cfg, results, slow_parts):
     rows, cols = [20, 20, 20], [10] * 6
-    table = _table_with(rows, cols)
+    table = margin_table(rows, cols)
     print(f"\n3. The 3 x 6 table, rows {rows}, columns {cols} (n = {sum(rows)})")
     t_cnt, n_cnt, n_tab = best_time(lambda: count_tables(rows, cols), 3, cfg["budget"],
                                     setup=cold)

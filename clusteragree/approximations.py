@@ -49,6 +49,7 @@ from ._validate import check_bool, check_choice, check_positive_int, check_real,
 from .indices import GROUPS
 from .nulls import null_distributions
 from .simulate import BALANCE, THESIS_WEIGHTS, random_margins
+from .tables import margin_table
 
 __all__ = [
     "APPROACHES",
@@ -210,24 +211,6 @@ def _check_margins(rows, cols):
     return out
 
 
-def _northwest(rows, cols) -> np.ndarray:
-    """A table with the given margins (the north-west corner rule); the null laws depend on
-    the margins only."""
-    r, c = rows.copy(), cols.copy()
-    tab = np.zeros((r.size, c.size), dtype=np.int64)
-    i = j = 0
-    while i < r.size and j < c.size:
-        m = min(r[i], c[j])
-        tab[i, j] = m
-        r[i] -= m
-        c[j] -= m
-        if r[i] == 0:
-            i += 1
-        else:
-            j += 1
-    return tab
-
-
 def _control_variate(y, x, mu):
     """The Monte Carlo mean of y with x (exact mean mu) as control variate:
     mean(y) - beta (mean(x) - mu), beta = cov(x, y) / var(x); returns (mean, s.e.)."""
@@ -263,7 +246,7 @@ def margin_null_means(rows, cols, *, n_sim: int = 17_000, seed=None,
     n_sim = check_positive_int(n_sim, "n_sim", minimum=2)
     max_work = check_positive_int(max_work, "max_work")
     rng = check_seed(seed)
-    tab = _northwest(rows, cols)
+    tab = margin_table(rows, cols)
     closed = null_distributions(tab, list(LINEAR), "hypergeometric")
     laws = null_distributions(tab, list(PAIRED), "auto", n_sim=n_sim, seed=rng,
                               max_work=max_work)

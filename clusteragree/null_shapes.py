@@ -45,6 +45,7 @@ from .indices import get_index, resolve_indices
 from .nulls import null_distributions
 from .nulls._methods import get_model
 from .simulate import BALANCE, THESIS_N, THESIS_WEIGHTS, random_margins
+from .tables import margin_table
 
 __all__ = [
     "ABBREVIATIONS",
@@ -82,34 +83,6 @@ def null_label(n_sim: int) -> str:
     """
     n_sim = check_positive_int(n_sim, "n_sim")
     return f"{get_model('perm').title}; {n_sim:,} Patefield tables"
-
-
-def margin_table(rows, cols) -> np.ndarray:
-    """A table with the given margins (the north-west corner rule): any table with these margins
-    defines the same permutation null, so this one serves to ask for it.
-
-    >>> margin_table([3, 2], [1, 4]).tolist()
-    [[1, 2], [0, 2]]
-    """
-    r = np.asarray(rows, dtype=np.int64).ravel().copy()
-    c = np.asarray(cols, dtype=np.int64).ravel().copy()
-    if r.size == 0 or c.size == 0 or (r < 0).any() or (c < 0).any():
-        raise ValueError("rows and cols must be non-empty, non-negative margins")
-    if r.sum() != c.sum() or r.sum() == 0:
-        raise ValueError(f"rows and cols must have the same positive total, got {r.sum()} and "
-                         f"{c.sum()}")
-    out = np.zeros((r.size, c.size), dtype=np.int64)
-    i = j = 0
-    while i < r.size and j < c.size:
-        m = min(r[i], c[j])
-        out[i, j] = m
-        r[i] -= m
-        c[j] -= m
-        if r[i] == 0:
-            i += 1
-        else:
-            j += 1
-    return out
 
 
 def law_shapes(samples, reference: float = 0.99, optimum=1.0) -> pd.DataFrame:

@@ -72,6 +72,9 @@ REPORTS: dict[str, Report] = {r.name: r for r in (
     Report("null-distributions", "null-distributions.ipynb",
            "the shapes of null laws across the thesis' design (K, balance, n): skewness, "
            "spread, where mean and median adjustment disagree"),
+    Report("stability-study", "stability-study.ipynb",
+           "the thesis' simulation study: external validity and stability by scenario and "
+           "algorithm, their correlation across and within scenarios, EM against k-means"),
     Report("regression-approximations", "regression-approximations.ipynb",
            "Albatineh & Niewiadomska-Bugaj's regressions for null means, refitted across the "
            "thesis' design, against exact identities; correlations between indices"),

@@ -17,7 +17,7 @@ Amorim, M. J. (2015), "On clustering stability", PhD thesis, ISCTE - University 
 Lisbon, Ch.4-5 (the design, weighted cross-validation, IADJUST).
 
 >>> d = quick_design(seed=1)
->>> len(d), sorted(d["k"].unique())
+>>> len(d), sorted(d["k"].unique().tolist())
 (12, [2, 3])
 """
 
@@ -34,7 +34,7 @@ import pandas as pd
 from ._validate import check_choice, check_positive_int
 from .indices import resolve_indices
 
-__all__ = ["run", "run_unit", "units", "quick_design", "load_results", "ALGORITHMS",
+__all__ = ["run", "run_unit", "units", "quick_design", "load_results", "THESIS_RESULTS", "ALGORITHMS",
            "DEFAULT_INDICES", "KEYS"]
 
 ALGORITHMS = ("kmeans", "em")
@@ -148,12 +148,29 @@ def _write(frame: pd.DataFrame, path: Path) -> None:
         raise
 
 
-def load_results(out) -> pd.DataFrame:
-    """The results written so far in the folder ``out``, one frame, sorted by unit."""
-    files = sorted(Path(out).glob("unit-*.pkl"))
-    if not files:
-        return pd.DataFrame()
-    return pd.concat([pd.read_pickle(f) for f in files], ignore_index=True)
+#: The shipped results of the thesis' full design (``load_results("thesis")``).
+THESIS_RESULTS = "thesis_study.csv.gz"
+
+
+def load_results(source) -> pd.DataFrame:
+    """A study's results: ``"thesis"`` (the shipped full-design study, ``data/``), a folder of
+    per-unit files (``run(..., out=FOLDER)``), or a CSV file written by ``clusteragree study
+    -o FILE``; sorted by unit and table."""
+    from .datasets import data_dir
+
+    if isinstance(source, str) and source == "thesis":
+        source = data_dir() / THESIS_RESULTS
+    path = Path(source)
+    if path.is_dir():
+        files = sorted(path.glob("unit-*.pkl"))
+        if not files:
+            return pd.DataFrame()
+        frame = pd.concat([pd.read_pickle(f) for f in files], ignore_index=True)
+    elif path.is_file():
+        frame = pd.read_csv(path, dtype={"scenario": str})
+    else:
+        raise FileNotFoundError(f"study results: no such file or folder {str(path)!r}")
+    return frame.sort_values(["unit", "table"], kind="stable").reset_index(drop=True)
 
 
 def run(design: pd.DataFrame, algorithms=ALGORITHMS, indices=DEFAULT_INDICES,
@@ -207,7 +224,7 @@ def run(design: pd.DataFrame, algorithms=ALGORITHMS, indices=DEFAULT_INDICES,
 
 
 def _execute(todo, args, client, processes, progress, folder):
-    from tqdm.auto import tqdm
+    from tqdm import tqdm
 
     bar = tqdm(total=len(todo), desc="units", disable=not progress)
     results = []

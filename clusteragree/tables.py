@@ -24,7 +24,7 @@ import pandas as pd
 from ._validate import (check_counts, check_label_pair, check_memberships, classify_memberships,
                         suggest)
 
-__all__ = ["ContingencyTable", "PairCounts", "crosstab", "pair_counts"]
+__all__ = ["ContingencyTable", "PairCounts", "crosstab", "pair_counts", "margin_table"]
 
 
 @dataclass(frozen=True)
@@ -358,3 +358,31 @@ def as_table(x, y=None, *, data=None, dropna: bool = False, join: str = "exact"
         x = _hard_labels(x, "x") if _is_2d(x) else x
         y = _hard_labels(y, "y") if _is_2d(y) else y
     return crosstab(x, y, data=data, dropna=dropna, join=join)
+
+
+def margin_table(rows, cols) -> np.ndarray:
+    """A table with the given margins (the north-west corner rule): any table with these margins
+    defines the same permutation null, so this one serves to ask for it.
+
+    >>> margin_table([3, 2], [1, 4]).tolist()
+    [[1, 2], [0, 2]]
+    """
+    r = np.asarray(rows, dtype=np.int64).ravel().copy()
+    c = np.asarray(cols, dtype=np.int64).ravel().copy()
+    if r.size == 0 or c.size == 0 or (r < 0).any() or (c < 0).any():
+        raise ValueError("rows and cols must be non-empty, non-negative margins")
+    if r.sum() != c.sum() or r.sum() == 0:
+        raise ValueError(f"rows and cols must have the same positive total, got {r.sum()} and "
+                         f"{c.sum()}")
+    out = np.zeros((r.size, c.size), dtype=np.int64)
+    i = j = 0
+    while i < r.size and j < c.size:
+        m = min(r[i], c[j])
+        out[i, j] = m
+        r[i] -= m
+        c[j] -= m
+        if r[i] == 0:
+            i += 1
+        else:
+            j += 1
+    return out
