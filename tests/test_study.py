@@ -107,3 +107,21 @@ def test_bad_input_before_work(kwargs, exc, message, small_design, monkeypatch):
     kwargs = {"design": small_design, **kwargs}
     with pytest.raises(exc, match=message):
         study.run(progress=False, **kwargs)
+
+
+def test_cli_quick_study_writes_and_resumes(tmp_path, capsys):
+    from clusteragree import cli
+
+    out, csv = tmp_path / "units", tmp_path / "results.csv"
+    argv = ["study", "--quick", "--algorithms", "kmeans", "--indices", "rand,nmi_sum",
+            "--n-sim", "100", "--out", str(out), "-o", str(csv)]
+    assert cli.main(argv) == 0
+    first = pd.read_csv(csv)
+    assert first["unit"].nunique() == 12 and len(first) == 12 * 2 * 2
+    assert study.load_results(csv)["unit"].nunique() == 12
+    assert cli.main(argv) == 0                      # everything done: nothing is run again
+    pd.testing.assert_frame_equal(pd.read_csv(csv), first)
+    assert "12 units" in capsys.readouterr().out
+    with pytest.raises(SystemExit) as stop:
+        cli.main(["study", "--quick", "--algorithms", "kmean", "--out", str(out)])
+    assert stop.value.code == 2 and "Did you mean 'kmeans'" in capsys.readouterr().err
