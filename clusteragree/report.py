@@ -308,10 +308,9 @@ def read_fingerprint(path) -> str | None:
     """The fingerprint stamped into a rendered report (HTML or PDF), or None."""
     path = Path(path)
     if path.suffix == ".pdf":
-        import pymupdf
+        import pypdf
 
-        with pymupdf.open(str(path)) as doc:
-            return doc.metadata.get("keywords") or None
+        return (pypdf.PdfReader(str(path)).metadata or {}).get("/Keywords") or None
     match = re.search(r'<meta name="keywords" content="([^"]*)"', path.read_text("utf-8"))
     return html.unescape(match.group(1)) if match else None
 

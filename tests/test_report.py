@@ -84,14 +84,14 @@ def test_every_report_renders_in_quick_mode(name, tmp_path):
 
 
 def test_pdf_report_has_pages_and_the_title(tmp_path):
-    pymupdf = pytest.importorskip("pymupdf")
+    pypdf = pytest.importorskip("pypdf")
     out = ca.report("agreement", output=tmp_path / "a.pdf", format="pdf", quick=True,
                     progress=False)
-    with pymupdf.open(str(out)) as doc:
-        text = "".join(page.get_text() for page in doc)
-        assert doc.page_count >= 3
-        assert "How much do two clusterings agree" in text and "Reading" in text
-        assert sum(len(page.get_images()) for page in doc) >= 4
+    doc = pypdf.PdfReader(str(out))
+    text = " ".join(" ".join(page.extract_text().split()) for page in doc.pages)
+    assert len(doc.pages) >= 3
+    assert "How much do two clusterings agree" in text and "Reading" in text
+    assert sum(len(page.images) for page in doc.pages) >= 4
     assert read_fingerprint(out) == fingerprint("agreement", {"quick": True})
 
 
@@ -201,7 +201,7 @@ def test_committed_example_reports_match_their_notebooks(name):
 
 
 def test_committed_default_pdf_matches_its_notebook():
-    pytest.importorskip("pymupdf")
+    pytest.importorskip("pypdf")
     name = NAMES[0]
     path = ROOT / "reports" / f"{name}.pdf"
     assert path.exists()
