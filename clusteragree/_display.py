@@ -13,8 +13,12 @@ import html
 import io
 import math
 import numbers
+from typing import TYPE_CHECKING
 
-__all__ = ["DIGITS", "significant", "figure_html", "definition_table"]
+if TYPE_CHECKING:  # pragma: no cover
+    import pandas as pd
+
+__all__ = ["DIGITS", "significant", "figure_html", "definition_table", "table"]
 
 #: Significant digits of every number a report or an HTML result shows.
 DIGITS = 4
@@ -58,3 +62,18 @@ def definition_table(title: str, rows, caption: str | None = None) -> str:
     cap = f"<p style='margin:0.2em 0'>{html.escape(caption)}</p>" if caption else ""
     return f"<div><p style='margin:0.2em 0'><b>{html.escape(title)}</b></p>{cap}" \
            f"<table>{body}</table></div>"
+
+
+def table(frame: pd.DataFrame, caption: str | None = None, digits: int = DIGITS):
+    """A pandas Styler: numbers to ``digits`` significant digits, NA where missing, the caption
+    above the table. Shown as the last expression of a notebook cell."""
+    styler = frame.style.format(lambda v: significant(v, digits), na_rep="NA")
+    if caption:
+        styler = styler.set_caption(html.escape(caption))
+    return styler.set_table_styles([
+        {"selector": "caption", "props": "caption-side: top; text-align: left; "
+                                         "font-weight: bold; padding-bottom: 0.4em;"},
+        {"selector": "td", "props": "text-align: right; padding: 0.2em 0.6em; "
+                                    "white-space: nowrap;"},
+        {"selector": "th", "props": "text-align: right; padding: 0.2em 0.6em;"},
+    ])

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 
 import pandas as pd
 
-from ._display import definition_table, figure_html
+from ._display import definition_table, figure_html, table
 from ._validate import check_bool, check_choice, check_real
 from .indices import get_index, resolve_indices
 from .indices._pairwise import evaluate_pairwise
@@ -162,8 +162,6 @@ class ResultsFrame(pd.DataFrame):
         return ResultsFrame
 
     def _repr_html_(self) -> str:
-        from .reporting import table
-
         nulls = self.attrs.get("null") or sorted(
             {f"{m}, {k}" for m, k in zip(self.get("model", []), self.get("method", []))
              if not pd.isna(m)})

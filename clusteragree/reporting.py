@@ -12,28 +12,11 @@
 
 from __future__ import annotations
 
-import html
-
 import pandas as pd
 
-from ._display import DIGITS, significant
+from ._display import DIGITS, significant, table
 
 __all__ = ["setup", "table", "significant", "DIGITS", "load_clusterings"]
-
-
-def table(frame: pd.DataFrame, caption: str | None = None, digits: int = DIGITS):
-    """A pandas Styler: numbers to ``digits`` significant digits, NA where missing, the caption
-    above the table. Shown as the last expression of a notebook cell."""
-    styler = frame.style.format(lambda v: significant(v, digits), na_rep="NA")
-    if caption:
-        styler = styler.set_caption(html.escape(caption))
-    return styler.set_table_styles([
-        {"selector": "caption", "props": "caption-side: top; text-align: left; "
-                                         "font-weight: bold; padding-bottom: 0.4em;"},
-        {"selector": "td", "props": "text-align: right; padding: 0.2em 0.6em; "
-                                    "white-space: nowrap;"},
-        {"selector": "th", "props": "text-align: right; padding: 0.2em 0.6em;"},
-    ])
 
 
 def setup():
