@@ -54,6 +54,8 @@ OPTION_VARIANTS = {
     "entropy_x": [{"base": 2}],
     "entropy_y": [{"base": 2}],
     "joint_entropy": [{"base": 2}],
+    "maximum_match": [{"pairing": "optimal"}],
+    "tversky": [{"alpha": 0.5, "beta": 2.0}, {"alpha": 0.0, "beta": 1.0}],
 }
 
 
@@ -350,7 +352,7 @@ def _ties_matter(name, opts, t) -> bool:
     swapped 4); restrict it to tables whose positive cells are all different. Kappa's value
     depends on which of several optimal matchings is used (test_kappa_ties_*, a bug), so the
     general invariance checks use tables with a single optimal matching."""
-    if name == "criterion_h" and opts.get("pairing", "greedy") == "greedy":
+    if _greedy(name, opts):  # criterion H and the maximum-match measure (1 - H)
         pos = t[t > 0]
         return len(np.unique(pos)) != len(pos)
     if name == "kappa":
@@ -359,7 +361,8 @@ def _ties_matter(name, opts, t) -> bool:
 
 
 def _greedy(name, opts):
-    return name == "criterion_h" and opts.get("pairing", "greedy") == "greedy"
+    return (name in ("criterion_h", "maximum_match")
+            and opts.get("pairing", "greedy") == "greedy")
 
 
 def _table_for(name, opts, min_n=None):
@@ -389,8 +392,13 @@ def test_asymmetric_indices_swap_under_transposition(t, beta):
     assert abs(val("f_measure", T) - val("f_measure", t, reference="y")) < ID_TOL
     # V_beta = (1 + beta) h c / (beta h + c): swapping h and c gives V_(1/beta)
     assert abs(val("v_measure", T, beta=beta) - val("v_measure", t, beta=1 / beta)) < ID_TOL
+    # NCA (x the reference) has no transposition identity: tests/test_association.py checks
+    # both orientations against genieclust and brute force
     if t.sum() >= 2:
         assert abs(val("wallace_x", T) - val("wallace_y", t)) < ID_TOL
+        # Tversky: swapping x and y swaps alpha and beta
+        assert abs(val("tversky", T, alpha=beta, beta=1.0) - val("tversky", t, alpha=1.0,
+                                                                 beta=beta)) < ID_TOL
         # Peirce takes y as the pair reference: PE(t) PE(t^T) = phi^2 (Hubert's Gamma)
         n = t.sum()
         T2 = n * (n - 1) // 2
@@ -404,7 +412,8 @@ def test_asymmetric_indices_swap_under_transposition(t, beta):
 def test_every_asymmetric_table_index_has_a_transposition_check():
     asymmetric = {n for n in TABLE_INDICES if not REGISTRY[n].symmetric}
     checked = {"purity", "inverse_purity", "homogeneity", "completeness", "entropy_x",
-               "entropy_y", "f_measure", "v_measure", "wallace_x", "wallace_y", "peirce"}
+               "entropy_y", "f_measure", "v_measure", "wallace_x", "wallace_y", "peirce",
+               "tversky", "normalized_clustering_accuracy"}
     assert asymmetric <= checked, f"add a transposition check for {asymmetric - checked}"
     assert checked <= set(TABLE_INDICES)
 

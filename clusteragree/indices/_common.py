@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["ratio", "per_table", "sum_of_squares", "sum_xlogx", "STATISTICS", "xlogx"]
+__all__ = ["ratio", "identical", "per_table", "sum_of_squares", "sum_xlogx", "STATISTICS", "xlogx"]
 
 
 def ratio(num, den, same, optimum: float, fallback: float) -> np.ndarray:
@@ -19,12 +19,25 @@ def ratio(num, den, same, optimum: float, fallback: float) -> np.ndarray:
 
     ``same`` marks identical partitions: they get ``optimum`` exactly (the formula gives it up
     to rounding, or 0/0 when a clustering is a single cluster or all singletons); any other
-    vanishing denominator gives ``fallback`` (the registry's degenerate-case rule)."""
+    vanishing denominator gives ``fallback`` (the registry's degenerate-case rule). Reflexive
+    indices evaluated table by table pass ``same=False``: the registry gives identical
+    partitions their optimum (``Index.on_counts``)."""
     num = np.asarray(num, dtype=float)
     den = np.asarray(den, dtype=float)
     zero = den == 0
     out = num / np.where(zero, 1.0, den)
     return np.where(same, optimum, np.where(zero, fallback, out))
+
+
+def identical(counts: np.ndarray) -> np.ndarray:
+    """True for each table of a batch whose two partitions are the same (up to labels): every
+    row and every column has at most one non-zero cell.
+
+    >>> identical(np.array([[[2, 0], [0, 3]], [[2, 1], [0, 3]]])).tolist()
+    [True, False]
+    """
+    nonzero = np.asarray(counts) > 0
+    return (nonzero.sum(axis=-1) <= 1).all(axis=-1) & (nonzero.sum(axis=-2) <= 1).all(axis=-1)
 
 
 def per_table(counts: np.ndarray, func) -> np.ndarray:

@@ -13,8 +13,17 @@ Degenerate tables are decided here, once, for every index:
   takes the index's optimum when the two clusterings are identical (the table has one non-zero
   cell in every non-empty row and column), and otherwise 0 (no agreement can be shown; e.g. NMI
   when one clustering has a single cluster, as in scikit-learn), except homogeneity and
-  completeness, which are 1 as their definitions say. Each index applies this rule through
-  ``_common.ratio(num, den, same, optimum, fallback)``; the tests check it on such tables.
+  completeness, which are 1 as their definitions say. The tests check it on such tables.
+* ``reflexive=True`` (the default) declares that the index takes its optimum whenever a
+  clustering is compared with itself. For a reflexive index evaluated table by table (no
+  additive ``statistic``), ``Index.on_counts`` gives identical partitions the optimum itself,
+  so its function only needs a fallback for a vanishing denominator
+  (``_common.ratio(num, den, False, optimum, fallback)``). Indices computed from an additive
+  statistic (the pair-counting and information families, whose exact laws never see a table)
+  carry the identity in their state (``same``) and apply the rule through
+  ``_common.ratio(num, den, same, optimum, fallback)``. ``reflexive=False``: indices with no
+  fixed optimum (mutual information, Russel-Rao, the statistics) and fuzzy measures that equal
+  fuzzy clusterings need not bring to their optimum; the tests check every flag on (x, x).
 * A result is never nan: a nan left over would be a bug, and ``evaluate`` raises on it.
 """
 
@@ -26,7 +35,7 @@ from typing import Callable
 import numpy as np
 
 from .._validate import check_counts, check_options, suggest
-from ._common import STATISTICS
+from ._common import STATISTICS, identical
 
 __all__ = ["Index", "register", "get_index", "evaluate", "REGISTRY", "all_names"]
 
@@ -62,6 +71,9 @@ class Index:
     pair_mean: Callable | None = None  # (xs, ys, **constants, **options) -> exact null mean
     value: Callable | None = None  # (X, Y, **options) -> the index without pair vectors
     vectorised: bool = True
+    # Does the index take its optimum when a clustering is compared with itself (for every
+    # clustering of the kinds it accepts)? See the module docstring.
+    reflexive: bool = True
 
     @property
     def higher_is_better(self) -> bool:
@@ -78,9 +90,23 @@ class Index:
     def on_counts(self, counts: np.ndarray, **options) -> np.ndarray:
         """The index on a validated int64 batch of tables (no checks)."""
         if self.state is None:
-            return self.func(counts, **options)
+            values = self.func(counts, **options)
+            if self.reflexive and self._default_options(options):
+                # identical partitions take the optimum (the registry's rule); an option that
+                # changes what "identical" means (kappa's matching=) leaves it to the index
+                values = np.where(identical(counts), self.optimum, values)
+            return values
         stat = STATISTICS[self.statistic](counts)
         return self.of_statistic(stat, counts.sum(axis=-1), counts.sum(axis=-2), **options)
+
+    def _default_options(self, options) -> bool:
+        for key, value in options.items():
+            default = self.options.get(key)
+            if value is default:
+                continue
+            if not isinstance(value, (str, bool, int, float)) or value != default:
+                return False
+        return True
 
     def __call__(self, counts, **options) -> np.ndarray:
         return evaluate(self, counts, **options)

@@ -69,7 +69,7 @@ def _info(U, V, name):
     return max(float(mi), 0.0), float(hu), float(hv)
 
 
-@register(name="vi03", title="Variation of information on N = U^T V (03VI)", kind="distance",
+@register(name="vi03", reflexive=False, title="Variation of information on N = U^T V (03VI)", kind="distance",
           range=(0.0, math.inf), optimum=0.0, family="fuzzy", inputs=("membership",),
           symmetric=True, options={"base": None}, reference="Meila (2003); " + _HORTA)
 def vi03(U, V, base=None):
@@ -78,7 +78,7 @@ def vi03(U, V, base=None):
     return max(hu + hv - 2 * mi, 0.0) / (math.log(base) if base else 1.0)
 
 
-@register(name="mi03", title="NMI (sqrt) on N = U^T V (03MI)", kind="similarity",
+@register(name="mi03", reflexive=False, title="NMI (sqrt) on N = U^T V (03MI)", kind="similarity",
           range=(0.0, 1.0), reference="Strehl & Ghosh (2003); " + _HORTA, **_DIRECT)
 def mi03(U, V):
     """03MI = I(U, V) / sqrt(H(U) H(V)); 0 when an entropy is 0 (1 if U and V are equal)."""
@@ -87,7 +87,7 @@ def mi03(U, V):
     return float(_ratio(mi, math.sqrt(hu * hv), same))
 
 
-@register(name="mi05", title="NMI (sum) on N = U^T V (05MI)", kind="similarity",
+@register(name="mi05", reflexive=False, title="NMI (sum) on N = U^T V (05MI)", kind="similarity",
           range=(0.0, 1.0), reference="Fred & Jain (2005); " + _HORTA, **_DIRECT)
 def mi05(U, V):
     """05MI = 2 I(U, V) / (H(U) + H(V))."""
@@ -101,7 +101,7 @@ def _f(p, r):
     return 0.0 if p + r == 0 else 2 * p * r / (p + r)
 
 
-@register(name="bc", title="BCubed F (BC)", kind="similarity", range=(0.0, 1.0),
+@register(name="bc", reflexive=False, title="BCubed F (BC)", kind="similarity", range=(0.0, 1.0),
           aliases=("bcubed",), reference="Amigo et al. (2009); " + _HORTA + ", eq 8", **_DIRECT)
 def bc(U, V):
     """BC = harmonic mean of BCP = (1/n) sum_i sum_j J^U_ij J^V_ij / sum_j J^U_ij and BCR
@@ -188,7 +188,7 @@ def _rand_eq7(jx, jy, tnorm):
     return float(_ratio(a + d, a + b + c + d, bool(np.array_equal(jx, jy))))
 
 
-@register(name="bri08p", title="Borgelt's Rand (product t-norm, 08BRIp)", kind="similarity",
+@register(name="bri08p", reflexive=False, title="Borgelt's Rand (product t-norm, 08BRIp)", kind="similarity",
           range=(0.0, 1.0), reference="Borgelt (2007); " + _HORTA, **_DIRECT)
 def bri08p(U, V):
     """08BRIp: RI from eq 7 with J = U U^T and the product t-norm (fuzzy clusterings)."""
@@ -197,7 +197,7 @@ def bri08p(U, V):
     return _rand_eq7(_upper(U @ U.T), _upper(V @ V.T), np.multiply)
 
 
-@register(name="bri08m", title="Borgelt's Rand (minimum t-norm, 08BRIm)", kind="similarity",
+@register(name="bri08m", reflexive=False, title="Borgelt's Rand (minimum t-norm, 08BRIm)", kind="similarity",
           range=(0.0, 1.0), reference="Borgelt (2007); " + _HORTA, **_DIRECT)
 def bri08m(U, V):
     """08BRIm: RI from eq 7 with the minimum t-norm in J and in a, b, c, d."""
@@ -206,7 +206,7 @@ def bri08m(U, V):
     return _rand_eq7(_upper(_j_min(U)), _upper(_j_min(V)), np.minimum)
 
 
-@register(name="ri09", title="Rovetta & Masulli's Rand (09RI)", kind="similarity",
+@register(name="ri09", reflexive=False, title="Rovetta & Masulli's Rand (09RI)", kind="similarity",
           range=(-math.inf, 1.0), reference="Rovetta & Masulli (2009); " + _HORTA, **_DIRECT)
 def ri09(U, V):
     """09RI = 1 + (2 pi - sigma_U - sigma_V) / C(n, 2), pi = sum_(i<j) J^U_ij J^V_ij,
@@ -222,14 +222,14 @@ def _cosine_j(U):
     return (U @ U.T) / np.outer(norms, norms)
 
 
-@register(name="bri09", title="Brouwer's Rand (09BRI)", kind="similarity", range=(0.0, 1.0),
+@register(name="bri09", reflexive=False, title="Brouwer's Rand (09BRI)", kind="similarity", range=(0.0, 1.0),
           reference="Brouwer (2009); " + _HORTA, **_DIRECT)
 def bri09(U, V):
     """09BRI: RI from eq 7 with the cosine-normalised co-association J_ij / (|U_i| |U_j|)."""
     return _rand_eq7(_upper(_cosine_j(U)), _upper(_cosine_j(V)), np.multiply)
 
 
-@register(name="bari09", title="Brouwer's adjusted Rand (09BARI)", kind="similarity",
+@register(name="bari09", reflexive=False, title="Brouwer's adjusted Rand (09BARI)", kind="similarity",
           range=(-1.0, 1.0), reference="Brouwer (2009); " + _HORTA, **_DIRECT)
 def bari09(U, V):
     """09BARI: ARI (eq 5) from the pair variables of 09BRI."""
@@ -272,7 +272,7 @@ for _name, _title, _norm, _adj in (("ari10", "Anderson's Rand (10ARI)", False, F
         index.__name__ = name
         return index
 
-    register(name=_name, title=_title, kind="similarity",
+    register(name=_name, title=_title, kind="similarity", reflexive=False,
              range=(-math.inf, math.inf), reference="Anderson et al. (2010); " + _HORTA,
              **_DIRECT)(_make())
 

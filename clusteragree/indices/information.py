@@ -156,7 +156,7 @@ def info_state_of_means(m) -> InfoState:
 _INFO = dict(family="information", statistic="t", state=info_state,
              mean_state=info_state_of_means)
 
-@register(name="entropy_x", linear=True, affine_state=True, title="Entropy of x (rows)", kind="statistic",
+@register(name="entropy_x", reflexive=False, linear=True, affine_state=True, title="Entropy of x (rows)", kind="statistic",
           range=(0.0, math.inf), optimum=math.nan, symmetric=False, options={"base": None},
           reference="Shannon (1948)", **_INFO)
 def entropy_x(S, base=None):
@@ -164,7 +164,7 @@ def entropy_x(S, base=None):
     return S.hx / _log_base(base)
 
 
-@register(name="entropy_y", linear=True, affine_state=True, title="Entropy of y (columns)", kind="statistic",
+@register(name="entropy_y", reflexive=False, linear=True, affine_state=True, title="Entropy of y (columns)", kind="statistic",
           range=(0.0, math.inf), optimum=math.nan, symmetric=False, options={"base": None},
           reference="Shannon (1948)", **_INFO)
 def entropy_y(S, base=None):
@@ -172,7 +172,7 @@ def entropy_y(S, base=None):
     return S.hy / _log_base(base)
 
 
-@register(name="joint_entropy", linear=True, affine_state=True, title="Joint entropy", kind="statistic", range=(0.0, math.inf),
+@register(name="joint_entropy", reflexive=False, linear=True, affine_state=True, title="Joint entropy", kind="statistic", range=(0.0, math.inf),
           optimum=math.nan, symmetric=True, options={"base": None}, reference="Shannon (1948)",
           **_INFO)
 def joint_entropy(S, base=None):
@@ -180,7 +180,7 @@ def joint_entropy(S, base=None):
     return S.hxy / _log_base(base)
 
 
-@register(name="mutual_info", linear=True, affine_state=True, title="Mutual information", kind="similarity",
+@register(name="mutual_info", reflexive=False, linear=True, affine_state=True, title="Mutual information", kind="similarity",
           range=(0.0, math.inf), optimum=math.inf, symmetric=True, aliases=("mi",),
           options={"base": None}, reference="Amorim (2015), Ch.5 eq 4; " + _VINH, **_INFO)
 def mutual_info(S, base=None):

@@ -71,10 +71,14 @@ def purity(counts):
 
 
 @register(name="inverse_purity", title="Inverse purity (of x's classes w.r.t. y's clusters)",
-          kind="similarity", range=(0.0, 1.0), optimum=1.0, symmetric=False,
+          kind="similarity", range=(0.0, 1.0), optimum=1.0, symmetric=False, aliases=("mhm",),
           reference="Amigo et al. (2009); " + _REZAEI, **_MATCH)
 def inverse_purity(counts):
-    """Inverse purity = (1/n) sum_k max_q n_kq (purity with the roles of x and y swapped)."""
+    """Inverse purity = (1/n) sum_k max_q n_kq (purity with the roles of x and y swapped).
+
+    It is also the "Meila-Heckerman measure" of Wagner & Wagner (2007, "Comparing
+    clusterings - an overview") and of mclustcomp ("mhm"), x the clustering compared with the
+    classes y."""
     return counts.max(axis=-1).sum(axis=-1) / _n(counts)
 
 

@@ -131,7 +131,7 @@ def _ari_mp_value(P, _kp, U, _ku):
     return ari_mm_from_sums((s0, s1, s2), n)
 
 
-@register(name="ari_mm", title="Adjusted Rand index between two similarity matrices (ARImm)",
+@register(name="ari_mm", reflexive=False, title="Adjusted Rand index between two similarity matrices (ARImm)",
           family="matrix", inputs=("matrix",), representation=_matrix, kind="similarity",
           range=(-1.0, 1.0), optimum=1.0, symmetric=True, aliases=("arimm",),
           reference=_ZHANG + ", eq 15", pair_mean=lambda xs, ys: 0.0, value=_ari_mm_value)

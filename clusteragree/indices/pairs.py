@@ -85,7 +85,7 @@ _PAIR = dict(family="pair counting", min_n=2, statistic="s", state=pair_state,
 
 
 @register(name="rand", linear=True, affine_state=True, title="Rand index", kind="similarity", range=(0.0, 1.0), optimum=1.0,
-          symmetric=True, reference="Rand (1971); " + _AMORIM, **_PAIR)
+          symmetric=True, aliases=("smc",), reference="Rand (1971); " + _AMORIM, **_PAIR)
 def rand(P):
     """Rand index: share of pairs on which the two clusterings agree.
 
@@ -99,7 +99,7 @@ def rand(P):
 
 
 @register(name="adjusted_rand", linear=True, title="Adjusted Rand index (Hubert & Arabie)", kind="similarity",
-          range=(-1.0, 1.0), optimum=1.0, symmetric=True, aliases=("ari",),
+          range=(-1.0, 1.0), optimum=1.0, symmetric=True, aliases=("ari", "adjrand"),
           reference="Hubert & Arabie (1985)", **_PAIR)
 def adjusted_rand(P):
     """Hubert-Arabie adjusted Rand index: Rand corrected by its exact mean under fixed margins.
@@ -114,7 +114,7 @@ def adjusted_rand(P):
     return ratio(a11 - expected, (p + q) / 2 - expected, same, 1.0, 0.0)
 
 
-@register(name="russel_rao", linear=True, affine_state=True, title="Russel & Rao", kind="similarity", range=(0.0, 1.0),
+@register(name="russel_rao", reflexive=False, linear=True, affine_state=True, title="Russel & Rao", kind="similarity", range=(0.0, 1.0),
           optimum=1.0, symmetric=True, aliases=("russell_rao",),
           reference="Russel & Rao (1940); Albatineh et al. (2006)", **_PAIR)
 def russel_rao(P):
@@ -141,7 +141,7 @@ def gower_legendre(P):
 
 
 @register(name="jaccard", title="Jaccard", kind="similarity", range=(0.0, 1.0), optimum=1.0,
-          symmetric=True, reference="Jaccard (1908); " + _AMORIM, **_PAIR)
+          symmetric=True, aliases=("tanimoto",), reference="Jaccard (1908); " + _AMORIM, **_PAIR)
 def jaccard(P):
     """Jaccard: pairs together in both, among pairs together in either.
 
@@ -155,7 +155,7 @@ def jaccard(P):
 
 
 @register(name="czekanowski", linear=True, title="Czekanowski (Dice, Sorensen)", kind="similarity",
-          range=(0.0, 1.0), optimum=1.0, symmetric=True, aliases=("dice", "sorensen"),
+          range=(0.0, 1.0), optimum=1.0, symmetric=True, aliases=("dice", "sorensen", "sdc"),
           reference="Czekanowski (1932); " + _AMORIM, **_PAIR)
 def czekanowski(P):
     """Czekanowski (Dice, Sorensen-Dice):
@@ -226,7 +226,7 @@ def fowlkes_mallows(P):
 
 
 @register(name="wallace_x", linear=True, title="Wallace (pairs together in x)", kind="similarity",
-          range=(0.0, 1.0), optimum=1.0, symmetric=False, aliases=("wallace",),
+          range=(0.0, 1.0), optimum=1.0, symmetric=False, aliases=("wallace", "wallace1"),
           reference="Wallace (1983)", **_PAIR)
 def wallace_x(P):
     """Wallace index from x to y: of the pairs together in x, the share also together in y.
@@ -238,7 +238,8 @@ def wallace_x(P):
 
 
 @register(name="wallace_y", linear=True, title="Wallace (pairs together in y)", kind="similarity",
-          range=(0.0, 1.0), optimum=1.0, symmetric=False, reference="Wallace (1983)", **_PAIR)
+          range=(0.0, 1.0), optimum=1.0, symmetric=False, aliases=("wallace2",),
+          reference="Wallace (1983)", **_PAIR)
 def wallace_y(P):
     """Wallace index from y to x: of the pairs together in y, the share also together in x.
 

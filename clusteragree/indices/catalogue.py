@@ -1,0 +1,73 @@
+"""The README's catalogue tables, generated from the registry (so that they cannot drift).
+
+``catalogue_markdown()`` gives the two tables of the README (the indices of hard partitions,
+then those of fuzzy, overlapping and possibilistic clusterings and similarity matrices), one
+row per family; ``tests/test_association.py`` checks that the README holds exactly these.
+
+>>> print(catalogue_markdown().splitlines()[0])
+| family | indices |
+"""
+
+from __future__ import annotations
+
+from ._registry import REGISTRY, Index
+
+__all__ = ["catalogue_markdown", "catalogue_rows"]
+
+#: The rows of each table, in order: (label, test on a record).
+_HARD = ("pair counting", "information", "set matching", "association")
+_REVIEWED = "reviewed by Horta & Campello"
+
+
+def _row_of(rec: Index) -> str:
+    if rec.family == "fuzzy" and rec.func.__module__.endswith("fuzzy_reviewed"):
+        return _REVIEWED
+    return rec.family
+
+
+def _entry(rec: Index) -> str:
+    """``name (aliases; `option=default`, ...; a distance / a statistic / not reflexive)``."""
+    notes = []
+    if rec.aliases:
+        notes.append(", ".join(rec.aliases))
+    if rec.options:
+        notes.append(", ".join(f"`{k}={v!r}`".replace("'", '"') for k, v in rec.options.items()))
+    what = []
+    if rec.kind != "similarity":
+        what.append(f"a {rec.kind}")
+    if not rec.reflexive and rec.kind != "statistic":
+        what.append("not reflexive")
+    if what:
+        notes.append(", ".join(what))
+    return rec.name + (f" ({'; '.join(notes)})" if notes else "")
+
+
+def catalogue_rows() -> dict[str, list[str]]:
+    """Every registered index's catalogue entry, by table row (family), in registry order."""
+    rows: dict[str, list[str]] = {}
+    for rec in REGISTRY.values():
+        rows.setdefault(_row_of(rec), []).append(_entry(rec))
+    return rows
+
+
+def _table(rows: dict[str, list[str]], labels) -> str:
+    lines = ["| family | indices |", "|---|---|"]
+    lines += [f"| {label} | {', '.join(rows[label])} |" for label in labels if label in rows]
+    return "\n".join(lines)
+
+
+def catalogue_markdown() -> str:
+    """The README's two catalogue tables (hard partitions; fuzzy, overlapping and matrix
+    indices) as markdown, separated by a blank line. Each entry is the index name with its
+    aliases, its options and defaults, and whether it is a distance, a statistic (no fixed
+    optimum) or not reflexive (identical clusterings need not reach its optimum).
+
+    >>> "cramers_v" in catalogue_markdown()
+    True
+    """
+    rows = catalogue_rows()
+    others = [label for label in rows if label not in _HARD]
+    unknown = [label for label in others if label not in ("fuzzy", _REVIEWED, "matrix")]
+    if unknown:  # pragma: no cover - a new family must be placed in one of the tables
+        raise RuntimeError(f"families {unknown} have no place in the catalogue tables")
+    return _table(rows, _HARD) + "\n\n" + _table(rows, ("fuzzy", _REVIEWED, "matrix"))
