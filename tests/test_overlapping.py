@@ -265,6 +265,8 @@ def test_lists_of_sets_with_labels_are_the_matrices_of_the_union_of_objects():
     got = ca.agreement(x, y, index=NAMES)
     want = ca.agreement(U, V, index=NAMES)
     assert np.allclose(got.to_numpy(), want.to_numpy())
+    test = ca.agreement_test(x, y, index="omega", method="permutation", n_sim=99, seed=1)
+    assert test.statistic == want["omega"]
 
 
 def test_a_list_of_sets_against_a_matrix_holds_row_positions():
