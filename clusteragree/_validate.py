@@ -27,6 +27,8 @@ __all__ = [
     "check_bool",
     "check_real",
     "check_seed",
+    "check_cover",
+    "sets_to_memberships",
     "suggest",
 ]
 
@@ -382,9 +384,118 @@ def _looks_like_similarity_matrix(arr: np.ndarray) -> bool:
             and np.allclose(np.diag(arr), 1.0) and np.allclose(arr, arr.T))
 
 
+def check_cover(U, name: str = "U") -> np.ndarray:
+    """A cover: a binary membership matrix (n_objects x n_clusters, entries 0 or 1) in which an
+    object may be in several clusters or in none (an all-zero row); every cluster needs an
+    object (no all-zero column). 1-D hard labels are turned into one-hot memberships."""
+    if isinstance(U, pd.Series) or (not isinstance(U, pd.DataFrame) and np.ndim(U) == 1):
+        return check_memberships(U, name)
+    arr = _float_array(U, name, "a binary membership matrix (objects x clusters) or a list of "
+                                "sets of objects")
+    if arr.ndim != 2:
+        raise ValueError(f"{name} must be a binary membership matrix of shape (n_objects, "
+                         f"n_clusters), 1-D labels or a list of sets, got shape {arr.shape}")
+    if arr.shape[0] == 0 or arr.shape[1] == 0:
+        raise ValueError(f"{name} is empty (shape {arr.shape})")
+    if np.isnan(arr).any():
+        raise ValueError(f"{name} contains NaN memberships")
+    bad = ~((arr == 0) | (arr == 1))
+    if bad.any():
+        i, k = np.argwhere(bad)[0]
+        raise ValueError(f"{name} must be a binary (0/1) membership matrix of a cover, got "
+                         f"{name}[{i}, {k}] = {arr[i, k]:g}; fuzzy memberships are compared by "
+                         "the 'fuzzy' family")
+    empty = np.flatnonzero(arr.sum(axis=0) == 0)
+    if empty.size:
+        raise ValueError(f"{name} has clusters with no object (all-zero columns, e.g. column "
+                         f"{empty[0]}); drop them")
+    return arr
+
+
+def _is_list_of_sets(obj) -> bool:
+    return (isinstance(obj, (list, tuple)) and len(obj) > 0
+            and all(isinstance(s, (set, frozenset)) for s in obj))
+
+
+def _sorted_objects(objects) -> list:
+    try:
+        return sorted(objects)
+    except TypeError:  # labels of several types: any fixed order will do
+        return sorted(objects, key=lambda o: (type(o).__name__, repr(o)))
+
+
+def _n_rows(obj, name: str) -> int:
+    if isinstance(obj, (pd.Series, pd.DataFrame)):
+        return len(obj)
+    shape = np.shape(obj)
+    if not shape:
+        raise TypeError(f"{name} must be a clustering (labels, a membership matrix or a list of "
+                        f"sets), got {_describe(obj)}")
+    return shape[0]
+
+
+def sets_to_memberships(x, y, names=("x", "y")):
+    """Two clusterings of which one or both are lists of sets (one set of objects a cluster)
+    as binary membership matrices (objects x clusters, cluster k = the k-th set).
+
+    * Both lists of sets: the objects are the union of all the sets of x and y (any hashable
+      labels), in sorted order (an object in y's sets but in none of x's is an object x leaves
+      in no cluster, an all-zero row).
+    * One list of sets and one matrix or label vector of n objects: the sets hold the row
+      positions 0..n-1 of the other clustering; a row in no set is in no cluster.
+
+    Other inputs are returned as they are. An empty set is refused (a cluster needs an object).
+
+    >>> U, V = sets_to_memberships([{"a", "b"}, {"b", "c"}], [{"a", "b", "c"}])
+    >>> U.tolist(), V.tolist()
+    ([[1.0, 0.0], [1.0, 1.0], [0.0, 1.0]], [[1.0], [1.0], [1.0]])
+    """
+    sets = [_is_list_of_sets(x), _is_list_of_sets(y)]
+    if not any(sets):
+        return x, y
+    pair = [x, y]
+    for obj, is_sets, name in zip(pair, sets, names):
+        if is_sets:
+            for k, s in enumerate(obj):
+                if not s:
+                    raise ValueError(f"{name}'s cluster {k} is an empty set: a cluster needs "
+                                     "an object")
+    if all(sets):
+        objects = _sorted_objects(set().union(*x, *y))
+        index = {o: i for i, o in enumerate(objects)}
+        n = len(objects)
+    else:
+        other = 1 if sets[0] else 0
+        n = _n_rows(pair[other], names[other])
+        index = None
+    out = []
+    for obj, is_sets, name in zip(pair, sets, names):
+        if not is_sets:
+            out.append(obj)
+            continue
+        U = np.zeros((n, len(obj)))
+        for k, s in enumerate(obj):
+            if index is not None:
+                rows = [index[o] for o in s]
+            else:
+                bad = [o for o in s if isinstance(o, (bool, np.bool_))
+                       or not isinstance(o, numbers.Integral) or not 0 <= o < n]
+                if bad:
+                    raise ValueError(
+                        f"{name}'s cluster {k} holds {bad[0]!r}: a list of sets compared with a "
+                        f"clustering of {n} objects must hold their row positions 0..{n - 1} "
+                        "(give both clusterings as lists of sets to use other labels)")
+                rows = [int(o) for o in s]
+            U[rows, k] = 1.0
+        out.append(U)
+    return out[0], out[1]
+
+
 def check_clustering(obj, name: str, accepted) -> tuple[np.ndarray, str]:
     """One clustering for an index of object pairs that accepts the kinds in ``accepted``
-    ("membership", "matrix", "partition"): returns (float array, kind)."""
+    ("membership", "matrix", "partition", "cover"): returns (float array, kind)."""
+    if "cover" in accepted:
+        return check_cover(obj, name), "cover"
     if "matrix" in accepted:
         if accepted == ("matrix",):
             return check_similarity_matrix(obj, name), "matrix"

@@ -5,7 +5,10 @@ What a caller may give:
 
 * a ``ContingencyTable`` or a K x Q array of counts (``x`` alone);
 * two label vectors, two pandas Series, or two column names with ``data=``;
-* two membership matrices (objects x clusters) or similarity matrices (n x n).
+* two membership matrices (objects x clusters) or similarity matrices (n x n);
+* covers (overlapping clusterings) as binary membership matrices or as lists of sets of
+  objects, one set a cluster: these become binary membership matrices here, at the entry
+  (``_validate.sets_to_memberships`` says how the objects are numbered).
 
 The record holds the contingency table when the indices asked for need one (hard partitions:
 labels or one-hot memberships), and the two clusterings as validated float arrays for the
@@ -18,7 +21,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from ._validate import check_clustering, check_same_objects
+from ._validate import check_clustering, check_same_objects, sets_to_memberships
 from .tables import ContingencyTable, as_table
 
 __all__ = ["Clusterings", "as_clusterings"]
@@ -99,6 +102,8 @@ def as_clusterings(x, y=None, *, data=None, dropna: bool = False, join: str = "e
         if pairs and not x.has_clusterings:
             raise TypeError(f"index {pairs[0]!r} needs the two clusterings, not a table")
         return x
+    if data is None and y is not None:
+        x, y = sets_to_memberships(x, y)
     given_table = isinstance(x, ContingencyTable) or (y is None and data is None)
     if pairs and (given_table or data is not None):
         raise TypeError(

@@ -15,7 +15,8 @@ import pandas as pd
 
 from ..inputs import as_clusterings
 from ..tables import ContingencyTable, as_counts
-from . import pairs, information, matching, fuzzy, fuzzy_reviewed, matrices, association, catalogue  # noqa: F401, I001
+from . import pairs, information, matching, fuzzy, fuzzy_reviewed, matrices  # noqa: F401, I001
+from . import association, overlapping, catalogue  # noqa: F401, I001
 from .._validate import check_options, suggest
 from ._pairwise import evaluate_pairwise
 from ._registry import REGISTRY, Index, evaluate, get_index
@@ -38,6 +39,7 @@ GROUPS: dict[str, tuple[str, ...]] = {
     "set matching": tuple(k for k, v in REGISTRY.items() if v.family == "set matching"),
     "fuzzy": tuple(k for k, v in REGISTRY.items() if v.family == "fuzzy"),
     "matrix": tuple(k for k, v in REGISTRY.items() if v.family == "matrix"),
+    "overlapping": tuple(k for k, v in REGISTRY.items() if v.family == "overlapping"),
     # every index of a contingency table (the fuzzy and matrix ones need the clusterings)
     "all": tuple(k for k, v in REGISTRY.items()
                  if v.kind != "statistic" and "table" in v.inputs),
