@@ -241,7 +241,7 @@ def variance_of_mi(rows, cols) -> float:
     """Exact Var[MI] (nats^2) under fixed margins: Var[n MI] / n^2.
 
     >>> v = variance_of_mi([2, 2], [2, 2])   # MI is log 2 with probability 1/3, else 0
-    >>> abs(v - np.log(2) ** 2 * (1 / 3) * (2 / 3)) < 1e-15
+    >>> bool(abs(v - np.log(2) ** 2 * (1 / 3) * (2 / 3)) < 1e-15)
     True
     """
     n = float(np.asarray(rows).sum())
