@@ -164,13 +164,21 @@ def _index_moments(index, rows, cols, deferred, **options) -> dict:
     mean_t = mean_of_t(rows, cols)
     f0 = float(rec.of_statistic(np.float64(mean_t), rows, cols, **options))
 
+    def slope():
+        # alpha + beta t: beta from the formula either side of the mean, one unit of t away
+        # when both sides agree (few digits lost), else closer (an index clipped to its range,
+        # e.g. NMI <= 1, may be flat a unit past the mean; it is affine on the support)
+        for step in (max(1.0, 1e-6 * abs(mean_t)), max(1e-3, 1e-9 * abs(mean_t))):
+            up, down = (float(rec.of_statistic(np.float64(mean_t + h), rows, cols, **options))
+                        for h in (step, -step))
+            beta_up, beta_down = (up - f0) / step, (f0 - down) / step
+            if abs(beta_up - beta_down) <= 1e-8 * max(abs(beta_up), abs(beta_down)):
+                return (up - down) / (2 * step)
+        return max(beta_up, beta_down, key=abs)
+
     def var():
-        # alpha + beta t: beta from the formula a small step either side of the mean (the
-        # larger slope: an index clipped to its range, e.g. NMI <= 1, is flat past the clip)
-        step = max(1e-3, 1e-6 * abs(mean_t))
-        slopes = [(float(rec.of_statistic(np.float64(mean_t + h), rows, cols, **options)) - f0)
-                  / h for h in (step, -step)]
-        return max(abs(v) for v in slopes) ** 2 * var_of_t(rows, cols)
+        v = var_of_t(rows, cols)
+        return slope() ** 2 * v if v > 0 else 0.0
 
     return {"mean": f0, "var": Deferred(var) if deferred else var()}
 
