@@ -158,3 +158,60 @@ def test_list_indices_has_them_with_references():
     df = ca.list_indices()
     for name in ("smi", "sri"):
         assert "Romano" in df.loc[name, "reference"]
+
+
+# -- MARI (Sundqvist, Chiquet & Rigaill 2023) ----------------------------------------------------
+
+def _labels(tab):
+    tab = np.asarray(tab)
+    x = np.repeat(np.arange(tab.shape[0]), tab.sum(axis=1))
+    y = np.concatenate([np.repeat(np.arange(tab.shape[1]), row) for row in tab])
+    return x, y
+
+
+def _mari_by_brute_force(tab):
+    """The paper's definition on the objects: every ordered couple of disjoint object pairs."""
+    x, y = _labels(tab)
+    pairs = list(itertools.combinations(range(len(x)), 2))
+    quads = together = 0
+    for (u, v), (w, z) in itertools.product(pairs, pairs):
+        if len({u, v, w, z}) < 4:
+            continue
+        quads += 1
+        together += (x[u] == x[v]) and (y[w] == y[z])
+    T = len(pairs)
+    a11 = sum((x[u] == x[v]) and (y[u] == y[v]) for u, v in pairs)
+    p = sum(x[u] == x[v] for u, v in pairs)
+    q = sum(y[u] == y[v] for u, v in pairs)
+    e = together / quads * T
+    return (a11 - e) / ((p + q) / 2 - e)
+
+
+def test_mari_equals_its_definition_by_brute_force():
+    rng = np.random.default_rng(8)
+    checked = 0
+    for _ in range(40):
+        K, Q = (int(v) for v in rng.integers(2, 4, size=2))
+        tab = rng.integers(0, 4, size=(K, Q))
+        x, y = _labels(tab)
+        if not 4 <= tab.sum() <= 11 or len(set(x)) < 2 or len(set(y)) < 2:
+            continue
+        assert ca.agreement(tab, index="mari") == pytest.approx(_mari_by_brute_force(tab),
+                                                                rel=1e-12), tab.tolist()
+        checked += 1
+    assert checked >= 15
+
+
+def test_mari_is_close_to_ari_for_large_n_and_one_on_identical_partitions():
+    tab = np.array([[300, 200], [100, 200]])
+    assert ca.agreement(tab, index="mari") == pytest.approx(
+        ca.agreement(tab, index="adjusted_rand"), abs=1e-3)
+    assert ca.agreement(np.diag([3, 4, 5]), index="mari") == 1.0
+    with pytest.raises(ValueError, match="at least 4"):
+        ca.agreement([[2, 1]], index="mari")
+
+
+@pytest.mark.parametrize("method", ["patefield", "permutation"])
+def test_agreement_test_runs_on_mari(method):
+    res = ca.agreement_test([[30, 20], [10, 20]], index="mari", method=method, n_sim=200, seed=1)
+    assert res is not None
