@@ -67,11 +67,13 @@ def s_null_moments(rows, cols):
 
 
 def _per_margins(rows, cols, shape, func):
-    """func(rows, cols) for each table of a batch, once per distinct pair of margins."""
+    """func(rows, cols) for each table of a batch (a list), computed once per distinct pair
+    of margins: a batch that shares its margins (Patefield tables, permutations) costs one."""
     rows = np.broadcast_to(rows, shape + rows.shape[-1:]).reshape(-1, rows.shape[-1])
     cols = np.broadcast_to(cols, shape + cols.shape[-1:]).reshape(-1, cols.shape[-1])
-    out = [func(r, c) for r, c in zip(rows, cols)]
-    return out
+    if len(rows) and (rows == rows[0]).all() and (cols == cols[0]).all():
+        return [func(rows[0], cols[0])] * len(rows)
+    return [func(r, c) for r, c in zip(rows, cols)]
 
 
 class _Standard:
@@ -123,10 +125,12 @@ def sri(S):
     shape = np.shape(S.stat)
     moments = _per_margins(S.rows, S.cols, shape, s_null_moments)
     stat = np.asarray(S.stat).reshape(-1)
-    out = np.zeros(len(moments))
-    for k, ((mean, var), s) in enumerate(zip(moments, stat)):
-        if var > 0:
-            # s - E[s] in exact rationals when s is an integer (no cancellation)
-            dev = (int(s) - mean) if float(s).is_integer() else (float(s) - float(mean))
-            out[k] = float(dev) / math.sqrt(float(var))
-    return out.reshape(shape)
+    # s - E[s] = (s - floor E[s]) - frac E[s]: an exact integer difference, then one rounding
+    floor = np.array([m.numerator // m.denominator for m, _ in moments], dtype=object)
+    frac = np.array([float(m - f) for (m, _), f in zip(moments, floor)])
+    sd = np.sqrt(np.array([float(v) for _, v in moments]))
+    if stat.dtype == object or np.issubdtype(stat.dtype, np.integer):
+        dev = (stat.astype(object) - floor).astype(float) - frac
+    else:  # a real-valued s (a null mean): the formula by continuity
+        dev = stat - np.array([float(m) for m, _ in moments])
+    return np.where(sd > 0, dev / np.where(sd > 0, sd, 1.0), 0.0).reshape(shape)
