@@ -31,8 +31,14 @@ Hoeffding (1963, Thm. 4) a hypergeometric law (d draws, s successes out of P) ob
 exponential bounds of the binomial Bin(m, p) with m p (1 - p) = sigma^2 the smaller of the two
 binomial variances (d, s / P) and (s, d / P); Bernstein's inequality then gives
 P(|X - mean| >= h) <= 2 exp(-h^2 / (2 (sigma^2 + h / 3))), and h = L/3 + sqrt(L^2/9 + 2 L sigma^2)
-makes each tail at most e^-L. With L = 36 each law drops at most 2 e^-36 ~ 5e-16 of its mass,
-and each conditional expectation at most that times max |psi| on the support.
+makes each tail at most e^-L. With L = 36 each law drops at most 2 e^-36 ~ 5e-16 of its mass.
+``n_mi_variance`` sums each pair of cells over the product of their marginal windows: the joint
+mass left out is at most the two cells' tails, 4 e^-36; the conditional sums over n_i'j' given
+n_ij' = m run over the marginal window of n_i'j', so what they leave out, weighted by P(m), is
+at most that window's tails, 2 e^-36. Each dropped term is at most max |psi|^2 (|psi| <= n log n
+at worst, of order one near the means), so the absolute error of n^2 Var[MI] is below
+8 e^-36 max |psi|^2 per pair of cells, far below rounding for every table tested (the tests
+compare with the exact law, 305 tables, and with the term-by-term sum up to n = 5000).
 Probabilities inside a window come from the ratio of neighbours (one log per term; no
 differences of log-factorials of size n log n), normalised by the window's sum.
 """
