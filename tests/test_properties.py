@@ -369,7 +369,7 @@ def _table_for(name, opts, min_n=None):
     """Tables an index can take: square for kappa, n >= 2 for pair counting, and for greedy
     criterion H distinct positive cells (see _ties_matter)."""
     if min_n is None:
-        min_n = 2 if _pair_counting(name) else 1
+        min_n = max(REGISTRY[name].min_n, 2 if _pair_counting(name) else 1)
     return tables(square=_needs_square(name, opts), distinct=_greedy(name, opts), min_n=min_n)
 
 
@@ -470,7 +470,8 @@ def test_batch_equals_table_by_table(name, opts):
         shapes = [(1, 1), (1, 3), (3, 1), (2, 2), (3, 4), (5, 2)]
     for K, Q in shapes:
         B = 7
-        batch = np.stack([random_table(rng, K, Q) for _ in range(B)])
+        batch = np.stack([random_table(rng, K, Q, min_n=max(2, REGISTRY[name].min_n))
+                          for _ in range(B)])
         # tables in a batch repeat margins (E[MI] is cached by margins): add a relabelled copy
         batch[-1] = batch[0][::-1, ::-1] if not _needs_square(name, opts) else batch[0]
         one_by_one = np.array([val(name, t, **opts) for t in batch])
@@ -537,7 +538,7 @@ def test_degenerate_tables_give_no_nan(name, opts):
     for label, t in DEGENERATE:
         n = int(t.sum())
         identical = bool(((t > 0).sum(axis=0) <= 1).all() and ((t > 0).sum(axis=1) <= 1).all())
-        if _pair_counting(name) and n < 2:
+        if n < rec.min_n:
             with pytest.raises(ValueError):
                 evaluate(name, t, **opts)
             continue

@@ -16,7 +16,7 @@ import pandas as pd
 from ..inputs import as_clusterings
 from ..tables import ContingencyTable, as_counts
 from . import pairs, information, matching, fuzzy, fuzzy_reviewed, matrices  # noqa: F401, I001
-from . import association, overlapping, catalogue  # noqa: F401, I001
+from . import association, overlapping, standardised, mari, catalogue  # noqa: F401, I001
 from .._validate import check_options, suggest
 from ._pairwise import evaluate_pairwise
 from ._registry import REGISTRY, Index, evaluate, get_index
@@ -198,9 +198,9 @@ def agreement(x, y=None, index="adjusted_rand", *, data=None, dropna=False, join
 
 def _exact_moments(rec: Index) -> str:
     """What the closed forms give under the null (method="hypergeometric" / "exact")."""
-    if rec.linear and rec.statistic == "s":
+    if rec.linear and rec.statistic in ("s", "t"):
         return "mean, variance"
-    if (rec.linear and rec.statistic == "t") or rec.pair_mean is not None:
+    if rec.pair_mean is not None:
         return "mean"
     return ""
 

@@ -15,7 +15,7 @@ from ._registry import REGISTRY, Index
 __all__ = ["catalogue_markdown", "catalogue_rows"]
 
 #: The rows of each table, in order: (label, test on a record).
-_HARD = ("pair counting", "information", "set matching", "association")
+_HARD = ("pair counting", "pairs of pairs", "information", "set matching", "association")
 _REVIEWED = "reviewed by Horta & Campello"
 _SOFT = ("fuzzy", _REVIEWED, "overlapping", "matrix")
 

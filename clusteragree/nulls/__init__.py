@@ -11,7 +11,7 @@ Random models (``model=``; Gates & Ahn 2017) and their methods (``method=``; the
 * ``"perm"`` (default): both margins fixed, one labelling randomly permuted against the other.
   ``"exact"`` (the network-algorithm dynamic programme on s or t for pair-counting and
   information indices; enumeration of every table for the others), ``"hypergeometric"``
-  (closed-form mean, and variance for pair counting), ``"patefield"`` (17,000 random tables,
+  (closed-form mean and variance for pair-counting and information indices), ``"patefield"`` (17,000 random tables,
   the thesis' IADJUST), ``"permutation"`` (999 random permutations; all of them when n <= 8).
 * ``"num"``, ``"num1"``, ``"all"``, ``"all1"``: random partitions with the observed numbers of
   clusters, or of any number of clusters, two-sided or with x fixed. ``"exact"`` (exact means

@@ -15,10 +15,14 @@ Every index marked ``linear`` in the registry is affine in its statistic given t
 I = alpha + beta s (the L family of Albatineh et al. 2006: rand, adjusted_rand, czekanowski,
 fowlkes_mallows, russel_rao, ...), so E[I] = alpha + beta E[s] and Var[I] = beta^2 Var[s].
 
-Mean of t = sum n_ij log n_ij: E[t] = sum_ij E[n_ij log n_ij] from the cells' hypergeometric
-laws (``clusteragree._hypergeom``), which gives the exact mean of every information index that is
-affine in t (MI, the NMIs with fixed normalisers, VI, AMI, ...); E[MI] is Vinh et al.'s expected
-mutual information. No feasible exact Var[t] is offered: use ``method="exact"``.
+Moments of t = sum n_ij log n_ij: E[t] = sum_ij E[n_ij log n_ij] from the cells' hypergeometric
+laws (``clusteragree._hypergeom``), and Var[t] = n^2 Var[MI] from the joint laws of pairs of cells
+(Romano, Bailey, Nguyen & Verspoor 2014, "Standardized mutual information for clustering
+comparisons: one step further in adjustment for chance", ICML; ``clusteragree._hypergeom_var``),
+which give the exact mean and variance of every information index that is affine in t (MI, the
+NMIs with fixed normalisers, VI, AMI, SMI, ...); E[MI] is Vinh et al.'s expected mutual
+information. The variance is computed only when it is read (``NullDistribution.var``): about
+0.2 s for a 10 x 10 table of 10^4 objects, 2 s at 10^5.
 """
 
 from __future__ import annotations
@@ -28,10 +32,11 @@ from fractions import Fraction
 import numpy as np
 
 from .._hypergeom import expected_xlogx_sum
+from .._hypergeom_var import n_mi_variance
 from ..indices import get_index
 from ._methods import NullMethod, register_method
 
-__all__ = ["moments_of_s", "mean_of_t", "index_moments"]
+__all__ = ["moments_of_s", "mean_of_t", "var_of_t", "index_moments"]
 
 
 def _ff(x: int, r: int) -> int:
@@ -93,6 +98,32 @@ def mean_of_t(rows, cols) -> float:
     return expected_xlogx_sum(rows, cols)
 
 
+def var_of_t(rows, cols) -> float:
+    """Exact Var[t], t = sum n_ij log n_ij, under fixed margins (= n^2 Var[MI]).
+
+    >>> bool(abs(var_of_t([2, 2], [2, 2]) / 16 - np.log(2) ** 2 * 2 / 9) < 1e-15)
+    True
+    """
+    return n_mi_variance(rows, cols)
+
+
+class Deferred:
+    """A number computed when first read with ``float()`` (the closed-form variance of an
+    information index costs a double sum over pairs of cells: it is not paid unless used)."""
+
+    def __init__(self, compute):
+        self._compute = compute
+        self._value = None
+
+    def __float__(self) -> float:
+        if self._value is None:
+            self._value = float(self._compute())
+        return self._value
+
+    def __repr__(self) -> str:
+        return "Deferred(not computed)" if self._value is None else repr(self._value)
+
+
 def _check_linear(rec):
     if not rec.linear:
         stat = {"s": "s", "t": "t"}.get(rec.statistic, "a cell sum")
@@ -103,10 +134,19 @@ def _check_linear(rec):
 
 
 def index_moments(index, rows, cols, **options) -> dict:
-    """Closed-form null moments of an index: {"mean": ..., "var": ... (pair counting only)}.
+    """Closed-form null moments of an index that is affine in its statistic given the margins,
+    I = alpha + beta x (x = s or t): {"mean": alpha + beta E[x], "var": beta^2 Var[x]}.
 
     Raises ``ValueError`` for an index that is not affine in its statistic.
+
+    >>> m = index_moments("mutual_info", [3, 2], [2, 3])
+    >>> round(m["mean"], 6), round(m["var"], 6)
+    (0.162939, 0.044283)
     """
+    return _index_moments(index, rows, cols, False, **options)
+
+
+def _index_moments(index, rows, cols, deferred, **options) -> dict:
     rec = get_index(index)
     _check_linear(rec)
     rows = np.asarray(rows, dtype=np.int64)
@@ -122,7 +162,25 @@ def index_moments(index, rows, cols, **options) -> dict:
         beta = (f1 - f0) / 2.0
         return {"mean": f0, "var": beta * beta * float(var_s)}
     mean_t = mean_of_t(rows, cols)
-    return {"mean": float(rec.of_statistic(np.float64(mean_t), rows, cols, **options))}
+    f0 = float(rec.of_statistic(np.float64(mean_t), rows, cols, **options))
+
+    def slope():
+        # alpha + beta t: beta from the formula either side of the mean, one unit of t away
+        # when both sides agree (few digits lost), else closer (an index clipped to its range,
+        # e.g. NMI <= 1, may be flat a unit past the mean; it is affine on the support)
+        for step in (max(1.0, 1e-6 * abs(mean_t)), max(1e-3, 1e-9 * abs(mean_t))):
+            up, down = (float(rec.of_statistic(np.float64(mean_t + h), rows, cols, **options))
+                        for h in (step, -step))
+            beta_up, beta_down = (up - f0) / step, (f0 - down) / step
+            if abs(beta_up - beta_down) <= 1e-8 * max(abs(beta_up), abs(beta_down)):
+                return (up - down) / (2 * step)
+        return max(beta_up, beta_down, key=abs)
+
+    def var():
+        v = var_of_t(rows, cols)
+        return slope() ** 2 * v if v > 0 else 0.0
+
+    return {"mean": f0, "var": Deferred(var) if deferred else var()}
 
 
 # -- the method record -------------------------------------------------------------------------
@@ -134,12 +192,12 @@ def _check_request(req):
 
 def _moments_law(req):
     rows, cols = req.margins
-    return {rec.name: req.null_of(rec, moments=index_moments(rec, rows, cols,
-                                                             **req.options[rec.name]))
+    return {rec.name: req.null_of(rec, moments=_index_moments(rec, rows, cols, True,
+                                                              **req.options[rec.name]))
             for rec in req.indices}
 
 
 register_method(NullMethod(
     name="hypergeometric", model="perm", title="Agreement test (closed-form moments)",
-    description="closed-form mean (and variance for pair counting) under fixed margins",
+    description="closed-form mean and variance under fixed margins",
     law=_moments_law, check=_check_request))
