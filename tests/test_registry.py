@@ -73,7 +73,8 @@ ONE_VS_SINGLETONS = np.ones((1, 5), dtype=int)
 def test_identical_partitions_take_the_optimum(table):
     for rec in TABLE_INDICES:
         if rec.kind == "statistic" or rec.name == "russel_rao" or math.isinf(rec.optimum):
-            continue  # no fixed optimum: RR's maximum is p/T, MI's min(H), z-scores (SMI, SRI)
+            continue  # no fixed optimum: RR's maximum is p/T, MI's min(H), RMI's H - log(Omega)/n,
+            # the z-scores SMI and SRI
         value = float(evaluate(rec, table))
         assert value == pytest.approx(rec.optimum, abs=1e-12), rec.name
 
