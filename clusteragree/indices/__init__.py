@@ -20,8 +20,9 @@ from . import association, overlapping, standardised, mari, reduced, catalogue  
 from .._validate import check_options, suggest
 from ._pairwise import evaluate_pairwise
 from ._registry import REGISTRY, Index, evaluate, get_index
+from .catalogue import catalogue_markdown
 
-__all__ = ["agreement", "list_indices", "get_index", "evaluate", "resolve_indices",
+__all__ = ["agreement", "list_indices", "catalogue_markdown", "get_index", "evaluate", "resolve_indices",
            "group_members", "skip_undefined",
            "split_options", "GROUPS",
            "Index", "REGISTRY"]
