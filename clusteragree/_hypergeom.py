@@ -129,8 +129,8 @@ def cell_laws(a, b, n, log_tail: float = LOG_TAIL):
     return cell, k, pmf
 
 
-def _distinct_sizes(rows, cols):
-    """The distinct non-zero margins of each side with their multiplicities, and n."""
+def positive_margins(rows, cols):
+    """The non-zero row and column margins as int64 arrays, and their common total n."""
     a = np.asarray(rows, dtype=np.int64).ravel()
     b = np.asarray(cols, dtype=np.int64).ravel()
     a, b = a[a > 0], b[b > 0]
@@ -138,6 +138,12 @@ def _distinct_sizes(rows, cols):
     if n != int(b.sum()):
         raise ValueError(f"row and column margins must have the same total, got {n} and "
                          f"{int(b.sum())}")
+    return a, b, n
+
+
+def _distinct_sizes(rows, cols):
+    """The distinct non-zero margins of each side with their multiplicities, and n."""
+    a, b, n = positive_margins(rows, cols)
     ua, ca = np.unique(a, return_counts=True)
     ub, cb = np.unique(b, return_counts=True)
     return ua, ca.astype(float), ub, cb.astype(float), n

@@ -48,6 +48,8 @@ from __future__ import annotations
 import numpy as np
 from scipy.special import gammaln
 
+from ._hypergeom import positive_margins
+
 __all__ = ["LOG_TAIL_VAR", "variance_of_mi", "n_mi_variance"]
 
 LOG_TAIL_VAR = 36.0
@@ -90,15 +92,7 @@ def _laws(P, d, s):
     return xc, w / w.sum(axis=-1, keepdims=True)
 
 
-def _margins(rows, cols):
-    a = np.asarray(rows, dtype=np.int64).ravel()
-    b = np.asarray(cols, dtype=np.int64).ravel()
-    a, b = a[a > 0], b[b > 0]
-    n = int(a.sum())
-    if n != int(b.sum()):
-        raise ValueError(f"row and column margins must have the same total, got {n} and "
-                         f"{int(b.sum())}")
-    return a, b, n
+_margins = positive_margins
 
 
 def _n_mi_variance_direct(rows, cols) -> float:
