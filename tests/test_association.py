@@ -143,20 +143,27 @@ def test_npa_and_nca_by_brute_force(t):
 def test_npa_nca_psi_match_genieclust():
     gc = pytest.importorskip("genieclust.compare_partitions")
     rng = np.random.default_rng(11)
-    for _ in range(60):
+    checked = []
+    for _ in range(120):
         n = int(rng.integers(5, 60))
         # consecutive labels: genieclust counts every label from 0 to the largest as a cluster
         x = np.unique(rng.integers(0, rng.integers(2, 6), n), return_inverse=True)[1]
         y = np.unique(rng.integers(0, rng.integers(2, 6), n), return_inverse=True)[1]
         if x.max() < 1 or y.max() < 1:
             continue
-        assert ca.agreement(x, y, index="npa") == pytest.approx(
-            gc.normalized_pivoted_accuracy(x, y), abs=1e-9)
-        if len(np.unique(x)) <= len(np.unique(y)):  # genieclust's NCA needs K <= L
-            assert ca.agreement(x, y, index="nca") == pytest.approx(
-                gc.normalized_clustering_accuracy(x, y), abs=1e-9)
-        assert ca.agreement(x, y, index="psi") == pytest.approx(
-            gc.pair_sets_index(x, y), abs=1e-9)
+        checked.append(len(np.unique(x)) == len(np.unique(y)))
+        for index, oracle in (("npa", gc.normalized_pivoted_accuracy),
+                              ("nca", gc.normalized_clustering_accuracy),
+                              ("psi", gc.pair_sets_index)):
+            try:
+                expected = oracle(x, y)
+            except RuntimeError:
+                # genieclust >= 1.3 refuses unequal numbers of clusters (and its NCA K > L):
+                # only the cases it computes are compared
+                assert len(np.unique(x)) != len(np.unique(y)), index
+                continue
+            assert ca.agreement(x, y, index=index) == pytest.approx(expected, abs=1e-9), index
+    assert sum(checked) >= 10, "enough square tables compared with every oracle"
 
 
 def test_genieclust_doc_example():
