@@ -154,11 +154,12 @@ def _coerce(key: str, value, kind: str):
     return value
 
 
-def coerce_parameters(name: str, params: dict) -> dict:
+def coerce_parameters(name: str, params: dict, declared: pd.DataFrame | None = None) -> dict:
     """Check each parameter against the notebook's declaration (its name, with a did-you-mean,
     and its type) and convert command-line strings to the declared type. File parameters
-    (``*_file``) become absolute paths, so the notebook finds them wherever it runs."""
-    declared = report_parameters(name)
+    (``*_file``) become absolute paths, so the notebook finds them wherever it runs.
+    ``declared``: ``report_parameters(name)``, when the caller has it already."""
+    declared = report_parameters(name) if declared is None else declared
     out = {}
     for key, value in params.items():
         if key not in declared.index:
@@ -273,9 +274,10 @@ def report(name: str = "agreement", output=None, format: str = "html", *, code: 
     check_bool(code, "code")
     check_bool(keep_notebook, "keep_notebook")
     check_bool(progress, "progress")
-    params = coerce_parameters(name, parameters)
+    declared = report_parameters(name)
+    params = coerce_parameters(name, parameters, declared)
     if rep.check is not None:
-        rep.check({**report_parameters(name)["default"].to_dict(), **params})
+        rep.check({**declared["default"].to_dict(), **params})
     path = _check_output(output, name, fmt)
     if fmt == "pdf":
         _check_pdf_support()

@@ -36,8 +36,8 @@ def test_one_row_per_unit_table_and_index(serial, small_design):
     # the adjusted Rand index adjusted again by its own Patefield mean stays close to itself
     ari = serial[serial["index"] == "adjusted_rand"]
     assert ((ari["observed"] - ari["adjusted_mean"]).abs() < 0.05).all()
-    # the external table of a unit has the design's n objects
-    assert (serial["n"] == 120).all()
+    # every row carries its design row's keys
+    assert (serial["n"] == 120).all() and set(serial["scenario"]) == set(small_design["scenario"])
 
 
 def test_a_unit_is_reproducible_and_the_seed_matters(small_design):
