@@ -21,7 +21,7 @@ _SOFT = ("fuzzy", _REVIEWED, "overlapping", "matrix")
 
 
 def _row_of(rec: Index) -> str:
-    if rec.family == "fuzzy" and rec.func.__module__.endswith("fuzzy_reviewed"):
+    if rec.family == "fuzzy" and rec.func.__module__.endswith(("fuzzy_reviewed", "fuzzy_campello")):
         return _REVIEWED
     return rec.family
 
