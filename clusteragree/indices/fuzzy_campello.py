@@ -43,6 +43,11 @@ membership away and gives one), F_TD = 2 (n - max_pi sum_r n_r,pi(r)) = 2 n (1 -
 10CF = 1 exactly when U and V are equivalent; it is not bounded below. As in the review of
 Horta, D. & Campello, R. J. G. B. (2015), "Comparing hard and overlapping clusterings", JMLR 16,
 the counts of clusters are the columns of U and V, empty ones included.
+
+Both constructions are implemented as that review describes them (fuzzy-set operations on pairs
+with the minimum and maximum; the transfer distance as the best one-to-one matching of padded
+clusters); tests check them by brute force from the definitions, against Rand, ARI and the
+transfer distance on hard partitions, and against the linear-programming relaxation.
 """
 
 from __future__ import annotations
