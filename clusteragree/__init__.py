@@ -10,7 +10,7 @@ The public face of the package (see the README):
 
 from . import nulls, simulate, stability, study
 from .datasets import list_datasets, load_dataset
-from .indices import agreement, get_index, list_indices
+from .indices import agreement, get_index, list_indices, mari_null_moments
 from .indices.fuzzy import membership_kind
 from .indices.matrices import coassociation
 from .inference import AgreementTest, adjust, agreement_test, compare, format_results, iadjust
@@ -40,6 +40,7 @@ __all__ = [
     "crosstab",
     "get_index",
     "list_indices",
+    "mari_null_moments",
     "load_dataset",
     "list_datasets",
 ]

@@ -22,8 +22,10 @@ from .._validate import check_options, suggest
 from ._pairwise import evaluate_pairwise
 from ._registry import REGISTRY, Index, evaluate, get_index
 from .catalogue import catalogue_markdown
+from .mari import mari_null_moments
 
 __all__ = ["agreement", "list_indices", "catalogue_markdown", "get_index", "evaluate", "resolve_indices",
+           "mari_null_moments",
            "group_members", "skip_undefined",
            "split_options", "GROUPS",
            "Index", "REGISTRY"]

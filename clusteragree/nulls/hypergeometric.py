@@ -130,6 +130,8 @@ def _check_linear(rec):
         raise ValueError(
             f"index {rec.name!r} has no closed-form null moments (it is not affine in {stat}); "
             "use method='exact', 'patefield' or 'permutation'"
+            + ("; ca.mari_null_moments gives the exact moments of its numerator and denominator"
+               if rec.name == "mari" else "")
         )
 
 
