@@ -17,7 +17,7 @@ from ..inputs import as_clusterings
 from ..tables import ContingencyTable, as_counts
 from . import pairs, information, matching, fuzzy, fuzzy_reviewed, matrices  # noqa: F401, I001
 from . import association, overlapping, standardised, mari, reduced, fuzzy_campello  # noqa: F401, I001
-from . import catalogue  # noqa: F401, I001
+from . import tsallis, catalogue  # noqa: F401, I001
 from .._validate import check_options, suggest
 from ._pairwise import evaluate_pairwise
 from ._registry import REGISTRY, Index, evaluate, get_index

@@ -1,0 +1,114 @@
+"""Adjusted mutual information of Tsallis entropy of order q (AMI_q).
+
+Romano, S., Vinh, N. X., Bailey, J. & Verspoor, K. (2016), "Adjusting for chance clustering
+comparison measures", JMLR 17, generalise the adjusted mutual information with the Tsallis
+q-entropy H_q(p) = (1 - sum_i p_i^q) / (q - 1):
+
+    MI_q = H_q(x) + H_q(y) - H_q(x, y) = (1 - sum_i (a_i/n)^q - sum_j (b_j/n)^q
+                                          + sum_ij (n_ij/n)^q) / (q - 1),
+    AMI_q = (MI_q - E[MI_q]) / ((H_q(x) + H_q(y)) / 2 - E[MI_q]),
+
+with E under fixed margins (the permutation null). Given the margins, MI_q is affine in
+sum_ij n_ij^q and the denominator is a constant, so E[MI_q] needs only E[sum_ij n_ij^q], a sum
+over each cell's hypergeometric law Hypergeom(n, a_i, b_j) (``clusteragree._hypergeom``), and
+the exact null mean of AMI_q is 0. Two members are known indices: q = 2 is the adjusted Rand
+index (MI_2 is affine in sum n_ij^2, as ARI is), and q -> 1 is the adjusted mutual information
+with the arithmetic mean (Shannon entropy), which ``q=1`` computes.
+"""
+
+from __future__ import annotations
+
+import math
+from functools import lru_cache
+
+import numpy as np
+
+from .._hypergeom import _distinct_sizes, _pair_chunks
+from ._common import identical, ratio
+from ._registry import register
+
+__all__ = ["expected_power_sum"]
+
+_ROMANO16 = ("Romano, Vinh, Bailey & Verspoor (2016), Adjusting for chance clustering "
+             "comparison measures, JMLR 17")
+
+
+@lru_cache(maxsize=512)
+def _power_sum(a: tuple, b: tuple, q: float) -> float:
+    sa, wa, sb, wb, n = _distinct_sizes(np.array(a), np.array(b))
+    total = 0.0
+    for w, _, _, cell, k, pmf in _pair_chunks(sa, wa, sb, wb, n):
+        total += float((w[cell] * pmf * k.astype(float) ** q).sum())
+    return total
+
+
+def expected_power_sum(rows, cols, q: float) -> float:
+    """E[sum_ij n_ij^q] over the tables with the given margins (fixed margins; each cell
+    hypergeometric; cached per margins and q).
+
+    >>> round(expected_power_sum([2, 2], [2, 2], 2.0), 12)   # s = 8 w.p. 1/3, 4 w.p. 2/3
+    5.333333333333
+    """
+    a = tuple(sorted(int(v) for v in np.asarray(rows).ravel() if v > 0))
+    b = tuple(sorted(int(v) for v in np.asarray(cols).ravel() if v > 0))
+    return _power_sum(a, b, float(q))
+
+
+def _check_q(q):
+    if isinstance(q, bool) or not isinstance(q, (int, float)) or not math.isfinite(q) or q <= 0:
+        raise ValueError(f"q must be a positive number (the order of the Tsallis entropy; "
+                         f"2 gives the adjusted Rand index, 1 the adjusted mutual information), "
+                         f"got {q!r}")
+    return float(q)
+
+
+def _shannon(p):
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return -np.where(p > 0, p * np.log(p), 0.0).sum(axis=-1)
+
+
+@register(name="ami_tsallis", title="Adjusted mutual information of Tsallis order q (AMI_q)",
+          kind="similarity", range=(-math.inf, 1.0), optimum=1.0, symmetric=True,
+          aliases=("ami_q", "tsallis_ami"), options={"q": 2.0}, family="information",
+          reference=_ROMANO16)
+def ami_tsallis(counts, q=2.0):
+    """AMI_q = (MI_q - E[MI_q]) / ((H_q(x) + H_q(y)) / 2 - E[MI_q]) with Tsallis entropies of
+    order q and the exact E under fixed margins; q = 2 is ARI, q = 1 the AMI (arithmetic).
+
+    >>> round(ca.agreement([[30, 20], [10, 20]], index="ami_tsallis", q=2), 6)  # = ARI
+    0.051241
+    >>> round(ca.agreement([[30, 20], [10, 20]], index="ami_tsallis", q=1.5), 6)
+    0.048577
+    """
+    q = _check_q(q)
+    c = np.asarray(counts, dtype=float)
+    a, b = c.sum(axis=-1), c.sum(axis=-2)
+    n = a.sum(axis=-1)
+    batch = c.shape[:-2]
+    flat_a = a.reshape(-1, a.shape[-1])
+    flat_b = b.reshape(-1, b.shape[-1])
+    if len(flat_a) > 1 and (flat_a == flat_a[0]).all() and (flat_b == flat_b[0]).all():
+        flat_a, flat_b = flat_a[:1], flat_b[:1]  # a null batch shares its margins: one sum
+    if q == 1.0:  # the Shannon limit: the adjusted mutual information, arithmetic mean
+        from .._hypergeom import expected_mutual_information
+
+        pa, pb = a / n[..., None], b / n[..., None]
+        hx, hy = _shannon(pa), _shannon(pb)
+        hxy = _shannon((c / n[..., None, None]).reshape(batch + (-1,)))
+        mi = hx + hy - hxy
+        emi = np.array([expected_mutual_information(r, s) for r, s in zip(flat_a, flat_b)])
+        emi = np.broadcast_to(emi, (max(1, int(np.prod(batch))),)).reshape(batch)
+    else:
+        sa = ((a / n[..., None]) ** q).sum(axis=-1)
+        sb = ((b / n[..., None]) ** q).sum(axis=-1)
+        sab = ((c / n[..., None, None]) ** q).sum(axis=(-2, -1))
+        hx, hy = (1 - sa) / (q - 1), (1 - sb) / (q - 1)
+        mi = (1 - sa - sb + sab) / (q - 1)
+        esab = np.array([expected_power_sum(r, s, q) for r, s in zip(flat_a, flat_b)])
+        esab = np.broadcast_to(esab, (max(1, int(np.prod(batch))),)).reshape(batch)
+        emi = (1 - sa - sb + esab / n**q) / (q - 1)
+    avg = (hx + hy) / 2
+    scale = 1e-12 * np.maximum(1.0, np.abs(avg))
+    num = np.where(np.abs(mi - emi) <= scale, 0.0, mi - emi)
+    den = np.where(np.abs(avg - emi) <= scale, 0.0, avg - emi)
+    return ratio(num, den, identical(c.astype(np.int64)), 1.0, 0.0)
