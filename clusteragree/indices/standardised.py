@@ -65,8 +65,16 @@ from .._validate import check_choice
 from ._registry import register
 from .information import AMI_RTOL, info_state
 
-__all__ = ["mi_null_moments", "s_null_moments", "smi_moments_method", "smi_sd_error_bound",
-           "exact_variance_work", "AUTO_MAX_WORK", "SECONDS_PER_WORK", "SPARSE_ERROR"]
+__all__ = [
+    "AUTO_MAX_WORK",
+    "SECONDS_PER_WORK",
+    "SPARSE_ERROR",
+    "exact_variance_work",
+    "mi_null_moments",
+    "s_null_moments",
+    "smi_moments_method",
+    "smi_sd_error_bound",
+]
 
 _ROMANO = ("Romano, Bailey, Nguyen & Verspoor (2014), Standardized mutual information for "
            "clustering comparisons: one step further in adjustment for chance, ICML; Romano, "
