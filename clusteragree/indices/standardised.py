@@ -13,40 +13,45 @@ no fixed optimum, and is 0 when the margins allow a single table (sd = 0).
 
 Beyond exact reach. The exact Var[MI] sums over pairs of cells and the windows of their laws:
 its time is about ``SECONDS_PER_WORK`` times K Q (K + Q) W (W + 32), W the widest window of a
-cell's law (``exact_variance_work``; 90 s for 50 x 50 tables with n = 10^6). The mean E[MI]
-stays exact and cheap. For the variance, G = 2 n MI (the likelihood-ratio statistic of
-independence) is asymptotically chi-square with df = (K - 1)(Q - 1) degrees of freedom (K, Q
-the non-empty rows and columns); the exact mean's ratio to the chi-square mean,
-q = 2 n E[MI] / df, scales it, as Williams' (1976) correction does ("Improved likelihood ratio
-tests for complete contingency tables", Biometrika 63): G ~ q chi2_df, so
+cell's law (``exact_variance_work``; 100 s and 650 MB for a 50 x 50 table with n = 10^6). The
+mean E[MI] stays exact and cheap. For the variance, G = 2 n MI (the likelihood-ratio statistic
+of independence) is asymptotically chi-square with df = (K - 1)(Q - 1) degrees of freedom (K,
+Q the non-empty rows and columns); the exact mean's ratio to the chi-square mean,
+q = 2 n E[MI] / df, scales it, as in Williams, D. A. (1976), "Improved likelihood ratio tests
+for complete contingency tables", Biometrika 63: G ~ q chi2_df, so
 
     Var[G] = 2 df q^2,   Var[MI] ~ df q^2 / (2 n^2).
 
-(The unscaled 2 df and the scale 2 df q were measured too: their error falls only like 1/c,
-c below, while with q^2 it falls like 1/c^2.) The error depends on how sparse the table is,
-measured by the effective cell count
+Its error depends on how sparse the table is, measured by the effective cell count
 
     c = (K - 1)(Q - 1) / sum_ij 1 / max(mu_ij, 1/2),   mu_ij = a_i b_j / n
 
-(for balanced margins about the mean cell count n / (K Q); a row or column with few objects
-makes it much smaller, and the mean cell count is then no guide). Against the exact sd on 764
-random tables (2 to 100 clusters a side, n = 8 to 3 10^6, Dirichlet margins from lopsided to
-balanced), the relative error of the asymptotic sd was at most 0.47 / c and at most 5.8 / c^2:
+(with equal margins (K - 1)(Q - 1) / (K Q) times the mean cell count n / (K Q); a row or a
+column with few objects makes it much smaller, and the mean cell count is then no guide: it
+was above 100 on tables with 5% error). Against the exact sd on 882 random tables (2 to 100
+clusters a side, n = 13 to 3 10^6, Dirichlet margins from lopsided to equal), the relative
+error of the asymptotic sd was at most 0.47 / c and at most 5.8 / c^2; the stated bound is
 
-    |sd_asymptotic / sd_exact - 1| <= min(0.5 / c, 6 / c^2)      (``smi_sd_error_bound``)
+    |sd_asymptotic / sd_exact - 1| <= min(0.5 / c, 6 / c^2)      (``smi_sd_error_bound``),
 
-    table (random margins)       c      bound     measured
-    10 x 10, n = 10^4, balanced   80     9e-4      4e-5
-    10 x 10, n = 10^4, Dirichlet   6     8e-2      2e-2
-    20 x 20, n = 10^5, balanced  220     1e-4      < 1e-5
-    5 x 5,   n = 10^3, Dirichlet   8     6e-2      3e-2
-    2 x 10,  n = 100                1     5e-1      4e-1
+below 1% when c >= 25. Measured |sd_asymptotic / sd_exact - 1|:
 
-so it is below 1% when c >= 25, and the SMI it gives differs from the exact one by the same
-relative amount (E[MI] is exact). Option ``moments`` of ``smi``: ``"exact"``, ``"asymptotic"``,
-or ``"auto"`` (default): exact when its work is at most ``AUTO_MAX_WORK`` (about 2 s), else
-asymptotic. Asymptotic moments on a table with c < 25 (bound above 1%) warn, naming the bound.
-``smi_moments_method(table)`` says which a table gets; ``agreement_test`` prints it.
+    c            tables   median    max       bound at the lower end
+    [1, 3)         239    4.6e-2    1.4e-1    5e-1
+    [3, 10)        177    1.0e-2    5.6e-2    1.7e-1
+    [10, 25)        83    9.0e-4    1.1e-2    5e-2
+    [25, 100)      113    5.7e-5    2.0e-3    9.6e-3
+    [100, 1000)    119    1.5e-6    4.2e-5    6e-4
+    50 x 50, n = 10^5, c = 26:  -5.7e-4;   50 x 50, n = 10^6, c = 260:  -3.6e-6 (exact 104 s)
+    10 x 10, n = 10^5, lopsided margins, c = 5.4:  +1.4e-2
+
+The unscaled variance 2 df and the once-scaled 2 df q were measured on the same tables: their
+error falls only like 1/c (median 5.6e-4 and 2.8e-4 for c in [100, 1000)), so q^2 it is. SMI
+from the asymptotic moments is the exact SMI times sd_exact / sd_asymptotic (E[MI] is exact).
+Option ``moments`` of ``smi``: ``"exact"``, ``"asymptotic"``, or ``"auto"`` (default): exact
+when its work is at most ``AUTO_MAX_WORK`` (about 2 s), else asymptotic. Asymptotic moments
+on a table whose bound is above ``SPARSE_ERROR`` (1%, c < 25) warn, with the bound.
+``smi_moments_method(table)`` says which moments a table gets; ``agreement_test`` prints it.
 """
 
 from __future__ import annotations
@@ -82,13 +87,16 @@ _ROMANO = ("Romano, Bailey, Nguyen & Verspoor (2014), Standardized mutual inform
            "measures, JMLR 17")
 _MOMENTS = ("auto", "exact", "asymptotic")
 #: Seconds per unit of ``exact_variance_work``, calibrated on this package's development
-#: machine: 32 timed exact variances (2 to 100 clusters a side, n = 5 10^3 to 3 10^6, lopsided
-#: and balanced margins, 0.2 to 18 s) took 0.85 to 2 times the prediction (most within 10%;
-#: slower than predicted only with 50 to 100 clusters a side and narrow windows).
+#: machine (2 CPUs): 32 timed exact variances (2 to 100 clusters a side, n = 5 10^3 to
+#: 3 10^6, lopsided and equal margins, 0.2 to 18 s) took 0.85 to 2 times the prediction (most
+#: within 10%; up to 2 times only with 50 to 100 clusters a side and narrow windows); a 50 x 50
+#: table with n = 10^6 took 104 s for 100 s predicted.
 SECONDS_PER_WORK = 7.7e-10
 #: ``moments="auto"`` computes the variance exactly when ``exact_variance_work`` is at most
-#: this: about 2 s at ``SECONDS_PER_WORK`` (10 x 10 tables up to n ~ 10^5, 20 x 20 to n ~ 3
-#: 10^4 with lopsided margins; 50 x 50 to n ~ 4 10^4 with balanced ones), else asymptotic.
+#: this, about 2 s at ``SECONDS_PER_WORK``, else asymptotically. With equal cluster sizes that
+#: is up to n ~ 4 10^5 (10 x 10), 2 10^5 (20 x 20), 6 10^4 (50 x 50); with sizes within a
+#: factor of about 3, 2 10^5, 6 10^4, 2 10^4; lopsided sizes (Dirichlet(1)) widen the largest
+#: cell's window and bring these down to 7 10^4, 2 10^4, 4 10^3.
 AUTO_MAX_WORK = 2.6e9
 #: Asymptotic moments warn when their stated error bound (``smi_sd_error_bound``) is above
 #: this relative error of the sd (an effective cell count below 25).
@@ -157,7 +165,7 @@ def _effective_cells(a, b) -> float:
 def smi_sd_error_bound(rows, cols) -> float:
     """The stated bound on the relative error of the asymptotic sd of MI,
     min(0.5 / c, 6 / c^2), c the effective cell count (module docstring; it held on every one
-    of 764 random tables compared with the exact sd). 0 when Var[MI] = 0 (nothing is
+    of 882 random tables compared with the exact sd). 0 when Var[MI] = 0 (nothing is
     approximated).
 
     >>> round(smi_sd_error_bound([500] * 10, [500] * 10), 5)   # c = 50 * 81 / 100 = 40.5
