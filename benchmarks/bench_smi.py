@@ -1,8 +1,12 @@
 #!/usr/bin/env python
-"""Exact standardised mutual information (SMI) against FastAMI's Monte Carlo SMI.
+"""Exact standardised mutual information (SMI) against FastAMI's Monte Carlo SMI, and the
+exact moments of MI against the asymptotic ones (``moments="asymptotic"``).
 
-    python benchmarks/bench_smi.py            # n = 10^3, 10^4, 10^5 (10 x 10 tables)
-    python benchmarks/bench_smi.py --large    # also n = 10^6 (10 x 10), about 15-30 s
+    python benchmarks/bench_smi.py            # about 3 minutes (exact at 50 x 50, n = 10^6)
+    python benchmarks/bench_smi.py --quick    # about 40 s: no n = 10^6 anywhere
+    python benchmarks/bench_smi.py --large    # also n = 10^6 in the FastAMI section (10 x 10)
+
+Exact against FastAMI: n = 10^3, 10^4, 10^5 (--quick: 10^3, 10^4).
 
 What is measured: ``ca.agreement(tab, index="smi")`` on a 10 x 10 table with moderately
 dependent clusterings, first call (the per-margins cache cleared), i.e. E[MI] (Vinh et al.) and
@@ -20,18 +24,26 @@ interpreter, given by the environment variable FASTAMI_PYTHON (default
 
 Its time includes only its call (labels loaded before the clock starts); it is a Monte Carlo
 estimate with its own error estimate (precision_goal=0.1, the default), ours is exact.
+
+Exact against asymptotic moments (one run): K x K tables of n objects whose cluster sizes are
+drawn from Dirichlet(5, ..., 5) (unequal, within a factor of about 3; and two lopsided 10 x 10
+tables, Dirichlet(1)), y equal to x with probability 0.05: the time of ``ca.agreement(tab,
+index="smi", moments=...)`` from a cold cache (best of 3; one run when it takes over 5 s), the
+time ratio, the relative error of the asymptotic sd of MI and the absolute error of SMI against
+the exact ones, the effective cell count c and the stated bound on the sd's error
+(``smi_sd_error_bound``), and what ``moments="auto"`` uses.
 """
 
 from __future__ import annotations
 
+import argparse
 import os
 import subprocess
-import sys
 import tempfile
 import time
+import warnings
 
 import numpy as np
-
 from _bench import fmt_s, git_state, load
 
 import clusteragree as ca
@@ -63,7 +75,7 @@ def time_exact(tab, repeats=3):
     for _ in range(repeats):
         standardised._mi_moments.cache_clear()
         t0 = time.perf_counter()
-        value = float(ca.agreement(tab, index="smi"))
+        value = float(ca.agreement(tab, index="smi", moments="exact"))
         best = min(best, time.perf_counter() - t0)
     return best, value
 
@@ -84,8 +96,61 @@ def time_fastami(x, y):
     return sec, smi, err
 
 
+def dirichlet_table(n, k, alpha, seed=0):
+    """A k x k table of n objects: cluster probabilities of x and y from Dirichlet(alpha),
+    y equal to x with probability 0.05."""
+    rng = np.random.default_rng(seed)
+    px, py = rng.dirichlet(alpha * np.ones(k)), rng.dirichlet(alpha * np.ones(k))
+    x = rng.choice(k, size=n, p=px)
+    y = np.where(rng.random(n) < 0.05, x, rng.choice(k, size=n, p=py))
+    return ca.crosstab(x, y)
+
+
+def time_moments(tab, moments):
+    best, value, repeats = np.inf, None, 3
+    while repeats:
+        standardised._mi_moments.cache_clear()
+        standardised._method.cache_clear()
+        t0 = time.perf_counter()
+        value = float(ca.agreement(tab, index="smi", moments=moments))
+        sec = time.perf_counter() - t0
+        best = min(best, sec)
+        repeats = 0 if sec > 5 else repeats - 1
+    return best, value
+
+
+def exact_vs_asymptotic(quick):
+    cases = [(10, 10**4, 5.0), (10, 10**5, 5.0), (20, 10**5, 5.0), (50, 10**5, 5.0)]
+    cases += [] if quick else [(50, 10**6, 5.0)]
+    cases += [(10, 10**4, 1.0), (10, 10**5, 1.0)]
+    print("\nExact against asymptotic moments of MI (Var[2 n MI] = 2 df q^2, q = 2 n E[MI] / df)")
+    print(f"{'table':>8} {'n':>8} {'alpha':>5} {'exact':>11} {'asymptotic':>11} {'ratio':>7} "
+          f"{'sd rel. err':>11} {'SMI':>9} {'SMI abs. err':>12} {'c':>6} {'bound':>8} "
+          f"{'auto':>10}")
+    for k, n, alpha in cases:
+        tab = dirichlet_table(n, k, alpha)
+        rows, cols = tab.row_sums, tab.col_sums
+        t_ex, smi_ex = time_moments(tab, "exact")
+        _, v_ex = standardised.mi_null_moments(rows, cols, moments="exact")
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", UserWarning)  # sparse tables: the bound says it
+            t_as, smi_as = time_moments(tab, "asymptotic")
+        _, v_as = standardised.mi_null_moments(rows, cols, moments="asymptotic")
+        a, b = standardised._key(rows, cols)
+        print(f"{f'{k}x{k}':>8} {n:>8} {alpha:>5g} {fmt_s(t_ex):>11} {fmt_s(t_as):>11} "
+              f"{t_ex / t_as:>7.0f} {np.sqrt(v_as / v_ex) - 1:>+11.2e} {smi_ex:>9.3f} "
+              f"{abs(smi_as - smi_ex):>12.2e} {standardised._effective_cells(a, b):>6.1f} "
+              f"{standardised.smi_sd_error_bound(rows, cols):>8.1e} "
+              f"{standardised.smi_moments_method(tab):>10}", flush=True)
+
+
 def main():
-    sizes = [10**3, 10**4, 10**5] + ([10**6] if "--large" in sys.argv else [])
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="no n = 10^6 (about 25 s)")
+    parser.add_argument("--large", action="store_true", help="n = 10^6 against FastAMI too")
+    args = parser.parse_args()
+    sizes = [10**3, 10**4] + ([] if args.quick else [10**5])
+    sizes += [10**6] if args.large and not args.quick else []
     print(f"bench_smi{git_state()}; load {load()}")
     print(f"FastAMI: {FASTAMI if os.path.exists(FASTAMI) else 'not found (skipped)'}\n")
     print(f"{'n':>9} {'exact SMI':>12} {'time':>11}   {'FastAMI SMI':>12} {'+/-':>7} "
@@ -101,6 +166,7 @@ def main():
         if n == 10**4:
             print(f"{'':>9} target: under 1 s at n = 10^4 -> "
                   f"{'met' if sec < 1 else 'MISSED'}")
+    exact_vs_asymptotic(args.quick)
 
 
 if __name__ == "__main__":

@@ -70,6 +70,7 @@ class AgreementTest:
     data_name: str
     zscore: float  # nan when the null has no variance
     pvalue_se: float  # Monte Carlo standard error of the p-value; 0 exact; nan moments only
+    note: str | None = None  # how the index was computed on this table (``Index.describe``)
 
     @property
     def method(self) -> str:
@@ -104,6 +105,7 @@ class AgreementTest:
         lines = ["", f"\t{nd.method_record.title}", "",
                  f"data:  {self.data_name}",
                  f"index: {rec.name} ({rec.title}), a {rec.kind}",
+                 *([self.note] if self.note else []),
                  f"observed = {self.statistic:.6g}, null mean = {nd.mean:.6g}{median}{z}"]
         if not math.isnan(self.pvalue):
             pv = f"p-value {_fmt_p(self.pvalue, nd)}"
@@ -133,6 +135,8 @@ class AgreementTest:
         nd, rec = self.null, get_index(self.index)
         rows = [("data", self.data_name), ("index", f"{rec.name} ({rec.title}), a {rec.kind}"),
                 ("observed", f"{self.statistic:.6g}"), ("null mean", f"{nd.mean:.6g}")]
+        if self.note:
+            rows.insert(2, ("computed", self.note))
         if nd.has_law:
             rows.append(("null median", f"{nd.median:.6g}"))
         if not math.isnan(self.zscore):
@@ -208,10 +212,14 @@ def _test_of(rec: Index, nd: NullDistribution, request, alternative,
         z = nd.zscore(observed)
     except ValueError:  # moments without a variance
         z = math.nan
+    note = None
+    if rec.describe is not None and request.clusterings.table is not None:
+        note = rec.describe(request.clusterings.table.counts, **request.options[rec.name])
     return AgreementTest(statistic=observed, pvalue=p,
                          adjusted={c: nd.adjust(observed, c) for c in _centers_for(nd)},
                          null=nd, index=rec.name, alternative=alternative,
-                         data_name=request.clusterings.describe(), zscore=z, pvalue_se=se)
+                         data_name=request.clusterings.describe(), zscore=z, pvalue_se=se,
+                         note=note)
 
 
 def _request_of(requests, name):

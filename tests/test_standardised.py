@@ -7,14 +7,24 @@ conditional laws term by term, and Patefield's random tables.
 
 import itertools
 import math
+import warnings
 
 import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from scipy.stats import hypergeom
 
 import clusteragree as ca
 from clusteragree._hypergeom_var import _n_mi_variance_direct, n_mi_variance, variance_of_mi
+from clusteragree.indices.standardised import (
+    AUTO_MAX_WORK,
+    SPARSE_ERROR,
+    exact_variance_work,
+    mi_null_moments,
+    smi_moments_method,
+    smi_sd_error_bound,
+)
 from clusteragree.tables import margin_table
 
 
@@ -158,6 +168,145 @@ def test_list_indices_has_them_with_references():
     df = ca.list_indices()
     for name in ("smi", "sri"):
         assert "Romano" in df.loc[name, "reference"]
+
+
+# -- asymptotic moments beyond exact reach (moments="asymptotic" / "auto") -----------------------
+
+def _emi_by_scipy(a, b):
+    """E[MI] (nats) summed cell by cell over scipy's hypergeometric pmf (Vinh et al.'s formula,
+    written independently of clusteragree._hypergeom)."""
+    n = int(np.sum(a))
+    total = 0.0
+    for ai in a:
+        for bj in b:
+            k = np.arange(max(1, ai + bj - n), min(ai, bj) + 1)
+            p = hypergeom.pmf(k, n, ai, bj)
+            total += float(np.sum(p * k / n * np.log(n * k / (ai * bj))))
+    return total
+
+
+def _grid(seed=2024, count=80):
+    """Seeded random margins, K and Q in 2..10, n from 60 to 2 10^4 (exact variance cheap)."""
+    rng = np.random.default_rng(seed)
+    out = []
+    while len(out) < count:
+        K, Q = (int(v) for v in rng.integers(2, 11, size=2))
+        n = int(np.exp(rng.uniform(np.log(60), np.log(20_000))))
+        if K * Q * n > 10**6:
+            continue
+        alpha = float(rng.choice([0.5, 1.0, 20.0]))
+        a = rng.multinomial(n - K, rng.dirichlet(alpha * np.ones(K))) + 1
+        b = rng.multinomial(n - Q, rng.dirichlet(alpha * np.ones(Q))) + 1
+        out.append(margin_table(a, b))
+    return out
+
+
+def test_the_asymptotic_variance_is_df_q_squared_over_2_n_squared():
+    """Var[MI] ~ df q^2 / (2 n^2), q = 2 n E[MI] / df, E[MI] exact (checked against scipy)."""
+    for a, b in [([30, 50], [40, 40]), ([5, 7, 9, 11], [12, 10, 10]), ([100] * 6, [60] * 10)]:
+        n, df = sum(a), (len(a) - 1) * (len(b) - 1)
+        emi = _emi_by_scipy(a, b)
+        q = 2 * n * emi / df
+        m, v = mi_null_moments(a, b, moments="asymptotic")
+        assert m == pytest.approx(emi, rel=1e-10)
+        assert v == pytest.approx(df * q * q / (2 * n * n), rel=1e-10)
+        assert mi_null_moments(a, b) == pytest.approx((emi, variance_of_mi(a, b)), rel=1e-10)
+
+
+def test_the_asymptotic_sd_is_within_its_stated_bound_of_the_exact_one():
+    """On a seeded grid (K, Q in 2..10, n up to 2 10^4, lopsided to balanced margins):
+    |sd_asymptotic / sd_exact - 1| <= smi_sd_error_bound = min(0.5 / c, 6 / c^2), c the
+    effective cell count (df / sum 1 / max(a_i b_j / n, 1/2)); so SMI_asymptotic / SMI_exact =
+    sd_exact / sd_asymptotic is within bound / (1 - bound) of 1. The grid reaches bounds below
+    1e-4, where an unscaled (2 df) or once-scaled (2 df q) variance would be off by 1e-3."""
+    bounds = []
+    for tab in _grid():
+        a, b = tab.sum(axis=1), tab.sum(axis=0)
+        m_ex, v_ex = mi_null_moments(a, b, moments="exact")
+        m_as, v_as = mi_null_moments(a, b, moments="asymptotic")
+        assert m_as == m_ex
+        bound = smi_sd_error_bound(a, b)
+        rel = math.sqrt(v_as / v_ex) - 1
+        assert abs(rel) <= bound, (tab.tolist(), rel, bound)
+        bounds.append(bound)
+        # SMI of a table with these margins, both ways
+        x = ca.agreement(tab, index="smi", moments="exact")
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", UserWarning)
+            y = ca.agreement(tab, index="smi", moments="asymptotic")
+        assert y == pytest.approx(x / (1 + rel), rel=1e-9, abs=1e-12)
+        if bound < 0.5:
+            assert y == pytest.approx(x, rel=bound / (1 - bound) + 1e-12, abs=1e-12)
+    assert min(bounds) < 1e-4 and max(bounds) > 0.05  # dense and sparse tables were both met
+
+
+def test_auto_is_exact_on_small_tables_and_asymptotic_at_50_x_50_with_n_a_million():
+    assert smi_moments_method([[30, 20], [10, 20]]) == "exact"
+    assert smi_moments_method(np.full((10, 10), 100)) == "exact"   # n = 10^4
+    rng = np.random.default_rng(3)
+    big = rng.multinomial(10**6, np.full(2500, 1 / 2500)).reshape(50, 50)
+    assert smi_moments_method(big) == "asymptotic"
+    assert smi_moments_method(big, moments="exact") == "exact"
+    assert smi_moments_method(np.full((10, 10), 100), moments="asymptotic") == "asymptotic"
+    assert exact_variance_work(big.sum(1), big.sum(0)) > AUTO_MAX_WORK
+    # margins given as a pair; degenerate margins are exact (nothing to approximate)
+    assert smi_moments_method(([20_000] * 50, [20_000] * 50)) == "asymptotic"
+    assert smi_moments_method(([10**6], [5 * 10**5] * 2)) == "exact"
+
+
+def test_asymptotic_moments_warn_on_sparse_tables_only():
+    sparse = margin_table([5, 40, 60, 95], [50] * 4)   # a row of 5: effective cell count 4
+    with pytest.warns(UserWarning, match=r"sparse 4 x 4 table .*mean cell count 12.5.*"
+                                         r"moments='exact' gives the exact value"):
+        ca.agreement(sparse, index="smi", moments="asymptotic")
+    dense = margin_table([2500] * 4, [2500] * 4)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        ca.agreement(dense, index="smi", moments="asymptotic")
+        ca.agreement(sparse, index="smi")  # auto: exact here, no warning
+    assert smi_sd_error_bound(dense.sum(1), dense.sum(0)) < SPARSE_ERROR
+    assert smi_sd_error_bound(sparse.sum(1), sparse.sum(0)) > SPARSE_ERROR
+
+
+def test_asymptotic_moments_keep_the_degenerate_cases_and_batches():
+    for tab in ([[1, 1, 1, 1, 1]], np.eye(4, dtype=int), [[3, 0], [0, 0]], [[2, 3]]):
+        assert ca.agreement(np.asarray(tab), index="smi", moments="asymptotic") == 0.0
+    tabs = np.array([[[500, 100], [200, 600]], [[400, 200], [300, 500]], [[100, 500], [600, 200]]])
+    batch = ca.agreement(tabs, index="smi", moments="asymptotic")
+    for got, tab in zip(batch, tabs):
+        assert got == pytest.approx(ca.agreement(tab, index="smi", moments="asymptotic"),
+                                    rel=1e-12)
+    # the cache keys on the method: exact, then asymptotic, then exact on the same margins
+    tab = np.array([[3000, 2000], [1000, 2000]])
+    exact = ca.agreement(tab, index="smi", moments="exact")
+    approx = ca.agreement(tab, index="smi", moments="asymptotic")
+    assert approx != exact
+    assert ca.agreement(tab, index="smi", moments="exact") == exact
+
+
+def test_bad_moments_option_raises_naming_it():
+    for call in (lambda: ca.agreement([[3, 1], [1, 3]], index="smi", moments="approximate"),
+                 lambda: smi_moments_method([[3, 1], [1, 3]], moments="fast"),
+                 lambda: mi_null_moments([4], [4], moments="Exact")):
+        with pytest.raises(ValueError, match="moments must be one of"):
+            call()
+
+
+def test_agreement_test_names_the_moments_and_the_count_used():
+    tab = [[30, 20], [10, 20]]
+    res = ca.agreement_test(tab, index="smi", n_sim=99, seed=1)
+    assert "smi moments: exact mean and variance" in str(res)
+    with pytest.warns(UserWarning, match="sparse 2 x 2 table"):  # n = 80: effective cells 4.7
+        res = ca.agreement_test(tab, index="smi", n_sim=99, seed=1, moments="asymptotic")
+    text = str(res)
+    assert "smi moments: exact mean of MI; variance asymptotic (Williams-scaled chi-square" in text
+    assert text.index("index: smi") < text.index("smi moments:") < text.index("observed =")
+    assert "smi moments" in res._repr_html_()
+    res = ca.agreement_test(tab, index="rmi", n_sim=99, seed=1)
+    assert "rmi count: log Omega counted exactly" in str(res)
+    res = ca.agreement_test(tab, index="rmi", n_sim=99, seed=1, count="approximate")
+    assert "Newman-Cantwell-Young approximation" in str(res)
+    assert "moments" not in str(ca.agreement_test(tab, index="rand", n_sim=99, seed=1))
 
 
 # -- MARI (Sundqvist, Chiquet & Rigaill 2023) ----------------------------------------------------

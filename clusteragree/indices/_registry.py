@@ -74,6 +74,9 @@ class Index:
     # Does the index take its optimum when a clustering is compared with itself (for every
     # clustering of the kinds it accepts)? See the module docstring.
     reflexive: bool = True
+    # (counts, **options) -> a line saying how the index is computed on this table when that
+    # depends on the table (an exact or approximate part), or None; ``agreement_test`` prints it
+    describe: Callable | None = None
 
     @property
     def higher_is_better(self) -> bool:

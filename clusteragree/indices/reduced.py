@@ -239,10 +239,18 @@ def _log_omega_batch(rows, cols, shape, count, max_work) -> np.ndarray:
     return values[inv.ravel()].reshape(shape)
 
 
+def _describe_rmi(counts, base=None, count="auto", max_work=None) -> str:
+    if rmi_count_method(np.asarray(counts), count, max_work) == "exact":
+        return "rmi count: log Omega counted exactly"
+    return ("rmi count: log Omega by the Newman-Cantwell-Young approximation (their eq. 29); "
+            "count='exact' to count the tables")
+
+
 @register(name="rmi", linear=True, title="Reduced mutual information", kind="similarity",
           range=(-math.inf, math.inf), optimum=math.inf, symmetric=True, reflexive=False,
           aliases=("reduced_mutual_info",),
           options={"base": None, "count": "auto", "max_work": None}, reference=_NCY,
+          describe=_describe_rmi,
           family="information", statistic="t", state=info_state)
 def rmi(S, base=None, count="auto", max_work=None):
     """Reduced mutual information RMI = MI - (1/n) log Omega(a, b) (Newman, Cantwell & Young
