@@ -19,6 +19,7 @@ import clusteragree as ca
 from clusteragree._hypergeom_var import _n_mi_variance_direct, n_mi_variance, variance_of_mi
 from clusteragree.indices.standardised import (
     AUTO_MAX_WORK,
+    AUTO_MAX_WORK_SPARSE,
     SPARSE_ERROR,
     exact_variance_work,
     mi_null_moments,
@@ -252,6 +253,21 @@ def test_auto_is_exact_on_small_tables_and_asymptotic_at_50_x_50_with_n_a_millio
     # margins given as a pair; degenerate margins are exact (nothing to approximate)
     assert smi_moments_method(([20_000] * 50, [20_000] * 50)) == "asymptotic"
     assert smi_moments_method(([10**6], [5 * 10**5] * 2)) == "exact"
+
+
+def test_auto_pays_for_exact_moments_a_little_longer_where_the_approximation_is_poor():
+    # lopsided 10 x 10 margins, n = 10^5 (rows of 21 and 138 objects): the bound is above 1%,
+    # so auto stays exact past the 2 s budget (up to about 10 s); a dense table does not
+    a = [21, 138, 3931, 4662, 4738, 5350, 7189, 11586, 19678, 42707]
+    b = [1967, 3190, 4287, 5138, 8146, 10175, 11679, 16668, 17825, 20925]
+    work = exact_variance_work(a, b)
+    assert smi_sd_error_bound(a, b) > SPARSE_ERROR
+    assert AUTO_MAX_WORK < work <= AUTO_MAX_WORK_SPARSE
+    assert smi_moments_method((a, b)) == "exact"
+    dense = [20_000] * 20, [20_000] * 20   # 20 x 20, n = 4 10^5
+    assert AUTO_MAX_WORK < exact_variance_work(*dense) <= AUTO_MAX_WORK_SPARSE
+    assert smi_sd_error_bound(*dense) < SPARSE_ERROR
+    assert smi_moments_method(dense) == "asymptotic"
 
 
 def test_asymptotic_moments_warn_on_sparse_tables_only():

@@ -49,8 +49,10 @@ The unscaled variance 2 df and the once-scaled 2 df q were measured on the same 
 error falls only like 1/c (median 5.6e-4 and 2.8e-4 for c in [100, 1000)), so q^2 it is. SMI
 from the asymptotic moments is the exact SMI times sd_exact / sd_asymptotic (E[MI] is exact).
 Option ``moments`` of ``smi``: ``"exact"``, ``"asymptotic"``, or ``"auto"`` (default): exact
-when its work is at most ``AUTO_MAX_WORK`` (about 2 s), else asymptotic. Asymptotic moments
-on a table whose bound is above ``SPARSE_ERROR`` (1%, c < 25) warn, with the bound.
+when its work is at most ``AUTO_MAX_WORK`` (about 2 s), or at most ``AUTO_MAX_WORK_SPARSE``
+(about 10 s) when the asymptotic bound is above ``SPARSE_ERROR`` (1%, c < 25: a few seconds buy
+an exact value where the approximation would be poor), else asymptotic. Asymptotic moments on a
+table whose bound is above ``SPARSE_ERROR`` warn, with the bound.
 ``smi_moments_method(table)`` says which moments a table gets; ``agreement_test`` prints it.
 """
 
@@ -72,6 +74,7 @@ from .information import AMI_RTOL, info_state
 
 __all__ = [
     "AUTO_MAX_WORK",
+    "AUTO_MAX_WORK_SPARSE",
     "SECONDS_PER_WORK",
     "SPARSE_ERROR",
     "exact_variance_work",
@@ -98,6 +101,10 @@ SECONDS_PER_WORK = 7.7e-10
 #: factor of about 3, 2 10^5, 6 10^4, 2 10^4; lopsided sizes (Dirichlet(1)) widen the largest
 #: cell's window and bring these down to 7 10^4, 2 10^4, 4 10^3.
 AUTO_MAX_WORK = 2.6e9
+#: ... and up to this (about 10 s) on a table where the asymptotic moments' error bound is above
+#: ``SPARSE_ERROR``: e.g. a 10 x 10 table with lopsided margins and n = 10^5 (exact 2.8 s;
+#: asymptotic sd off by 1.4%).
+AUTO_MAX_WORK_SPARSE = 1.3e10
 #: Asymptotic moments warn when their stated error bound (``smi_sd_error_bound``) is above
 #: this relative error of the sd (an effective cell count below 25).
 SPARSE_ERROR = 0.01
@@ -152,7 +159,12 @@ def _method(a, b, moments) -> str:
         return moments
     if _degenerate(a, b):
         return "exact"
-    return "exact" if _work(a, b) <= AUTO_MAX_WORK else "asymptotic"
+    work = _work(a, b)
+    if work <= AUTO_MAX_WORK:
+        return "exact"
+    if work <= AUTO_MAX_WORK_SPARSE and smi_sd_error_bound(a, b) > SPARSE_ERROR:
+        return "exact"
+    return "asymptotic"
 
 
 def _effective_cells(a, b) -> float:
