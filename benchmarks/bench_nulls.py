@@ -35,7 +35,7 @@ What is measured (all ratios are taken within the same run, on the same machine)
 Timing: ``time.perf_counter``, best of several repeats, after one warm-up call; part 1 runs its
 five contenders in interleaved rounds (one run of each per round) so that load from other
 processes hits them alike, and also prints the median per-round ratio. Exact laws are
-timed with a cold composition cache (``exact._compositions.cache_clear()`` before every run,
+timed with a cold composition cache (``compositions.cache_clear()`` before every run,
 outside the timed region), i.e. as a first call in a fresh session; warm-cache times are shown
 where they differ. Any part that misses its target is profiled (cProfile top entries) at the end.
 """
@@ -60,7 +60,7 @@ from clusteragree.tables import margin_table
 from clusteragree.nulls import (NullDistribution, count_tables, enumerate_tables,
                                 null_distribution, null_distributions, random_tables,
                                 statistic_law)
-from clusteragree.nulls import exact as _exact
+from clusteragree._combinatorics import compositions as _compositions
 
 FULL = dict(repeats=7, budget=6.0, iadjust_repeats=25, slow_repeats=2, iris=("kmeans", "balanced"),
             ratio_margins=(([8] * 3, [6] * 4), ([12] * 3, [9] * 4), ([16] * 3, [12] * 4),
@@ -91,7 +91,7 @@ IRIS_TABLES = {
 
 def cold():
     """Empty the composition cache shared by the exact methods (a fresh session's state)."""
-    _exact._compositions.cache_clear()
+    _compositions.cache_clear()
 
 
 

@@ -19,7 +19,8 @@ from functools import lru_cache
 import numpy as np
 from scipy.special import gammaln
 
-__all__ = ["log_stirling2", "log_bell", "log_binomial"]
+__all__ = ["log_stirling2", "log_bell", "log_binomial", "falling_factorial",
+           "count_compositions", "compositions"]
 
 
 def log_binomial(n, k):
@@ -68,5 +69,54 @@ def log_bell(n: int) -> np.ndarray:
         # row m starts with the last entry of row m - 1; A[m][j] = A[m][j-1] + A[m-1][j-1]
         row = np.logaddexp.accumulate(np.concatenate(([row[-1]], row)))
         out[m] = row[0]
+    out.setflags(write=False)
+    return out
+
+
+def falling_factorial(x: int, r: int) -> int:
+    """The falling factorial (x)_r = x (x - 1) ... (x - r + 1), exact integers.
+
+    >>> falling_factorial(5, 3)
+    60
+    """
+    out = 1
+    for k in range(r):
+        out *= x - k
+    return out
+
+
+def count_compositions(caps: tuple, total: int) -> int:
+    """The number of vectors c with 0 <= c_i <= caps_i and sum c = total (exact, by the
+    product of the generating polynomials 1 + z + ... + z^cap_i, truncated at z^total)."""
+    ways = [1] + [0] * total
+    for cap in caps:
+        window = 0  # running sum of ways[s - cap .. s] of the previous polynomial
+        new = [0] * (total + 1)
+        for s in range(total + 1):
+            window += ways[s]
+            if s - cap - 1 >= 0:
+                window -= ways[s - cap - 1]
+            new[s] = window
+        ways = new
+    return ways[total]
+
+
+@lru_cache(maxsize=256)
+def compositions(caps: tuple, total: int) -> np.ndarray:
+    """All integer vectors c with 0 <= c_i <= caps_i and sum c = total, shape (m, len(caps))."""
+    K = len(caps)
+    rest = np.concatenate((np.cumsum(np.array(caps[::-1], dtype=np.int64))[::-1][1:], [0]))
+    partial = np.zeros((1, 0), dtype=np.int64)
+    used = np.zeros(1, dtype=np.int64)
+    for i in range(K):
+        lo = np.maximum(0, total - used - rest[i])
+        hi = np.minimum(caps[i], total - used)
+        width = np.maximum(hi - lo + 1, 0)
+        parent = np.repeat(np.arange(len(used)), width)
+        starts = np.concatenate(([0], np.cumsum(width)[:-1]))
+        value = lo[parent] + (np.arange(int(width.sum())) - starts[parent])
+        partial = np.column_stack((partial[parent], value))
+        used = used[parent] + value
+    out = partial[used == total]
     out.setflags(write=False)
     return out

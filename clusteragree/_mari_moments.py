@@ -34,18 +34,12 @@ from fractions import Fraction
 
 import numpy as np
 
+from ._combinatorics import falling_factorial as _ff
+
 __all__ = ["check_margins", "check_weights", "fixed_margin_moments", "multinomial_moments"]
 
 # x^k in the falling-factorial basis: x^k = sum_r S(k, r) (x)_r (Stirling numbers, 2nd kind)
 _STIRLING = {1: {1: 1}, 2: {2: 1, 1: 1}, 3: {3: 1, 2: 3, 1: 1}, 4: {4: 1, 3: 6, 2: 7, 1: 1}}
-
-
-def _ff(x: int, r: int) -> int:
-    """Falling factorial (x)_r."""
-    out = 1
-    for k in range(r):
-        out *= x - k
-    return out
 
 
 def check_margins(rows, cols):

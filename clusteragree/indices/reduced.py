@@ -47,6 +47,7 @@ from functools import lru_cache
 import numpy as np
 from scipy.special import gammaln
 
+from .._combinatorics import compositions
 from .._validate import check_choice, check_positive_int
 from ._registry import register
 from .information import _log_base, info_state
@@ -100,7 +101,6 @@ def count_tables_capped(rows, cols, max_work: int = EXACT_MAX_WORK) -> int | Non
     >>> count_tables_capped([50, 50, 50], [50, 50, 50], max_work=10) is None
     True
     """
-    from ..nulls.exact import _compositions  # (the nulls import the indices)
 
     max_work = check_positive_int(max_work, "max_work")
     a, b = _margins(rows, cols)
@@ -117,7 +117,7 @@ def count_tables_capped(rows, cols, max_work: int = EXACT_MAX_WORK) -> int | Non
             return None
         nxt: dict[tuple, int] = {}
         for r, ways in states.items():
-            rem = -np.sort(-(np.array(r, dtype=np.int64) - _compositions(r, total)), axis=1)
+            rem = -np.sort(-(np.array(r, dtype=np.int64) - compositions(r, total)), axis=1)
             for row in map(tuple, rem.tolist()):
                 nxt[row] = nxt.get(row, 0) + ways
         states = nxt

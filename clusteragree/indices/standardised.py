@@ -67,6 +67,7 @@ from functools import lru_cache
 import numpy as np
 
 from .._hypergeom import expected_mutual_information
+from .._hypergeom_s import moments_of_s
 from .._hypergeom_var import _windows, variance_of_mi
 from .._validate import check_choice
 from ._registry import register
@@ -260,8 +261,6 @@ def _warn_sparse(a, b):
 
 @lru_cache(maxsize=512)
 def _s_moments(a, b):
-    from ..nulls.hypergeometric import moments_of_s  # (the nulls import the indices)
-
     mean, var = moments_of_s(np.array(a), np.array(b))
     return mean, var
 

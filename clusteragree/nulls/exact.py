@@ -25,11 +25,11 @@ of t (registry ``statistic``), so one law serves them all.
 from __future__ import annotations
 
 import math
-from functools import lru_cache
 
 import numpy as np
 from scipy.special import gammaln
 
+from .._combinatorics import compositions, count_compositions
 from .._validate import check_positive_int
 from ._methods import NullMethod, register_method
 from ._request import values_on_tables
@@ -38,43 +38,6 @@ __all__ = ["count_tables", "enumerate_tables", "statistic_law", "DEFAULT_MAX_TAB
            "DEFAULT_MAX_WORK"]
 
 DEFAULT_MAX_TABLES = 2_000_000
-
-
-def _count_compositions(caps: tuple, total: int) -> int:
-    """The number of vectors c with 0 <= c_i <= caps_i and sum c = total (exact, by the
-    product of the generating polynomials 1 + z + ... + z^cap_i, truncated at z^total)."""
-    ways = [1] + [0] * total
-    for cap in caps:
-        window = 0  # running sum of ways[s - cap .. s] of the previous polynomial
-        new = [0] * (total + 1)
-        for s in range(total + 1):
-            window += ways[s]
-            if s - cap - 1 >= 0:
-                window -= ways[s - cap - 1]
-            new[s] = window
-        ways = new
-    return ways[total]
-
-
-@lru_cache(maxsize=256)
-def _compositions(caps: tuple, total: int) -> np.ndarray:
-    """All integer vectors c with 0 <= c_i <= caps_i and sum c = total, shape (m, len(caps))."""
-    K = len(caps)
-    rest = np.concatenate((np.cumsum(np.array(caps[::-1], dtype=np.int64))[::-1][1:], [0]))
-    partial = np.zeros((1, 0), dtype=np.int64)
-    used = np.zeros(1, dtype=np.int64)
-    for i in range(K):
-        lo = np.maximum(0, total - used - rest[i])
-        hi = np.minimum(caps[i], total - used)
-        width = np.maximum(hi - lo + 1, 0)
-        parent = np.repeat(np.arange(len(used)), width)
-        starts = np.concatenate(([0], np.cumsum(width)[:-1]))
-        value = lo[parent] + (np.arange(int(width.sum())) - starts[parent])
-        partial = np.column_stack((partial[parent], value))
-        used = used[parent] + value
-    out = partial[used == total]
-    out.setflags(write=False)
-    return out
 
 
 def _check_margins(rows, cols):
@@ -102,9 +65,9 @@ def count_tables(rows, cols, limit: int | None = None) -> int:
         nxt: dict[tuple, int] = {}
         partial = 0
         for r, ways in states.items():
-            if limit is not None and ways * _count_compositions(r, int(total)) + partial > limit:
+            if limit is not None and ways * count_compositions(r, int(total)) + partial > limit:
                 return limit + 1  # each composition is a distinct partial table
-            comps = _compositions(r, int(total))
+            comps = compositions(r, int(total))
             partial += ways * len(comps)
             if limit is not None and partial > limit:
                 return limit + 1
@@ -153,7 +116,7 @@ def enumerate_tables(rows, cols, max_tables: int = DEFAULT_MAX_TABLES):
         else:
             uniq, inv = np.unique(remaining, axis=0, return_inverse=True)
             inv = inv.ravel()
-            comps = [_compositions(tuple(u.tolist()), int(total)) for u in uniq]
+            comps = [compositions(tuple(u.tolist()), int(total)) for u in uniq]
             sizes = np.array([len(c) for c in comps])
             parent = np.concatenate([np.flatnonzero(inv == g).repeat(sizes[g])
                                      for g in range(len(uniq))])
@@ -273,7 +236,7 @@ def statistic_law(rows, cols, statistic: str = "s", max_work: int = DEFAULT_MAX_
     laws = [(np.zeros((1, inc.shape[1]), dtype=np.int64), np.ones(1))]
     for total in b[:-1]:
         total = int(total)
-        work = sum(_count_compositions(r, total) * len(law[0])
+        work = sum(count_compositions(r, total) * len(law[0])
                    for r, law in zip(state_list, laws))
         if work * inc.shape[1] > max_work:
             raise ValueError(
@@ -281,7 +244,7 @@ def statistic_law(rows, cols, statistic: str = "s", max_work: int = DEFAULT_MAX_
                 f"{len(b)}) needs more than max_work={max_work:,} entries in one step; use "
                 "method='patefield' (Monte Carlo) or raise max_work"
             )
-        comps = [_compositions(r, total) for r in state_list]
+        comps = [compositions(r, total) for r in state_list]
         rems = [-np.sort(-(np.array(r, dtype=np.int64) - c), axis=1)
                 for r, c in zip(state_list, comps)]
         next_rows, sids = _state_ids(np.concatenate(rems), int(a.max()))
@@ -379,7 +342,7 @@ def estimate_dp_work(rows, cols, statistic: str = "s") -> float:
                 spread = _count_partitions_at_most(used, j * K)
             keys = max(1.0, min(paths / states, spread))
         typical = tuple(int(round(c * left / n)) for c in a)
-        comps = float(_count_compositions(typical, int(total)))
+        comps = float(count_compositions(typical, int(total)))
         best = max(best, states * keys * comps * width)
         paths *= comps
         used += total
