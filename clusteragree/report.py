@@ -245,7 +245,30 @@ def _render_html(executed: Path, code: bool) -> str:
     title = next((line.lstrip("# ").strip() for cell in nb.cells if cell.cell_type == "markdown"
                   for line in cell.source.splitlines() if line.startswith("# ")), executed.stem)
     body, _ = exporter.from_notebook_node(nb, resources={"metadata": {"name": title}})
-    return body
+    return _self_contained(body)
+
+
+def _self_contained(html: str) -> str:
+    """The page without the template's CDN scripts, and with alt text on every figure.
+
+    nbconvert's lab template loads require.js, MathJax and mermaid from CDNs; the reports use no
+    widgets, TeX or diagrams, so the page is whole without them and opens offline with nothing
+    left to fetch. Each figure gets an alt text naming the section it illustrates (the template
+    gives none: nbconvert would write "No description has been provided for this image")."""
+    from bs4 import BeautifulSoup
+
+    soup = BeautifulSoup(html, features="html.parser")
+    for script in soup.find_all("script"):
+        text = script.string or ""
+        if (script.get("src", "").startswith(("http://", "https://", "//"))
+                or script.get("type") == "text/x-mathjax-config" or "mermaid" in text):
+            script.decompose()
+    for number, img in enumerate(soup.find_all("img"), 1):
+        heading = img.find_previous(["h1", "h2", "h3"])
+        section = heading.get_text(" ", strip=True).rstrip("¶").strip() if heading else ""
+        img["alt"] = f"Figure {number}" + (f" of the section \u201c{section}\u201d" if section
+                                           else "")
+    return str(soup)
 
 
 def report(name: str = "agreement", output=None, format: str = "html", *, code: bool = False,

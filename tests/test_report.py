@@ -75,6 +75,10 @@ def test_every_report_renders_in_quick_mode(name, tmp_path):
                     progress=False)
     page = out.read_text("utf-8")
     assert page.count("data:image/png;base64,") >= 2, "figures are embedded"
+    # self-contained: nothing to fetch (no CDN script), and every figure has an alt text
+    assert not re.search(r"<script[^>]*src=|https://cdn", page)
+    alts = re.findall(r'<img[^>]*alt="([^"]*)"', page)
+    assert len(alts) == page.count("<img") and all(a.startswith("Figure ") for a in alts)
     body = re.sub(r"<style.*?</style>|<script.*?</script>", "", page, flags=re.S)
     assert not re.search(r"Traceback|\b[A-Z]\w*(Error|Exception|Warning)\b", body)
     assert _executed_problems(out.with_suffix(".ipynb")) == [], "no warning, error or print"
