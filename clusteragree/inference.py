@@ -172,6 +172,8 @@ class ResultsFrame(pd.DataFrame):
         caption = "; ".join(f"null: {d}" for d in nulls) or None
         if self.attrs.get("data"):
             caption = f"data: {self.attrs['data']}" + (f" -- {caption}" if caption else "")
+        if self.attrs.get("notes"):  # how an index was computed on this table (smi, rmi)
+            caption = "; ".join([caption or "", *self.attrs["notes"]]).lstrip("; ")
         return table(self, caption).to_html()
 
 
@@ -343,7 +345,7 @@ def compare(x, y=None, indices="paired", method=None, *, model="perm", null=None
         frame.loc[list(not_defined), "kind"] = [get_index(n).kind for n in not_defined]
     frame.attrs.update(data=clusterings.describe(), seed=seed, table=clusterings.table,
                        null=sorted({t.null.describe() for t in tests}),
-                       not_defined=not_defined)
+                       not_defined=not_defined, notes=[t.note for t in tests if t.note])
     return frame
 
 

@@ -323,6 +323,12 @@ def test_agreement_test_names_the_moments_and_the_count_used():
     res = ca.agreement_test(tab, index="rmi", n_sim=99, seed=1, count="approximate")
     assert "Newman-Cantwell-Young approximation" in str(res)
     assert "moments" not in str(ca.agreement_test(tab, index="rand", n_sim=99, seed=1))
+    # compare keeps the notes beside its frame and shows them in the frame's caption
+    df = ca.compare(tab, indices=["rand", "smi", "rmi"], n_sim=99, seed=1)
+    assert df.attrs["notes"] == ["smi moments: exact mean and variance of MI under fixed margins",
+                                 "rmi count: log Omega counted exactly"]
+    assert "smi moments: exact mean and variance" in df._repr_html_()
+    assert "notes" in ca.compare(tab, indices=["rand"], n_sim=99, seed=1).attrs
 
 
 # -- MARI (Sundqvist, Chiquet & Rigaill 2023) ----------------------------------------------------
