@@ -393,75 +393,25 @@ def summary_table(shapes: pd.DataFrame, k: int | None = None,
 #: Amorim (2015), App. C Tables 16-18 ("The indices under H0: descriptive statistics", EM
 #: solutions, 17,000 Patefield tables each, averaged over 30 data sets): K, balance, index, then
 #: Min, Max, Skew, Sd for poor, moderate and good separation, as printed.
-_THESIS_TABLES = """
-2 balanced Rand 0.499 0.510 8.587 0.001 0.499 0.516 11.972 0.001 0.499 0.516 11.684 0.001
-2 balanced GL 0.666 0.676 8.489 0.001 0.666 0.681 11.778 0.001 0.666 0.681 11.505 0.001
-2 balanced J 0.416 0.425 8.680 0.001 0.333 0.348 12.172 0.001 0.332 0.348 11.867 0.001
-2 balanced Cz 0.585 0.595 8.587 0.001 0.499 0.517 11.972 0.001 0.499 0.516 11.684 0.001
-2 balanced GK -0.006 0.057 8.580 0.006 -0.004 0.065 11.954 0.006 -0.004 0.064 11.669 0.006
-2 balanced SoS 0.201 0.214 8.736 0.001 0.249 0.267 12.270 0.001 0.249 0.266 11.957 0.001
-2 balanced SS2 0.264 0.271 8.760 0.001 0.200 0.211 12.337 0.001 0.199 0.210 12.017 0.001
-2 balanced FM 0.599 0.609 8.587 0.001 0.499 0.517 11.972 0.001 0.499 0.516 11.684 0.001
-2 unbalanced Rand 0.516 0.555 2.568 0.005 0.501 0.554 0.704 0.007 0.500 0.547 0.928 0.006
-2 unbalanced GL 0.680 0.713 2.498 0.004 0.667 0.713 0.630 0.006 0.666 0.707 0.851 0.005
-2 unbalanced J 0.437 0.470 2.637 0.004 0.404 0.450 0.777 0.006 0.394 0.435 1.004 0.005
-2 unbalanced Cz 0.605 0.636 2.568 0.004 0.575 0.620 0.704 0.006 0.565 0.606 0.928 0.005
-2 unbalanced GK -0.099 0.184 2.526 0.046 -0.067 0.160 0.676 0.028 -0.053 0.145 0.905 0.025
-2 unbalanced SoS 0.192 0.245 2.677 0.007 0.225 0.284 0.821 0.007 0.231 0.282 1.049 0.006
-2 unbalanced SS2 0.282 0.310 2.699 0.004 0.253 0.290 0.846 0.004 0.245 0.278 1.075 0.004
-2 unbalanced FM 0.611 0.642 2.568 0.004 0.575 0.620 0.704 0.006 0.565 0.606 0.928 0.005
-3 balanced Rand 0.460 0.473 1.761 0.002 0.519 0.530 2.417 0.001 0.550 0.558 3.192 0.001
-3 balanced GL 0.628 0.640 1.733 0.001 0.682 0.692 2.386 0.001 0.710 0.717 3.163 0.001
-3 balanced J 0.272 0.284 1.792 0.001 0.230 0.241 2.455 0.001 0.203 0.212 3.233 0.001
-3 balanced Cz 0.427 0.441 1.761 0.002 0.373 0.387 2.417 0.002 0.338 0.349 3.192 0.001
-3 balanced GK -0.025 0.055 1.768 0.010 -0.012 0.042 2.405 0.006 -0.006 0.033 3.168 0.004
-3 balanced SoS 0.208 0.223 1.805 0.002 0.225 0.238 2.462 0.001 0.223 0.233 3.234 0.001
-3 balanced SS2 0.158 0.166 1.815 0.001 0.130 0.137 2.483 0.001 0.113 0.118 3.261 0.001
-3 balanced FM 0.449 0.464 1.761 0.002 0.379 0.393 2.417 0.002 0.338 0.349 3.192 0.001
-3 unbalanced Rand 0.489 0.519 0.638 0.004 0.491 0.526 0.245 0.004 0.490 0.527 0.223 0.005
-3 unbalanced GL 0.657 0.683 0.609 0.003 0.659 0.689 0.219 0.004 0.657 0.690 0.196 0.004
-3 unbalanced J 0.303 0.330 0.670 0.003 0.281 0.313 0.275 0.004 0.283 0.317 0.254 0.004
-3 unbalanced Cz 0.464 0.495 0.638 0.004 0.439 0.477 0.245 0.005 0.441 0.482 0.223 0.005
-3 unbalanced GK -0.046 0.078 0.636 0.015 -0.053 0.086 0.241 0.017 -0.059 0.092 0.218 0.018
-3 unbalanced SoS 0.235 0.266 0.684 0.004 0.234 0.270 0.286 0.004 0.233 0.272 0.266 0.005
-3 unbalanced SS2 0.179 0.198 0.695 0.002 0.164 0.186 0.299 0.003 0.165 0.189 0.279 0.003
-3 unbalanced FM 0.466 0.497 0.638 0.004 0.439 0.477 0.245 0.005 0.441 0.482 0.223 0.005
-4 balanced Rand 0.514 0.519 2.694 0.001 0.622 0.626 1.372 0.000 0.624 0.628 1.342 0.000
-4 balanced GL 0.678 0.682 2.678 0.000 0.767 0.770 1.364 0.000 0.768 0.771 1.334 0.000
-4 balanced J 0.192 0.197 2.715 0.001 0.143 0.149 1.388 0.001 0.142 0.147 1.358 0.001
-4 balanced Cz 0.321 0.328 2.694 0.001 0.250 0.259 1.372 0.001 0.248 0.256 1.342 0.001
-4 balanced GK -0.005 0.023 2.689 0.003 -0.007 0.022 1.349 0.003 -0.007 0.022 1.318 0.003
-4 balanced SoS 0.210 0.216 2.718 0.001 0.187 0.194 1.383 0.001 0.186 0.193 1.353 0.001
-4 balanced SS2 0.106 0.109 2.729 0.000 0.077 0.080 1.398 0.000 0.076 0.079 1.367 0.000
-4 balanced FM 0.339 0.347 2.694 0.001 0.250 0.259 1.372 0.001 0.248 0.256 1.342 0.001
-4 unbalanced Rand 0.485 0.516 0.121 0.004 0.537 0.563 0.160 0.003 0.538 0.563 0.136 0.003
-4 unbalanced GL 0.652 0.680 0.106 0.004 0.699 0.720 0.144 0.003 0.699 0.721 0.120 0.003
-4 unbalanced J 0.243 0.272 0.139 0.004 0.199 0.226 0.182 0.003 0.198 0.225 0.158 0.003
-4 unbalanced Cz 0.391 0.427 0.121 0.005 0.332 0.368 0.160 0.005 0.330 0.367 0.136 0.005
-4 unbalanced GK -0.061 0.082 0.120 0.018 -0.049 0.073 0.147 0.015 -0.050 0.075 0.123 0.016
-4 unbalanced SoS 0.219 0.252 0.146 0.004 0.214 0.245 0.183 0.004 0.214 0.245 0.158 0.004
-4 unbalanced SS2 0.139 0.158 0.153 0.002 0.111 0.127 0.198 0.002 0.110 0.127 0.173 0.002
-4 unbalanced FM 0.400 0.436 0.121 0.005 0.332 0.368 0.160 0.005 0.330 0.367 0.136 0.005
-"""
-
 _SEPARATIONS = ("poor", "moderate", "good")
 
 
 def thesis_null_table(k: int) -> pd.DataFrame:
     """The thesis' published Table 16 (K = 2), 17 (K = 3) or 18 (K = 4) (Amorim 2015, App. C:
-    the indices under H0, EM solutions with n = 500, 800, 1100 objects), quoted as printed:
+    the indices under H0, EM solutions with n = 500, 800, 1100 objects), quoted as printed
+    (``data/thesis_tables_16_18.csv``):
     rows balance x index (package names), columns (separation, statistic).
 
     >>> float(thesis_null_table(3).loc[("balanced", "rand"), ("separation: good", "Skew")])
     3.192
     """
     k = _check_ks([k], "k")[0]
-    records = []
-    for line in _THESIS_TABLES.strip().splitlines():
-        kk, balance, abbrev, *values = line.split()
-        if int(kk) == k:
-            name = {v: i for i, v in ABBREVIATIONS.items()}[abbrev]
-            records.append(((balance, name), [float(v) for v in values]))
+    from .datasets import data_dir
+
+    published = pd.read_csv(data_dir() / "thesis_tables_16_18.csv")
+    names = {v: i for i, v in ABBREVIATIONS.items()}
+    records = [((row.balance, names[row.index]), list(row[3:]))
+               for row in published[published["k"] == k].itertuples(index=False)]
     index = pd.MultiIndex.from_tuples([r[0] for r in records], names=["balance", "index"])
     columns = pd.MultiIndex.from_tuples(
         [(f"separation: {s}", lab) for s in _SEPARATIONS for lab in _TABLE_LABELS.values()],
