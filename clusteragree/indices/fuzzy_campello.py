@@ -58,6 +58,7 @@ import numpy as np
 from scipy.optimize import linear_sum_assignment
 
 from ._registry import register
+from .fuzzy_reviewed import _ari_from_pairs
 
 __all__ = ["pair_degrees_07", "fuzzy_transfer_distance"]
 
@@ -128,12 +129,7 @@ def cari07(U, V):
     0.25
     """
     a, b, c, d = _pairs_07(U, V)
-    total = a + b + c + d
-    expected = (a + b) * (a + c) / total if total > 0 else 0.0
-    den = ((a + b) + (a + c)) / 2 - expected
-    if den > 1e-12 * max(total, 1.0):
-        return float((a - expected) / den)
-    return 1.0 if b == 0 and c == 0 else 0.0
+    return float(_ari_from_pairs(a, b, c, d, b == 0 and c == 0))
 
 
 def fuzzy_transfer_distance(U, V) -> float:

@@ -29,16 +29,16 @@ table with n = 10^5); a table predicted to take more than ``SLOW_SECONDS`` warns
 from __future__ import annotations
 
 import math
+import warnings
 from functools import lru_cache
 
 import numpy as np
 
-import warnings
-
 from .._hypergeom import _distinct_sizes, _pair_chunks
 from .._hypergeom_var import variance_of_power_sum
 from ._common import identical, ratio
-from ._registry import register
+from ._registry import get_index, register
+from .standardised import SECONDS_PER_WORK, _key, _per_margins, exact_variance_work
 
 __all__ = ["expected_power_sum", "power_sum_moments", "SLOW_SECONDS"]
 
@@ -65,15 +65,11 @@ def expected_power_sum(rows, cols, q: float) -> float:
     >>> round(expected_power_sum([2, 2], [2, 2], 2.0), 12)   # s = 8 w.p. 1/3, 4 w.p. 2/3
     5.333333333333
     """
-    a = tuple(sorted(int(v) for v in np.asarray(rows).ravel() if v > 0))
-    b = tuple(sorted(int(v) for v in np.asarray(cols).ravel() if v > 0))
-    return _power_sum(a, b, float(q))
+    return _power_sum(*_key(rows, cols), float(q))
 
 
 @lru_cache(maxsize=512)
 def _power_moments(a: tuple, b: tuple, q: float) -> tuple[float, float]:
-    from .standardised import SECONDS_PER_WORK, exact_variance_work
-
     seconds = exact_variance_work(a, b) * SECONDS_PER_WORK
     if seconds > SLOW_SECONDS:
         warnings.warn(f"the exact null variance of sum n_ij^{q:g} for this {len(a)} x {len(b)} "
@@ -90,9 +86,7 @@ def power_sum_moments(rows, cols, q: float) -> tuple[float, float]:
     >>> round(m, 10), round(v, 10)
     (5.3333333333, 3.5555555556)
     """
-    a = tuple(sorted(int(v) for v in np.asarray(rows).ravel() if v > 0))
-    b = tuple(sorted(int(v) for v in np.asarray(cols).ravel() if v > 0))
-    return _power_moments(a, b, float(_check_q(q)))
+    return _power_moments(*_key(rows, cols), float(_check_q(q)))
 
 
 def _check_q(q):
@@ -101,11 +95,6 @@ def _check_q(q):
                          f"2 gives the adjusted Rand index, 1 the adjusted mutual information), "
                          f"got {q!r}")
     return float(q)
-
-
-def _shannon(p):
-    with np.errstate(divide="ignore", invalid="ignore"):
-        return -np.where(p > 0, p * np.log(p), 0.0).sum(axis=-1)
 
 
 @register(name="ami_tsallis", title="Adjusted mutual information of Tsallis order q (AMI_q)",
@@ -122,46 +111,23 @@ def ami_tsallis(counts, q=2.0):
     0.048577
     """
     q = _check_q(q)
+    if q == 1.0:  # the Shannon limit: the adjusted mutual information, arithmetic mean
+        return get_index("adjusted_mutual_info").on_counts(np.asarray(counts, dtype=np.int64))
     c = np.asarray(counts, dtype=float)
     a, b = c.sum(axis=-1), c.sum(axis=-2)
     n = a.sum(axis=-1)
-    batch = c.shape[:-2]
-    flat_a = a.reshape(-1, a.shape[-1])
-    flat_b = b.reshape(-1, b.shape[-1])
-    if len(flat_a) > 1 and (flat_a == flat_a[0]).all() and (flat_b == flat_b[0]).all():
-        flat_a, flat_b = flat_a[:1], flat_b[:1]  # a null batch shares its margins: one sum
-    if q == 1.0:  # the Shannon limit: the adjusted mutual information, arithmetic mean
-        from .._hypergeom import expected_mutual_information
-
-        pa, pb = a / n[..., None], b / n[..., None]
-        hx, hy = _shannon(pa), _shannon(pb)
-        hxy = _shannon((c / n[..., None, None]).reshape(batch + (-1,)))
-        mi = hx + hy - hxy
-        emi = np.array([expected_mutual_information(r, s) for r, s in zip(flat_a, flat_b)])
-        emi = np.broadcast_to(emi, (max(1, int(np.prod(batch))),)).reshape(batch)
-    else:
-        sa = ((a / n[..., None]) ** q).sum(axis=-1)
-        sb = ((b / n[..., None]) ** q).sum(axis=-1)
-        sab = ((c / n[..., None, None]) ** q).sum(axis=(-2, -1))
-        hx, hy = (1 - sa) / (q - 1), (1 - sb) / (q - 1)
-        mi = (1 - sa - sb + sab) / (q - 1)
-        esab = np.array([expected_power_sum(r, s, q) for r, s in zip(flat_a, flat_b)])
-        esab = np.broadcast_to(esab, (max(1, int(np.prod(batch))),)).reshape(batch)
-        emi = (1 - sa - sb + esab / n**q) / (q - 1)
+    sa = ((a / n[..., None]) ** q).sum(axis=-1)
+    sb = ((b / n[..., None]) ** q).sum(axis=-1)
+    sab = ((c / n[..., None, None]) ** q).sum(axis=(-2, -1))
+    hx, hy = (1 - sa) / (q - 1), (1 - sb) / (q - 1)
+    mi = (1 - sa - sb + sab) / (q - 1)
+    esab = np.array(_per_margins(a, b, c.shape[:-2], lambda r, s: expected_power_sum(r, s, q)))
+    emi = (1 - sa - sb + esab.reshape(c.shape[:-2]) / n**q) / (q - 1)
     avg = (hx + hy) / 2
     scale = 1e-12 * np.maximum(1.0, np.abs(avg))
     num = np.where(np.abs(mi - emi) <= scale, 0.0, mi - emi)
     den = np.where(np.abs(avg - emi) <= scale, 0.0, avg - emi)
     return ratio(num, den, identical(c.astype(np.int64)), 1.0, 0.0)
-
-
-def _per_table_margins(c):
-    """Rows and columns of a batch, flattened; one pair when the batch shares its margins."""
-    a, b = c.sum(axis=-1), c.sum(axis=-2)
-    flat_a, flat_b = a.reshape(-1, a.shape[-1]), b.reshape(-1, b.shape[-1])
-    if len(flat_a) > 1 and (flat_a == flat_a[0]).all() and (flat_b == flat_b[0]).all():
-        return flat_a[:1], flat_b[:1]
-    return flat_a, flat_b
 
 
 @register(name="smi_tsallis", title="Standardised mutual information of Tsallis order q (SMI_q)",
@@ -179,18 +145,14 @@ def smi_tsallis(counts, q=2.0):
     3.0406
     """
     q = _check_q(q)
+    if q == 1.0:  # the Shannon limit: SMI with its own moments (exact, or asymptotic if large)
+        return get_index("smi").on_counts(np.asarray(counts, dtype=np.int64))
     c = np.asarray(counts, dtype=float)
     batch = c.shape[:-2]
-    size = max(1, int(np.prod(batch)))
-    flat_a, flat_b = _per_table_margins(c)
-    if q == 1.0:  # the Shannon limit: SMI with its own moments (exact, or asymptotic if large)
-        from ._registry import get_index
-
-        return get_index("smi").on_counts(np.asarray(counts, dtype=np.int64))
-    moments = [power_sum_moments(r, s, q) for r, s in zip(flat_a, flat_b)]
-    mean = np.broadcast_to(np.array([m for m, _ in moments]), (size,)).reshape(batch)
-    sd = np.sqrt(np.broadcast_to(np.array([max(v, 0.0) for _, v in moments]), (size,)))
-    sd = sd.reshape(batch)
+    moments = _per_margins(c.sum(axis=-1), c.sum(axis=-2), batch,
+                           lambda r, s: power_sum_moments(r, s, q))
+    mean = np.array([m for m, _ in moments]).reshape(batch)
+    sd = np.sqrt(np.array([max(v, 0.0) for _, v in moments])).reshape(batch)
     p = (c ** q).sum(axis=(-2, -1))
     dev = p - mean
     dev = np.where(np.abs(dev) <= 1e-12 * np.maximum(1.0, np.abs(p)), 0.0, dev)
