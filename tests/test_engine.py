@@ -234,3 +234,10 @@ def test_streamed_monte_carlo_equals_one_big_batch():
     nd = ca.nulls.null_distribution([[20, 5, 5], [3, 15, 2], [2, 4, 3]], index="jaccard",
                                     method="patefield", n_sim=300_000, seed=8)
     assert np.array_equal(nd.samples, ca.agreement(tables, index="jaccard"))
+
+
+def test_too_few_objects_names_each_index_and_its_minimum():
+    with pytest.raises(ValueError, match=r"mari needs at least 4 objects; got n = 3"):
+        ca.nulls.null_distribution([[2, 0], [0, 1]], index="mari", method="exact")
+    with pytest.raises(ValueError, match=r"rand needs at least 2 objects; got n = 1"):
+        ca.agreement_test([[1]], index="rand")

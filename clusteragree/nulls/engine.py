@@ -143,9 +143,10 @@ def plan(x, indices, method=None, *, y=None, data=None, dropna=False, join="exac
             clusterings.pair(r)
     if clusterings.table is not None:
         n = clusterings.table.n
-        short = [r.name for r in recs if not _is_pair_index(r) and r.min_n > n]
+        short = [r for r in recs if not _is_pair_index(r) and r.min_n > n]
         if short:
-            raise ValueError(f"indices {short} need at least 2 objects (a pair), got n = {n}")
+            need = ", ".join(f"{r.name} needs at least {r.min_n} objects" for r in short)
+            raise ValueError(f"too few objects for the index: {need}; got n = {n}")
     # the observed values of the table indices: cheap, and a bad option value fails here; an
     # index of a group that is not defined for this table is left out with its reason
     table_names = [r.name for r in recs if not _is_pair_index(r)]
