@@ -86,6 +86,19 @@ def index_moments(index, rows, cols, **options) -> dict:
     return _index_moments(index, rows, cols, False, **options)
 
 
+def _far_point_of_s(mean_s, rows, cols):
+    """A second point at which to read the slope of an index affine in s: halfway from E[s] to
+    the largest s the margins allow, min(sum a_i^2, sum b_j^2) (a11 <= min(p, q)).
+
+    The two points are a sizeable part of s's range apart, so the index changes by a sizeable
+    part of its own range between them and the slope keeps its digits at any n: a step of a
+    few units is lost in rounding once s passes 2**53 (n of about 10**8), which made the
+    variance 0 and z infinite.
+    """
+    top = min(sum(int(v) ** 2 for v in rows), sum(int(v) ** 2 for v in cols))
+    return mean_s + (top - mean_s) / 2
+
+
 def _index_moments(index, rows, cols, deferred, **options) -> dict:
     rec = get_index(index)
     _check_linear(rec)
@@ -93,13 +106,14 @@ def _index_moments(index, rows, cols, deferred, **options) -> dict:
     cols = np.asarray(cols, dtype=np.int64)
     if rec.statistic == "s":
         mean_s, var_s = moments_of_s(rows, cols)
-        # alpha + beta s: the formula at two real points gives beta; mean by linearity
+        # alpha + beta s: the mean by linearity, beta from the formula at two real points
         s0 = float(mean_s)
         f0 = float(rec.of_statistic(np.float64(s0), rows, cols, **options))
         if var_s == 0:
             return {"mean": f0, "var": 0.0}
-        f1 = float(rec.of_statistic(np.float64(s0 + 2.0), rows, cols, **options))
-        beta = (f1 - f0) / 2.0
+        s1 = float(_far_point_of_s(mean_s, rows, cols))
+        f1 = float(rec.of_statistic(np.float64(s1), rows, cols, **options))
+        beta = (f1 - f0) / (s1 - s0)
         return {"mean": f0, "var": beta * beta * float(var_s)}
     mean_t = mean_of_t(rows, cols)
     f0 = float(rec.of_statistic(np.float64(mean_t), rows, cols, **options))
