@@ -14,13 +14,14 @@ n = 2,000).
 
 from __future__ import annotations
 
+import math
 from functools import lru_cache
 
 import numpy as np
 from scipy.special import gammaln
 
 __all__ = ["log_stirling2", "log_bell", "log_binomial", "falling_factorial",
-           "count_compositions", "compositions"]
+           "count_compositions", "count_compositions_upto", "compositions"]
 
 
 def log_binomial(n, k):
@@ -99,6 +100,69 @@ def count_compositions(caps: tuple, total: int) -> int:
             new[s] = window
         ways = new
     return ways[total]
+
+
+#: Largest column total that ``count_compositions_upto`` counts by the polynomial product (an
+#: int64 array of this length); past it, with many rows, the count is reported as over limit.
+_MAX_PRODUCT_TOTAL = 50_000_000
+#: Most rows counted by inclusion-exclusion (at most 2**12 binomial terms).
+_MAX_INCLUSION_ROWS = 12
+
+
+def count_compositions_upto(caps, total: int, limit: int) -> int:
+    """``min(N, limit + 1)``, N the number of vectors c with 0 <= c_i <= caps_i and
+    sum c = total: what a budget check needs, at a cost that does not grow with the counts.
+
+    * A lower bound first: the row with the largest cap alone can take every value from
+      max(0, total - (sum of the other caps)) to min(cap, total), each completed by the others.
+    * Up to 12 rows: N exactly, by inclusion-exclusion over the rows that exceed their caps,
+      N = sum_S (-1)^|S| C(total - sum_S (cap_i + 1) + K - 1, K - 1), in Python integers
+      (any n).
+    * More rows: the product of the polynomials 1 + z + ... + z^cap_i truncated at z^total, in
+      int64 with every coefficient clamped at limit + 1 (a coefficient is a sum of
+      non-negative earlier ones, so clamping changes no value below the clamp).
+    * More rows and a total above 5e7: reported as over the limit (a refusal, never a wrong
+      count).
+
+    >>> count_compositions_upto((3, 2), 3, limit=100), count_compositions((3, 2), 3)
+    (3, 3)
+    >>> count_compositions_upto((2**40, 2**40), 2**40, limit=10**7)    # 2**40 + 1 vectors
+    10000001
+    """
+    limit = int(limit)
+    total = int(total)
+    caps = sorted((min(int(c), total) for c in caps if int(c) > 0), reverse=True)
+    if total < 0 or sum(caps) < total:
+        return 0
+    if total == 0 or len(caps) == 1:
+        return 1
+    rest = sum(caps) - caps[0]
+    if caps[0] - max(0, total - rest) + 1 > limit:
+        return limit + 1
+    K = len(caps)
+    if K <= _MAX_INCLUSION_ROWS:
+        count = 0
+
+        def walk(start, excess, sign):
+            nonlocal count
+            count += sign * math.comb(total - excess + K - 1, K - 1)
+            for i in range(start, K):
+                if excess + caps[i] + 1 <= total:
+                    walk(i + 1, excess + caps[i] + 1, -sign)
+
+        walk(0, 0, 1)
+        return min(count, limit + 1)
+    if total > _MAX_PRODUCT_TOTAL:
+        return limit + 1
+    clamp = min(limit + 1, (2**62) // (total + 1))  # cumulative sums stay in int64
+    ways = np.zeros(total + 1, dtype=np.int64)
+    ways[0] = 1
+    for cap in caps:
+        cum = np.cumsum(ways)
+        new = cum.copy()
+        new[cap + 1:] -= cum[:total - cap]
+        ways = np.minimum(new, clamp)
+    return int(min(ways[total], limit + 1)) if ways[total] < clamp else limit + 1
 
 
 @lru_cache(maxsize=256)

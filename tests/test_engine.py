@@ -149,7 +149,7 @@ def test_estimate_is_not_below_the_size_of_the_law(statistic):
 def test_too_large_exact_laws_are_refused_in_milliseconds(table, index):
     tab = ca.load_dataset(table) if isinstance(table, str) else table
     t = time.perf_counter()
-    with pytest.raises(ValueError, match=r"needs about .* entries .* more than max_work"):
+    with pytest.raises(ValueError, match=r"needs more than .* entries .* more than max_work"):
         ca.nulls.null_distribution(tab, index=index, method="exact")
     assert time.perf_counter() - t < 0.5
     res = ca.agreement_test(tab, index=index, method="auto", n_sim=500, seed=1)

@@ -74,6 +74,9 @@ class NullMethod:
     check: Callable | None = None
     describe: Callable | None = None
     options: tuple[str, ...] = ()  # method arguments beyond n_sim and seed ("exhaustive", ...)
+    # memory a Monte Carlo method holds per object while it draws (labels, their permuted
+    # copies): 0 for methods that draw tables; the engine checks n x this before any work
+    bytes_per_object: int = 0
     extra: dict = field(default_factory=dict)
 
     @property
@@ -178,7 +181,8 @@ register_model(Model(
     description="y randomly relabelled against x: every table with the observed margins, with "
                 "its generalized hypergeometric probability",
     fixed="both margins (the cluster sizes of x and y)", default_method="patefield",
-    auto=("exact", "patefield"), reference="Hubert & Arabie (1985); " + _GATES))
+    auto=("exact", "patefield", "hypergeometric"),
+    reference="Hubert & Arabie (1985); " + _GATES))
 register_model(Model(
     name="num", title="random partitions with the observed numbers of clusters (num)",
     description="x and y independent, each uniform over the partitions of the n objects into "

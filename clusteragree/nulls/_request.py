@@ -157,12 +157,23 @@ def _available_memory() -> int | None:
 BYTES_PER_VALUE = 16
 
 
-def check_memory(n_sim: int, n_indices: int) -> None:
-    """Refuse, before any work, a Monte Carlo law whose values alone cannot fit in memory."""
-    need = BYTES_PER_VALUE * n_sim * n_indices
+def check_memory(n_sim: int, n_indices: int, n_objects: int = 0,
+                 bytes_per_object: int = 0) -> None:
+    """Refuse, before any work, a Monte Carlo law whose values, or whose draws of the objects'
+    labels (``bytes_per_object`` each), cannot fit in memory."""
     avail = _available_memory()
-    if avail is not None and need > 0.8 * avail:
+    if avail is None:  # pragma: no cover - other systems
+        return
+    need = BYTES_PER_VALUE * n_sim * n_indices
+    if need > 0.8 * avail:
         raise MemoryError(
             f"n_sim={n_sim:,} draws of {n_indices} index(es) need {need / 2**30:.1f} GiB for "
             f"their values alone, and {avail / 2**30:.1f} GiB are available; use a smaller "
             "n_sim (ca.nulls.n_sim_for gives the size a p-value's precision needs)")
+    per_draw = bytes_per_object * n_objects
+    if per_draw > 0.8 * avail:
+        raise MemoryError(
+            f"each draw relabels the n = {n_objects:,} objects, which needs about "
+            f"{per_draw / 2**30:.1f} GiB, and {avail / 2**30:.1f} GiB are available; under "
+            "model='perm', method='patefield' draws tables instead (up to n = 10**8) and "
+            "method='hypergeometric' gives the closed-form moments")

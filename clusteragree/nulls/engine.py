@@ -90,7 +90,7 @@ def _request(recs, options, clusterings, model, method_rec, *, n_sim, seed, rng,
                       reference=reference, observed={r.name: observed[r.name]
                                                      for r in recs if r.name in observed})
     if method_rec.monte_carlo:
-        check_memory(req.n_sim, len(recs))
+        check_memory(req.n_sim, len(recs), clusterings.n, method_rec.bytes_per_object)
     if method_rec.check is not None:
         method_rec.check(req)
     return req

@@ -29,7 +29,7 @@ import math
 import numpy as np
 from scipy.special import gammaln
 
-from .._combinatorics import compositions, count_compositions
+from .._combinatorics import compositions, count_compositions_upto
 from .._validate import check_positive_int
 from ._methods import NullMethod, register_method
 from ._request import values_on_tables
@@ -65,7 +65,8 @@ def count_tables(rows, cols, limit: int | None = None) -> int:
         nxt: dict[tuple, int] = {}
         partial = 0
         for r, ways in states.items():
-            if limit is not None and ways * count_compositions(r, int(total)) + partial > limit:
+            if (limit is not None
+                    and ways * count_compositions_upto(r, total, limit) + partial > limit):
                 return limit + 1  # each composition is a distinct partial table
             comps = compositions(r, int(total))
             partial += ways * len(comps)
@@ -219,11 +220,11 @@ def statistic_law(rows, cols, statistic: str = "s", max_work: int = DEFAULT_MAX_
     b = np.sort(b)  # the largest column comes last, where it is forced
     n = int(a.sum())
     top = int(max(a.max(), b.max()))
-    if statistic == "t" and (top + 1) * max(1, len(_primes_upto(top))) > max_work:
+    if statistic == "t" and (top + 1) * _prime_count_upper_bound(top) > max_work:
         raise ValueError(
-            f"the exact law of t for cells up to {top} needs keys of {len(_primes_upto(top))} "
-            f"prime exponents, more than max_work={max_work:,} allows; use method='patefield' "
-            "(Monte Carlo) or raise max_work"
+            f"the exact law of t for cells up to {top} needs keys of about "
+            f"{_prime_count_upper_bound(top):,} prime exponents, more than max_work={max_work:,} "
+            "allows; use method='patefield' (Monte Carlo) or raise max_work"
         )
     check_dp_size(a, b, statistic, max_work)  # refuse a hopeless law in milliseconds
     inc, to_value = _increments(statistic, top)
@@ -236,7 +237,7 @@ def statistic_law(rows, cols, statistic: str = "s", max_work: int = DEFAULT_MAX_
     laws = [(np.zeros((1, inc.shape[1]), dtype=np.int64), np.ones(1))]
     for total in b[:-1]:
         total = int(total)
-        work = sum(count_compositions(r, total) * len(law[0])
+        work = sum(count_compositions_upto(r, total, max_work) * len(law[0])
                    for r, law in zip(state_list, laws))
         if work * inc.shape[1] > max_work:
             raise ValueError(
@@ -309,7 +310,29 @@ def _count_partitions_at_most(total: int, parts: int) -> float:
     return float(p[total])
 
 
-def estimate_dp_work(rows, cols, statistic: str = "s") -> float:
+#: The exact state and partition counts of the estimate are used while their tables have at most
+#: this many entries; past it, upper bounds that cost nothing (a larger estimate, never a smaller).
+_EXACT_COUNT_CELLS = 2_000_000
+
+
+def _states_upper_bound(caps: list[int], total: int) -> float:
+    """States with ``total`` objects left: counted exactly when cheap, else bounded by the
+    vectors r_2..r_K (r_1 is then fixed by the total)."""
+    top = min(caps[0], total)
+    if (top + 1) * (total + 1) <= _EXACT_COUNT_CELLS:
+        return _count_sorted_states(caps, total)
+    return math.prod(float(min(c, total) + 1) for c in caps[1:])
+
+
+def _prime_count_upper_bound(m: int) -> int:
+    """pi(m), the number of primes up to m: counted by the sieve up to 10**6, else bounded by
+    1.26 m / log m (Rosser & Schoenfeld 1962, for m > 1)."""
+    if m <= 10**6:
+        return len(_primes_upto(m))
+    return int(1.26 * m / math.log(m)) + 1
+
+
+def estimate_dp_work(rows, cols, statistic: str = "s", stop_above: float | None = None) -> float:
     """An estimate, from the margins alone, of the largest step of the dynamic programme
     (entries: states x partial values x column compositions, times the key length), in
     milliseconds.
@@ -320,6 +343,12 @@ def estimate_dp_work(rows, cols, statistic: str = "s") -> float:
     compositions are counted at the state of proportional remainders. On random margins
     (K, Q <= 6, n <= 400) it was never below the true size, and above it by a median factor 2
     (95%: 15).
+
+    With ``stop_above``, the estimate stops as soon as it is known to exceed that number and
+    returns a number above it: a refusal costs a few column counts, whatever n is (a 10 x 10
+    table of 10**4 objects: about a millisecond). Where an exact count would need a table of
+    more than two million entries (very large n), an upper bound that costs nothing takes its
+    place, so the estimate can only grow.
     """
     a, b = _check_margins(rows, cols)
     if len(a) > len(b):
@@ -328,22 +357,31 @@ def estimate_dp_work(rows, cols, statistic: str = "s") -> float:
     K, n = len(a), int(a.sum())
     caps = sorted(a.tolist(), reverse=True)
     top = int(max(a.max(), b.max()))
-    width = 1 if statistic == "s" else max(1, len(_primes_upto(top)))
+    width = 1 if statistic == "s" else max(1, _prime_count_upper_bound(top))
+    limit = math.inf if stop_above is None else float(stop_above)
+    # compositions are counted up to a cap that decides the comparison with the limit
+    cap = 10**30 if stop_above is None else int(min(limit, 1e30)) + 1
     best, used, paths = 0.0, 0, 1.0
     for j, total in enumerate(b[:-1].tolist()):
         left = n - used
+        typical = tuple((2 * int(c) * left + n) // (2 * n) for c in a)  # rounded, exact
+        comps = float(count_compositions_upto(typical, int(total), cap))
+        if comps * width > limit:
+            return comps * width
         if j == 0:
             states, keys = 1.0, 1.0
         else:
-            states = max(_count_sorted_states(caps, left), 1.0)
+            states = max(_states_upper_bound(caps, left), 1.0)
             if statistic == "s":
                 spread = (1 - 1 / K) * float((b[:j].astype(float) ** 2).sum()) / 2 + 1
-            else:
+            elif (used + 1) * (j * K + 1) <= _EXACT_COUNT_CELLS:
                 spread = _count_partitions_at_most(used, j * K)
+            else:
+                spread = math.inf
             keys = max(1.0, min(paths / states, spread))
-        typical = tuple(int(round(c * left / n)) for c in a)
-        comps = float(count_compositions(typical, int(total)))
         best = max(best, states * keys * comps * width)
+        if best > limit:
+            return best
         paths *= comps
         used += total
     return best
@@ -358,15 +396,15 @@ def check_dp_size(rows, cols, statistic, max_work=DEFAULT_MAX_WORK, strict=False
     """Raise ``ValueError``, in milliseconds, when the dynamic programme for ``statistic``
     would exceed ``max_work`` (``strict``: by the estimate; otherwise by more than
     ``DP_ESTIMATE_SLACK`` times the estimate's usual error)."""
-    est = estimate_dp_work(rows, cols, statistic)
     limit = max_work if strict else DP_ESTIMATE_SLACK * max_work
+    est = estimate_dp_work(rows, cols, statistic, stop_above=limit)
     if est > limit:
         a, b = _check_margins(rows, cols)
         raise ValueError(
             f"the exact law of {statistic} for these margins (n = {int(a.sum())}, {len(a)} x "
-            f"{len(b)}) needs about {est:.2g} entries in one step of the dynamic programme, "
-            f"more than max_work={max_work:,}; use method='patefield' (Monte Carlo) or "
-            "method='auto', or raise max_work")
+            f"{len(b)}) needs more than {limit:.2g} entries (estimated from the margins) in one "
+            f"step of the dynamic programme, more than max_work={max_work:,} allows; use "
+            "method='auto' (Monte Carlo or closed-form moments), or raise max_work")
 
 
 # -- the method record -------------------------------------------------------------------------

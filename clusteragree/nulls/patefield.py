@@ -11,6 +11,13 @@ one ``numpy.random.Generator``, with two guards around it:
   back as zeros (scipy mishandles them the same way).
 * Every batch's margins and signs are checked before it is returned: a sampler that breaks its
   margins is a bug, never a null law.
+* Large tables are refused, before any work, above n = 10**8 objects (``MAX_N``). The
+  sampler computes each cell's probability from sums of log-factorials in double precision,
+  whose rounding grows with n log n: at 10**8 it is about 1e-6 of the probability (far below any
+  Monte Carlo error), at 2**40 about 3%. Past about 2**31.5 objects per margin its 64-bit
+  integer products overflow, and it returns wrong tables, hangs or crashes (scipy 1.17: for
+  margins of 2**32 + 1, the extreme table every time). ``method="auto"`` then takes the
+  closed-form moments (``method="hypergeometric"``).
 
 The tests check the sampled law against the exact one (chi-square goodness of fit).
 """
@@ -24,12 +31,15 @@ from .._validate import check_positive_int, check_seed
 from ._methods import NullMethod, register_method
 from ._request import sampled_laws
 
-__all__ = ["random_tables", "random_table_batches", "DEFAULT_N_SIM"]
+__all__ = ["random_tables", "random_table_batches", "DEFAULT_N_SIM", "MAX_N"]
 
 #: The thesis' Monte Carlo size (Amorim 2015: 17,000 tables; see ``n_sim_for``).
 DEFAULT_N_SIM = 17_000
 
 _BATCH_CELLS = 1_000_000  # cells per batch: bounds a batch at ~8 MB of int64
+
+#: The most objects a table may hold for scipy's Patefield sampler (see the module docstring).
+MAX_N = 10**8
 
 
 def _check_margins(rows, cols):
@@ -37,10 +47,27 @@ def _check_margins(rows, cols):
     cols = np.asarray(cols, dtype=np.int64).ravel()
     if rows.size == 0 or cols.size == 0 or (rows < 0).any() or (cols < 0).any():
         raise ValueError("rows and cols must be non-empty, non-negative margins")
-    if rows.sum() != cols.sum() or rows.sum() == 0:
-        raise ValueError(f"rows and cols must have the same positive total, got {rows.sum()} "
-                         f"and {cols.sum()}")
+    n_rows, n_cols = sum(int(v) for v in rows), sum(int(v) for v in cols)
+    if n_rows != n_cols or n_rows == 0:
+        raise ValueError(f"rows and cols must have the same positive total, got {n_rows} "
+                         f"and {n_cols}")
+    _check_size(rows, cols, n_rows)
     return rows, cols
+
+
+def _check_size(rows, cols, n):
+    """Refuse a table too large for the sampler (one table only is no sampling: allowed)."""
+    if n > MAX_N and np.count_nonzero(rows) > 1 and np.count_nonzero(cols) > 1:
+        raise ValueError(
+            f"Patefield's sampler is used up to n = {MAX_N:.0e} objects and this table holds "
+            f"{n:,}: beyond that its double-precision probabilities lose more than about 1e-6 "
+            "to rounding, and past about 2**31.5 objects per margin its integer arithmetic "
+            "overflows; use method='hypergeometric' (closed-form moments) or method='auto'")
+
+
+def _check_request(req):
+    rows, cols = req.margins
+    _check_size(rows, cols, sum(int(v) for v in rows))
 
 
 def random_table_batches(rows, cols, n_sim: int, rng, progress: bool = False):
@@ -60,8 +87,10 @@ def random_table_batches(rows, cols, n_sim: int, rng, progress: bool = False):
         stop = min(n_sim, start + per)
         if single:
             out = np.zeros((stop - start, rows.size, cols.size), dtype=np.int64)
-            out[:, r_on[:, None], c_on[None, :]] = (np.outer(rows[r_on], cols[c_on])
-                                                    // rows.sum())
+            # the one non-empty row is the column margins, or the one non-empty column the
+            # row margins (no product of margins, which would overflow at large n)
+            out[:, r_on[:, None], c_on[None, :]] = (cols[c_on][None, :] if r_on.size == 1
+                                                    else rows[r_on][:, None])
             yield start, stop, out
             continue
         batch = dist.rvs(size=stop - start, method="patefield", random_state=rng)
@@ -105,5 +134,5 @@ def _patefield_law(req):
 register_method(NullMethod(
     name="patefield", model="perm", title="Monte Carlo agreement test",
     description="random tables with the observed margins (Patefield's algorithm AS 159)",
-    law=_patefield_law, monte_carlo=True, default_n_sim=DEFAULT_N_SIM,
+    law=_patefield_law, check=_check_request, monte_carlo=True, default_n_sim=DEFAULT_N_SIM,
     describe=lambda nd: f"{nd.n_sim:,} Patefield tables"))
