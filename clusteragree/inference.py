@@ -27,6 +27,7 @@ from .indices._pairwise import evaluate_pairwise
 from .indices._registry import Index
 from .nulls import NullDistribution, plan, run
 from .nulls.distribution import ALTERNATIVES, check_center
+from ._hypergeom_var import DEFAULT_MAX_SECONDS
 from .nulls.exact import DEFAULT_MAX_TABLES, DEFAULT_MAX_WORK
 
 __all__ = ["AgreementTest", "ResultsFrame", "agreement_test", "adjust", "compare", "iadjust", "format_results",
@@ -210,10 +211,7 @@ def _test_of(rec: Index, nd: NullDistribution, request, alternative,
         se = nd.pvalue_se(observed, alternative, plus_one=plus_one)
     else:
         p = se = math.nan
-    try:
-        z = nd.zscore(observed)
-    except ValueError:  # moments without a variance
-        z = math.nan
+    z = nd.zscore(observed) if nd.has_variance else math.nan  # moments without a variance
     note = None
     if rec.describe is not None and request.clusterings.table is not None:
         note = rec.describe(request.clusterings.table.counts, **request.options[rec.name])
@@ -230,7 +228,8 @@ def _request_of(requests, name):
 
 def agreement_test(x, y=None, index="adjusted_rand", method=None, *, model="perm", null=None,
                    reference=None, n_sim=None, seed=None, alternative=None, exhaustive=None,
-                   max_tables=DEFAULT_MAX_TABLES, max_work=DEFAULT_MAX_WORK, data=None,
+                   max_tables=DEFAULT_MAX_TABLES, max_work=DEFAULT_MAX_WORK,
+                   max_seconds=DEFAULT_MAX_SECONDS, data=None,
                    dropna=False, join="exact", plus_one=True, progress=False,
                    **options) -> AgreementTest:
     """Test whether two clusterings agree more than chance, by any index.
@@ -272,6 +271,7 @@ def agreement_test(x, y=None, index="adjusted_rand", method=None, *, model="perm
     requests = plan(x, [rec.name], method, y=y, data=data, dropna=dropna, join=join, model=model,
                     null=null, reference=reference, n_sim=n_sim, seed=seed,
                     exhaustive=exhaustive, max_tables=max_tables, max_work=max_work,
+                    max_seconds=max_seconds,
                     progress=progress, options=options)
     nd = run(requests)[rec.name]
     return _test_of(rec, nd, requests[0], alternative, plus_one)
@@ -279,7 +279,8 @@ def agreement_test(x, y=None, index="adjusted_rand", method=None, *, model="perm
 
 def adjust(x, y=None, index="adjusted_rand", method=None, center="mean", *, model="perm",
            null=None, reference=None, n_sim=None, seed=None, optimum=None, exhaustive=None,
-           max_tables=DEFAULT_MAX_TABLES, max_work=DEFAULT_MAX_WORK, data=None, dropna=False,
+           max_tables=DEFAULT_MAX_TABLES, max_work=DEFAULT_MAX_WORK,
+                   max_seconds=DEFAULT_MAX_SECONDS, data=None, dropna=False,
            join="exact", **options) -> float:
     """The chance-adjusted value of an index, (I - c) / (max - c) (a distance:
     (c - I) / (c - min)), with c the null mean, median or a quantile (``center=0.99``: P99)
@@ -299,6 +300,7 @@ def adjust(x, y=None, index="adjusted_rand", method=None, center="mean", *, mode
     requests = plan(x, [rec.name], method, y=y, data=data, dropna=dropna, join=join, model=model,
                     null=null, reference=reference, n_sim=n_sim, seed=seed,
                     exhaustive=exhaustive, max_tables=max_tables, max_work=max_work,
+                    max_seconds=max_seconds,
                     options=options)
     nd = run(requests)[rec.name]
     return nd.adjust(_observed(rec, requests[0]), center, optimum=optimum)
@@ -306,7 +308,8 @@ def adjust(x, y=None, index="adjusted_rand", method=None, center="mean", *, mode
 
 def compare(x, y=None, indices="paired", method=None, *, model="perm", null=None,
             reference=None, n_sim=None, seed=None, alternative=None, exhaustive=None,
-            max_tables=DEFAULT_MAX_TABLES, max_work=DEFAULT_MAX_WORK, data=None, dropna=False,
+            max_tables=DEFAULT_MAX_TABLES, max_work=DEFAULT_MAX_WORK,
+                   max_seconds=DEFAULT_MAX_SECONDS, data=None, dropna=False,
             join="exact", plus_one=True, progress=False, **options) -> pd.DataFrame:
     """Many indices side by side, with their nulls from the same random tables.
 
@@ -330,7 +333,8 @@ def compare(x, y=None, indices="paired", method=None, *, model="perm", null=None
     requests = plan(x, indices, method, y=y, data=data, dropna=dropna, join=join, model=model,
                     null=null,
                     reference=reference, n_sim=n_sim, seed=seed, exhaustive=exhaustive,
-                    max_tables=max_tables, max_work=max_work, progress=progress,
+                    max_tables=max_tables, max_work=max_work,
+                    max_seconds=max_seconds, progress=progress,
                     options=options)
     nulls = run(requests)
     clusterings = requests[0].clusterings

@@ -160,3 +160,60 @@ def test_bounded_composition_count_costs_nothing_at_any_n():
     assert count_compositions_upto([2**52, 1], 2**52, 10**7) == 2  # few, at any n
     assert count_compositions_upto([2**40] * 5, 7, 10**30) == math.comb(7 + 4, 4)
     assert time.perf_counter() - t < 5  # a guard against a loop over the total, not a timing
+
+
+# ---------------------------------------------------------------------------------------------
+# Long exact variances: predicted, refused past a budget the caller can raise, with progress
+# ---------------------------------------------------------------------------------------------
+
+def _table(K, n, seed=2):
+    rng = np.random.default_rng(seed)
+    return rng.multinomial(n, rng.dirichlet(np.ones(K * K))).reshape(K, K)
+
+
+def test_a_long_exact_variance_is_refused_before_any_work_naming_its_time():
+    from clusteragree._hypergeom_var import SECONDS_PER_WORK, variance_work
+
+    tab = _table(50, 10**6)  # the 50 x 50 table with n = 10**6: minutes, once silent
+    seconds = variance_work(tab.sum(axis=1), tab.sum(axis=0)) * SECONDS_PER_WORK
+    assert seconds > 10
+    budget = seconds / 4
+    t = time.perf_counter()
+    with pytest.raises(ValueError, match=r"would take about .* s \(predicted from the margins\)"
+                                         rf", more than max_seconds={budget:g}"):
+        ca.agreement_test(tab, index="smi", method="hypergeometric", max_seconds=budget)
+    with pytest.raises(ValueError, match=r"pass max_seconds=\d+ to wait for it, or "
+                                         r"moments='auto'"):
+        ca.agreement(tab, index="smi", moments="exact", max_seconds=budget)
+    assert time.perf_counter() - t < 5  # refused by the prediction, not after the work
+
+
+def test_the_mean_alone_pays_no_variance():
+    tab = _table(50, 10**6)
+    # adjusting by the null mean needs no variance: no refusal, even with a tiny budget
+    value = ca.adjust(tab, index="nmi", method="hypergeometric", max_seconds=1e-6)
+    assert np.isfinite(value)
+
+
+def test_auto_moments_keep_within_the_budget():
+    tab = _table(10, 10**5)
+    exact = ca.agreement(tab, index="smi", moments="exact")
+    cheap = ca.agreement(tab, index="smi", max_seconds=1e-6)  # auto, over budget: asymptotic
+    asym = ca.agreement(tab, index="smi", moments="asymptotic")
+    assert cheap == asym and cheap != exact
+
+
+def test_a_long_exact_variance_shows_its_progress(monkeypatch, capsys):
+    from clusteragree import _hypergeom_var
+
+    monkeypatch.setattr(_hypergeom_var, "PROGRESS_SECONDS", 0.0)
+    _hypergeom_var.n_mi_variance([30, 20, 25], [40, 35])
+    err = capsys.readouterr().err
+    assert "exact null variance (about" in err and "/3 [" in err  # one step a row
+
+
+def test_max_seconds_is_checked_before_any_work():
+    with pytest.raises(ValueError, match="max_seconds must be a positive number"):
+        ca.agreement_test([[3, 1], [1, 3]], index="nmi", method="hypergeometric", max_seconds=0)
+    with pytest.raises(TypeError, match="max_seconds must be a positive number of seconds"):
+        ca.agreement_test([[3, 1], [1, 3]], index="nmi", max_seconds="60")

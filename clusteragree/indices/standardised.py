@@ -68,7 +68,8 @@ import numpy as np
 
 from .._hypergeom import expected_mutual_information
 from .._hypergeom_s import moments_of_s
-from .._hypergeom_var import _windows, variance_of_mi
+from .._hypergeom_var import (DEFAULT_MAX_SECONDS, SECONDS_PER_WORK, check_variance_time,
+                              variance_of_mi, variance_work)
 from .._validate import check_choice
 from ._registry import register
 from .information import AMI_RTOL, info_state
@@ -90,12 +91,6 @@ _ROMANO = ("Romano, Bailey, Nguyen & Verspoor (2014), Standardized mutual inform
            "Vinh, Bailey & Verspoor (2016), Adjusting for chance clustering comparison "
            "measures, JMLR 17")
 _MOMENTS = ("auto", "exact", "asymptotic")
-#: Seconds per unit of ``exact_variance_work``, calibrated on this package's development
-#: machine (2 CPUs): 32 timed exact variances (2 to 100 clusters a side, n = 5 10^3 to
-#: 3 10^6, lopsided and equal margins, 0.2 to 18 s) took 0.85 to 2 times the prediction (most
-#: within 10%; up to 2 times only with 50 to 100 clusters a side and narrow windows); a 50 x 50
-#: table with n = 10^6 took 104 s for 100 s predicted.
-SECONDS_PER_WORK = 7.7e-10
 #: ``moments="auto"`` computes the variance exactly when ``exact_variance_work`` is at most
 #: this, about 2 s at ``SECONDS_PER_WORK``, else asymptotically. With equal cluster sizes that
 #: is up to n ~ 4 10^5 (10 x 10), 2 10^5 (20 x 20), 6 10^4 (50 x 50); with sizes within a
@@ -147,11 +142,7 @@ def exact_variance_work(rows, cols) -> float:
 
 
 def _work(a, b) -> float:
-    av, bv = np.array(a, dtype=np.int64), np.array(b, dtype=np.int64)
-    lo, hi = _windows(int(av.sum()), av[:, None], bv[None, :])
-    W = float((hi - lo).max() + 1)
-    K, Q = len(a), len(b)
-    return float(K * Q * (K + Q)) * W * (W + 32.0)
+    return variance_work(a, b)
 
 
 @lru_cache(maxsize=512)
@@ -293,8 +284,8 @@ def _smi_state(t, rows, cols):
     return _Standard(t, rows, cols)
 
 
-def _describe_smi(counts, moments="auto") -> str:
-    if smi_moments_method(np.asarray(counts), moments) == "exact":
+def _describe_smi(counts, moments="auto", max_seconds=DEFAULT_MAX_SECONDS) -> str:
+    if _smi_method(*_key(*_margins_of(np.asarray(counts))), moments, max_seconds) == "exact":
         return "smi moments: exact mean and variance of MI under fixed margins"
     return ("smi moments: exact mean of MI; variance asymptotic (Williams-scaled chi-square, "
             "2 n MI ~ q chi2_df, q = 2 n E[MI] / df; relative error of the sd at most "
@@ -302,16 +293,43 @@ def _describe_smi(counts, moments="auto") -> str:
             "for the exact variance")
 
 
+def _smi_method(a, b, moments, max_seconds) -> str:
+    """smi's moments on margins (a, b): ``_method``, within the caller's time budget (auto
+    then takes the asymptotic variance; an explicit "exact" is refused, naming the time)."""
+    method = _method(a, b, moments)
+    if method != "exact" or _degenerate(a, b):
+        return method
+    if moments == "auto":
+        seconds = variance_work(a, b) * SECONDS_PER_WORK
+        return "exact" if seconds <= max_seconds else "asymptotic"
+    check_variance_time(a, b, max_seconds, (
+        f"pass max_seconds={_round_up(variance_work(a, b) * SECONDS_PER_WORK * 2)} to wait "
+        f"for it, or moments='auto' (exact mean, asymptotic variance: sd within "
+        f"{smi_sd_error_bound(a, b):.2g} of the exact one, relatively)"))
+    return method
+
+
+def _round_up(seconds: float) -> int:
+    """A round number of seconds at least ``seconds`` (for messages)."""
+    step = 10 ** max(0, int(math.log10(max(seconds, 1.0))))
+    return int(math.ceil(seconds / step) * step)
+
+
 @register(name="smi", linear=True, title="Standardised mutual information", kind="similarity",
           range=(-math.inf, math.inf), optimum=math.inf, symmetric=True, reflexive=False,
           aliases=("standardized_mutual_info", "standardised_mutual_info"),
-          options={"moments": "auto"}, describe=_describe_smi,
+          options={"moments": "auto", "max_seconds": DEFAULT_MAX_SECONDS},
+          describe=_describe_smi,
           reference=_ROMANO, family="information", statistic="t", state=_smi_state)
-def smi(S, moments="auto"):
+def smi(S, moments="auto", max_seconds=DEFAULT_MAX_SECONDS):
     """SMI = (MI - E[MI]) / sd[MI], with the exact mean of MI under fixed margins and its exact
     variance, or beyond exact reach its asymptotic variance (``moments="auto"|"exact"|
     "asymptotic"``; ``smi_moments_method`` says which; module docstring): a z-score, how many
     null standard deviations MI lies above its null mean.
+
+    The exact variance's time is predicted from the margins first (a 50 x 50 table with
+    n = 10^6: about 100 s): ``moments="exact"`` refuses above ``max_seconds`` (60), naming the
+    prediction, and shows a progress bar from 5 s on; ``"auto"`` never exceeds about 10 s.
 
     >>> round(ca.agreement([[30, 20], [10, 20]], index="smi"), 4)
     3.0395
@@ -325,7 +343,7 @@ def smi(S, moments="auto"):
 
     def moments_of(rows, cols):
         a, b = _key(rows, cols)
-        method = _method(a, b, moments)
+        method = _smi_method(a, b, moments, max_seconds)
         if method == "asymptotic" and smi_sd_error_bound(a, b) > SPARSE_ERROR:
             sparse[(a, b)] = None
         return _mi_moments(a, b, method)

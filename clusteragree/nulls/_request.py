@@ -35,6 +35,7 @@ class NullRequest:
     rng: np.random.Generator | None = None
     max_tables: int = 0
     max_work: int = 0
+    max_seconds: float = 60.0
     exhaustive: bool | None = None
     progress: bool = False
     auto: bool = False  # the method was chosen by method="auto"

@@ -379,13 +379,16 @@ class NullDistribution:
         """True when the full law is known (exact or sampled), not only moments."""
         return self.values is not None or self.samples is not None
 
+    @property
+    def has_variance(self) -> bool:
+        """True when the variance is known (a law, or moments with a variance); reading it may
+        still be refused (a closed-form variance over its time budget)."""
+        return self.has_law or "var" in self._moments
+
     def summary(self) -> pd.Series:
         """The null part of the result schema: null_mean, null_median, null_sd,
         null_skewness, model, method, n_sim (NA where this null cannot give it)."""
-        try:
-            sd = self.std
-        except ValueError:
-            sd = pd.NA
+        sd = self.std if self.has_variance else pd.NA
         full = self.has_law
         return pd.Series({
             "null_mean": self.mean,

@@ -8,7 +8,8 @@ before any work; ``run`` hands each request to its method's ``law``. The public 
 
 from __future__ import annotations
 
-from .._validate import check_bool, check_choice, check_options, check_positive_int, check_seed
+from .._validate import (check_bool, check_choice, check_options, check_positive_int, check_real,
+                         check_seed)
 from ..indices import (evaluate, get_index, group_members, resolve_indices, skip_undefined,
                        split_options)
 from ..indices._registry import Index
@@ -16,6 +17,7 @@ from ..inputs import as_clusterings
 from ._methods import PAIR_MODELS, PARTITION_MODELS, get_method, get_model, methods_of
 from ._request import NullRequest, check_memory
 from .distribution import NullDistribution
+from .._hypergeom_var import DEFAULT_MAX_SECONDS
 from .exact import DEFAULT_MAX_TABLES, DEFAULT_MAX_WORK
 
 __all__ = ["plan", "run", "null_distributions", "null_distribution"]
@@ -79,13 +81,14 @@ def _n_sim_for(method, n_sim, auto: bool):
 
 
 def _request(recs, options, clusterings, model, method_rec, *, n_sim, seed, rng, exhaustive,
-             max_tables, max_work, progress, reference, auto, observed):
+             max_tables, max_work, max_seconds, progress, reference, auto, observed):
     if exhaustive is not None and "exhaustive" not in method_rec.options:
         raise ValueError(f"exhaustive= is for permutation methods, not method="
                          f"{method_rec.name!r}")
     req = NullRequest(indices=tuple(recs), options=options, clusterings=clusterings,
                       model=model, method=method_rec, n_sim=_n_sim_for(method_rec, n_sim, auto),
                       seed=seed, rng=rng, max_tables=max_tables, max_work=max_work,
+                      max_seconds=max_seconds,
                       exhaustive=exhaustive, progress=progress, auto=auto,
                       reference=reference, observed={r.name: observed[r.name]
                                                      for r in recs if r.name in observed})
@@ -117,7 +120,8 @@ def _choose(recs, options, clusterings, model, method, **kw) -> NullRequest:
 def plan(x, indices, method=None, *, y=None, data=None, dropna=False, join="exact", model="perm",
          null=None,
          reference=None, n_sim=None, seed=None, exhaustive=None, max_tables=DEFAULT_MAX_TABLES,
-         max_work=DEFAULT_MAX_WORK, progress=False, options=None) -> list[NullRequest]:
+         max_work=DEFAULT_MAX_WORK, max_seconds=DEFAULT_MAX_SECONDS, progress=False,
+         options=None) -> list[NullRequest]:
     """Checked requests for the null laws of ``indices``: every argument is validated and
     every method's size check is run here, before any work."""
     names, _ = resolve_indices(indices)
@@ -131,6 +135,9 @@ def plan(x, indices, method=None, *, y=None, data=None, dropna=False, join="exac
         check_bool(exhaustive, "exhaustive")
     max_tables = check_positive_int(max_tables, "max_tables")
     max_work = check_positive_int(max_work, "max_work")
+    max_seconds = check_real(max_seconds, "max_seconds", "a positive number of seconds")
+    if max_seconds <= 0:
+        raise ValueError(f"max_seconds must be a positive number of seconds, got {max_seconds}")
     groups = [g for g in ([r for r in recs if not _is_pair_index(r)],
                           [r for r in recs if _is_pair_index(r)]) if g]
     _check_null_and_reference(groups, model, null, reference)
@@ -159,7 +166,8 @@ def plan(x, indices, method=None, *, y=None, data=None, dropna=False, join="exac
         models = [m for g, m in zip(groups, models) if g]
         groups = [g for g in groups if g]
     kw = dict(n_sim=n_sim, seed=seed, rng=rng, exhaustive=exhaustive, max_tables=max_tables,
-              max_work=max_work, progress=progress, reference=reference or "x",
+              max_work=max_work, max_seconds=max_seconds, progress=progress,
+              reference=reference or "x",
               observed=observed)
     requests = [_choose(g, {r.name: per[r.name] for r in g}, clusterings, mod, method, **kw)
                 for g, mod in zip(groups, models)]
@@ -179,7 +187,8 @@ def run(requests) -> dict:
 def null_distributions(x, indices="paired", method="exact", *, y=None, data=None,
                        dropna=False, join="exact", model="perm", null=None, reference=None, n_sim=None,
                        seed=None, exhaustive=None, max_tables=DEFAULT_MAX_TABLES,
-                       max_work=DEFAULT_MAX_WORK, progress=False,
+                       max_work=DEFAULT_MAX_WORK, max_seconds=DEFAULT_MAX_SECONDS,
+                       progress=False,
                        **options) -> dict[str, NullDistribution]:
     """Null distributions of several indices, all from the same random tables or permutations.
 
@@ -194,14 +203,16 @@ def null_distributions(x, indices="paired", method="exact", *, y=None, data=None
     requests = plan(x, indices, method, y=y, data=data, dropna=dropna, join=join, model=model,
                     null=null,
                     reference=reference, n_sim=n_sim, seed=seed, exhaustive=exhaustive,
-                    max_tables=max_tables, max_work=max_work, progress=progress,
+                    max_tables=max_tables, max_work=max_work, max_seconds=max_seconds,
+                    progress=progress,
                     options=options)
     return run(requests)
 
 
 def null_distribution(x, y=None, index="adjusted_rand", method="exact", *, model="perm",
                       null=None, reference=None, n_sim=None, seed=None, exhaustive=None,
-                      max_tables=DEFAULT_MAX_TABLES, max_work=DEFAULT_MAX_WORK, data=None,
+                      max_tables=DEFAULT_MAX_TABLES, max_work=DEFAULT_MAX_WORK,
+                      max_seconds=DEFAULT_MAX_SECONDS, data=None,
                       dropna=False, join="exact", progress=False,
                       **options) -> NullDistribution:
     """The null distribution of an index for the observed clusterings.
@@ -236,6 +247,11 @@ def null_distribution(x, y=None, index="adjusted_rand", method="exact", *, model
     max_tables, max_work : int
         Exact methods refuse, before any work, laws with more tables to enumerate or a larger
         dynamic programme than these.
+    max_seconds : float
+        The closed-form variance of an information index (``method="hypergeometric"``) is
+        refused, before any work, when its time predicted from the margins is above this
+        (default 60 s; a 50 x 50 table with n = 10^6 takes about 100 s); from 5 s on it shows
+        a progress bar.
     progress : bool
         Show a progress bar for long Monte Carlo runs.
     **options
@@ -259,4 +275,5 @@ def null_distribution(x, y=None, index="adjusted_rand", method="exact", *, model
     return null_distributions(x, [rec.name], method, y=y, data=data, dropna=dropna, join=join,
                               model=model, null=null, reference=reference, n_sim=n_sim,
                               seed=seed, exhaustive=exhaustive, max_tables=max_tables,
-                              max_work=max_work, progress=progress, **options)[rec.name]
+                              max_work=max_work, max_seconds=max_seconds, progress=progress,
+                              **options)[rec.name]

@@ -19,12 +19,13 @@ information. The variance is computed only when it is read (``NullDistribution.v
 
 from __future__ import annotations
 
+from functools import lru_cache
 
 import numpy as np
 
 from .._hypergeom import expected_xlogx_sum
 from .._hypergeom_s import moments_of_s
-from .._hypergeom_var import n_mi_variance
+from .._hypergeom_var import DEFAULT_MAX_SECONDS, check_variance_time, n_mi_variance
 from ..indices import get_index
 from ._methods import NullMethod, register_method
 
@@ -37,11 +38,19 @@ def mean_of_t(rows, cols) -> float:
 
 
 def var_of_t(rows, cols) -> float:
-    """Exact Var[t], t = sum n_ij log n_ij, under fixed margins (= n^2 Var[MI]).
+    """Exact Var[t], t = sum n_ij log n_ij, under fixed margins (= n^2 Var[MI]); cached per
+    margins (their order does not matter), since it can take minutes on large tables.
 
     >>> bool(abs(var_of_t([2, 2], [2, 2]) / 16 - np.log(2) ** 2 * 2 / 9) < 1e-15)
     True
     """
+    key = (tuple(sorted(int(v) for v in np.ravel(rows) if v > 0)),
+           tuple(sorted(int(v) for v in np.ravel(cols) if v > 0)))
+    return _var_of_t(*key)
+
+
+@lru_cache(maxsize=256)
+def _var_of_t(rows: tuple, cols: tuple) -> float:
     return n_mi_variance(rows, cols)
 
 
@@ -73,17 +82,20 @@ def _check_linear(rec):
         )
 
 
-def index_moments(index, rows, cols, **options) -> dict:
+def index_moments(index, rows, cols, *, max_seconds=DEFAULT_MAX_SECONDS, **options) -> dict:
     """Closed-form null moments of an index that is affine in its statistic given the margins,
     I = alpha + beta x (x = s or t): {"mean": alpha + beta E[x], "var": beta^2 Var[x]}.
 
-    Raises ``ValueError`` for an index that is not affine in its statistic.
+    Raises ``ValueError`` for an index that is not affine in its statistic, and for an
+    information index whose exact variance is predicted to take more than ``max_seconds``.
 
     >>> m = index_moments("mutual_info", [3, 2], [2, 3])
     >>> round(m["mean"], 6), round(m["var"], 6)
     (0.162939, 0.044283)
     """
-    return _index_moments(index, rows, cols, False, **options)
+    if "max_seconds" in get_index(index).options:  # smi's own budget for its moments
+        options["max_seconds"] = max_seconds
+    return _index_moments(index, rows, cols, False, max_seconds, **options)
 
 
 def _far_point_of_s(mean_s, rows, cols):
@@ -99,7 +111,8 @@ def _far_point_of_s(mean_s, rows, cols):
     return mean_s + (top - mean_s) / 2
 
 
-def _index_moments(index, rows, cols, deferred, **options) -> dict:
+def _index_moments(index, rows, cols, deferred, variance_seconds=DEFAULT_MAX_SECONDS,
+                   **options) -> dict:
     rec = get_index(index)
     _check_linear(rec)
     rows = np.asarray(rows, dtype=np.int64)
@@ -131,6 +144,9 @@ def _index_moments(index, rows, cols, deferred, **options) -> dict:
         return max(beta_up, beta_down, key=abs)
 
     def var():
+        check_variance_time(rows, cols, variance_seconds, (
+            "pass max_seconds= a larger budget to wait for it, or use method='patefield' "
+            "(Monte Carlo)"))
         v = var_of_t(rows, cols)
         return slope() ** 2 * v if v > 0 else 0.0
 
@@ -147,6 +163,7 @@ def _check_request(req):
 def _moments_law(req):
     rows, cols = req.margins
     return {rec.name: req.null_of(rec, moments=_index_moments(rec, rows, cols, True,
+                                                              req.max_seconds,
                                                               **req.options[rec.name]))
             for rec in req.indices}
 
