@@ -1,13 +1,18 @@
 """Studies: the same results serially, in processes and on Dask; an interrupted study resumes
 to the same results; bad input is refused before any work; a study folder holds one study
 (other settings are refused, damaged unit files are computed again, foreign ones are named and
-left out)."""
+left out); a killed study leaves no worker behind."""
 
 from __future__ import annotations
 
 import json
+import os
 import pickle
 import shutil
+import signal
+import subprocess
+import sys
+import time
 from pathlib import Path
 
 import pandas as pd
@@ -372,3 +377,125 @@ def test_cli_quick_then_full_use_their_own_default_folders(tmp_path, monkeypatch
     again = study.load_results("studies/thesis-reps1")
     assert set(again["index"]) == {"adjusted_rand"} and set(again["n_sim"]) == {30}
     assert again["unit"].nunique() == 3
+
+
+# -- a killed study leaves no worker behind -----------------------------------------------------
+
+KILLED_STUDY = '''
+import sys
+import time
+
+import pandas as pd
+
+from clusteragree import study
+
+real = study.run_unit
+
+
+def slow(unit, *args):
+    """The first design row's units finish; the others outlive the parent, unless killed."""
+    if unit["row"] > 0:
+        time.sleep(60)
+    return real(unit, *args)
+
+
+study.run_unit = slow
+if __name__ == "__main__":
+    study.run(pd.read_pickle(sys.argv[1]), indices=%r, n_sim=%d, seed=3, out=sys.argv[2],
+              processes=2, progress=False)
+''' % (INDICES, N_SIM)
+
+
+class _Processes:
+    """Children of a process and whether they live: psutil if installed, else /proc."""
+
+    def __init__(self):
+        try:
+            import psutil
+        except ImportError:
+            psutil = None
+            if not Path("/proc/self/stat").exists():
+                pytest.skip("needs psutil or /proc to see the workers")
+        self.psutil = psutil
+
+    def children(self, pid):
+        if self.psutil is not None:
+            try:
+                return self.psutil.Process(pid).children(recursive=True)
+            except self.psutil.NoSuchProcess:
+                return []
+        found = []
+        for stat in Path("/proc").glob("[0-9]*/stat"):
+            try:
+                text = stat.read_text()
+            except OSError:
+                continue
+            if int(text[text.rindex(")") + 2:].split()[1]) == pid:
+                found.append(int(stat.parent.name))
+        return found
+
+    def alive(self, proc) -> bool:
+        """Running (a zombie, dead but not yet reaped by its new parent, is not)."""
+        if self.psutil is not None:
+            try:
+                return proc.is_running() and proc.status() != self.psutil.STATUS_ZOMBIE
+            except self.psutil.NoSuchProcess:
+                return False
+        try:
+            text = Path(f"/proc/{proc}/stat").read_text()
+        except OSError:
+            return False
+        return text[text.rindex(")") + 2] != "Z"
+
+    def kill(self, proc) -> None:
+        try:
+            os.kill(proc.pid if self.psutil is not None else proc, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+
+
+def test_a_killed_study_leaves_no_worker_and_resumes(small_design, serial, tmp_path):
+    procs = _Processes()
+    design_file, script, out = tmp_path / "design.pkl", tmp_path / "study.py", tmp_path / "out"
+    small_design.to_pickle(design_file)
+    script.write_text(KILLED_STUDY)
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(
+        [str(ROOT)] + [p for p in [os.environ.get("PYTHONPATH")] if p])}
+    parent = subprocess.Popen([sys.executable, str(script), str(design_file), str(out)],
+                              env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    workers = []
+    try:
+        deadline = time.monotonic() + 60
+        while len(workers) < 2 or len(list(out.glob("unit-0000-*"))) < 2:
+            assert parent.poll() is None, parent.stderr.read().decode()
+            assert time.monotonic() < deadline, "the study did not start its workers"
+            time.sleep(0.05)
+            workers = procs.children(parent.pid)
+        parent.send_signal(signal.SIGKILL)
+        parent.wait()
+        deadline = time.monotonic() + 10
+        while any(procs.alive(w) for w in workers) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        survivors = [w for w in workers if procs.alive(w)]
+        assert not survivors, f"{len(survivors)} worker(s) outlived the killed study"
+    finally:
+        for w in workers:
+            if procs.alive(w):
+                procs.kill(w)
+        if parent.poll() is None:
+            parent.kill()
+            parent.wait()
+        parent.stderr.close()
+    resumed = study.run(small_design, indices=INDICES, n_sim=N_SIM, seed=3, out=out,
+                        progress=False)
+    pd.testing.assert_frame_equal(resumed, serial, check_exact=True)
+
+
+def test_a_worker_whose_parent_already_died_ends_at_once():
+    """The race the death signal cannot cover: a worker started, its parent died before the
+    signal was armed. Here the 'parent' pid is not this process's parent."""
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    res = subprocess.run([sys.executable, "-c", "from clusteragree import study; "
+                          "study._worker_init(-1); print('still here')"],
+                         capture_output=True, text=True, env=env, timeout=60)
+    assert res.returncode == 1 and "still here" not in res.stdout
