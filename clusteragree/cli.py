@@ -93,18 +93,10 @@ def _report(args) -> int:
     return 0
 
 
-def study_folder(quick: bool, reps: int) -> str:
+def _study_folder(quick: bool, reps: int) -> str:
     """The default folder of a study: one per design, ``studies/thesis-quick`` or
     ``studies/thesis-reps30``, so that designs whose unit ids overlap never share one."""
     return "studies/thesis-quick" if quick else f"studies/thesis-reps{reps}"
-
-
-def _show_study_warning(message, category, filename, lineno, file=None, line=None,
-                        _default=warnings.showwarning):
-    if issubclass(category, StudyWarning):
-        print(f"clusteragree study: warning: {message}", file=sys.stderr)
-    else:
-        _default(message, category, filename, lineno, file, line)
 
 
 def _study(args) -> int:
@@ -113,7 +105,7 @@ def _study(args) -> int:
     reps = check_positive_int(args.reps, "--reps")
     plan = quick_design(args.seed) if args.quick else design(reps=reps, seed=args.seed)
     n_sim = args.n_sim if args.n_sim is not None else (500 if args.quick else 17_000)
-    out = args.out if args.out is not None else study_folder(args.quick, reps)
+    out = args.out if args.out is not None else _study_folder(args.quick, reps)
     client = None
     if args.scheduler:
         from dask.distributed import Client
@@ -121,7 +113,15 @@ def _study(args) -> int:
         client = Client(args.scheduler)
     try:
         with warnings.catch_warnings():
-            warnings.showwarning = _show_study_warning
+            other = warnings.showwarning
+
+            def show(message, category, *rest, **options):  # a study's warnings, as the CLI's
+                if issubclass(category, StudyWarning):
+                    print(f"clusteragree study: warning: {message}", file=sys.stderr)
+                else:
+                    other(message, category, *rest, **options)
+
+            warnings.showwarning = show
             frame = study_run(plan, algorithms=[a.strip() for a in args.algorithms.split(",")],
                               indices=[i.strip() for i in args.indices.split(",") if i.strip()],
                               n_sim=n_sim, seed=args.seed, client=client, out=out,

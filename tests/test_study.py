@@ -361,6 +361,14 @@ def test_cli_quick_then_full_use_their_own_default_folders(tmp_path, monkeypatch
     pd.testing.assert_frame_equal(study.load_results("r.csv"),
                                   study.load_results("studies/thesis-reps1"), check_exact=True)
 
+    # a damaged unit file is named on stderr and computed again
+    Path("studies/thesis-reps1/unit-0002-kmeans.csv").write_bytes(b"unit,scen")
+    assert cli.main(["study", "--reps", "1", *cheap]) == 0
+    err = capsys.readouterr().err
+    assert "clusteragree study: warning:" in err and "unit-0002-kmeans.csv (truncated" in err
+    pd.testing.assert_frame_equal(study.load_results("studies/thesis-reps1"),
+                                  study.load_results("r.csv"), check_exact=True)
+
     # resume the full study with other settings: refused, each named, nothing changed
     Path("studies/thesis-reps1/unit-0001-kmeans.csv").unlink()
     with pytest.raises(SystemExit) as stop:
