@@ -10,8 +10,10 @@
     clusteragree demo [--dataset statlog_em]   agreement of a shipped table by every index,
                                                and adjusted for chance (IADJUST), as text
     clusteragree indices                       the catalogue of indices
-    clusteragree study [--quick] [--out DIR] [--processes N | --scheduler tcp://host:port]
-                                               the thesis' simulation study, resumable
+    clusteragree study [--quick] [--out DIR] [--fresh] [--processes N | --scheduler ADDRESS]
+                                               the thesis' simulation study into a folder
+                                               (default studies/thesis-quick or
+                                               studies/thesis-repsN), resumable
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+import warnings
 
 import pandas as pd
 
@@ -26,7 +29,7 @@ from ._validate import check_positive_int, check_seed
 from .datasets import DATASETS, load_dataset
 from .indices import GROUPS, agreement, get_index, list_indices
 from .inference import compare, format_results
-from .study import DEFAULT_INDICES, quick_design
+from .study import DEFAULT_INDICES, StudyWarning, quick_design
 from .study import run as study_run
 from .report import (REPORTS, ReportError, list_reports, parse_assignments, render_examples,
                      report, report_parameters)
@@ -90,29 +93,54 @@ def _report(args) -> int:
     return 0
 
 
+def _study_folder(quick: bool, reps: int) -> str:
+    """The default folder of a study: one per design, ``studies/thesis-quick`` or
+    ``studies/thesis-reps30``, so that designs whose unit ids overlap never share one."""
+    return "studies/thesis-quick" if quick else f"studies/thesis-reps{reps}"
+
+
 def _study(args) -> int:
     from .simulate import design
 
-    plan = quick_design(args.seed) if args.quick else design(reps=args.reps, seed=args.seed)
+    reps = check_positive_int(args.reps, "--reps")
+    plan = quick_design(args.seed) if args.quick else design(reps=reps, seed=args.seed)
     n_sim = args.n_sim if args.n_sim is not None else (500 if args.quick else 17_000)
+    out = args.out if args.out is not None else _study_folder(args.quick, reps)
     client = None
     if args.scheduler:
         from dask.distributed import Client
 
         client = Client(args.scheduler)
     try:
-        frame = study_run(plan, algorithms=[a.strip() for a in args.algorithms.split(",")],
-                          indices=[i.strip() for i in args.indices.split(",") if i.strip()],
-                          n_sim=n_sim, seed=args.seed, client=client, out=args.out,
-                          model=args.model, processes=args.processes,
-                          progress=sys.stderr.isatty())
+        with warnings.catch_warnings():
+            other = warnings.showwarning
+
+            def show(message, category, *rest, **options):  # a study's warnings, as the CLI's
+                if issubclass(category, StudyWarning):
+                    print(f"clusteragree study: warning: {message}", file=sys.stderr)
+                else:
+                    other(message, category, *rest, **options)
+
+            warnings.showwarning = show
+            frame = study_run(plan, algorithms=[a.strip() for a in args.algorithms.split(",")],
+                              indices=[i.strip() for i in args.indices.split(",") if i.strip()],
+                              n_sim=n_sim, seed=args.seed, client=client, out=out,
+                              model=args.model, processes=args.processes,
+                              progress=sys.stderr.isatty(), overwrite=args.fresh)
     finally:
         if client is not None:
             client.close()
-    print(f"{frame['unit'].nunique()} units, {len(frame)} result rows in {args.out}")
+    print(f"{frame['unit'].nunique()} units, {len(frame)} result rows in {out}")
     if args.output:
         frame.to_csv(args.output, index=False)
         print(f"wrote {args.output}")
+    files = f"{out}/unit-*.csv"
+    print("Load the results:\n"
+          f'  Python: clusteragree.study.load_results("{out}")\n'
+          f'  pandas: pd.concat([pd.read_csv(f, dtype={{"scenario": str}}) '
+          f'for f in sorted(glob.glob("{files}"))])\n'
+          f'  R:      do.call(rbind, lapply(Sys.glob("{files}"), read.csv, '
+          'colClasses = c(scenario = "character")))')
     return 0
 
 
@@ -159,8 +187,14 @@ def main(argv=None) -> int:
                          help="tables per null law (17,000; --quick: 500)")
     p_study.add_argument("--model", default="perm", help="random model of the nulls")
     p_study.add_argument("--seed", type=int, default=1)
-    p_study.add_argument("--out", default="studies/thesis",
-                         help="folder of per-unit results (a re-run skips finished units)")
+    p_study.add_argument("--out", default=None,
+                         help="the study's folder: its settings (study.json) and one CSV file "
+                              "per unit; a re-run with the same settings resumes, one with "
+                              "other settings is refused (default: studies/thesis-quick with "
+                              "--quick, else studies/thesis-repsN)")
+    p_study.add_argument("--fresh", action="store_true",
+                         help="start the study over: delete the folder's study.json and unit "
+                              "files first")
     p_study.add_argument("--processes", type=int, default=None, help="local processes")
     p_study.add_argument("--scheduler", default=None,
                          help="address of a Dask scheduler, e.g. tcp://host:8786")

@@ -13,6 +13,14 @@ package's one result schema, with the unit's keys in front.
 Seeds are derived per unit from the design row's seed (numpy ``SeedSequence``), so a unit gives
 the same numbers whichever executor runs it, in whatever order, on however many workers.
 
+With ``run(..., out=FOLDER)`` the folder holds one study: ``study.json`` records its settings
+(a fingerprint of the design, the algorithms, indices, n_sim, model, seed and package version)
+when it starts, and each unit's rows go, as the unit finishes, to ``unit-<row>-<algorithm>.csv``
+with a ``settings_id`` column that ties them to that record. A re-run with the same settings
+resumes; one with other settings is refused, naming them. ``load_results(FOLDER)`` reads the
+folder back with the results' dtypes, or any CSV reader does (R:
+``read.csv(f, colClasses = c(scenario = "character"))``).
+
 Amorim, M. J. (2015), "On clustering stability", PhD thesis, ISCTE - University Institute of
 Lisbon, Ch.4-5 (the design, weighted cross-validation, IADJUST).
 
@@ -23,19 +31,31 @@ Lisbon, Ch.4-5 (the design, weighted cross-validation, IADJUST).
 
 from __future__ import annotations
 
+import ctypes
+import hashlib
+import io
+import json
+import multiprocessing
 import os
+import re
+import signal
+import sys
 import tempfile
+import threading
+import time
+import warnings
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 
-from ._validate import check_choice, check_positive_int
+from ._validate import check_bool, check_choice, check_positive_int
 from .indices import resolve_indices
+from .inference import _FLOAT_COLUMNS, RESULT_COLUMNS
 
-__all__ = ["run", "run_unit", "units", "quick_design", "load_results", "THESIS_RESULTS", "ALGORITHMS",
-           "DEFAULT_INDICES", "KEYS"]
+__all__ = ["run", "run_unit", "units", "quick_design", "load_results", "THESIS_RESULTS",
+           "ALGORITHMS", "DEFAULT_INDICES", "KEYS", "RECORD", "StudyWarning"]
 
 ALGORITHMS = ("kmeans", "em")
 #: The thesis' paired indices, ARI and the information indices it adjusts (MIH = nmi_joint).
@@ -136,16 +156,278 @@ def run_unit(unit: dict, indices=DEFAULT_INDICES, n_sim: int = 17_000,
     return pd.concat(frames, ignore_index=True)
 
 
-def _write(frame: pd.DataFrame, path: Path) -> None:
-    """Write atomically: a unit's file exists only when complete."""
+# -- the study folder ---------------------------------------------------------------------------
+#
+# FOLDER/study.json             the study's settings (design fingerprint, algorithms, indices,
+#                               n_sim, model, seed, package version) and their id
+# FOLDER/unit-0007-em.csv       one unit's result rows (``run_unit``) and a settings_id column
+
+#: The record of a study folder's settings.
+RECORD = "study.json"
+_UNIT_FILE = re.compile(r"unit-(?P<unit>.+)\.csv")
+_DESIGN_KEYS = ("scenario", "balance", "k", "p", "n", "separation", "rep", "seed")
+_SETTINGS = ("design", "algorithms", "indices", "n_sim", "model", "seed", "clusteragree_version")
+_TEXT = ("unit", "scenario", "balance", "separation", "algorithm", "table", "index",
+         "alternative", "kind", "model", "method")
+_UNIT_COLUMNS = (*KEYS, *RESULT_COLUMNS, "settings_id")
+# pandas 3 reads floats back exactly by default (and deprecates the option)
+_READ_FLOATS = {} if int(pd.__version__.split(".")[0]) >= 3 else {"float_precision": "round_trip"}
+
+
+class StudyWarning(UserWarning):
+    """A study folder holds a file that is damaged, or is not a unit of its study, or misses
+    units: the message names the files."""
+
+
+def _schema() -> dict:
+    """The dtype of every column of a study's results: the keys' ints and floats, the result
+    schema's nullable Float64 / Int64, and pandas' default string dtype for text (``str`` in
+    pandas 3, ``object`` before)."""
+    text = pd.Series(["x"]).dtype
+    types = {c: text for c in _TEXT}
+    types.update({c: "int64" for c in ("k", "p", "n", "rep")}, overlap="float64")
+    types.update({c: "Float64" for c in _FLOAT_COLUMNS}, n_sim="Int64")
+    return types
+
+
+def _restore(frame: pd.DataFrame) -> pd.DataFrame:
+    """The frame with the results' dtypes (``_schema``), whatever a CSV file or a unit with
+    undefined indices made of them: text stays text (NA as NA), ints stay ints."""
+    frame = frame.copy()
+    for col, dtype in _schema().items():
+        if col not in frame.columns:
+            continue
+        if col in _TEXT:
+            frame[col] = pd.Series([np.nan if pd.isna(v) else str(v) for v in frame[col]],
+                                   index=frame.index, dtype=dtype)
+        else:
+            frame[col] = frame[col].astype(dtype)
+    return frame
+
+
+def _read_csv(source) -> pd.DataFrame:
+    """A CSV file of results, with the results' dtypes; only empty fields are NA."""
+    numeric = {c: t for c, t in _schema().items() if c not in _TEXT}
+    text = {c: object for c in (*_TEXT, "settings_id")}
+    frame = pd.read_csv(source, dtype={**numeric, **text},
+                        keep_default_na=False, na_values=[""], **_READ_FLOATS)
+    return _restore(frame)
+
+
+def _order(frame: pd.DataFrame) -> pd.DataFrame:
+    return frame.sort_values(["unit", "table"], kind="stable").reset_index(drop=True)
+
+
+def _settings(design, algorithms, names, n_sim, model, seed) -> dict:
+    """What makes a study: its design (row count and the SHA-256 of its defining columns as
+    CSV), algorithms, indices (resolved names), n_sim, model, seed and the package version."""
+    from . import __version__
+
+    canonical = design.loc[:, list(_DESIGN_KEYS)].to_csv(index=False, lineterminator="\n")
+    return {"design": {"rows": len(design),
+                       "sha256": hashlib.sha256(canonical.encode()).hexdigest()},
+            "algorithms": [a for a in ALGORITHMS if a in algorithms],
+            "indices": list(names), "n_sim": int(n_sim), "model": model,
+            "seed": None if seed is None else int(seed), "clusteragree_version": __version__}
+
+
+def _settings_id(settings: dict) -> str:
+    text = json.dumps(settings, sort_keys=True, separators=(",", ":"))
+    return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+
+def _unit_ids(settings: dict) -> list[str]:
+    """The unit ids of a study, in ``units``' order."""
+    return [f"{pos:04d}-{a}" for pos in range(settings["design"]["rows"])
+            for a in settings["algorithms"]]
+
+
+def _show(key: str, value) -> str:
+    if key == "design":
+        return f"{value['rows']} rows (sha256 {value['sha256'][:12]})"
+    if isinstance(value, list):
+        return "[" + ", ".join(map(str, value)) + "]"
+    return str(value)
+
+
+def _differences(have: dict, want: dict) -> list[str]:
+    return [f"{key}: the folder has {_show(key, have.get(key))}, this run asks "
+            f"{_show(key, want[key])}" for key in _SETTINGS if have.get(key) != want[key]]
+
+
+def _write(path: Path, write) -> None:
+    """Write atomically: ``write(staged_path)``, then rename; a file exists only when
+    complete."""
     fd, staged = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")
     os.close(fd)
     try:
-        frame.to_pickle(staged)
+        write(staged)
         os.replace(staged, path)
     except BaseException:
         Path(staged).unlink(missing_ok=True)
         raise
+
+
+def _write_unit(frame: pd.DataFrame, path: Path, settings_id: str) -> None:
+    frame = frame.assign(settings_id=settings_id)
+    _write(path, lambda staged: frame.to_csv(staged, index=False, lineterminator="\n"))
+
+
+def _new_record(settings: dict) -> dict:
+    return {"clusteragree_study": 1,
+            "settings_id": _settings_id(settings),
+            "settings": settings,
+            "units": len(_unit_ids(settings)),
+            "unit_files": "unit-<design row>-<algorithm>.csv: the unit's result rows "
+                          "(clusteragree.study.run_unit) and its settings_id",
+            "load": "clusteragree.study.load_results(FOLDER)"}
+
+
+def _read_record(folder: Path) -> dict:
+    """The folder's record, checked: a damaged one is named, never guessed at."""
+    path = folder / RECORD
+    fix = ("restore it, or start over with overwrite=True (command line: --fresh), which "
+           f"deletes {RECORD} and the unit files")
+    try:
+        record = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise ValueError(f"{path} cannot be read ({exc}); {fix}") from None
+    settings = record.get("settings") if isinstance(record, dict) else None
+    if (not isinstance(settings, dict) or any(k not in settings for k in _SETTINGS)
+            or record.get("settings_id") != _settings_id(settings)):
+        raise ValueError(f"{path} is damaged or was edited (its settings do not match its "
+                         f"settings_id); {fix}")
+    return record
+
+
+def _study_files(folder: Path) -> list[Path]:
+    """The files a study writes into its folder (and earlier versions' ``.pkl`` units): the
+    only files ``overwrite=True`` deletes."""
+    names = (RECORD, "unit-*.csv", "unit-*.pkl", f".{RECORD}.*", ".unit-*")
+    return sorted({p for pattern in names for p in folder.glob(pattern) if p.is_file()})
+
+
+def _open_folder(folder: Path, settings: dict, overwrite: bool) -> dict:
+    """The folder's record for a run with ``settings``: created for a new study; refused,
+    naming each differing setting, for another study's folder."""
+    if folder.exists() and not folder.is_dir():
+        raise ValueError(f"out must be a folder; {str(folder)!r} is a file")
+    folder.mkdir(parents=True, exist_ok=True)
+    if overwrite:
+        for path in _study_files(folder):
+            path.unlink()
+    if (folder / RECORD).exists():
+        record = _read_record(folder)
+        differences = _differences(record["settings"], settings)
+        if differences:
+            raise ValueError(
+                f"out={str(folder)!r} holds a study with other settings:\n  "
+                + "\n  ".join(differences)
+                + "\nResume it with the folder's settings, write to another folder, or start "
+                  "over with overwrite=True (command line: --fresh), which deletes its "
+                  f"{RECORD} and unit files.")
+        return record
+    strays = [p.name for p in folder.glob("unit-*") if p.is_file()]
+    if strays:
+        raise ValueError(
+            f"out={str(folder)!r} holds unit files ({_names(sorted(strays))}) but no "
+            f"{RECORD}, so what made them is unknown; write to another folder, or start over "
+            "with overwrite=True (command line: --fresh), which deletes them")
+    record = _new_record(settings)
+    _write(folder / RECORD, lambda staged: Path(staged).write_text(
+        json.dumps(record, indent=2) + "\n", encoding="utf-8"))
+    return record
+
+
+def _names(items, limit: int = 10) -> str:
+    items = list(items)
+    shown = ", ".join(items[:limit])
+    return shown + (f" and {len(items) - limit} more" if len(items) > limit else "")
+
+
+def _check_unit(path: Path, unit: str, record: dict):
+    """``(frame, None)`` for a sound unit file of this study, ``(None, why)`` otherwise."""
+    try:
+        raw = path.read_bytes()
+    except OSError as exc:
+        return None, f"cannot be read: {exc.strerror}"
+    if not raw:
+        return None, "empty"
+    if not raw.endswith(b"\n"):
+        return None, "truncated: its last line is cut"
+    try:
+        frame = _read_csv(io.BytesIO(raw))
+    except (ValueError, TypeError, UnicodeDecodeError) as exc:
+        return None, f"unreadable: {str(exc).splitlines()[0] if str(exc) else type(exc).__name__}"
+    if list(frame.columns) != list(_UNIT_COLUMNS):
+        return None, "not a unit file: other columns"
+    ids = set(frame["settings_id"].astype(object))
+    if ids != {record["settings_id"]}:
+        return None, (f"another study's results: settings_id {_names(sorted(map(str, ids)))}, "
+                      f"this folder's is {record['settings_id']}")
+    if set(frame["unit"].astype(object)) != {unit}:
+        return None, f"holds the rows of {_names(sorted(set(map(str, frame['unit']))))}"
+    expected = [(t, i) for t in _TABLES for i in record["settings"]["indices"]]
+    found = list(zip(frame["table"], frame["index"]))
+    if found != expected:
+        return None, f"incomplete: {len(found)} of the {len(expected)} result rows"
+    if frame[list(KEYS)].isna().any().any():
+        return None, "a key is missing"
+    return frame.drop(columns="settings_id"), None
+
+
+def _scan(folder: Path, record: dict):
+    """Read a study folder: the sound unit files by unit id; the damaged ones (a unit of
+    this study whose file is unreadable, truncated, incomplete or another study's) and the
+    foreign ones (named like a unit, but no unit of this study), each with the reason."""
+    wanted = set(_unit_ids(record["settings"]))
+    good, damaged, foreign = {}, [], []
+    for path in sorted(p for p in folder.glob("unit-*") if p.is_file()):
+        match = _UNIT_FILE.fullmatch(path.name)
+        if match is None:
+            foreign.append((path.name, "not a unit file of a study (unit-<id>.csv)"))
+        elif match["unit"] not in wanted:
+            rows = record["settings"]["design"]["rows"]
+            algorithms = ", ".join(record["settings"]["algorithms"])
+            foreign.append((path.name, f"this study has no unit {match['unit']}: its units are "
+                                       f"design rows 0000 to {rows - 1:04d} x {algorithms}"))
+        else:
+            frame, why = _check_unit(path, match["unit"], record)
+            if frame is None:
+                damaged.append((path.name, why))
+            else:
+                good[match["unit"]] = frame
+    return good, damaged, foreign
+
+
+def _warn_scan(folder: Path, damaged, foreign, recompute: bool) -> None:
+    if damaged:
+        then = "are computed again" if recompute else "are left out"
+        warnings.warn(
+            f"study folder {str(folder)!r}: {len(damaged)} unit file(s) are damaged or not of "
+            f"this study and {then}: "
+            + "; ".join(f"{name} ({why})" for name, why in damaged[:10])
+            + (f"; and {len(damaged) - 10} more" if len(damaged) > 10 else ""),
+            StudyWarning, stacklevel=3)
+    if foreign:
+        warnings.warn(
+            f"study folder {str(folder)!r}: {len(foreign)} file(s) are named like units but "
+            "are no unit of this study, and are ignored (left as they are): "
+            + "; ".join(f"{name} ({why})" for name, why in foreign[:10])
+            + (f"; and {len(foreign) - 10} more" if len(foreign) > 10 else ""),
+            StudyWarning, stacklevel=3)
+
+
+def _gather(good: dict, record: dict) -> pd.DataFrame:
+    if not good:
+        empty = pd.DataFrame({c: pd.Series(dtype=object) for c in (*KEYS, *RESULT_COLUMNS)})
+        frame = _restore(empty)
+    else:
+        frame = _order(pd.concat([good[u] for u in sorted(good)], ignore_index=True))
+    frame.attrs["study"] = {"settings": record["settings"],
+                            "settings_id": record["settings_id"],
+                            "units": record["units"], "finished": len(good)}
+    return frame
 
 
 #: The shipped results of the thesis' full design (``load_results("thesis")``).
@@ -153,29 +435,64 @@ THESIS_RESULTS = "thesis_study.csv.gz"
 
 
 def load_results(source) -> pd.DataFrame:
-    """A study's results: ``"thesis"`` (the shipped full-design study, ``data/``), a folder of
-    per-unit files (``run(..., out=FOLDER)``), or a CSV file written by ``clusteragree study
-    -o FILE``; sorted by unit and table."""
+    """A study's results, checked, with the results' dtypes.
+
+    Parameters
+    ----------
+    source : str or path
+        ``"thesis"`` (the shipped full-design study, ``data/``), a study folder
+        (``run(..., out=FOLDER)``), or a CSV file of results (``clusteragree study -o FILE``).
+
+    Returns
+    -------
+    DataFrame
+        One row per unit, table and index (columns ``KEYS`` and the result schema), sorted by
+        unit and table; text columns are text (``scenario`` too), the keys' counts are
+        ``int64``, the results ``Float64`` / ``Int64`` with NA where a value is undefined.
+        From a folder, ``attrs["study"]`` holds its settings and how many units are finished.
+
+    Raises
+    ------
+    FileNotFoundError
+        No such file or folder, or a folder without ``study.json``.
+    ValueError
+        A damaged ``study.json``.
+
+    Warns
+    -----
+    StudyWarning
+        Naming every unit file of the folder that is damaged or another study's (left out),
+        every file named like a unit that is no unit of this study (ignored), and how many
+        units are not finished.
+    """
     from .datasets import data_dir
 
     if isinstance(source, str) and source == "thesis":
         source = data_dir() / THESIS_RESULTS
     path = Path(source)
     if path.is_dir():
-        files = sorted(path.glob("unit-*.pkl"))
-        if not files:
-            return pd.DataFrame()
-        frame = pd.concat([pd.read_pickle(f) for f in files], ignore_index=True)
-    elif path.is_file():
-        frame = pd.read_csv(path, dtype={"scenario": str})
-    else:
-        raise FileNotFoundError(f"study results: no such file or folder {str(path)!r}")
-    return frame.sort_values(["unit", "table"], kind="stable").reset_index(drop=True)
+        if not (path / RECORD).is_file():
+            raise FileNotFoundError(
+                f"{str(path)!r} is not a study folder: it has no {RECORD} (a folder written "
+                "by clusteragree.study.run(..., out=FOLDER) or clusteragree study --out FOLDER)")
+        record = _read_record(path)
+        good, damaged, foreign = _scan(path, record)
+        _warn_scan(path, damaged, foreign, recompute=False)
+        missing = record["units"] - len(good)
+        if missing:
+            warnings.warn(f"study folder {str(path)!r}: {missing} of its {record['units']} "
+                          "units are not finished; run the study again with the same settings "
+                          "and out= this folder to finish them", StudyWarning, stacklevel=2)
+        return _gather(good, record)
+    if path.is_file():
+        return _order(_read_csv(path))
+    raise FileNotFoundError(f"study results: no such file or folder {str(path)!r}")
 
 
 def run(design: pd.DataFrame, algorithms=ALGORITHMS, indices=DEFAULT_INDICES,
         n_sim: int = 17_000, seed=None, client=None, out=None, model: str = "perm",
-        processes: int | None = None, progress: bool = True) -> pd.DataFrame:
+        processes: int | None = None, progress: bool = True,
+        overwrite: bool = False) -> pd.DataFrame:
     """Run a study: every design row with every algorithm; returns one tidy DataFrame.
 
     Parameters
@@ -193,15 +510,46 @@ def run(design: pd.DataFrame, algorithms=ALGORITHMS, indices=DEFAULT_INDICES,
         its algorithm and this seed alone, so results do not depend on the executor.
     client : dask.distributed.Client, optional
         Run the units on this Dask cluster.
-    processes : int, optional
-        Run the units in this many local processes (ignored with ``client``).
     out : path, optional
-        A folder for one result file per unit; units whose file exists are skipped, so an
-        interrupted study resumes where it stopped.
+        A folder that holds this one study: ``study.json`` records its settings (design
+        fingerprint, algorithms, indices, n_sim, model, seed, package version) when it starts,
+        and each unit's results are written, as it finishes, to ``unit-<row>-<algorithm>.csv``
+        (with a ``settings_id`` column). A re-run with the same settings resumes: sound unit
+        files are kept, damaged ones (unreadable, truncated, another study's) are named and
+        computed again, files named like units that are no unit of this study are named and
+        ignored. A run whose settings differ from the folder's is refused, naming each
+        difference. Other files in the folder are left alone.
     model : the random model of the nulls ("perm": Patefield tables; others: random
         partitions, ``method="simulation"``).
+    processes : int, optional
+        Run the units in this many local processes (ignored with ``client``). The workers end
+        when this process ends, even when it is killed.
+    progress : bool
+        Show a progress bar.
+    overwrite : bool
+        With ``out``: start the study over, deleting the folder's ``study.json`` and unit
+        files first (and nothing else).
+
+    Returns
+    -------
+    DataFrame
+        One row per unit, table and index: the unit's keys (``KEYS``) and the result schema,
+        sorted by unit and table; with ``out``, read back from the folder
+        (``load_results(out)``), equal to an uninterrupted run's.
+
+    Raises
+    ------
+    ValueError, TypeError
+        Bad arguments, or ``out`` holding another study (or unit files without
+        ``study.json``), before any unit is run.
+
+    Warns
+    -----
+    StudyWarning
+        Naming the damaged unit files (computed again) and the foreign ones (ignored).
     """
     todo = units(design, algorithms)
+    algorithms = _check_algorithms(algorithms)
     names, _ = resolve_indices(list(indices) if not isinstance(indices, str) else indices)
     n_sim = check_positive_int(n_sim, "n_sim")
     check_choice(model, "model", ("perm", "num", "num1", "all", "all1"))
@@ -209,49 +557,111 @@ def run(design: pd.DataFrame, algorithms=ALGORITHMS, indices=DEFAULT_INDICES,
         seed = check_positive_int(seed, "seed", minimum=0)
     if processes is not None:
         processes = check_positive_int(processes, "processes")
-    folder = None
+    overwrite = check_bool(overwrite, "overwrite")
+    folder = record = None
     if out is not None:
+        if not isinstance(out, (str, os.PathLike)):
+            raise TypeError(f"out must be a folder path (str or Path), got {type(out).__name__}")
         folder = Path(out)
-        folder.mkdir(parents=True, exist_ok=True)
-        todo = [u for u in todo if not (folder / f"unit-{u['unit']}.pkl").exists()]
-    results = _execute(todo, (names, n_sim, model, seed), client, processes, progress, folder)
+    elif overwrite:
+        raise ValueError("overwrite=True needs out=FOLDER (the study folder to start over)")
     if folder is not None:
-        return load_results(folder)
+        settings = _settings(design, algorithms, names, n_sim, model, seed)
+        record = _open_folder(folder, settings, overwrite)
+        finished, damaged, foreign = _scan(folder, record)
+        _warn_scan(folder, damaged, foreign, recompute=True)
+        todo = [u for u in todo if u["unit"] not in finished]
+    results = _execute(todo, (names, n_sim, model, seed), client, processes, progress, folder,
+                       record)
+    if folder is not None:
+        good, damaged, foreign = _scan(folder, record)
+        _warn_scan(folder, damaged, [], recompute=False)  # only if damaged since the start
+        return _gather(good, record)
     if not results:
         return pd.DataFrame()
-    frame = pd.concat(results, ignore_index=True)
-    return frame.sort_values(["unit", "table"], kind="stable").reset_index(drop=True)
+    return _order(_restore(pd.concat(results, ignore_index=True)))
 
 
-def _execute(todo, args, client, processes, progress, folder):
+# -- executing the units ------------------------------------------------------------------------
+
+_PR_SET_PDEATHSIG = 1  # linux/prctl.h
+
+
+def _pool_context():
+    """Workers are children of this process on every platform (``fork`` on Linux, where the
+    kernel can end them with it; ``spawn`` elsewhere), never of a fork server, so that a
+    worker's parent is the study's process."""
+    return multiprocessing.get_context("fork" if sys.platform.startswith("linux") else "spawn")
+
+
+def _worker_init(parent: int) -> None:
+    """Tie a pool worker's life to the study's process ``parent``: on Linux the kernel sends
+    it SIGKILL when the parent dies (``prctl(PR_SET_PDEATHSIG)``); everywhere a watchdog
+    thread ends it within a second of the parent's death; and a worker whose parent died
+    before this ran ends at once."""
+    if sys.platform.startswith("linux"):
+        try:  # the process's own symbols include the C library's prctl
+            ctypes.CDLL(None, use_errno=True).prctl(_PR_SET_PDEATHSIG, int(signal.SIGKILL),
+                                                    0, 0, 0)
+        except (OSError, AttributeError):  # pragma: no cover - no prctl: the watchdog remains
+            pass
+    if os.getppid() != parent:  # the parent died before the death signal was armed
+        os._exit(1)
+    threading.Thread(target=_watch_parent, args=(parent,), name="clusteragree-parent-watch",
+                     daemon=True).start()
+
+
+def _watch_parent(parent: int, interval: float = 1.0) -> None:
+    while True:
+        time.sleep(interval)
+        if os.getppid() != parent:  # orphaned: adopted by another process
+            os._exit(1)
+
+
+def _execute(todo, args, client, processes, progress, folder, record):
     from tqdm import tqdm
 
-    bar = tqdm(total=len(todo), desc="units", disable=not progress)
     results = []
+    bar = None
 
     def done(unit, frame):
         if folder is not None:
-            _write(frame, folder / f"unit-{unit['unit']}.pkl")
+            _write_unit(frame, folder / f"unit-{unit['unit']}.csv", record["settings_id"])
         else:
             results.append(frame)
         bar.update()
 
+    def start():
+        return tqdm(total=len(todo), desc="units", disable=not progress)
+
+    if not todo:
+        return results
     try:
         if client is not None:
             from dask.distributed import as_completed as dask_completed
 
             futures = {client.submit(run_unit, u, *args, pure=False): u
                        for u in todo}
+            bar = start()
             for fut in dask_completed(futures):
                 done(futures[fut], fut.result())
         elif processes is not None and processes > 1:
-            with ProcessPoolExecutor(max_workers=processes) as pool:
+            pool = ProcessPoolExecutor(max_workers=processes, mp_context=_pool_context(),
+                                       initializer=_worker_init, initargs=(os.getpid(),))
+            try:
                 futures = {pool.submit(run_unit, u, *args): u for u in todo}
+                bar = start()  # after the workers are started: no thread is forked
                 for fut in as_completed(futures):
                     done(futures[fut], fut.result())
+            except BaseException:  # interrupted: drop the queued units, keep what is written
+                pool.shutdown(wait=True, cancel_futures=True)
+                raise
+            pool.shutdown()
         else:
+            bar = start()
             for u in todo:
                 done(u, run_unit(u, *args))
     finally:
-        bar.close()
+        if bar is not None:
+            bar.close()
     return results
