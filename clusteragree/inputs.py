@@ -11,9 +11,12 @@ What a caller may give:
   (``_validate.sets_to_memberships`` says how the objects are numbered).
 
 The record holds the contingency table when the indices asked for need one (hard partitions:
-labels or one-hot memberships), and the two clusterings as validated float arrays for the
-indices of object pairs (fuzzy memberships, similarity matrices), validated once per kind of
-input an index accepts. Nothing below the entry converts or validates the clusterings again.
+labels or one-hot memberships), and the two clusterings for the indices of two clusterings
+(memberships, covers, similarity matrices). For each such index it reads them once in the
+format the index takes, finds their kind (exclusive hard, fuzzy, non-exclusive hard,
+possibilistic, non-exhaustive hard, similarity matrix) and refuses a kind the index's
+definition does not cover (``Index.kinds``), before any work. Nothing below the entry converts
+or validates the clusterings again.
 """
 
 from __future__ import annotations
@@ -36,8 +39,10 @@ class Clusterings:
     """Two clusterings as the entry leaves them (build it with ``as_clusterings``).
 
     ``table``: the ContingencyTable (None when the inputs are not hard partitions or no table
-    index was asked for); ``pair(rec)``: the two clusterings validated for an index of object
-    pairs, as ``(X, kind_x, Y, kind_y)``; ``names``: the names of x and y for printing.
+    index was asked for); ``pair(rec)``: the two clusterings read for an index of two
+    clusterings, as ``(X, format_x, Y, format_y)`` (format: "membership", "matrix",
+    "partition" or "cover"), once their kinds are checked; ``names``: the names of x and y
+    for printing.
     """
 
     def __init__(self, table: ContingencyTable | None, x=None, y=None, names=("x", "y")):
@@ -52,21 +57,28 @@ class Clusterings:
         return self._x is not None
 
     def pair(self, rec):
-        """``(X, kind_x, Y, kind_y)``: x and y validated for the index ``rec`` of object pairs
-        (same objects, n >= 2); computed once per kind of input the index accepts."""
+        """``(X, format_x, Y, format_y)``: x and y read for the index ``rec`` of two
+        clusterings (same objects, n >= 2), once per input format; each clustering's kind is
+        checked against the kinds the index takes (``Index.check_kind``) at every call."""
         if not self.has_clusterings:
             raise TypeError(
                 f"index {rec.name!r} compares the two clusterings themselves (memberships or "
                 "similarity matrices), not a contingency table: pass x and y, not a table")
         key = (rec.inputs, rec.inputs_y or rec.inputs)
-        if key not in self._pairs:
-            X, kx = check_clustering(self._x, self.names[0], key[0])
-            Y, ky = check_clustering(self._y, self.names[1], key[1])
-            check_same_objects(X.shape[0], Y.shape[0], self.names)
-            if X.shape[0] < 2:
-                raise ValueError(f"index {rec.name!r} compares pairs of objects: needs n >= 2")
-            self._pairs[key] = (X, kx, Y, ky)
-        return self._pairs[key]
+        if key in self._pairs:  # read for another index of the same formats
+            X, fx, kx, Y, fy, ky = self._pairs[key]
+            rec.check_kind(kx, X, self.names[0])
+            rec.check_kind(ky, Y, self.names[1], y=True)
+            return X, fx, Y, fy
+        X, fx, kx = check_clustering(self._x, self.names[0], key[0])
+        rec.check_kind(kx, X, self.names[0])
+        Y, fy, ky = check_clustering(self._y, self.names[1], key[1])
+        rec.check_kind(ky, Y, self.names[1], y=True)
+        check_same_objects(X.shape[0], Y.shape[0], self.names)
+        if X.shape[0] < 2:
+            raise ValueError(f"index {rec.name!r} compares pairs of objects: needs n >= 2")
+        self._pairs[key] = (X, fx, kx, Y, fy, ky)
+        return X, fx, Y, fy
 
     @property
     def n(self) -> int:
