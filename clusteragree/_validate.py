@@ -94,22 +94,43 @@ def _missing_mask(labels) -> np.ndarray:
 JOINS = ("exact", "inner")
 
 
-def _align(x: pd.Series, y: pd.Series, join: str, names):
-    """Pair two Series by their index, as pandas does: the same labels in any order; with
-    join="inner" only the labels in both (and a warning saying how many were dropped)."""
+def _what(objs) -> str:
+    kinds = {"Series" if isinstance(o, pd.Series) else "DataFrame" for o in objs}
+    if kinds == {"Series"}:
+        return "pandas Series"
+    if kinds == {"DataFrame"}:
+        return "pandas DataFrames"
+    return "pandas objects (a Series and a DataFrame)"
+
+
+def is_indexed(obj) -> bool:
+    """A pandas Series or DataFrame: its index names its objects."""
+    return isinstance(obj, (pd.Series, pd.DataFrame))
+
+
+def common_objects(x, y, join: str = "exact", names=("x", "y")) -> pd.Index | None:
+    """The index labels that pair the objects of two pandas objects (Series of labels,
+    DataFrames of memberships or similarity matrices), in x's order; None when the two indexes
+    are already equal (nothing to reorder).
+
+    As pandas aligns: the same labels in any order (``join="exact"``; index sets that differ
+    are an error saying how many labels are on one side only), or the labels in both
+    (``join="inner"``, with a warning saying how many objects were left out). Duplicate index
+    labels are refused: objects are paired by their index, which must be unique."""
+    check_choice(join, "join", JOINS)
     for n, s in zip(names, (x, y)):
         if not s.index.is_unique:
             dup = s.index[s.index.duplicated()][0]
             raise ValueError(f"{n}'s index has duplicate labels (e.g. {dup!r}): objects are "
                              "paired by their index, which must be unique")
     if x.index.equals(y.index):
-        return x, y
+        return None
     only_x = x.index.difference(y.index)
     only_y = y.index.difference(x.index)
     if len(only_x) or len(only_y):
         if join != "inner":
             raise ValueError(
-                f"{names[0]} and {names[1]} are pandas Series whose indexes differ: "
+                f"{names[0]} and {names[1]} are {_what((x, y))} whose indexes differ: "
                 f"{len(only_x)} label(s) of {names[0]}'s index are not in {names[1]}'s and "
                 f"{len(only_y)} of {names[1]}'s are not in {names[0]}'s (objects are paired by "
                 "their index); pass join='inner' to keep the objects in both")
@@ -119,8 +140,22 @@ def _align(x: pd.Series, y: pd.Series, join: str, names):
         warnings.warn(f"join='inner' left out {len(only_x)} object(s) of {names[0]} and "
                       f"{len(only_y)} of {names[1]} whose index labels are not in both",
                       UserWarning, stacklevel=4)
-        x = x.loc[common]
-    return x, y.loc[x.index]
+        return common
+    return x.index
+
+
+def take_objects(obj, objects):
+    """The rows of a pandas object for the index labels ``objects`` (all of them, as they are,
+    when ``objects`` is None or ``obj`` is not a pandas object)."""
+    if objects is None or not is_indexed(obj):
+        return obj
+    return obj.loc[objects]
+
+
+def _align(x: pd.Series, y: pd.Series, join: str, names):
+    """Pair two Series by their index (``common_objects``)."""
+    objects = common_objects(x, y, join, names)
+    return take_objects(x, objects), take_objects(y, objects)
 
 
 def check_label_pair(x, y, *, dropna: bool = False, names=("x", "y"), join: str = "exact"):
@@ -361,7 +396,9 @@ def describe_kind(U: np.ndarray, kind: str) -> str:
         i = int(np.flatnonzero(sums == 0)[0])
         return f"0/1 memberships leaving objects in no cluster: row {i} is in none"
     if kind == MATRIX_KIND:
-        return f"square ({U.shape[0]} x {U.shape[0]}), symmetric, with a unit diagonal"
+        return (f"square ({U.shape[0]} x {U.shape[0]}), symmetric, with a unit diagonal; "
+                "memberships of n objects in n clusters are read as such from a DataFrame "
+                "whose columns are not its index labels")
     return KIND_DEFINITIONS[kind]
 
 
@@ -421,8 +458,40 @@ def check_memberships(U, name: str = "U") -> np.ndarray:
     return read_memberships(U, name)[0]
 
 
-def check_similarity_matrix(M, name: str = "M") -> np.ndarray:
-    """A square, symmetric similarity / co-association / consensus matrix with finite entries."""
+def _frame_matrix(M: pd.DataFrame, name: str, objects=None) -> pd.DataFrame:
+    """A similarity matrix given as a DataFrame: its index and its columns name the same
+    objects (in any order); the rows and the columns are both put in the order of ``objects``
+    (the labels that pair it with the other clustering), or of its own index."""
+    for what, labels in (("index", M.index), ("columns", M.columns)):
+        if not labels.is_unique:
+            dup = labels[labels.duplicated()][0]
+            raise ValueError(f"{name}'s {what} has duplicate labels (e.g. {dup!r}): a "
+                             "similarity matrix names each object once")
+    only_rows = M.index.difference(M.columns)
+    only_cols = M.columns.difference(M.index)
+    if len(only_rows) or len(only_cols):
+        raise ValueError(
+            f"{name} is a DataFrame read as a similarity matrix, whose rows and columns must "
+            f"name the same objects: {len(only_rows)} label(s) of its index are not among its "
+            f"columns and {len(only_cols)} column label(s) are not in its index; pass "
+            "pd.DataFrame(M, index=labels, columns=labels)")
+    rows = M.index if objects is None else objects
+    return M.loc[rows, rows]
+
+
+def _is_labelled_matrix(M) -> bool:
+    """A square DataFrame whose columns are the labels of its index (the objects)."""
+    return (isinstance(M, pd.DataFrame) and M.shape[0] == M.shape[1] and M.index.is_unique
+            and M.columns.is_unique and set(M.index) == set(M.columns))
+
+
+def check_similarity_matrix(M, name: str = "M", objects=None) -> np.ndarray:
+    """A square, symmetric similarity / co-association / consensus matrix with finite entries.
+
+    A DataFrame must name the same objects in its index and its columns; its rows and columns
+    are put in the order of ``objects`` (or of its index)."""
+    if isinstance(M, pd.DataFrame) and M.shape[0] == M.shape[1]:
+        M = _frame_matrix(M, name, objects)
     arr = _float_array(M, name, "a numeric square matrix")
     if arr.ndim != 2 or arr.shape[0] != arr.shape[1]:
         raise ValueError(f"{name} must be a square (n x n) similarity matrix, got shape {arr.shape}")
@@ -569,10 +638,16 @@ def kind_phrase(kind: str) -> str:
     return f"{_article(kind)} {kind}" + ("" if kind == MATRIX_KIND else " clustering")
 
 
-def check_clustering(obj, name: str, accepted) -> tuple[np.ndarray, str, str]:
+def check_clustering(obj, name: str, accepted, objects=None) -> tuple[np.ndarray, str, str]:
     """One clustering for an index of two clusterings, in the input format the index reads
     (``accepted``: "membership", "matrix", "partition" or "cover"): returns (float array,
-    format, kind), the kind one of ``KINDS`` (the index's record checks it)."""
+    format, kind), the kind one of ``KINDS`` (the index's record checks it).
+
+    ``objects``: the index labels that pair a pandas clustering with the other one (rows, and
+    for a similarity matrix given as a DataFrame rows and columns, are taken in that order);
+    None to take the clustering as it is (a DataFrame similarity matrix still has its columns
+    put in the order of its rows)."""
+    rows = take_objects(obj, objects)
     if "matrix" in accepted:
         if accepted == ("matrix",):
             shape = obj.shape if isinstance(obj, pd.DataFrame) else (
@@ -580,17 +655,23 @@ def check_clustering(obj, name: str, accepted) -> tuple[np.ndarray, str, str]:
             if len(shape) != 2 or shape[0] != shape[1]:
                 # not a matrix: read as the clustering it is, whose kind the record refuses
                 try:
-                    U, kind = read_memberships(obj, name)
+                    U, kind = read_memberships(rows, name)
                 except (TypeError, ValueError):
                     raise ValueError(f"{name} must be a square (n x n) similarity matrix, got "
                                      f"shape {shape}") from None
                 return U, "membership", kind
-            return check_similarity_matrix(obj, name), "matrix", MATRIX_KIND
+            return check_similarity_matrix(obj, name, objects), "matrix", MATRIX_KIND
         if not _is_labels(obj) and np.ndim(obj) == 2:
-            # a square, symmetric array with a unit diagonal is a similarity matrix
-            arr = _float_array(obj, name, "a numeric membership or similarity matrix")
-            if _looks_like_similarity_matrix(arr):
-                return check_similarity_matrix(arr, name), "matrix", MATRIX_KIND
+            # a DataFrame is a matrix only when its columns name its objects; an array when it
+            # is square, symmetric and has a unit diagonal
+            if isinstance(obj, pd.DataFrame):
+                candidate = _frame_matrix(obj, name, objects) if _is_labelled_matrix(obj) else None
+            else:
+                candidate = obj
+            if candidate is not None:
+                arr = _float_array(candidate, name, "a numeric membership or similarity matrix")
+                if _looks_like_similarity_matrix(arr):
+                    return check_similarity_matrix(arr, name), "matrix", MATRIX_KIND
     fmt = next((f for f in ("membership", "partition", "cover") if f in accepted), None)
     if fmt is None:  # pragma: no cover - the registry declares one of these formats
         raise ValueError(f"{name}: this index takes {' or '.join(accepted)} inputs")
@@ -598,7 +679,12 @@ def check_clustering(obj, name: str, accepted) -> tuple[np.ndarray, str, str]:
         # a similarity matrix given to an index of memberships is not read as n objects in n
         # clusters: its kind is named and the index's record refuses it (the identity, all
         # singletons, reads the same both ways and stays a partition)
-        M = None if _is_labels(obj) else obj
+        if _is_labelled_matrix(obj):
+            M = _frame_matrix(obj, name, objects)
+        elif isinstance(obj, pd.DataFrame) or _is_labels(obj):
+            M = None
+        else:
+            M = obj
         shape = np.shape(M) if M is not None else ()
         if len(shape) == 2 and shape[0] == shape[1] > 1:  # square: read it to see
             try:
@@ -608,7 +694,7 @@ def check_clustering(obj, name: str, accepted) -> tuple[np.ndarray, str, str]:
             if (arr is not None and _looks_like_similarity_matrix(arr)
                     and not np.array_equal(arr, np.eye(arr.shape[0]))):
                 return arr, fmt, MATRIX_KIND
-    U, kind = read_memberships(obj, name)
+    U, kind = read_memberships(rows, name)
     if fmt == "cover" and kind in ("exclusive hard", "non-exclusive hard", COVER_KIND):
         _check_no_empty_cluster(U, name)
     return U, fmt, kind

@@ -1,6 +1,10 @@
 """The one entry conversion for indices of two clusterings (memberships, covers, similarity
-matrices): every index takes exactly the kinds of clustering its definition covers.
+matrices): pandas objects are paired by their index whatever they hold, and every index takes
+exactly the kinds of clustering its definition covers.
 
+* Alignment: two DataFrames of memberships (or similarity matrices, or a DataFrame and a Series
+  of labels) are paired by their index as two Series of labels are, with the same ``join=``
+  rules; each expected value is computed here by reordering plain arrays by hand.
 * Kinds: every index of two clusterings is run on every kind of clustering (hard, fuzzy,
   possibilistic, overlapping hard, covers that leave objects out, similarity matrices), drawn
   with fixed seeds: it gives finite values that move with the input, or refuses with an error
@@ -559,3 +563,140 @@ def test_bcubed_passes_one_on_overlapping_clusterings_which_is_why_it_refuses_th
     with pytest.raises(ValueError, match=r"non-exclusive hard clustering .*'bc'"):
         ca.agreement(U, V, index="bc")
     assert ca.agreement(U, V, index="ebc09") == pytest.approx(definition("ebc09", U, V))
+
+
+# ---------------------------------------------------------------------------------------------
+# Frames of memberships and similarity matrices are paired by their index
+# ---------------------------------------------------------------------------------------------
+
+U5 = np.array([[.9, .1], [.8, .2], [.3, .7], [.1, .9], [.6, .4]])
+
+
+def test_two_predict_proba_frames_are_paired_by_their_index():
+    x = pd.DataFrame(U5, index=list("abcde"))
+    y = pd.DataFrame(U5, index=list("baecd"))
+    # y read in x's order: a is y's row 1, b row 0, c row 3, d row 4, e row 2
+    by_hand = U5[[1, 0, 3, 4, 2]]
+    value = ca.agreement(x, y, index="agri")
+    assert value == pytest.approx(ca.agreement(U5, by_hand, index="agri"), abs=1e-14)
+    assert value == pytest.approx(agri_by_definition(U5, by_hand), abs=TOL)
+    assert f"{value:.3g}" == "0.0229"
+    assert ca.agreement(U5, U5, index="agri") == 1.0  # what pairing by position gave
+    # the same pairing in every public function (the one entry conversion)
+    exact = ca.nulls.null_distribution(x, y, index="gri", method="exact").mean
+    assert exact == pytest.approx(
+        ca.nulls.null_distribution(U5, by_hand, index="gri", method="exact").mean, abs=1e-14)
+    res = ca.agreement_test(x, y, index="agri", method="permutation", seed=1)
+    assert res.statistic == pytest.approx(value, abs=1e-14)
+
+
+def _shuffled(frame, rnd):
+    order = list(range(len(frame)))
+    rnd.shuffle(order)
+    return frame.iloc[order]
+
+
+@settings(**SETTINGS)
+@given(seed=st.integers(0, 10**6), n=st.integers(3, 12), rnd=st.randoms(use_true_random=False))
+def test_shuffling_frames_with_their_index_changes_nothing(seed, n, rnd):
+    rng = np.random.default_rng(seed)
+    labels = [f"o{i}" for i in range(n)]
+    U, V = _fuzzy(rng, n, 3), _fuzzy(rng, n, 2)
+    x, y = pd.DataFrame(U, index=labels), pd.DataFrame(V, index=labels)
+    P = ca.coassociation(rng.integers(0, 3, n), rng.integers(0, 2, n))
+    Q = ca.coassociation(rng.integers(0, 2, n), rng.integers(0, 3, n))
+    px, qy = (pd.DataFrame(M, index=labels, columns=labels) for M in (P, Q))
+    h = pd.Series(rng.integers(0, 3, n), index=labels)
+    for a, b, name, want in [(x, y, "agri", ca.agreement(U, V, index="agri")),
+                             (x, y, "ndc", ca.agreement(U, V, index="ndc")),
+                             (x, h, "fri", ca.agreement(U, h.to_numpy(), index="fri")),
+                             (px, qy, "ari_mm", ca.agreement(P, Q, index="ari_mm")),
+                             (px, qy, "ndc", ca.agreement(P, Q, index="ndc")),
+                             (px, h, "ari_mp", ca.agreement(P, h.to_numpy(), index="ari_mp"))]:
+        sa, sb = _shuffled(a, rnd), _shuffled(b, rnd)
+        if a is px:  # a similarity matrix: its columns in yet another order
+            sa = sa[list(rnd.sample(labels, n))]
+        if b is qy:
+            sb = sb[list(rnd.sample(labels, n))]
+        assert ca.agreement(sa, sb, index=name) == pytest.approx(want, abs=1e-12), name
+
+
+def test_frames_follow_the_join_rules_of_series():
+    x = pd.DataFrame(U5, index=list("abcde"))
+    y = pd.DataFrame(U5[[1, 0, 2, 3]], index=list("abcf"))
+    with pytest.raises(ValueError, match=r"^x and y are pandas DataFrames whose indexes differ: "
+                                         r"2 label\(s\) of x's index are not in y's and 1 of "
+                                         r"y's .* join='inner'"):
+        ca.agreement(x, y, index="agri")
+    with pytest.warns(UserWarning, match=r"left out 2 object\(s\) of x and 1 of y"):
+        inner = ca.agreement(x, y, index="gri", join="inner")
+    assert inner == pytest.approx(ca.agreement(U5[:3], U5[[1, 0, 2]], index="gri"), abs=1e-14)
+    s = pd.Series([0, 1, 1, 0, 1], index=list("abcdz"))
+    with pytest.raises(ValueError, match=r"^x and y are pandas objects \(a Series and a "
+                                         r"DataFrame\) whose indexes differ"):
+        ca.agreement(s, x, index="agri")
+    dup = pd.DataFrame(U5, index=list("abcda"))
+    with pytest.raises(ValueError, match=r"^y's index has duplicate labels \(e.g. 'a'\)"):
+        ca.agreement(x, dup, index="agri")
+    with pytest.raises(ValueError, match=r"^join must be one of"):
+        ca.agreement(x, x, index="agri", join="outer")
+
+
+def test_a_series_of_labels_and_a_frame_of_memberships_are_paired_by_their_index():
+    x = pd.Series([0, 0, 1, 1, 0], index=list("abcde"))
+    y = pd.DataFrame(U5, index=list("edcba"))
+    assert ca.agreement(x, y, index="gri") == pytest.approx(
+        ca.agreement(x.to_numpy(), U5[::-1], index="gri"), abs=1e-14)
+
+
+def test_a_frame_against_an_array_is_paired_by_position_as_a_series_is():
+    x = pd.DataFrame(U5, index=list("edcba"))
+    assert ca.agreement(x, U5, index="agri") == 1.0
+    s = pd.Series([0, 0, 1, 1, 0], index=list("edcba"))
+    assert ca.agreement(s, [0, 0, 1, 1, 0], index="ari") == 1.0
+    assert ca.agreement(s, U5, index="gri") == ca.agreement([0, 0, 1, 1, 0], U5, index="gri")
+
+
+def test_one_hot_frames_are_paired_for_table_indices_too():
+    lab_x, lab_y = np.array([0, 0, 1, 1, 2, 2]), np.array([0, 1, 1, 2, 2, 2])
+    x = pd.DataFrame(np.eye(3)[lab_x], index=list("abcdef"))
+    y = pd.DataFrame(np.eye(3)[lab_y], index=list("fedcba"))
+    assert ca.agreement(x, y, index="ari") == pytest.approx(
+        ca.agreement(lab_x, lab_y[::-1], index="ari"), abs=1e-14)
+    assert ca.agreement(x, y, index=["ari", "agri"]).to_dict() == pytest.approx(
+        {"adjusted_rand": ca.agreement(lab_x, lab_y[::-1], index="ari"),
+         "agri": ca.agreement(lab_x, lab_y[::-1], index="agri")}, abs=1e-14)
+
+
+def test_a_similarity_frame_names_its_objects_in_rows_and_columns():
+    P = ca.coassociation([0, 0, 1, 1], [0, 1, 1, 1])
+    Q = ca.coassociation([0, 1, 1, 0])
+    order = [2, 0, 3, 1]
+    framed = pd.DataFrame(P, index=list("abcd"), columns=list("abcd")).iloc[:, order]
+    # its columns in another order than its rows, against an array (paired by position)
+    assert ca.agreement(framed, Q, index="ari_mm") == pytest.approx(
+        ca.agreement(P, Q, index="ari_mm"), abs=1e-14)
+    bad = pd.DataFrame(P, index=list("abcd"))  # columns 0..3, not the objects
+    with pytest.raises(ValueError, match=r"^x is a DataFrame read as a similarity matrix, whose "
+                                         r"rows and columns must name the same objects"):
+        ca.agreement(bad, Q, index="ari_mm")
+    with pytest.raises(ValueError, match=r"^y's index has duplicate labels"):
+        ca.agreement(Q, pd.DataFrame(P, index=list("abca"), columns=list("abca")),
+                     index="kas")
+    # a frame whose columns name clusters, not objects, stays memberships for ndc
+    U = pd.DataFrame(np.eye(4)[[0, 1, 2, 3]] * 0.5 + 0.125, index=list("abcd"))
+    assert ca.membership_kind(U) == "fuzzy"
+    assert ca.agreement(U, [0, 0, 1, 1], index="ndc") == ca.agreement(
+        U.to_numpy(), [0, 0, 1, 1], index="ndc")
+
+
+def test_a_square_symmetric_array_is_a_matrix_unless_a_frame_names_its_clusters():
+    M = ca.coassociation([0, 0, 1, 1, 2], [0, 1, 1, 2, 2])
+    y = np.array([0, 0, 0, 1, 1])
+    with pytest.raises(ValueError, match=r"^x is a similarity matrix \(square \(5 x 5\).*'gri'"):
+        ca.agreement(M, y, index="gri")
+    as_memberships = pd.DataFrame(M, columns=[f"cluster {k}" for k in range(5)])
+    a, _, _, d, tu, tv = abcde(M, np.eye(2)[y])
+    assert ca.agreement(as_memberships, y, index="gri") == pytest.approx((a + d) / max(tu, tv),
+                                                                          abs=TOL)
+    assert ca.agreement(np.eye(5), y, index="gri") == ca.agreement(np.arange(5), y, index="gri")

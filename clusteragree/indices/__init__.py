@@ -135,7 +135,7 @@ def agreement(x, y=None, index="adjusted_rand", *, data=None, dropna=False, join
     ----------
     x, y : label vectors (x rows, y columns; the reference classes first in validation),
         membership matrices (objects x clusters), covers (0/1 memberships or lists of sets) or
-        similarity matrices (n x n); each index takes the kinds
+        similarity matrices (n x n), as arrays or pandas objects; each index takes the kinds
         of clustering its definition covers (``kinds`` in ``list_indices()``) and refuses the
         others by name; or column names with ``data=``; or ``x`` alone as a ContingencyTable, a K x Q table of
         counts or a batch of tables of shape (..., K, Q).
@@ -147,8 +147,10 @@ def agreement(x, y=None, index="adjusted_rand", *, data=None, dropna=False, join
     dropna : bool
         Leave out objects whose label is missing in x or y (otherwise missing labels raise).
     join : {"exact", "inner"}
-        Two pandas Series are paired by their index: "exact" (default) needs the same index
-        labels in any order, "inner" keeps the objects in both (see ``crosstab``).
+        Two pandas objects (Series of labels, DataFrames of memberships or similarity
+        matrices) are paired by their index: "exact" (default) needs the same index labels in
+        any order, "inner" keeps the objects in both (see ``crosstab``); a pandas object and
+        an array are paired by position.
     **options
         Options of the indices (e.g. ``base=2``, ``average="max"``, ``simplified=True``); with
         several indices each option goes to those that take it.
