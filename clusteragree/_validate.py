@@ -94,22 +94,43 @@ def _missing_mask(labels) -> np.ndarray:
 JOINS = ("exact", "inner")
 
 
-def _align(x: pd.Series, y: pd.Series, join: str, names):
-    """Pair two Series by their index, as pandas does: the same labels in any order; with
-    join="inner" only the labels in both (and a warning saying how many were dropped)."""
+def _what(objs) -> str:
+    kinds = {"Series" if isinstance(o, pd.Series) else "DataFrame" for o in objs}
+    if kinds == {"Series"}:
+        return "pandas Series"
+    if kinds == {"DataFrame"}:
+        return "pandas DataFrames"
+    return "pandas objects (a Series and a DataFrame)"
+
+
+def is_indexed(obj) -> bool:
+    """A pandas Series or DataFrame: its index names its objects."""
+    return isinstance(obj, (pd.Series, pd.DataFrame))
+
+
+def common_objects(x, y, join: str = "exact", names=("x", "y")) -> pd.Index | None:
+    """The index labels that pair the objects of two pandas objects (Series of labels,
+    DataFrames of memberships or similarity matrices), in x's order; None when the two indexes
+    are already equal (nothing to reorder).
+
+    As pandas aligns: the same labels in any order (``join="exact"``; index sets that differ
+    are an error saying how many labels are on one side only), or the labels in both
+    (``join="inner"``, with a warning saying how many objects were left out). Duplicate index
+    labels are refused: objects are paired by their index, which must be unique."""
+    check_choice(join, "join", JOINS)
     for n, s in zip(names, (x, y)):
         if not s.index.is_unique:
             dup = s.index[s.index.duplicated()][0]
             raise ValueError(f"{n}'s index has duplicate labels (e.g. {dup!r}): objects are "
                              "paired by their index, which must be unique")
     if x.index.equals(y.index):
-        return x, y
+        return None
     only_x = x.index.difference(y.index)
     only_y = y.index.difference(x.index)
     if len(only_x) or len(only_y):
         if join != "inner":
             raise ValueError(
-                f"{names[0]} and {names[1]} are pandas Series whose indexes differ: "
+                f"{names[0]} and {names[1]} are {_what((x, y))} whose indexes differ: "
                 f"{len(only_x)} label(s) of {names[0]}'s index are not in {names[1]}'s and "
                 f"{len(only_y)} of {names[1]}'s are not in {names[0]}'s (objects are paired by "
                 "their index); pass join='inner' to keep the objects in both")
@@ -119,8 +140,22 @@ def _align(x: pd.Series, y: pd.Series, join: str, names):
         warnings.warn(f"join='inner' left out {len(only_x)} object(s) of {names[0]} and "
                       f"{len(only_y)} of {names[1]} whose index labels are not in both",
                       UserWarning, stacklevel=4)
-        x = x.loc[common]
-    return x, y.loc[x.index]
+        return common
+    return x.index
+
+
+def take_objects(obj, objects):
+    """The rows of a pandas object for the index labels ``objects`` (all of them, as they are,
+    when ``objects`` is None or ``obj`` is not a pandas object)."""
+    if objects is None or not is_indexed(obj):
+        return obj
+    return obj.loc[objects]
+
+
+def _align(x: pd.Series, y: pd.Series, join: str, names):
+    """Pair two Series by their index (``common_objects``)."""
+    objects = common_objects(x, y, join, names)
+    return take_objects(x, objects), take_objects(y, objects)
 
 
 def check_label_pair(x, y, *, dropna: bool = False, names=("x", "y"), join: str = "exact"):
@@ -292,7 +327,27 @@ def check_seed(seed, name: str = "seed") -> np.random.Generator:
 
 # -- memberships and similarity matrices (fuzzy, overlapping, possibilistic clusterings) -------
 
+#: The four kinds of membership matrices of Horta & Campello (2015, sec. 3): every object has
+#: some membership (a row sum above 0).
 MEMBERSHIP_KINDS = ("exclusive hard", "fuzzy", "non-exclusive hard", "possibilistic")
+#: 0/1 memberships that leave an object in no cluster (a cover, e.g. a list of sets)
+COVER_KIND = "non-exhaustive hard"
+MATRIX_KIND = "similarity matrix"
+#: Every kind of input an index of two clusterings may take (``Index.kinds``).
+KINDS = MEMBERSHIP_KINDS + (COVER_KIND, MATRIX_KIND)
+
+KIND_DEFINITIONS = {
+    "exclusive hard": "each object in exactly one cluster: labels, or one-hot 0/1 memberships",
+    "fuzzy": "memberships in [0, 1], not all 0 or 1, summing to 1 for every object, like "
+             "predict_proba",
+    "non-exclusive hard": "0/1 memberships, every object in a cluster and some in several "
+                          "(an overlapping hard clustering)",
+    "possibilistic": "memberships in [0, 1], not all 0 or 1, whose sums differ from 1 for some "
+                     "object",
+    "non-exhaustive hard": "0/1 memberships that leave some object in no cluster (a cover, "
+                           "e.g. a list of sets; objects may also be in several clusters)",
+    "similarity matrix": "a symmetric n x n similarity, co-association or consensus matrix",
+}
 
 
 def _float_array(obj, name: str, what: str) -> np.ndarray:
@@ -305,28 +360,71 @@ def _float_array(obj, name: str, what: str) -> np.ndarray:
         raise TypeError(f"{name} must be {what}") from None
 
 
-def classify_memberships(U: np.ndarray) -> str:
-    """The kind of a validated membership matrix (objects x clusters):
-    exclusive hard (0/1, one 1 per row), fuzzy (rows sum to 1), non-exclusive hard (0/1),
-    or possibilistic (entries in [0, 1])."""
-    binary = np.all((U == 0) | (U == 1))
-    sums_one = np.allclose(U.sum(axis=1), 1.0, rtol=0, atol=1e-9)
-    if binary:
-        return "exclusive hard" if sums_one else "non-exclusive hard"
-    return "fuzzy" if sums_one else "possibilistic"
+def _row_sum_tolerance(obj, n_clusters: int) -> float:
+    """How far from 1 a row of memberships may sum and still count as summing to 1: 1e-9 for
+    double precision, more for memberships computed in single or half precision (a float32
+    ``predict_proba`` row of k values sums to 1 within about k float32 epsilons)."""
+    dtype = (np.result_type(*obj.dtypes) if isinstance(obj, pd.DataFrame)
+             else getattr(obj, "dtype", None))
+    if dtype is not None and np.issubdtype(dtype, np.floating):
+        return max(1e-9, 8.0 * n_clusters * float(np.finfo(dtype).eps))
+    return 1e-9
 
 
-def check_memberships(U, name: str = "U") -> np.ndarray:
-    """A membership matrix of shape (n_objects, n_clusters) with entries in [0, 1] and no
-    all-zero row; 1-D hard labels are turned into one-hot memberships."""
-    if isinstance(U, pd.Series) or (not isinstance(U, pd.DataFrame) and np.ndim(U) == 1):
-        labels = check_labels(U, name)
-        if np.asarray(pd.isna(labels)).any():
-            raise ValueError(f"{name} contains missing labels (NaN/None)")
-        codes, _ = pd.factorize(np.asarray(labels), sort=False)
-        out = np.zeros((len(codes), int(codes.max()) + 1))
-        out[np.arange(len(codes)), codes] = 1.0
-        return out
+def classify_memberships(U: np.ndarray, atol: float = 1e-9) -> str:
+    """The kind of a validated membership matrix (objects x clusters): exclusive hard (0/1, one
+    1 per row), non-exclusive hard (0/1, every row a 1, some several), non-exhaustive hard
+    (0/1 with an all-zero row), fuzzy (rows sum to 1 within ``atol``) or possibilistic."""
+    sums = U.sum(axis=1)
+    if np.all((U == 0) | (U == 1)):
+        if np.any(sums == 0):
+            return COVER_KIND
+        return "exclusive hard" if np.all(sums == 1) else "non-exclusive hard"
+    return "fuzzy" if np.allclose(sums, 1.0, rtol=0, atol=atol) else "possibilistic"
+
+
+def describe_kind(U: np.ndarray, kind: str) -> str:
+    """What makes ``U`` (validated memberships of that kind) that kind, naming a row."""
+    sums = U.sum(axis=1) if kind != MATRIX_KIND else None
+    if kind == "possibilistic":
+        i = int(np.argmax(np.abs(sums - 1.0)))
+        return f"memberships in [0, 1] whose sums are not all 1: row {i} sums to {sums[i]:.4g}"
+    if kind == "non-exclusive hard":
+        i = int(np.argmax(sums))
+        return f"0/1 memberships with objects in several clusters: row {i} is in {int(sums[i])}"
+    if kind == COVER_KIND:
+        i = int(np.flatnonzero(sums == 0)[0])
+        return f"0/1 memberships leaving objects in no cluster: row {i} is in none"
+    if kind == MATRIX_KIND:
+        return (f"square ({U.shape[0]} x {U.shape[0]}), symmetric, with a unit diagonal; "
+                "memberships of n objects in n clusters are read as such from a DataFrame "
+                "whose columns are not its index labels")
+    return KIND_DEFINITIONS[kind]
+
+
+def _labels_to_memberships(U, name: str) -> np.ndarray:
+    labels = check_labels(U, name)
+    if np.asarray(pd.isna(labels)).any():
+        raise ValueError(f"{name} contains missing labels (NaN/None)")
+    codes, _ = pd.factorize(np.asarray(labels), sort=False)
+    out = np.zeros((len(codes), int(codes.max()) + 1))
+    out[np.arange(len(codes)), codes] = 1.0
+    return out
+
+
+def _is_labels(U) -> bool:
+    return isinstance(U, pd.Series) or (not isinstance(U, pd.DataFrame) and np.ndim(U) == 1)
+
+
+def read_memberships(U, name: str = "U") -> tuple[np.ndarray, str]:
+    """A membership matrix (objects x clusters) and its kind (``classify_memberships``).
+
+    Entries must lie in [0, 1]; 1-D hard labels become one-hot memberships. A row of zeros (an
+    object in no cluster) is allowed in 0/1 memberships only (a cover: the kind is then
+    'non-exhaustive hard'); fuzzy and possibilistic memberships give every object some
+    membership (Horta & Campello 2015, eq 1c)."""
+    if _is_labels(U):
+        return _labels_to_memberships(U, name), "exclusive hard"
     arr = _float_array(U, name, "a numeric membership matrix (objects x clusters)")
     if arr.ndim != 2:
         raise ValueError(
@@ -342,17 +440,58 @@ def check_memberships(U, name: str = "U") -> np.ndarray:
             f"{name} must hold memberships in [0, 1], got values from {arr.min():g} to "
             f"{arr.max():g}"
         )
-    empty = np.flatnonzero(arr.sum(axis=1) == 0)
-    if empty.size:
+    kind = classify_memberships(arr, _row_sum_tolerance(U, arr.shape[1]))
+    if kind == "possibilistic":
+        empty = np.flatnonzero(arr.sum(axis=1) == 0)
+        if empty.size:
+            raise ValueError(
+                f"{name} has objects with no membership at all (all-zero rows, e.g. row "
+                f"{empty[0]}); every object needs some membership (only 0/1 memberships, a "
+                "cover, may leave an object in no cluster)"
+            )
+    return arr, kind
+
+
+def check_memberships(U, name: str = "U") -> np.ndarray:
+    """A membership matrix of shape (n_objects, n_clusters) with entries in [0, 1] (an all-zero
+    row only in 0/1 memberships); 1-D hard labels are turned into one-hot memberships."""
+    return read_memberships(U, name)[0]
+
+
+def _frame_matrix(M: pd.DataFrame, name: str, objects=None) -> pd.DataFrame:
+    """A similarity matrix given as a DataFrame: its index and its columns name the same
+    objects (in any order); the rows and the columns are both put in the order of ``objects``
+    (the labels that pair it with the other clustering), or of its own index."""
+    for what, labels in (("index", M.index), ("columns", M.columns)):
+        if not labels.is_unique:
+            dup = labels[labels.duplicated()][0]
+            raise ValueError(f"{name}'s {what} has duplicate labels (e.g. {dup!r}): a "
+                             "similarity matrix names each object once")
+    only_rows = M.index.difference(M.columns)
+    only_cols = M.columns.difference(M.index)
+    if len(only_rows) or len(only_cols):
         raise ValueError(
-            f"{name} has objects with no membership at all (all-zero rows, e.g. row {empty[0]}); "
-            "every object needs some membership"
-        )
-    return arr
+            f"{name} is a DataFrame read as a similarity matrix, whose rows and columns must "
+            f"name the same objects: {len(only_rows)} label(s) of its index are not among its "
+            f"columns and {len(only_cols)} column label(s) are not in its index; pass "
+            "pd.DataFrame(M, index=labels, columns=labels)")
+    rows = M.index if objects is None else objects
+    return M.loc[rows, rows]
 
 
-def check_similarity_matrix(M, name: str = "M") -> np.ndarray:
-    """A square, symmetric similarity / co-association / consensus matrix with finite entries."""
+def _is_labelled_matrix(M) -> bool:
+    """A square DataFrame whose columns are the labels of its index (the objects)."""
+    return (isinstance(M, pd.DataFrame) and M.shape[0] == M.shape[1] and M.index.is_unique
+            and M.columns.is_unique and set(M.index) == set(M.columns))
+
+
+def check_similarity_matrix(M, name: str = "M", objects=None) -> np.ndarray:
+    """A square, symmetric similarity / co-association / consensus matrix with finite entries.
+
+    A DataFrame must name the same objects in its index and its columns; its rows and columns
+    are put in the order of ``objects`` (or of its index)."""
+    if isinstance(M, pd.DataFrame) and M.shape[0] == M.shape[1]:
+        M = _frame_matrix(M, name, objects)
     arr = _float_array(M, name, "a numeric square matrix")
     if arr.ndim != 2 or arr.shape[0] != arr.shape[1]:
         raise ValueError(f"{name} must be a square (n x n) similarity matrix, got shape {arr.shape}")
@@ -388,28 +527,21 @@ def check_cover(U, name: str = "U") -> np.ndarray:
     """A cover: a binary membership matrix (n_objects x n_clusters, entries 0 or 1) in which an
     object may be in several clusters or in none (an all-zero row); every cluster needs an
     object (no all-zero column). 1-D hard labels are turned into one-hot memberships."""
-    if isinstance(U, pd.Series) or (not isinstance(U, pd.DataFrame) and np.ndim(U) == 1):
-        return check_memberships(U, name)
-    arr = _float_array(U, name, "a binary membership matrix (objects x clusters) or a list of "
-                                "sets of objects")
-    if arr.ndim != 2:
-        raise ValueError(f"{name} must be a binary membership matrix of shape (n_objects, "
-                         f"n_clusters), 1-D labels or a list of sets, got shape {arr.shape}")
-    if arr.shape[0] == 0 or arr.shape[1] == 0:
-        raise ValueError(f"{name} is empty (shape {arr.shape})")
-    if np.isnan(arr).any():
-        raise ValueError(f"{name} contains NaN memberships")
-    bad = ~((arr == 0) | (arr == 1))
-    if bad.any():
+    arr, kind = read_memberships(U, name)
+    if kind not in ("exclusive hard", "non-exclusive hard", COVER_KIND):
+        bad = ~((arr == 0) | (arr == 1))
         i, k = np.argwhere(bad)[0]
         raise ValueError(f"{name} must be a binary (0/1) membership matrix of a cover, got "
-                         f"{name}[{i}, {k}] = {arr[i, k]:g}; fuzzy memberships are compared by "
-                         "the 'fuzzy' family")
+                         f"{name}[{i}, {k}] = {arr[i, k]:g} (a {kind} clustering)")
+    _check_no_empty_cluster(arr, name)
+    return arr
+
+
+def _check_no_empty_cluster(arr: np.ndarray, name: str) -> None:
     empty = np.flatnonzero(arr.sum(axis=0) == 0)
     if empty.size:
         raise ValueError(f"{name} has clusters with no object (all-zero columns, e.g. column "
                          f"{empty[0]}); drop them")
-    return arr
 
 
 def _is_list_of_sets(obj) -> bool:
@@ -491,23 +623,78 @@ def sets_to_memberships(x, y, names=("x", "y")):
     return out[0], out[1]
 
 
-def check_clustering(obj, name: str, accepted) -> tuple[np.ndarray, str]:
-    """One clustering for an index of object pairs that accepts the kinds in ``accepted``
-    ("membership", "matrix", "partition", "cover"): returns (float array, kind)."""
-    if "cover" in accepted:
-        return check_cover(obj, name), "cover"
+def _article(kind: str) -> str:
+    return "an" if kind[0] in "aeiou" else "a"
+
+
+def or_list(items) -> str:
+    """'a', 'a or b', 'a, b or c'."""
+    items = list(items)
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " or " + items[-1]
+
+
+def kind_phrase(kind: str) -> str:
+    """'a fuzzy clustering', 'an exclusive hard clustering', 'a similarity matrix'."""
+    return f"{_article(kind)} {kind}" + ("" if kind == MATRIX_KIND else " clustering")
+
+
+def check_clustering(obj, name: str, accepted, objects=None) -> tuple[np.ndarray, str, str]:
+    """One clustering for an index of two clusterings, in the input format the index reads
+    (``accepted``: "membership", "matrix", "partition" or "cover"): returns (float array,
+    format, kind), the kind one of ``KINDS`` (the index's record checks it).
+
+    ``objects``: the index labels that pair a pandas clustering with the other one (rows, and
+    for a similarity matrix given as a DataFrame rows and columns, are taken in that order);
+    None to take the clustering as it is (a DataFrame similarity matrix still has its columns
+    put in the order of its rows)."""
+    rows = take_objects(obj, objects)
     if "matrix" in accepted:
         if accepted == ("matrix",):
-            return check_similarity_matrix(obj, name), "matrix"
-        if not isinstance(obj, pd.Series) and np.ndim(obj) == 2:
-            arr = _float_array(obj, name, "a numeric membership or similarity matrix")
-            if _looks_like_similarity_matrix(arr):
-                return check_similarity_matrix(arr, name), "matrix"
-    if "membership" in accepted:
-        return check_memberships(obj, name), "membership"
-    if "partition" in accepted:
-        U = check_memberships(obj, name)
-        if not np.all((U == 0) | (U == 1)) or not np.all(U.sum(axis=1) == 1):
-            raise ValueError(f"{name} must be a hard partition (labels or one-hot memberships)")
-        return U, "partition"
-    raise ValueError(f"{name}: this index takes {' or '.join(accepted)} inputs")
+            shape = obj.shape if isinstance(obj, pd.DataFrame) else (
+                () if _is_labels(obj) else np.shape(obj))
+            if len(shape) != 2 or shape[0] != shape[1]:
+                # not a matrix: read as the clustering it is, whose kind the record refuses
+                try:
+                    U, kind = read_memberships(rows, name)
+                except (TypeError, ValueError):
+                    raise ValueError(f"{name} must be a square (n x n) similarity matrix, got "
+                                     f"shape {shape}") from None
+                return U, "membership", kind
+            return check_similarity_matrix(obj, name, objects), "matrix", MATRIX_KIND
+        if not _is_labels(obj) and np.ndim(obj) == 2:
+            # a DataFrame is a matrix only when its columns name its objects; an array when it
+            # is square, symmetric and has a unit diagonal
+            if isinstance(obj, pd.DataFrame):
+                candidate = _frame_matrix(obj, name, objects) if _is_labelled_matrix(obj) else None
+            else:
+                candidate = obj
+            if candidate is not None:
+                arr = _float_array(candidate, name, "a numeric membership or similarity matrix")
+                if _looks_like_similarity_matrix(arr):
+                    return check_similarity_matrix(arr, name), "matrix", MATRIX_KIND
+    fmt = next((f for f in ("membership", "partition", "cover") if f in accepted), None)
+    if fmt is None:  # pragma: no cover - the registry declares one of these formats
+        raise ValueError(f"{name}: this index takes {' or '.join(accepted)} inputs")
+    if "matrix" not in accepted:
+        # a similarity matrix given to an index of memberships is not read as n objects in n
+        # clusters: its kind is named and the index's record refuses it (the identity, all
+        # singletons, reads the same both ways and stays a partition)
+        if _is_labelled_matrix(obj):
+            M = _frame_matrix(obj, name, objects)
+        elif isinstance(obj, pd.DataFrame) or _is_labels(obj):
+            M = None
+        else:
+            M = obj
+        shape = np.shape(M) if M is not None else ()
+        if len(shape) == 2 and shape[0] == shape[1] > 1:  # square: read it to see
+            try:
+                arr = _float_array(M, name, "a numeric matrix")
+            except TypeError:
+                arr = None
+            if (arr is not None and _looks_like_similarity_matrix(arr)
+                    and not np.array_equal(arr, np.eye(arr.shape[0]))):
+                return arr, fmt, MATRIX_KIND
+    U, kind = read_memberships(rows, name)
+    if fmt == "cover" and kind in ("exclusive hard", "non-exclusive hard", COVER_KIND):
+        _check_no_empty_cluster(U, name)
+    return U, fmt, kind

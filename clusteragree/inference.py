@@ -237,8 +237,9 @@ def agreement_test(x, y=None, index="adjusted_rand", method=None, *, model="perm
     Parameters
     ----------
     x, y, data, dropna, join : the two clusterings (labels, column names with ``data``,
-        membership or similarity matrices) or a table; two pandas Series are paired by their
-        index (``join="inner"`` keeps the objects in both).
+        membership or similarity matrices) or a table; two pandas objects (Series, or
+        DataFrames of memberships or similarity matrices) are paired by their index
+        (``join="inner"`` keeps the objects in both).
     index : str
         The index (``ca.list_indices()``).
     method : str, optional

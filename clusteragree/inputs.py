@@ -5,15 +5,26 @@ What a caller may give:
 
 * a ``ContingencyTable`` or a K x Q array of counts (``x`` alone);
 * two label vectors, two pandas Series, or two column names with ``data=``;
-* two membership matrices (objects x clusters) or similarity matrices (n x n);
+* two membership matrices (objects x clusters) or similarity matrices (n x n), as arrays or
+  pandas DataFrames;
 * covers (overlapping clusterings) as binary membership matrices or as lists of sets of
   objects, one set a cluster: these become binary membership matrices here, at the entry
   (``_validate.sets_to_memberships`` says how the objects are numbered).
 
+Two pandas objects (Series of labels, DataFrames of memberships or similarity matrices, in any
+mix) are paired by their index, as pandas aligns: the same labels in any order, or with
+``join="inner"`` the labels in both; index sets that differ are otherwise an error, and so are
+duplicate labels. A similarity matrix given as a DataFrame names its objects in its index and
+its columns alike, and both are put in the paired order. Anything else (an array or a list,
+and a pandas object against one) is paired by position, as two Series are against an array.
+
 The record holds the contingency table when the indices asked for need one (hard partitions:
-labels or one-hot memberships), and the two clusterings as validated float arrays for the
-indices of object pairs (fuzzy memberships, similarity matrices), validated once per kind of
-input an index accepts. Nothing below the entry converts or validates the clusterings again.
+labels or one-hot memberships), and the two clusterings for the indices of two clusterings
+(memberships, covers, similarity matrices). For each such index it reads them once in the
+format the index takes, finds their kind (exclusive hard, fuzzy, non-exclusive hard,
+possibilistic, non-exhaustive hard, similarity matrix) and refuses a kind the index's
+definition does not cover (``Index.kinds``), before any work. Nothing below the entry converts
+or validates the clusterings again.
 """
 
 from __future__ import annotations
@@ -21,7 +32,8 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from ._validate import check_clustering, check_same_objects, sets_to_memberships
+from ._validate import (check_choice, check_clustering, check_same_objects, common_objects,
+                        is_indexed, JOINS, sets_to_memberships, take_objects)
 from .tables import ContingencyTable, as_table
 
 __all__ = ["Clusterings", "as_clusterings"]
@@ -36,13 +48,17 @@ class Clusterings:
     """Two clusterings as the entry leaves them (build it with ``as_clusterings``).
 
     ``table``: the ContingencyTable (None when the inputs are not hard partitions or no table
-    index was asked for); ``pair(rec)``: the two clusterings validated for an index of object
-    pairs, as ``(X, kind_x, Y, kind_y)``; ``names``: the names of x and y for printing.
+    index was asked for); ``pair(rec)``: the two clusterings read for an index of two
+    clusterings, as ``(X, format_x, Y, format_y)`` (format: "membership", "matrix",
+    "partition" or "cover"), once their kinds are checked; ``names``: the names of x and y
+    for printing.
     """
 
-    def __init__(self, table: ContingencyTable | None, x=None, y=None, names=("x", "y")):
+    def __init__(self, table: ContingencyTable | None, x=None, y=None, names=("x", "y"),
+                 objects=None):
         self.table = table
         self._x, self._y = x, y
+        self._objects = objects  # index labels pairing two pandas clusterings, or None
         self.names = (str(names[0]), str(names[1]))
         self._pairs: dict = {}
 
@@ -52,26 +68,35 @@ class Clusterings:
         return self._x is not None
 
     def pair(self, rec):
-        """``(X, kind_x, Y, kind_y)``: x and y validated for the index ``rec`` of object pairs
-        (same objects, n >= 2); computed once per kind of input the index accepts."""
+        """``(X, format_x, Y, format_y)``: x and y read for the index ``rec`` of two
+        clusterings (same objects, n >= 2), once per input format; each clustering's kind is
+        checked against the kinds the index takes (``Index.check_kind``) at every call."""
         if not self.has_clusterings:
             raise TypeError(
                 f"index {rec.name!r} compares the two clusterings themselves (memberships or "
                 "similarity matrices), not a contingency table: pass x and y, not a table")
         key = (rec.inputs, rec.inputs_y or rec.inputs)
-        if key not in self._pairs:
-            X, kx = check_clustering(self._x, self.names[0], key[0])
-            Y, ky = check_clustering(self._y, self.names[1], key[1])
-            check_same_objects(X.shape[0], Y.shape[0], self.names)
-            if X.shape[0] < 2:
-                raise ValueError(f"index {rec.name!r} compares pairs of objects: needs n >= 2")
-            self._pairs[key] = (X, kx, Y, ky)
-        return self._pairs[key]
+        if key in self._pairs:  # read for another index of the same formats
+            X, fx, kx, Y, fy, ky = self._pairs[key]
+            rec.check_kind(kx, X, self.names[0])
+            rec.check_kind(ky, Y, self.names[1], y=True)
+            return X, fx, Y, fy
+        X, fx, kx = check_clustering(self._x, self.names[0], key[0], self._objects)
+        rec.check_kind(kx, X, self.names[0])
+        Y, fy, ky = check_clustering(self._y, self.names[1], key[1], self._objects)
+        rec.check_kind(ky, Y, self.names[1], y=True)
+        check_same_objects(X.shape[0], Y.shape[0], self.names)
+        if X.shape[0] < 2:
+            raise ValueError(f"index {rec.name!r} compares pairs of objects: needs n >= 2")
+        self._pairs[key] = (X, fx, kx, Y, fy, ky)
+        return X, fx, Y, fy
 
     @property
     def n(self) -> int:
         if self.table is not None:
             return self.table.n
+        if self._objects is not None:
+            return len(self._objects)
         return int(np.shape(self._x)[0])
 
     def describe(self) -> str:
@@ -80,7 +105,8 @@ class Clusterings:
         if self.table is not None:
             K, Q = self.table.shape
             return f"{left} and {right} ({K} x {Q} table, n = {self.table.n})"
-        sx, sy = np.shape(self._x), np.shape(self._y)
+        sx = np.shape(take_objects(self._x, self._objects))
+        sy = np.shape(take_objects(self._y, self._objects))
         return f"{left} and {right} ({' x '.join(map(str, sx))} and {' x '.join(map(str, sy))})"
 
 
@@ -102,14 +128,20 @@ def as_clusterings(x, y=None, *, data=None, dropna: bool = False, join: str = "e
         if pairs and not x.has_clusterings:
             raise TypeError(f"index {pairs[0]!r} needs the two clusterings, not a table")
         return x
+    check_choice(join, "join", JOINS)
+    objects = None
     if data is None and y is not None:
         x, y = sets_to_memberships(x, y)
+        if is_indexed(x) and is_indexed(y):  # paired by their index, whatever they hold
+            objects = common_objects(x, y, join)
     given_table = isinstance(x, ContingencyTable) or (y is None and data is None)
     if pairs and (given_table or data is not None):
         raise TypeError(
             f"index {pairs[0]!r} compares the two clusterings themselves (memberships or "
             "similarity matrices), not a contingency table or columns of data=: call it with "
             "x and y")
-    tab = as_table(x, y, data=data, dropna=dropna, join=join) if table else None
+    tab = as_table(take_objects(x, objects), take_objects(y, objects), data=data,
+                   dropna=dropna, join=join) if table else None
     names = tab.names if tab is not None else (_name_of(x, "x"), _name_of(y, "y"))
-    return Clusterings(tab, x if pairs else None, y if pairs else None, names=names)
+    return Clusterings(tab, x if pairs else None, y if pairs else None, names=names,
+                       objects=objects if pairs else None)

@@ -21,8 +21,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from ._validate import (check_counts, check_label_pair, check_memberships, classify_memberships,
-                        suggest)
+from ._validate import check_counts, check_label_pair, read_memberships, suggest
 
 __all__ = ["ContingencyTable", "PairCounts", "crosstab", "pair_counts", "margin_table"]
 
@@ -318,12 +317,13 @@ def _hard_labels(obj, name):
             f"{name} is a 2-D array of shape {arr.shape} holding integers other than 0 and 1: "
             "labels must be 1-D (an (n, 1) column is read as labels), and a membership matrix "
             "(objects x clusters) holds values in [0, 1]")
-    U = check_memberships(obj, name)
-    kind = classify_memberships(U)
+    U, kind = read_memberships(obj, name)
     if kind != "exclusive hard":
+        families = {"non-exclusive hard": "'fuzzy' or 'overlapping' family",
+                    "non-exhaustive hard": "'overlapping' family"}.get(kind, "'fuzzy' family")
         raise ValueError(
             f"{name} is a {kind} clustering: contingency-table indices need hard partitions; "
-            "use an index of the 'fuzzy' family (ca.list_indices('fuzzy'))"
+            f"use an index of the {families} (ca.list_indices() says which kinds each takes)"
         )
     return U.argmax(axis=1)
 

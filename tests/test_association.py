@@ -19,7 +19,7 @@ from scipy.stats.contingency import association
 
 import clusteragree as ca
 from clusteragree.indices import REGISTRY, evaluate
-from clusteragree.indices.catalogue import catalogue_markdown
+from clusteragree.indices.catalogue import catalogue_markdown, kinds_markdown
 
 SETTINGS = dict(deadline=None, suppress_health_check=[HealthCheck.too_slow])
 TOL = 1e-10
@@ -330,3 +330,14 @@ def test_readme_catalogue_tables_are_the_generated_ones():
     ``clusteragree.indices.catalogue.catalogue_markdown()`` (paste its output)."""
     generated = catalogue_markdown().split("\n\n")
     assert [t.strip() for t in _readme_tables()] == generated
+
+
+def test_readme_kinds_table_is_the_generated_one():
+    """The README's table of the kinds of clustering each index takes is
+    ``clusteragree.indices.catalogue.kinds_markdown()`` (paste its output)."""
+    text = (Path(__file__).resolve().parents[1] / "README.md").read_text()
+    assert kinds_markdown() + "\n" in text
+    for name, rec in REGISTRY.items():  # every index of two clusterings is in one row
+        rows = [line for line in kinds_markdown().splitlines()[2:]
+                if name in line.split(" | ")[0].strip("| ").split(", ")]
+        assert len(rows) == (1 if rec.kinds else 0), name

@@ -47,10 +47,16 @@ FUZZY_INDICES = ("fri", "afri", "gri", "agri", "ndc", "aci")
 ADJUSTED = ("afri", "agri", "aci")
 ALL_KINDS = ("exclusive hard", "fuzzy", "non-exclusive hard", "possibilistic")
 FC_KINDS = ("exclusive hard", "fuzzy")
-#: The membership kinds each index takes (seed 000 sec. 4.2: 13FRI's adjustment needs a
-#: constant T = J + S; seed 004: E = 1 - |.|_1 / 2 lies in [0, 1] only for fuzzy memberships).
-ACCEPTS = {"fri": ALL_KINDS, "afri": FC_KINDS, "gri": ALL_KINDS, "agri": ALL_KINDS,
+#: The membership kinds each index takes (seed 000 sec. 4: 13FRI and 13AFRI are defined for
+#: fuzzy clusterings, and sec. 4.3 shows 13FRI failing on others; 13GRI / 13AGRI for all four;
+#: seed 004: E = 1 - |.|_1 / 2 lies in [0, 1] only for fuzzy memberships).
+ACCEPTS = {"fri": FC_KINDS, "afri": FC_KINDS, "gri": ALL_KINDS, "agri": ALL_KINDS,
            "ndc": FC_KINDS, "aci": FC_KINDS}
+
+
+def test_the_registry_takes_the_kinds_the_papers_define_each_index_for():
+    for name, kinds in ACCEPTS.items():
+        assert set(ca.get_index(name).kinds) - {"similarity matrix"} == set(kinds), name
 
 
 # ---------------------------------------------------------------------------------------------
@@ -365,17 +371,31 @@ def test_seed000_section_4_2_example():
     a, b, c, d, tu, tv = fuzzy_abcd(U_42, V_42)  # seed: a = .48, d = .52, b = c = 0
     assert (a, b, c, d) == pytest.approx((0.48, 0.0, 0.0, 0.52), abs=ID_TOL)
     assert (tu, tv) == pytest.approx((1.44, 1.0), abs=ID_TOL)
-    assert ca.agreement(U_42, V_42, index="fri") == pytest.approx(1.0, abs=ID_TOL)
+    # eq 14 would give (a + d) / (a + b + c + d) = 1 to these different clusterings: the
+    # flaw the section shows; 13FRI is defined for fuzzy clusterings, and U is possibilistic
+    assert (a + d) / (a + b + c + d) == pytest.approx(1.0, abs=ID_TOL)
+    for name in ("fri", "afri"):
+        with pytest.raises(ValueError, match=rf"^x is a possibilistic clustering .*index "
+                                             rf"'{name}'.* takes exclusive hard or fuzzy"):
+            ca.agreement(U_42, V_42, index=name)
     assert ca.agreement(U_42, V_42, index="gri") == pytest.approx(1 / 1.44, abs=ID_TOL)
 
 
 @pytest.mark.parametrize("x", [0.1, 0.5, 0.9, 1.0])
 def test_seed000_scaled_fuzzy_clustering(x):
-    """fri(U, xU) = afri(U, xU) = 1 for x in (0, 1] (seed 000 sec. 4.2), while
-    gri(U, xU) = x^2 (a + d = x^2 sum T^U, the larger total is sum T^U): < 1 unless x = 1."""
+    """Eq 14 gives 1 to (U, xU) for every x in (0, 1] (seed 000 sec. 4.3: b = c = 0), which is
+    why 13FRI and 13AFRI take fuzzy clusterings only and refuse xU (possibilistic for x < 1),
+    while gri(U, xU) = x^2 (a + d = x^2 sum T^U, the larger total is sum T^U): < 1 unless
+    x = 1."""
     U = random_fuzzy(np.random.default_rng(42), 8, 3)
-    assert ca.agreement(U, x * U, index="fri") == pytest.approx(1.0, abs=ID_TOL)
-    assert ca.agreement(U, x * U, index="afri") == pytest.approx(1.0, abs=ID_TOL)
+    a, b, c, d, _, _ = fuzzy_abcd(U, x * U)
+    assert b == pytest.approx(0.0, abs=ID_TOL) and c == pytest.approx(0.0, abs=ID_TOL)
+    for name in ("fri", "afri"):
+        if x < 1:
+            with pytest.raises(ValueError, match=r"^y is a possibilistic clustering"):
+                ca.agreement(U, x * U, index=name)
+        else:
+            assert ca.agreement(U, x * U, index=name) == 1.0
     gri = ca.agreement(U, x * U, index="gri")
     assert gri == pytest.approx(x * x, abs=ID_TOL)
     if x < 1:
@@ -425,28 +445,41 @@ def test_exact_mean_equals_mean_over_all_object_permutations(name, kind):
     assert exact.mean == pytest.approx(values[name].mean(), abs=ID_TOL)
 
 
-def test_fri_adjustment_refused_where_its_denominator_moves():
-    # a + b + c + d = sum min(T^U, T^V) changes under permutation for these non-exclusive hard
-    # clusterings: fri = 0.875, its mean over the 24 object permutations is 0.93056, and a
-    # formula dividing by the observed a + b + c + d would give 1.04167 (above fri's maximum).
+def test_fri_on_non_fuzzy_clusterings_is_refused_where_its_denominator_moves():
+    # Eq 14 on these non-exclusive hard clusterings, by brute force: a + b + c + d =
+    # sum min(T^U, T^V) changes under permutation, eq 14 gives 0.875, its mean over the 24
+    # object permutations is 0.93056, and eq 17 (dividing by the observed a + b + c + d) would
+    # give 1.04167, above the maximum. 13FRI is defined for fuzzy clusterings (T = 1): every
+    # call refuses these, naming their kind, and points to 13GRI / 13AGRI.
     U = np.array([[0, 0, 1], [0, 0, 1], [0, 1, 0], [1, 1, 1]], float)
     V = np.array([[0, 0, 1], [0, 1, 0], [1, 1, 1], [0, 0, 1]], float)
-    assert ca.agreement(U, V, index="fri") == pytest.approx(0.875)
-    assert np.mean(object_perm_values(U, V, "fri")) == pytest.approx(0.930556, abs=1e-6)
-    with pytest.raises(ValueError, match="13AFRI and the exact mean of 13FRI need fuzzy"):
-        ca.agreement(U, V, index="afri")
-    with pytest.raises(ValueError, match="use gri / agri"):
-        ca.nulls.null_distribution(U, V, index="fri", method="exact")
-    # the permutation null of fri itself stays available
-    nd = ca.nulls.null_distribution(U, V, index="fri", method="permutation")
-    assert nd.is_exact and nd.mean == pytest.approx(0.930556, abs=1e-6)
+
+    def eq14(U, V):
+        a, b, c, d, _, _ = fuzzy_abcd(U, V)
+        return (a + d) / (a + b + c + d)
+
+    assert eq14(U, V) == pytest.approx(0.875)
+    moved = [eq14(U, V[list(p)]) for p in itertools.permutations(range(4))]
+    assert np.mean(moved) == pytest.approx(0.930556, abs=1e-6)
+    fri_e, _ = expected_fri_gri(U, V)
+    assert fri_e == pytest.approx(1.041667, abs=1e-6)
+    calls = [lambda: ca.agreement(U, V, index="fri"), lambda: ca.agreement(U, V, index="afri"),
+             lambda: ca.nulls.null_distribution(U, V, index="fri", method="exact"),
+             lambda: ca.nulls.null_distribution(U, V, index="fri", method="permutation")]
+    for call in calls:
+        with pytest.raises(ValueError, match=r"^x is a non-exclusive hard clustering .*row 3 "
+                                             r"is in 3.*use gri / agri"):
+            call()
+    assert ca.nulls.null_distribution(U, V, index="gri", method="exact").mean == \
+        pytest.approx(expected_fri_gri(U, V)[1], abs=ID_TOL)
 
 
 @pytest.mark.parametrize("name", ["ndc", "aci"])
 @pytest.mark.parametrize("U", [[[1, 1, 0], [0, 0, 1]], [[1, .9, 0], [0, 0, 1]]])
 def test_ndc_refuses_memberships_that_do_not_sum_to_one(name, U):
     # E = 1 - |.|_1 / 2 would be -0.5 (resp. -0.45) for these rows: outside [0, 1]
-    with pytest.raises(ValueError, match=r"ndc / aci is defined for fuzzy"):
+    with pytest.raises(ValueError, match=rf"^x is a (non-exclusive hard|possibilistic) "
+                                         rf"clustering .*index '{name}'.*sum to 1"):
         ca.agreement(U, [0, 0], index=name)
 
 
@@ -795,7 +828,8 @@ def test_bad_similarity_matrices_name_the_argument(x, y, match):
 
 
 def test_ari_mp_needs_a_hard_partition():
-    with pytest.raises(ValueError, match=r"^y must be a hard partition"):
+    with pytest.raises(ValueError, match=r"^y is a fuzzy clustering .*index 'ari_mp'.* takes "
+                                         r"exclusive hard clusterings for y"):
         ca.agreement(np.eye(3), V3, index="ari_mp")
     with pytest.raises(ValueError, match=r"^x must be symmetric"):
         ca.agreement([[1, .3, 0], [0, 1, 0], [0, 0, 1]], [0, 0, 1], index="ari_mp")

@@ -81,9 +81,11 @@ def test_anderson_normalisation_and_max_normalisation():
 
 def test_information_measures_need_fuzzy_memberships():
     P = np.array([[1.0, 1.0], [0.0, 1.0], [1.0, 0.0]])  # non-exclusive hard
-    with pytest.raises(ValueError, match="'vi03' is defined for exclusive hard or fuzzy"):
+    with pytest.raises(ValueError, match=r"^x is a non-exclusive hard clustering .*index "
+                                         r"'vi03'.* takes exclusive hard or fuzzy"):
         ca.agreement(P, [0, 1, 1], index="vi03")
-    with pytest.raises(ValueError, match="'bc' is defined for exclusive hard or non-exclusive"):
+    with pytest.raises(ValueError, match=r"^x is a fuzzy clustering .*index 'bc'.* takes "
+                                         r"exclusive hard clusterings"):
         ca.agreement([[0.2, 0.8], [1, 0]], [0, 1], index="bc")
 
 

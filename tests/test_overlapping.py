@@ -291,7 +291,8 @@ def test_bad_lists_of_sets_are_refused():
 
 def test_covers_are_checked():
     V = one_hot([0, 0, 1, 1])
-    with pytest.raises(ValueError, match=r"x must be a binary \(0/1\) membership matrix"):
+    with pytest.raises(ValueError, match=r"^x is a fuzzy clustering .*index 'omega'.* takes "
+                                         r"exclusive hard, non-exclusive hard or non-exhaustive"):
         ca.agreement([[0.5, 0.5], [1, 0], [0, 1], [1, 0]], V, index="omega")
     with pytest.raises(ValueError, match="clusters with no object"):
         ca.agreement([[1, 0], [1, 0], [1, 0], [1, 0]], V, index="omega")

@@ -134,7 +134,10 @@ def agreement(x, y=None, index="adjusted_rand", *, data=None, dropna=False, join
     Parameters
     ----------
     x, y : label vectors (x rows, y columns; the reference classes first in validation),
-        or column names with ``data=``; or ``x`` alone as a ContingencyTable, a K x Q table of
+        membership matrices (objects x clusters), covers (0/1 memberships or lists of sets) or
+        similarity matrices (n x n), as arrays or pandas objects; each index takes the kinds
+        of clustering its definition covers (``kinds`` in ``list_indices()``) and refuses the
+        others by name; or column names with ``data=``; or ``x`` alone as a ContingencyTable, a K x Q table of
         counts or a batch of tables of shape (..., K, Q).
     index : str or list of str
         An index name or alias (``ca.list_indices()``), a group ("paired", "simple",
@@ -144,8 +147,10 @@ def agreement(x, y=None, index="adjusted_rand", *, data=None, dropna=False, join
     dropna : bool
         Leave out objects whose label is missing in x or y (otherwise missing labels raise).
     join : {"exact", "inner"}
-        Two pandas Series are paired by their index: "exact" (default) needs the same index
-        labels in any order, "inner" keeps the objects in both (see ``crosstab``).
+        Two pandas objects (Series of labels, DataFrames of memberships or similarity
+        matrices) are paired by their index: "exact" (default) needs the same index labels in
+        any order, "inner" keeps the objects in both (see ``crosstab``); a pandas object and
+        an array are paired by position.
     **options
         Options of the indices (e.g. ``base=2``, ``average="max"``, ``simplified=True``); with
         several indices each option goes to those that take it.
@@ -209,9 +214,19 @@ def _exact_moments(rec: Index) -> str:
     return ""
 
 
+def _kinds_of(rec: Index) -> str:
+    """The kinds of clustering an index of two clusterings takes ('' for a table index)."""
+    if not rec.kinds:
+        return ""
+    text = ", ".join(rec.kinds)
+    return text if not rec.kinds_y else f"x: {text}; y: {', '.join(rec.kinds_y)}"
+
+
 def list_indices(family: str | None = None) -> pd.DataFrame:
     """The registry as a DataFrame, one row per index (optionally one family only), with its
-    family, kind, input, range, optimum, symmetry, additive statistic, the null moments that have
+    family, kind, input, the kinds of clustering it is defined for (``kinds``: exclusive hard,
+    fuzzy, non-exclusive hard, possibilistic, non-exhaustive hard, similarity matrix; empty for
+    indices of a contingency table), range, optimum, symmetry, additive statistic, the null moments that have
     a closed form (``exact_moments``), options, aliases and reference.
 
     >>> import clusteragree as ca
@@ -229,6 +244,7 @@ def list_indices(family: str | None = None) -> pd.DataFrame:
             "family": rec.family,
             "kind": rec.kind,
             "input": ", ".join(rec.inputs),
+            "kinds": _kinds_of(rec),
             "range": f"[{rec.range[0]:g}, {rec.range[1]:g}]",
             "optimum": rec.optimum,
             "symmetric": rec.symmetric,

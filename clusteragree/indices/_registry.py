@@ -34,7 +34,8 @@ from typing import Callable
 
 import numpy as np
 
-from .._validate import check_counts, check_options, suggest
+from .._validate import KINDS, MATRIX_KIND, check_counts, check_options, suggest
+from .._validate import describe_kind, kind_phrase, or_list
 from ._common import STATISTICS, identical
 
 __all__ = ["Index", "register", "get_index", "evaluate", "REGISTRY", "all_names"]
@@ -67,9 +68,17 @@ class Index:
     # Indices of object pairs (memberships, similarity matrices; see indices/_pairwise.py):
     representation: Callable | None = None  # (x validated, kind) -> tuple of n x n matrices
     prepare: Callable | None = None  # (xs, ys, **options) -> constants that permutations keep
-    inputs_y: tuple[str, ...] | None = None  # y's kinds when they differ from x's
+    inputs_y: tuple[str, ...] | None = None  # y's input formats when they differ from x's
     pair_mean: Callable | None = None  # (xs, ys, **constants, **options) -> exact null mean
     value: Callable | None = None  # (X, Y, **options) -> the index without pair vectors
+    # The kinds of clustering the index's definition covers (``_validate.KINDS``: exclusive
+    # hard, fuzzy, non-exclusive hard, possibilistic, non-exhaustive hard, similarity matrix),
+    # for x and, when they differ, for y; checked once, at the entry
+    # (``inputs.Clusterings.pair``), so an index never sees a kind it is not defined for.
+    # ``kinds_note`` says why the definition leaves the other kinds out.
+    kinds: tuple[str, ...] = ()
+    kinds_y: tuple[str, ...] | None = None
+    kinds_note: str = ""
     vectorised: bool = True
     # Does the index take its optimum when a clustering is compared with itself (for every
     # clustering of the kinds it accepts)? See the module docstring.
@@ -114,6 +123,34 @@ class Index:
     def __call__(self, counts, **options) -> np.ndarray:
         return evaluate(self, counts, **options)
 
+    def accepted_kinds(self, y: bool = False) -> tuple[str, ...]:
+        """The kinds of clustering x (or y) may be for this index of two clusterings."""
+        return (self.kinds_y or self.kinds) if y else self.kinds
+
+    def check_kind(self, kind: str, U: np.ndarray, name: str, y: bool = False) -> None:
+        """Refuse a clustering of a kind the index is not defined for: the error names the
+        argument, its kind (and the row that makes it so), the index, the kinds it takes and
+        why, and indices that do take this kind."""
+        accepted = self.accepted_kinds(y)
+        if kind in accepted:
+            return
+        takers = [r.name for r in sorted(REGISTRY.values(), key=lambda r: r.family != self.family)
+                  if kind in r.accepted_kinds(y) and r.name != self.name]
+        listed = ", ".join(takers[:5]) + (", ..." if len(takers) > 5 else "")
+        if accepted == (MATRIX_KIND,):
+            raise ValueError(
+                f"{name} must be a square (n x n) similarity matrix for index {self.name!r} "
+                f"({self.title}), got memberships of shape {U.shape}: {kind_phrase(kind)} "
+                f"({describe_kind(U, kind)}); ca.coassociation({name}) gives the "
+                "co-association matrix of a clustering")
+        raise ValueError(
+            f"{name} is {kind_phrase(kind)} ({describe_kind(U, kind)}), which index "
+            f"{self.name!r} ({self.title}) is not defined for: it takes "
+            f"{or_list(accepted)} {'inputs' if MATRIX_KIND in accepted else 'clusterings'}"
+            + (f" for {name}" if self.kinds_y else "")
+            + (f" ({self.kinds_note})" if self.kinds_note else "")
+            + (f". Indices that take {kind} inputs: {listed}" if takers else ""))
+
 
 REGISTRY: dict[str, Index] = {}
 _ALIASES: dict[str, str] = {}
@@ -131,6 +168,14 @@ def register(**meta):
         rec = Index(func=func, **meta)
         if rec.kind not in ("similarity", "distance", "statistic"):
             raise ValueError(f"bad kind {rec.kind!r} for {rec.name}")
+        if "table" not in rec.inputs:  # an index of two clusterings says which kinds it takes
+            for kinds in (rec.kinds, rec.kinds_y or rec.kinds):
+                if not kinds or not set(kinds) <= set(KINDS):
+                    raise ValueError(f"index {rec.name!r} must declare the kinds of clustering "
+                                     f"it takes, among {KINDS}; got {kinds}")
+            if ("matrix" in rec.inputs) != (MATRIX_KIND in rec.kinds):
+                raise ValueError(f"index {rec.name!r}: 'matrix' inputs and the kind "
+                                 f"{MATRIX_KIND!r} go together")
         for key in (rec.name, *rec.aliases):
             if key in REGISTRY or key in _ALIASES:
                 raise ValueError(f"index name {key!r} declared twice")

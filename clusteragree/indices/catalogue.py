@@ -2,7 +2,9 @@
 
 ``catalogue_markdown()`` gives the two tables of the README (the indices of hard partitions,
 then those of fuzzy, overlapping and possibilistic clusterings and similarity matrices), one
-row per family; ``tests/test_association.py`` checks that the README holds exactly these.
+row per family; ``kinds_markdown()`` the table of the kinds of clustering each index of two
+clusterings takes (``Index.kinds``); ``tests/test_association.py`` checks that the README holds
+exactly these.
 
 >>> print(catalogue_markdown().splitlines()[0])
 | family | indices |
@@ -10,9 +12,10 @@ row per family; ``tests/test_association.py`` checks that the README holds exact
 
 from __future__ import annotations
 
+from .._validate import KINDS
 from ._registry import REGISTRY, Index
 
-__all__ = ["catalogue_markdown", "catalogue_rows"]
+__all__ = ["catalogue_markdown", "catalogue_rows", "kinds_markdown"]
 
 #: The rows of each table, in order: (label, test on a record).
 _HARD = ("pair counting", "pairs of pairs", "information", "set matching", "association")
@@ -72,3 +75,35 @@ def catalogue_markdown() -> str:
     if unknown:  # pragma: no cover - a new family must be placed in one of the tables
         raise RuntimeError(f"families {unknown} have no place in the catalogue tables")
     return _table(rows, _HARD) + "\n\n" + _table(rows, _SOFT)
+
+
+#: The columns of the kinds table: each kind of ``_validate.KINDS`` under a short heading.
+KIND_HEADINGS = {"exclusive hard": "hard", "fuzzy": "fuzzy", "possibilistic": "possibilistic",
+                 "non-exclusive hard": "overlapping hard",
+                 "non-exhaustive hard": "covers leaving objects out",
+                 "similarity matrix": "similarity matrix"}
+
+
+def kinds_markdown() -> str:
+    """The kinds of clustering the indices of two clusterings take, as a markdown table: one row
+    per set of kinds (the indices that share it), a column per kind; "x" or "y" marks a kind
+    one argument only may be (ari_mp: a matrix x, a partition y). Every other kind is refused
+    with an error naming it.
+
+    >>> print(kinds_markdown().splitlines()[0])
+    | indices | hard | fuzzy | possibilistic | overlapping hard | covers leaving objects out | similarity matrix |
+    """
+    assert set(KIND_HEADINGS) == set(KINDS)
+    groups: dict[tuple, list[str]] = {}
+    for rec in REGISTRY.values():
+        if rec.kinds:
+            groups.setdefault((rec.kinds, rec.kinds_y or rec.kinds), []).append(rec.name)
+    lines = ["| indices | " + " | ".join(KIND_HEADINGS.values()) + " |",
+             "|---" * (len(KIND_HEADINGS) + 1) + "|"]
+    for (kx, ky), names in groups.items():
+        cells = []
+        for kind in KIND_HEADINGS:
+            both = kind in kx and kind in ky
+            cells.append("yes" if both else "x" if kind in kx else "y" if kind in ky else "")
+        lines.append(f"| {', '.join(names)} | " + " | ".join(cells) + " |")
+    return "\n".join(lines)

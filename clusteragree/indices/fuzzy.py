@@ -14,9 +14,12 @@ Horta & Campello (2015), with T = J + S:
     gri  = (a + d) / max(sum T^U, sum T^V)                  (13GRI, eq 22 and Prop. 5)
     afri, agri = (I - E[I]) / (1 - E[I])                    (13AFRI, 13AGRI)
 
-fri evaluates any memberships (the paper shows its flaw on possibilistic ones); afri and fri's
-exact null mean need fuzzy or exclusive hard clusterings; gri and agri take all four kinds. E[I]
-is the exact mean over independent permutations of the objects of U and V: the denominators are
+fri and afri are defined for fuzzy (and exclusive hard) clusterings only, where T = 1 for every
+pair; gri and agri take all four kinds (the registry refuses other kinds at the entry, see
+``Index.kinds``). On other clusterings 13FRI ignores the part of one clustering's totals T that
+exceeds the other's: b and c vanish whenever J^U >= J^V and S^U >= S^V pair by pair, so
+13FRI(U, xU) = 1 for every x in (0, 1] (Horta & Campello 2015, sec. 4.3, which is why they
+define 13GRI). E[I] is the exact mean over independent permutations of the objects of U and V: the denominators are
 constant under that null and E[a] = (1/m) sum_(i<j) sum_(k<l)
 min(J^U_ij, J^V_kl) (eq 18), computed in O(m log m) by sorting (``_pairwise.sum_of_min``);
 ``ca.agreement(..., index="agri")`` regenerates the pair values block by block of rows and, when
@@ -35,8 +38,8 @@ paper's Monte Carlo estimate is available with ``expectation="monte_carlo"``.
 
 On exclusive hard clusterings fri = gri = ndc = rand and afri = agri = aci = adjusted_rand.
 
-ndc and aci take fuzzy (or exclusive hard) memberships, whose E lies in [0, 1], or similarity
-matrices (square, symmetric, unit diagonal: no fuzzy membership matrix but the identity looks
+ndc and aci take fuzzy (or exclusive hard) memberships, whose E lies in [0, 1] (with rows that do
+not sum to 1, 1 - (1/2)|.|_1 can be negative), or similarity matrices (square, symmetric, unit diagonal: no fuzzy membership matrix but the identity looks
 like that, and for it both readings agree). ndc is also Hullermeier & Rifqi's 09HI (alias
 ``hi09``) with the normalised L1 norm (the experiments of Horta & Campello (2015) use the
 Euclidean norm, which leaves [0, 1]). The other measures Horta & Campello (2015) review are in
@@ -49,8 +52,8 @@ import math
 
 import numpy as np
 
-from .._validate import MEMBERSHIP_KINDS, check_choice, check_positive_int, check_seed
-from .._validate import classify_memberships, check_memberships
+from .._validate import MATRIX_KIND, MEMBERSHIP_KINDS, check_choice, check_positive_int
+from .._validate import check_seed, read_memberships
 from ._common import ratio
 from ._pairwise import row_blocks, sum_of_abs_diff, sum_of_min, upper, upper_of_block
 from ._registry import register
@@ -66,21 +69,15 @@ _AMODIO = ("Hullermeier et al. (2012); Amodio, S., D'Ambrosio, A., Iorio, C. & S
 
 
 def membership_kind(U) -> str:
-    """'exclusive hard', 'fuzzy', 'non-exclusive hard' or 'possibilistic'.
+    """'exclusive hard', 'fuzzy', 'non-exclusive hard', 'possibilistic' or, for 0/1
+    memberships that leave an object in no cluster (a cover), 'non-exhaustive hard'.
 
     >>> membership_kind([[0.2, 0.8], [1.0, 0.0]])
     'fuzzy'
+    >>> membership_kind([[1, 1], [0, 1], [0, 0]])
+    'non-exhaustive hard'
     """
-    return classify_memberships(check_memberships(U))
-
-
-def _fuzzy_only(U, index):
-    kind = classify_memberships(U)
-    if kind not in ("exclusive hard", "fuzzy"):
-        raise ValueError(
-            f"{index} is defined for fuzzy (or exclusive hard) clusterings, whose memberships sum "
-            f"to 1 for every object; got a {kind} one"
-        )
+    return read_memberships(U)[1]
 
 
 def membership_matrices(U, kind="membership"):
@@ -94,7 +91,6 @@ def equivalence_matrix(U, kind="membership"):
     """E(i, j) = 1 - (1/2) sum_k |U_ik - U_jk|; a similarity matrix is taken as it is."""
     if kind == "matrix":
         return (U,)
-    _fuzzy_only(U, "ndc / aci")  # 1 - (1/2)|.|_1 leaves [0, 1] when rows do not sum to 1
     n = U.shape[0]
     dist = np.zeros((n, n))
     for k in range(U.shape[1]):
@@ -118,7 +114,6 @@ def _equivalence_rows(U, kind="membership"):
         for start, stop in row_blocks(U.shape[0]):
             yield start, (U[start:stop],)
         return
-    _fuzzy_only(U, "ndc / aci")
     for start, stop in row_blocks(U.shape[0]):
         dist = np.zeros((stop - start, U.shape[0]))
         for k in range(U.shape[1]):
@@ -232,17 +227,10 @@ def _agri_value(X, kx, Y, ky):
 
 
 def _prepare_fri(xs, ys):
-    """E[13FRI]: its denominator a + b + c + d = sum min(T^U, T^V) is constant under the null
-    only when each clustering has a constant T = J + S (fuzzy and exclusive hard clusterings,
-    T = 1; Horta & Campello (2015), Corollary 1); otherwise there is no such closed form."""
-    for name, v in (("x", xs), ("y", ys)):
-        T = v[0] + v[1]
-        if not np.allclose(T, T[0], rtol=1e-12, atol=1e-12):
-            raise ValueError(
-                f"13AFRI and the exact mean of 13FRI need fuzzy (or exclusive hard) clusterings: "
-                f"{name}'s memberships do not sum to the same total for every object; use "
-                "gri / agri (13GRI / 13AGRI), made for these"
-            )
+    """E[13FRI] = (E[a] + E[d]) / (a + b + c + d) (Horta & Campello (2015), eq 17): the
+    denominator a + b + c + d = sum min(T^U, T^V) = n(n - 1)/2 is constant under the null
+    because fuzzy and exclusive hard clusterings, the only ones 13FRI takes, have T = 1
+    (Corollary 1)."""
     a, b, c, d = _abcd(xs, ys)
     total = a + b + c + d  # constant under the null here
     return {"expected": float(_expected_agreement(xs, ys) / total) if total else 1.0}
@@ -254,7 +242,13 @@ def _prepare_gri(xs, ys):
 
 
 _JS = dict(family="fuzzy", inputs=("membership",), representation=membership_matrices,
-           symmetric=True, kind="similarity", optimum=1.0)
+           symmetric=True, kind="similarity", optimum=1.0, kinds=MEMBERSHIP_KINDS)
+#: 13FRI and 13AFRI: fuzzy clusterings (exclusive hard ones are fuzzy too)
+_FRI = dict(_JS, kinds=("exclusive hard", "fuzzy"),
+            kinds_note="13FRI compares fuzzy clusterings, where every object's memberships sum "
+                       "to 1; on others it ignores the part of one clustering's totals that "
+                       "exceeds the other's and can give 1 to different clusterings (Horta & "
+                       "Campello 2015, sec. 4.3), so use gri / agri (13GRI / 13AGRI)")
 
 
 def _zero_mean(xs, ys, **_):
@@ -264,15 +258,25 @@ def _zero_mean(xs, ys, **_):
 
 @register(name="fri", title="Frand index (13FRI)", range=(0.0, 1.0), aliases=("frand",),
           reference=_HORTA + ", eq 14", value=_fri_value,
-          pair_mean=lambda xs, ys: _prepare_fri(xs, ys)["expected"], **_JS)
+          pair_mean=lambda xs, ys: _prepare_fri(xs, ys)["expected"], **_FRI)
 def fri(xs, ys):
-    """13FRI = (a + d) / (a + b + c + d); the Rand index on exclusive hard clusterings."""
+    """13FRI = (a + d) / (a + b + c + d) (Horta & Campello 2015, eq 14), for fuzzy (and
+    exclusive hard) clusterings; the Rand index on exclusive hard clusterings.
+
+    Other kinds are refused: with memberships that need not sum to 1, b = c = 0 whenever
+    J^U >= J^V and S^U >= S^V on every pair, whatever the surplus (sec. 4.3):
+
+    >>> ca.agreement(np.full((4, 2), 0.9), [0, 1, 0, 1], index="fri")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    ValueError: x is a possibilistic clustering (...), which index 'fri' ...
+    """
     a, b, c, d = _abcd(xs, ys)
     return ratio(a + d, a + b + c + d, _same(xs, ys), 1.0, 0.0)
 
 
 @register(name="afri", title="Adjusted frand index (13AFRI)", range=(-math.inf, 1.0),
-          reference=_HORTA + ", section 4.1", prepare=_prepare_fri, pair_mean=_zero_mean, **_JS)
+          reference=_HORTA + ", section 4.1", prepare=_prepare_fri, pair_mean=_zero_mean, **_FRI)
 def afri(xs, ys, expected):
     """13AFRI = (13FRI - E[13FRI]) / (1 - E[13FRI]), E over object permutations (exact)."""
     return ratio(fri(xs, ys) - expected, 1.0 - expected, _same(xs, ys), 1.0, 0.0)
@@ -317,7 +321,10 @@ def _prepare_aci(xs, ys, expectation="exact", n_perm=1000, seed=None, clip_negat
 
 
 _E = dict(family="fuzzy", inputs=("membership", "matrix"), representation=equivalence_matrix,
-          symmetric=True, kind="similarity", optimum=1.0)
+          symmetric=True, kind="similarity", optimum=1.0,
+          kinds=("exclusive hard", "fuzzy", MATRIX_KIND),
+          kinds_note="its similarity E = 1 - (1/2)|P(i) - P(j)|_1 lies in [0, 1] only when "
+                     "every object's memberships sum to 1")
 
 
 @register(name="ndc", title="Normalised degree of concordance (fuzzy Rand; 09HI)",

@@ -1,7 +1,8 @@
 """Campello's fuzzy Rand indices (07CRI, 07CARI) and fuzzy transfer distance (10CF, 10CFn).
 
-Memberships U, V have objects in rows (the papers write the transpose) and may be of any kind:
-exclusive or non-exclusive hard, fuzzy or possibilistic.
+Memberships U, V have objects in rows (the papers write the transpose) and may be of any of the
+four kinds: exclusive or non-exclusive hard, fuzzy or possibilistic (every object with some
+membership; the review's Table 2 lists all four for both constructions).
 
 **07CRI, 07CARI** (Campello, R. J. G. B. (2007), "A fuzzy extension of the Rand index and other
 related indexes for clustering and classification assessment", Pattern Recognition Letters 28).
@@ -57,6 +58,7 @@ import math
 import numpy as np
 from scipy.optimize import linear_sum_assignment
 
+from .._validate import MEMBERSHIP_KINDS
 from ._registry import register
 from .fuzzy_reviewed import _ari_from_pairs
 
@@ -66,7 +68,8 @@ _C07 = ('Campello, R. J. G. B. (2007), "A fuzzy extension of the Rand index and 
         'indexes for clustering and classification assessment", Pattern Recognition Letters 28')
 _C10 = ('Campello, R. J. G. B. (2010), "Generalized external indexes for comparing data '
         'partitions with overlapping categories", Pattern Recognition Letters 31')
-_MEMBERSHIP = dict(family="fuzzy", inputs=("membership",), symmetric=True, optimum=1.0)
+_MEMBERSHIP = dict(family="fuzzy", inputs=("membership",), symmetric=True, optimum=1.0,
+                   kinds=MEMBERSHIP_KINDS)  # the review's Table 2: all four kinds
 
 
 def pair_degrees_07(U) -> tuple[np.ndarray, np.ndarray]:

@@ -10,6 +10,13 @@ c = sum T(1 - J^U, J^V), d = sum T(1 - J^U, 1 - J^V), with the t-norm T = produc
 bri09, ri09) or minimum (bri08m, whose J is also built with the minimum), then RI = (a + d)/(a+b+c+d)
 and ARI by eq 5.
 
+Each measure takes the kinds of clustering the review's Table 2 lists for it (exclusive hard and
+fuzzy: 03VI, 03MI, 05MI, 08BRIp/m, 09RI; exclusive and non-exclusive hard: 09EBC, 10CSI, 11MD,
+11D2, 12DB; all four: 09BRI, 09BARI, 10ARI, 10AARI,
+10ARIn, 10AARIn, 11ARInm, 11AARInm), and BC exclusive hard
+clusterings only (the review defines it for them; with objects in several clusters its
+precision passes 1); the registry refuses the other kinds at the entry.
+
 Left out: 07CRI/07CARI and 09CRI/09CARI (the review gives only their idea, not their pair
 variables), 10QRIp/10QRIm (the review does not say how J is normalised to a unit diagonal for the
 minimum t-norm), 10CF/10CFn (the fuzzy transfer distance is an optimisation the review does not
@@ -22,7 +29,7 @@ import math
 
 import numpy as np
 
-from .._validate import classify_memberships
+from .._validate import MEMBERSHIP_KINDS
 from ._common import ratio
 from ._registry import register
 
@@ -36,15 +43,15 @@ def _ratio(num, den, same):
     return ratio(num, den, same and den == 0, 1.0, 0.0)
 
 
-def _need(U, kinds, name):
-    kind = classify_memberships(U)
-    if kind not in kinds:
-        raise ValueError(f"index {name!r} is defined for {' or '.join(kinds)} clusterings; "
-                         f"got a {kind} one")
-
-
-_FC = ("exclusive hard", "fuzzy")
-_HARD = ("exclusive hard", "non-exclusive hard")
+# The kinds of clustering each measure was designed for, as the review's Table 2 lists them
+# (checked at the entry by the registry: ``Index.kinds``).
+_TABLE2 = "the kinds the review's Table 2 lists for it"
+_FC = dict(kinds=("exclusive hard", "fuzzy"), kinds_note=_TABLE2)
+_HARD = dict(kinds=("exclusive hard", "non-exclusive hard"), kinds_note=_TABLE2)
+_ALL = dict(kinds=MEMBERSHIP_KINDS)
+_INFO = dict(kinds=("exclusive hard", "fuzzy"),
+             kinds_note="P = U^T V / n is a joint distribution only when every object's "
+                        "memberships sum to 1")
 _DIRECT = dict(family="fuzzy", inputs=("membership",), symmetric=True, optimum=1.0)
 
 
@@ -57,8 +64,6 @@ def _ari_from_pairs(a, b, c, d, same):
 # -- information theory on the fuzzy contingency matrix (03VI, 03MI, 05MI) ----------------------
 
 def _info(U, V, name):
-    for W in (U, V):
-        _need(W, _FC, name)
     n = U.shape[0]
     P = (U.T @ V) / n
     pr, pc = P.sum(axis=1), P.sum(axis=0)
@@ -71,7 +76,7 @@ def _info(U, V, name):
 
 @register(name="vi03", reflexive=False, title="Variation of information on N = U^T V (03VI)", kind="distance",
           range=(0.0, math.inf), optimum=0.0, family="fuzzy", inputs=("membership",),
-          symmetric=True, options={"base": None}, reference="Meila (2003); " + _HORTA)
+          symmetric=True, options={"base": None}, reference="Meila (2003); " + _HORTA, **_INFO)
 def vi03(U, V, base=None):
     """03VI = H(U) + H(V) - 2 I(U, V) with P = N / n (fuzzy clusterings)."""
     mi, hu, hv = _info(U, V, "vi03")
@@ -79,7 +84,7 @@ def vi03(U, V, base=None):
 
 
 @register(name="mi03", reflexive=False, title="NMI (sqrt) on N = U^T V (03MI)", kind="similarity",
-          range=(0.0, 1.0), reference="Strehl & Ghosh (2003); " + _HORTA, **_DIRECT)
+          range=(0.0, 1.0), reference="Strehl & Ghosh (2003); " + _HORTA, **_INFO, **_DIRECT)
 def mi03(U, V):
     """03MI = I(U, V) / sqrt(H(U) H(V)); 0 when an entropy is 0 (1 if U and V are equal)."""
     mi, hu, hv = _info(U, V, "mi03")
@@ -88,7 +93,7 @@ def mi03(U, V):
 
 
 @register(name="mi05", reflexive=False, title="NMI (sum) on N = U^T V (05MI)", kind="similarity",
-          range=(0.0, 1.0), reference="Fred & Jain (2005); " + _HORTA, **_DIRECT)
+          range=(0.0, 1.0), reference="Fred & Jain (2005); " + _HORTA, **_INFO, **_DIRECT)
 def mi05(U, V):
     """05MI = 2 I(U, V) / (H(U) + H(V))."""
     mi, hu, hv = _info(U, V, "mi05")
@@ -101,20 +106,22 @@ def _f(p, r):
     return 0.0 if p + r == 0 else 2 * p * r / (p + r)
 
 
-@register(name="bc", reflexive=False, title="BCubed F (BC)", kind="similarity", range=(0.0, 1.0),
-          aliases=("bcubed",), reference="Amigo et al. (2009); " + _HORTA + ", eq 8", **_DIRECT)
+@register(name="bc", title="BCubed F (BC)", kind="similarity", range=(0.0, 1.0),
+          aliases=("bcubed",), reference="Amigo et al. (2009); " + _HORTA + ", eq 8",
+          kinds=("exclusive hard",),
+          kinds_note="BCubed's precision and recall pass 1 when objects share several "
+                     "clusters (J^U J^V > J^U); 09EBC (ebc09) is its extension to them",
+          **_DIRECT)
 def bc(U, V):
     """BC = harmonic mean of BCP = (1/n) sum_i sum_j J^U_ij J^V_ij / sum_j J^U_ij and BCR
     (the same over sum_j J^V_ij); j runs over all objects, i itself included."""
-    for W in (U, V):
-        _need(W, _HARD, "bc")
     JU, JV = U @ U.T, V @ V.T
     both = (JU * JV).sum(axis=1)
     return _f(float((both / JU.sum(axis=1)).mean()), float((both / JV.sum(axis=1)).mean()))
 
 
 @register(name="ebc09", title="Extended BCubed (09EBC)", kind="similarity", range=(0.0, 1.0),
-          reference="Amigo et al. (2009); " + _HORTA + ", eq 9", **_DIRECT)
+          reference="Amigo et al. (2009); " + _HORTA + ", eq 9", **_HARD, **_DIRECT)
 def ebc09(U, V):
     """09EBC: BCubed with min(J^U, J^V) in place of the product; equal to BC on hard
     clusterings."""
@@ -124,33 +131,27 @@ def ebc09(U, V):
 
 
 @register(name="md11", title="11MD (Wang)", kind="similarity", range=(0.0, 1.0),
-          reference="Wang (2010); " + _HORTA, **_DIRECT)
+          reference="Wang (2010); " + _HORTA, **_HARD, **_DIRECT)
 def md11(U, V):
     """11MD = 1 - (1/n) sum_i sum_j |J^U_ij - J^V_ij| / sum_j max(J^U_ij, J^V_ij)."""
-    for W in (U, V):
-        _need(W, _HARD, "md11")
     JU, JV = U @ U.T, V @ V.T
     return float(1 - (np.abs(JU - JV).sum(axis=1) / np.maximum(JU, JV).sum(axis=1)).mean())
 
 
 @register(name="d2_11", title="11D2 (Wang)", kind="similarity", range=(-math.inf, 1.0),
-          reference="Wang (2010); " + _HORTA, **_DIRECT)
+          reference="Wang (2010); " + _HORTA, **_HARD, **_DIRECT)
 def d2_11(U, V):
     """11D2 = 1 - (1/n^2) sum_(i,j) |J^U_ij - J^V_ij| (Hamming distance of co-association)."""
-    for W in (U, V):
-        _need(W, _HARD, "d2_11")
     n = U.shape[0]
     return float(1 - np.abs(U @ U.T - V @ V.T).sum() / (n * n))
 
 
 @register(name="csi10", title="10CSI (Campello)", kind="similarity", range=(0.0, 1.0),
-          reference="Campello (2010); " + _HORTA, **_DIRECT)
+          reference="Campello (2010); " + _HORTA, **_HARD, **_DIRECT)
 def csi10(U, V):
     """10CSI = sum_(i<j) a_ij / sum_(i<j) (a_ij + d_ij) with
     a_ij = min(J^U_ij, J^V_ij) + min(t^U_i, t^V_i) + min(t^U_j, t^V_j) - 2 and
     d_ij = |J^U_ij - J^V_ij| + |t^U_i - t^V_i| + |t^U_j - t^V_j|; Jaccard on hard partitions."""
-    for W in (U, V):
-        _need(W, _HARD, "csi10")
     JU, JV = U @ U.T, V @ V.T
     tu, tv = U.sum(axis=1), V.sum(axis=1)
     iu, ju = np.triu_indices(U.shape[0], k=1)
@@ -189,30 +190,24 @@ def _rand_eq7(jx, jy, tnorm):
 
 
 @register(name="bri08p", reflexive=False, title="Borgelt's Rand (product t-norm, 08BRIp)", kind="similarity",
-          range=(0.0, 1.0), reference="Borgelt (2007); " + _HORTA, **_DIRECT)
+          range=(0.0, 1.0), reference="Borgelt (2007); " + _HORTA, **_FC, **_DIRECT)
 def bri08p(U, V):
     """08BRIp: RI from eq 7 with J = U U^T and the product t-norm (fuzzy clusterings)."""
-    for W in (U, V):
-        _need(W, _FC, "bri08p")
     return _rand_eq7(_upper(U @ U.T), _upper(V @ V.T), np.multiply)
 
 
 @register(name="bri08m", reflexive=False, title="Borgelt's Rand (minimum t-norm, 08BRIm)", kind="similarity",
-          range=(0.0, 1.0), reference="Borgelt (2007); " + _HORTA, **_DIRECT)
+          range=(0.0, 1.0), reference="Borgelt (2007); " + _HORTA, **_FC, **_DIRECT)
 def bri08m(U, V):
     """08BRIm: RI from eq 7 with the minimum t-norm in J and in a, b, c, d."""
-    for W in (U, V):
-        _need(W, _FC, "bri08m")
     return _rand_eq7(_upper(_j_min(U)), _upper(_j_min(V)), np.minimum)
 
 
 @register(name="ri09", reflexive=False, title="Rovetta & Masulli's Rand (09RI)", kind="similarity",
-          range=(-math.inf, 1.0), reference="Rovetta & Masulli (2009); " + _HORTA, **_DIRECT)
+          range=(-math.inf, 1.0), reference="Rovetta & Masulli (2009); " + _HORTA, **_FC, **_DIRECT)
 def ri09(U, V):
     """09RI = 1 + (2 pi - sigma_U - sigma_V) / C(n, 2), pi = sum_(i<j) J^U_ij J^V_ij,
     sigma = sum_(i<j) J_ij (the corrected formula the review quotes)."""
-    for W in (U, V):
-        _need(W, _FC, "ri09")
     jx, jy = _upper(U @ U.T), _upper(V @ V.T)
     return float(1 + (2 * (jx * jy).sum() - jx.sum() - jy.sum()) / len(jx))
 
@@ -223,14 +218,14 @@ def _cosine_j(U):
 
 
 @register(name="bri09", reflexive=False, title="Brouwer's Rand (09BRI)", kind="similarity", range=(0.0, 1.0),
-          reference="Brouwer (2009); " + _HORTA, **_DIRECT)
+          reference="Brouwer (2009); " + _HORTA, **_ALL, **_DIRECT)
 def bri09(U, V):
     """09BRI: RI from eq 7 with the cosine-normalised co-association J_ij / (|U_i| |U_j|)."""
     return _rand_eq7(_upper(_cosine_j(U)), _upper(_cosine_j(V)), np.multiply)
 
 
 @register(name="bari09", reflexive=False, title="Brouwer's adjusted Rand (09BARI)", kind="similarity",
-          range=(-1.0, 1.0), reference="Brouwer (2009); " + _HORTA, **_DIRECT)
+          range=(-1.0, 1.0), reference="Brouwer (2009); " + _HORTA, **_ALL, **_DIRECT)
 def bari09(U, V):
     """09BARI: ARI (eq 5) from the pair variables of 09BRI."""
     jx, jy = _upper(_cosine_j(U)), _upper(_cosine_j(V))
@@ -274,11 +269,11 @@ for _name, _title, _norm, _adj in (("ari10", "Anderson's Rand (10ARI)", False, F
 
     register(name=_name, title=_title, kind="similarity", reflexive=False,
              range=(-math.inf, math.inf), reference="Anderson et al. (2010); " + _HORTA,
-             **_DIRECT)(_make())
+             **_ALL, **_DIRECT)(_make())
 
 
 @register(name="ari11nm", title="Anderson's max-normalised Rand (11ARInm)", kind="similarity",
-          range=(-math.inf, math.inf), reference="Anderson et al. (2011); " + _HORTA, **_DIRECT)
+          range=(-math.inf, math.inf), reference="Anderson et al. (2011); " + _HORTA, **_ALL, **_DIRECT)
 def ari11nm(U, V):
     """11ARInm = 10ARIn(U, V) / max(10ARIn(U, U), 10ARIn(V, V))."""
     top = max(_anderson(U, U, True, False), _anderson(V, V, True, False))
@@ -287,7 +282,7 @@ def ari11nm(U, V):
 
 @register(name="aari11nm", title="Anderson's max-normalised adjusted Rand (11AARInm)",
           kind="similarity", range=(-math.inf, math.inf),
-          reference="Anderson et al. (2011); " + _HORTA, **_DIRECT)
+          reference="Anderson et al. (2011); " + _HORTA, **_ALL, **_DIRECT)
 def aari11nm(U, V):
     """11AARInm = 10AARIn(U, V) / max(10AARIn(U, U), 10AARIn(V, V))."""
     top = max(_anderson(U, U, True, True), _anderson(V, V, True, True))
@@ -305,11 +300,9 @@ def _ndisc(W):
 
 @register(name="db12", title="12DB (Wang)", kind="distance", range=(0.0, math.inf),
           optimum=0.0, family="fuzzy", inputs=("membership",), symmetric=True,
-          reference="Wang (2012); " + _HORTA)
+          reference="Wang (2012); " + _HORTA, **_HARD)
 def db12(U, V):
     """12DB = 2 NDisc(R) - NDisc(U) - NDisc(V), R the intersection clustering
     R_(i, (r, t)) = U_ir V_it (non-exclusive hard clusterings)."""
-    for W in (U, V):
-        _need(W, _HARD, "db12")
     R = (U[:, :, None] * V[:, None, :]).reshape(U.shape[0], -1)
     return float(2 * _ndisc(R) - _ndisc(U) - _ndisc(V))

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._validate import check_memberships
+from .._validate import MATRIX_KIND, check_memberships
 from ._common import ratio
 from ._registry import register
 
@@ -134,6 +134,7 @@ def _ari_mp_value(P, _kp, U, _ku):
 @register(name="ari_mm", reflexive=False, title="Adjusted Rand index between two similarity matrices (ARImm)",
           family="matrix", inputs=("matrix",), representation=_matrix, kind="similarity",
           range=(-1.0, 1.0), optimum=1.0, symmetric=True, aliases=("arimm",),
+          kinds=(MATRIX_KIND,),
           reference=_ZHANG + ", eq 15", pair_mean=lambda xs, ys: 0.0, value=_ari_mm_value)
 def ari_mm(xs, ys):
     """ARImm(P, Q) = (t0 - t3) / ((t1 + t2)/2 - t3) over the pairs i < j.
@@ -152,6 +153,9 @@ def ari_mm(xs, ys):
 
 @register(name="ari_mp", title="Adjusted Rand index between a similarity matrix and a partition "
           "(ARImp)", family="matrix", inputs=("matrix",), inputs_y=("partition",),
+          kinds=(MATRIX_KIND,), kinds_y=("exclusive hard",),
+          kinds_note="ARImp compares a similarity matrix with a partition (Zhang, Wong & "
+                     "Shen 2012, eq 13); ari_mm compares two matrices",
           representation=_partition_matrix, kind="similarity", range=(-1.0, 1.0), optimum=1.0,
           symmetric=False, aliases=("arimp",), reference=_ZHANG + ", eq 13",
           pair_mean=lambda xs, ys: 0.0, value=_ari_mp_value)
@@ -163,7 +167,8 @@ def ari_mp(xs, ys):
 # -- reference measures of Zhang, Wong & Shen (2012, section 2): plain matrix similarities,
 # not chance-adjusted --
 
-_REF = dict(family="matrix", inputs=("matrix",), kind="similarity", symmetric=True, optimum=1.0)
+_REF = dict(family="matrix", inputs=("matrix",), kind="similarity", symmetric=True, optimum=1.0,
+            kinds=(MATRIX_KIND,))
 
 
 @register(name="nsf", title="Normalised similarity by the Frobenius norm (NSF)", range=(0.0, 1.0),

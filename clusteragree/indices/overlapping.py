@@ -29,14 +29,16 @@ import numpy as np
 from scipy.sparse import csr_matrix
 from scipy.sparse.csgraph import connected_components
 
-from .._validate import check_real
+from .._validate import COVER_KIND, check_real
 from ._common import ratio
 from ._pairwise import row_blocks, upper_of_block
 from ._registry import register
 
 __all__ = ["affinity_matrix"]
 
-_OV = dict(family="overlapping", inputs=("cover",), vectorised=False)
+_OV = dict(family="overlapping", inputs=("cover",), vectorised=False,
+           kinds=("exclusive hard", "non-exclusive hard", COVER_KIND),
+           kinds_note="they compare covers, sets of objects: 0/1 memberships")
 _GATES = ('Gates, A. J., Wood, I. B., Hetrick, W. P. & Ahn, Y.-Y. (2019), "Element-centric '
           'clustering comparison unifies overlaps and hierarchy", Scientific Reports 9')
 _CLUSIM = ('as in the clusim package of Gates, A. J. & Ahn, Y.-Y. (2019), "CluSim: a python '
