@@ -12,9 +12,14 @@ ru_maxrss) and its time.
                                                         # in memory, in one run (~9 GB)
     python benchmarks/bench_memory.py --only 13AGRI --n-agri 4000      # another n
 
-Cases (aims from the issue "Inputs a user can trust", item 6):
+Cases (aims from the issues "Inputs a user can trust", item 6, and "No silent wrong value
+anywhere", items 6 and 8):
 1. an ARI Monte Carlo law (Patefield) on a 3 x 3 table with n_sim = 10^7: under 300 MB (the
-   values alone are 80 MB, held twice: the draws and their sorted copy);
+   values alone are 80 MB, held twice: the draws and their sorted copy), and the same law used
+   by ``agreement_test`` and ``compare`` (moments, quantiles and their standard errors are
+   summed in chunks, so using the law adds no copy of it);
+1b. the exact-law size estimate refusing ari, jaccard and nmi on a 10 x 10 table with
+   n = 10^4: under 0.5 s and 200 MB (it took 5-6 s and 360 MB before it stopped at its limit);
 2. the same with method="permutation" (random permutations of y's labels), n = 150;
 3. ``ca.agreement(U, V, index="ndc")`` on 20,000 fuzzy objects: under 500 MB;
 4. ``ca.agreement(U, V, index="agri")`` on 20,000 fuzzy objects (3 clusters, Dirichlet(1, 1, 1)
@@ -42,6 +47,24 @@ CASES = {
         nd = ca.nulls.null_distribution([[30, 12, 8], [10, 25, 15], [5, 9, 36]], index="ari",
                                         method="patefield", n_sim=N_SIM, seed=1)
         assert nd.n_sim == N_SIM
+    """,
+    "ARI test, Patefield, 3x3": """
+        res = ca.agreement_test([[30, 12, 8], [10, 25, 15], [5, 9, 36]], index="ari",
+                                method="patefield", n_sim=N_SIM, seed=1)
+        text = str(res)
+    """,
+    "compare, Patefield, 3x3": """
+        frame = ca.compare([[30, 12, 8], [10, 25, 15], [5, 9, 36]], indices=["ari"],
+                           method="patefield", n_sim=N_SIM, seed=1)
+    """,
+    "exact refusal, 10x10, n = 10^4": """
+        tab = np.random.default_rng(1).multinomial(10**4, np.ones(100) / 100).reshape(10, 10)
+        for index in ("ari", "jaccard", "nmi"):
+            try:
+                ca.nulls.null_distribution(tab, index=index, method="exact")
+                raise SystemExit(f"{index}: the exact law was not refused")
+            except ValueError:
+                pass
     """,
     "ARI, permutation, 3x3": """
         nd = ca.nulls.null_distribution([[30, 12, 8], [10, 25, 15], [5, 9, 36]], index="ari",
@@ -108,16 +131,19 @@ def main(argv=None) -> int:
     here = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     paths = [("this checkout", here)] + ([("--against", args.against)] if args.against else [])
     print(f"Peak memory (ru_maxrss of a fresh subprocess) and time; n_sim = {n_sim:,}")
-    aim = {"ARI, Patefield, 3x3": 300.0, "ndc, N_FUZZY objects": 500.0,
-           "13AGRI, N_AGRI objects": 500.0}
+    aim = {"ARI, Patefield, 3x3": 300.0, "ARI test, Patefield, 3x3": 300.0,
+           "compare, Patefield, 3x3": 300.0, "exact refusal, 10x10, n = 10^4": 200.0,
+           "ndc, N_FUZZY objects": 500.0, "13AGRI, N_AGRI objects": 500.0}
     cases = {**CASES, **(IN_MEMORY if args.agri_in_memory else {})}
     for name, body in cases.items():
         if args.only and args.only not in name and name != "import only":
             continue
         shown = name.replace("N_FUZZY", f"{sizes['n_fuzzy']:,}").replace(
             "N_AGRI", f"{sizes['n_agri']:,}")
+        measured = []
         for label, path in paths[:1] if name in IN_MEMORY else paths:
             res = run_case(body, sizes, path)
+            measured.append(res)
             if "error" in res:
                 print(f"  {shown:34s} {label:14s} ERROR: {res['error']}")
                 continue
@@ -130,6 +156,10 @@ def main(argv=None) -> int:
                   + (f"   value {res['value']!r}" if args.verbose else ""))
             if args.verbose:
                 print(f"  {'':34s} {'':14s} imported from {res['where']}")
+        if len(measured) == 2 and not any("error" in r for r in measured):
+            now, then = measured
+            print(f"  {'':34s} {'ratio':14s} peak {now['peak_mb'] / then['peak_mb']:8.2f} x     "
+                  f"{now['seconds'] / max(then['seconds'], 1e-9):7.3f} x (this / --against)")
     return 0
 
 

@@ -217,3 +217,21 @@ def test_max_seconds_is_checked_before_any_work():
         ca.agreement_test([[3, 1], [1, 3]], index="nmi", method="hypergeometric", max_seconds=0)
     with pytest.raises(TypeError, match="max_seconds must be a positive number of seconds"):
         ca.agreement_test([[3, 1], [1, 3]], index="nmi", max_seconds="60")
+
+
+def test_chunked_moments_and_density_equal_numpy_and_scipy(monkeypatch):
+    # Monte Carlo laws are summed in chunks so that using a law of 10**7 draws adds no copy
+    # of it (peak memory: benchmarks/bench_memory.py); many chunks here, and a ragged last one
+    from scipy import stats
+
+    from clusteragree.nulls import distribution
+
+    monkeypatch.setattr(distribution, "_CHUNK", 977)
+    nd = ca.nulls.null_distribution([[30, 12, 8], [10, 25, 15], [5, 9, 36]], index="ari",
+                                    method="patefield", n_sim=20_000, seed=4)
+    s = nd.samples
+    assert nd.var == pytest.approx(s.var(ddof=1), rel=1e-12)
+    assert nd.skewness == pytest.approx(stats.skew(s, bias=False), rel=1e-10)
+    x = nd.quantile(0.5)
+    f = float(stats.gaussian_kde(s)(x)[0])
+    assert nd.quantile_se(0.5) == pytest.approx(math.sqrt(0.25 / s.size) / f, rel=1e-10)
