@@ -135,3 +135,12 @@ def test_a_group_where_one_index_is_needed_is_named_as_a_group():
     with pytest.raises(ValueError, match="unknown index 'pairedd'"):  # a typo is still a typo
         ca.get_index("pairedd")
 
+
+def test_too_few_objects_says_why_for_each_index():
+    with pytest.raises(ValueError, match=r"'rand' needs at least 2 objects \(a pair to count\)"):
+        ca.agreement([[1]], index="rand")
+    # MARI counts couples of object pairs with no object in common: 4 objects, not a pair
+    with pytest.raises(ValueError, match=r"'mari' needs at least 4 objects \(two object pairs "
+                                         r"with no object in common") as err:
+        ca.agreement([[2, 0], [0, 1]], index="mari")
+    assert "a pair to count" not in str(err.value)

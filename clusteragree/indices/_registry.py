@@ -57,6 +57,7 @@ class Index:
     options: dict = field(default_factory=dict)
     inputs: tuple[str, ...] = ("table",)
     min_n: int = 1
+    min_n_reason: str = "a pair to count"  # why min_n objects, for the error below it
     statistic: str | None = None  # "s": function of sum n_ij^2 given the margins; "t": of sum n log n
     state: Callable | None = None  # (statistic, rows, cols) -> the family's state for ``func``
     linear: bool = False  # affine in its statistic given the margins: closed-form null moments
@@ -201,7 +202,7 @@ def evaluate(index, counts, **options) -> np.ndarray:
         n_min = int(arr.sum(axis=(-2, -1)).min())
         if n_min < rec.min_n:
             raise ValueError(
-                f"index {rec.name!r} needs at least {rec.min_n} objects (a pair to count), "
+                f"index {rec.name!r} needs at least {rec.min_n} objects ({rec.min_n_reason}), "
                 f"got a table with n = {n_min}"
             )
     values = np.asarray(rec.on_counts(arr, **opts), dtype=float)
