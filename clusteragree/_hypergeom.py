@@ -341,11 +341,13 @@ def expected_scaled_power_sum(rows, cols, q: float, scale: float) -> float:
         cell, k, rel, norm = _window_log_laws(A[part], B[part], n, lo[part], hi[part])
         keep = k > 0  # 0^q = 0
         cell, k, rel, norm = cell[keep], k[keep], rel[keep], norm[keep]
+        ratio = k / float(scale)
         with np.errstate(under="ignore"):
-            # P(k) (k / scale)^q, or in logs where P(k) alone is below the double range
-            # (far in the tail the power carries it back)
-            terms = np.where(rel > -700.0, np.exp(rel) / norm * (k / float(scale)) ** q,
-                             np.exp(rel + q * np.log(k / float(scale))) / norm)
+            terms = np.exp(rel) / norm * ratio ** q  # P(k) (k / scale)^q
+            # in logs where P(k) alone is below the double range (the power carries it back)
+            far = rel < -700.0
+            if far.any():
+                terms[far] = np.exp(rel[far] + q * np.log(ratio[far])) / norm[far]
         total += float((W[part][cell] * terms).sum())
         start = stop
     return total
