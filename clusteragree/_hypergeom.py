@@ -23,9 +23,11 @@ of each probability stays near machine precision even for n = 10^9.
 from __future__ import annotations
 
 import numpy as np
+from scipy.special import gammaln
 
-__all__ = ["LOG_TAIL", "cell_windows", "cell_laws", "expected_xlogx_sum",
-           "expected_mutual_information", "expected_xlogx_of_sizes", "expected_mi_of_sizes"]
+__all__ = ["LOG_TAIL", "T_CAP", "cell_windows", "cell_laws", "expected_xlogx_sum",
+           "expected_mutual_information", "expected_xlogx_of_sizes", "expected_mi_of_sizes",
+           "tilted_mode", "tilted_windows", "expected_scaled_power_sum"]
 
 LOG_TAIL = 45.0  # e^-45 ~ 3e-20 per tail: far below double precision relative to the sum
 #: Below this many terms in all (within Hoeffding's additive window), no tighter window is
@@ -214,3 +216,138 @@ def expected_mutual_information(rows, cols) -> float:
     """E[MI] = sum_ij E[(n_ij / n) log(n n_ij / (a_i b_j))] (Vinh, Epps & Bailey 2010) under
     fixed margins, term by term, over the windows of each distinct pair of margins."""
     return expected_mi_of_sizes(*_distinct_sizes(rows, cols))
+
+
+# -- laws weighted by a power: E[X^t] is carried by the values where P(X = k) k^t is large,
+# far in the upper tail when t is large, so the windows above (tails of P alone) miss it.
+
+#: Orders beyond this give the same doubles as this one: a ratio k / s < 1 of integers up to
+#: 2^53 has (k / s)^t < e^-800 (0 in double precision), so every such power is already 0.
+T_CAP = 1e19
+
+
+def _log_weight(k, a, b, n, t):
+    """log P(X = k) + t log k up to a constant in k, X ~ Hypergeom(n, a, b) (log-gamma form:
+    for choosing windows only, where an absolute error of eps n log n does not matter)."""
+    k = np.asarray(k, dtype=float)
+    with np.errstate(divide="ignore"):
+        logk = np.log(k)
+    return (np.where(k > 0, t * logk, -np.inf) - gammaln(k + 1) - gammaln(a - k + 1)
+            - gammaln(b - k + 1) - gammaln(n - a - b + k + 1))
+
+
+def tilted_mode(a, b, n, t):
+    """The mode of k -> P(X = k) k^t over k >= 1 in the support of X ~ Hypergeom(n, a, b)
+    (t > 0; arrays broadcast). The law is log-concave and so is k^t: the sequence is unimodal,
+    and the mode is the last k whose ratio to its predecessor is at least 1 (bisection on the
+    exact ratio of neighbours)."""
+    a, b = np.broadcast_arrays(np.asarray(a, dtype=np.int64), np.asarray(b, dtype=np.int64))
+    t = min(float(t), T_CAP)
+    lo = np.maximum(1, a + b - n)
+    hi = np.minimum(a, b)
+    while True:
+        active = lo < hi
+        if not active.any():
+            return lo
+        mid = (lo + hi + 1) // 2
+        kf = mid.astype(float)
+        af, bf = a.astype(float), b.astype(float)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            step = (np.log((af - kf + 1) * (bf - kf + 1)) - np.log(kf * (n - af - bf + kf))
+                    + t * np.log1p(1.0 / (kf - 1)))
+        up = active & ((mid == 1) | (step >= 0))
+        lo = np.where(up, mid, lo)
+        hi = np.where(active & ~up, mid - 1, hi)
+
+
+def tilted_windows(a, b, n, t, log_tail: float = LOG_TAIL):
+    """Integer windows [lo, hi] (k >= 1) holding all but e^-log_tail of sum_k P(X = k) k^t,
+    X ~ Hypergeom(n, a, b), t > 0 (arrays broadcast).
+
+    The weights w(k) = P(X = k) k^t are log-concave with mode m (``tilted_mode``). If
+    log w(m) - log w(c + 1) > D, the chord from m to c + 1 bounds log w beyond c, so the tail
+    past c is at most w(m) e^-D (1 + (c + 1 - m) / D) <= w(m) e^-D (1 + width); with
+    D = log_tail + log(1 + width) it is below e^-log_tail of w(m), hence of the total. Each end
+    is the last value within D of the mode (bisection on the log-gamma form)."""
+    a, b = np.broadcast_arrays(np.asarray(a, dtype=np.int64), np.asarray(b, dtype=np.int64))
+    t = min(float(t), T_CAP)
+    sup_lo = np.maximum(1, a + b - n)
+    sup_hi = np.minimum(a, b)
+    mode = tilted_mode(a, b, n, t)
+    af, bf = a.astype(float), b.astype(float)
+    top = _log_weight(mode, af, bf, n, t)
+    drop = log_tail + np.log1p((sup_hi - sup_lo + 1).astype(float))
+
+    def within(k):
+        return top - _log_weight(k, af, bf, n, t) <= drop
+
+    lo, hi = mode.copy(), sup_hi.copy()  # upper end: the last k in [mode, sup_hi] within D
+    while (lo < hi).any():
+        mid = (lo + hi + 1) // 2
+        ok = within(mid)
+        lo, hi = np.where(ok, mid, lo), np.where(ok, hi, mid - 1)
+    upper = lo
+    lo, hi = sup_lo.copy(), mode.copy()  # lower end: the first k in [sup_lo, mode] within D
+    while (lo < hi).any():
+        mid = (lo + hi) // 2
+        ok = within(mid)
+        lo, hi = np.where(ok, lo, mid + 1), np.where(ok, mid, hi)
+    return lo, upper
+
+
+def _window_log_laws(a, b, n, lo, hi):
+    """The law of each cell c over its window [lo_c, hi_c], X_c ~ Hypergeom(n, a_c, b_c),
+    from the ratio of neighbours (as ``cell_laws``; the window must hold all but a negligible
+    part of the law): returns cell, k, the log of each weight relative to its window's
+    largest, and the sum of the weights of each term's window (P(X_c = k) = e^rel / sum)."""
+    width = hi - lo + 1
+    starts = np.concatenate(([0], np.cumsum(width)[:-1]))
+    cell = np.repeat(np.arange(len(a)), width)
+    k = np.arange(int(width.sum())) + np.repeat(lo - starts, width)
+    kf = k.astype(float)
+    af, bf = np.repeat(a.astype(float), width), np.repeat(b.astype(float), width)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        step = np.log((af - kf + 1) * (bf - kf + 1) / (kf * (n - af - bf + kf)))
+    step[starts] = 0.0
+    logp = np.cumsum(step)
+    logp -= np.repeat(logp[starts], width)
+    logp -= np.repeat(np.maximum.reduceat(logp, starts), width)
+    with np.errstate(under="ignore"):
+        total = np.add.reduceat(np.exp(logp), starts)
+    return cell, k, logp, np.repeat(total, width)
+
+
+def expected_scaled_power_sum(rows, cols, q: float, scale: float) -> float:
+    """E[sum_ij (n_ij / scale)^q] under fixed margins (q > 0), each distinct pair of margins
+    once, over windows that hold both the law (``cell_windows``) and its weights k^q
+    (``tilted_windows``): a large q moves the expectation into the upper tail. Every term is
+    P(k) (k / scale)^q, a product of two numbers at most 1 for a scale at least the largest
+    cell (in logs where P(k) alone underflows): nothing overflows, and a term that underflows
+    is below 1e-308 of scale^q."""
+    sa, wa, sb, wb, n = _distinct_sizes(rows, cols)
+    q = min(float(q), T_CAP)
+    A, B = (v.ravel() for v in np.meshgrid(sa, sb, indexing="ij"))
+    W = np.multiply.outer(wa, wb).ravel()
+    blo, bhi = cell_windows(A, B, n)
+    tlo, thi = tilted_windows(A, B, n, q)
+    lo, hi = np.minimum(blo, tlo), np.maximum(bhi, thi)
+    ends = np.cumsum(hi - lo + 1)
+    total, start = 0.0, 0
+    while start < len(A):
+        stop = int(np.searchsorted(ends, ends[start] - (hi[start] - lo[start] + 1)
+                                   + _CHUNK_TERMS, "right"))
+        stop = max(stop, start + 1)
+        part = slice(start, stop)
+        cell, k, rel, norm = _window_log_laws(A[part], B[part], n, lo[part], hi[part])
+        keep = k > 0  # 0^q = 0
+        cell, k, rel, norm = cell[keep], k[keep], rel[keep], norm[keep]
+        ratio = k / float(scale)
+        with np.errstate(under="ignore"):
+            terms = np.exp(rel) / norm * ratio ** q  # P(k) (k / scale)^q
+            # in logs where P(k) alone is below the double range (the power carries it back)
+            far = rel < -700.0
+            if far.any():
+                terms[far] = np.exp(rel[far] + q * np.log(ratio[far])) / norm[far]
+        total += float((W[part][cell] * terms).sum())
+        start = stop
+    return total

@@ -48,9 +48,10 @@ from __future__ import annotations
 import numpy as np
 from scipy.special import gammaln
 
-from ._hypergeom import positive_margins
+from ._hypergeom import T_CAP, _log_weight, positive_margins, tilted_mode
 
-__all__ = ["LOG_TAIL_VAR", "variance_of_mi", "n_mi_variance", "variance_of_power_sum",
+__all__ = ["LOG_TAIL_VAR", "LOG_TAIL_POWER", "variance_of_mi", "n_mi_variance",
+           "variance_of_power_sum", "power_sum_scale", "power_sum_within_windows",
            "variance_work", "check_variance_time", "SECONDS_PER_WORK", "DEFAULT_MAX_SECONDS"]
 
 LOG_TAIL_VAR = 36.0
@@ -183,11 +184,15 @@ def n_mi_variance(rows, cols) -> float:
     return _n_variance(a, b, n, xlx, logmu)
 
 
-def variance_of_power_sum(rows, cols, q: float) -> float:
-    """Var[sum_ij n_ij^q] under fixed margins, by the same sums as ``n_mi_variance`` with
-    f(x) = x^q. A term alpha_i + beta_j in the slope of f leaves the variance unchanged (its
-    sum over the table is fixed by the margins); the two-way additive part of the tangent
-    slope q mu_ij^(q - 1) at the cells' means is taken out, so that the centred terms stay small.
+def variance_of_power_sum(rows, cols, q: float, scale: float = 1.0) -> float:
+    """Var[sum_ij (n_ij / scale)^q] under fixed margins, by the same sums as ``n_mi_variance``
+    with f(x) = (x / scale)^q. A term alpha_i + beta_j in the slope of f leaves the variance
+    unchanged (its sum over the table is fixed by the margins); the two-way additive part of
+    the tangent slope f'(mu_ij) at the cells' means is taken out, so that the centred terms stay
+    small. Powers are taken of x / scale: with ``scale`` at least the largest value of the
+    windows (``power_sum_scale``) nothing overflows for any q. The sums cover each cell's
+    window of its law: they are exact only where the weights x^q and x^(2q) leave the windows
+    no more of their mass than the law does (``power_sum_within_windows``).
 
     >>> round(variance_of_power_sum([2, 2], [2, 2], 2.0), 12)   # s = 8 w.p. 1/3, 4 w.p. 2/3
     3.555555555556
@@ -197,9 +202,17 @@ def variance_of_power_sum(rows, cols, q: float) -> float:
         return 0.0  # one table, or sum n_ij = n on every table
     if a.max() == 1 or b.max() == 1:
         return 0.0  # every cell 0 or 1: sum n_ij^q = n on every table
-    fx = np.arange(n + 1, dtype=float) ** q
-    mu = np.outer(a.astype(float), b.astype(float)) / n
-    tangent = q * mu ** (q - 1)
+    q = min(float(q), T_CAP)
+    lo, hi = _windows(n, a[:, None], b[None, :])
+    top = int(hi.max())
+    scale = float(scale)
+    if q * np.log(top / scale) > 300.0:
+        raise OverflowError(f"Var[sum n_ij^q] at q = {q:g} is beyond the double range for "
+                            f"cells up to {top} (scale = {scale:g}); pass scale >= {top}")
+    with np.errstate(under="ignore"):
+        fx = (np.arange(top + 1) / scale) ** q
+        mu = np.outer(a.astype(float), b.astype(float)) / n
+        tangent = q / scale * (mu / scale) ** (q - 1)
     additive = (tangent.mean(axis=1, keepdims=True) + tangent.mean(axis=0, keepdims=True)
                 - tangent.mean())
     return _n_variance(a, b, n, fx, additive)
@@ -257,6 +270,70 @@ def _rows(K, seconds):
 
     return tqdm(range(K), desc=f"exact null variance (about {seconds:.0f} s)", unit="row",
                 leave=False)
+
+
+def power_sum_scale(rows, cols) -> int:
+    """The largest value of the cells' windows in ``variance_of_power_sum``: the scale that
+    keeps every (x / scale)^q at most 1."""
+    a, b, n = _margins(rows, cols)
+    return int(_windows(n, a[:, None], b[None, :])[1].max())
+
+
+#: ``power_sum_within_windows`` asks the weighted laws to leave at most e^-this of their mass
+#: outside the windows (the windows leave out at most 2 e^-36 of each law itself).
+LOG_TAIL_POWER = 30.0
+_CHECK_TERMS = 2_000_000
+
+
+def power_sum_within_windows(rows, cols, q: float) -> bool:
+    """Whether the exact sums of ``variance_of_power_sum`` cover Var[sum n_ij^q]: for every
+    cell, its law weighted by x^t (t = q and 2q: the mean and the second moment) leaves at
+    most e^-LOG_TAIL_POWER of its mass outside the cell's window. A large q moves the mass of
+    x^q P(x) into the upper tail, beyond the windows, and the variance with it.
+
+    The weights are log-concave, so past the mode each tail is bounded by its first term and
+    the ratio of its first two (a geometric series); the mass inside is summed."""
+    a, b, n = _margins(rows, cols)
+    if len(a) < 2 or len(b) < 2 or a.max() == 1 or b.max() == 1:
+        return True  # nothing to sum: the variance is 0
+    q = min(float(q), T_CAP)
+    A, B = (v.ravel() for v in np.meshgrid(np.unique(a), np.unique(b), indexing="ij"))
+    lo, hi = _windows(n, A, B)
+    sup_lo, sup_hi = np.maximum(1, A + B - n), np.minimum(A, B)
+    lo = np.maximum(lo, 1)  # x = 0 weighs 0
+    Af, Bf = A.astype(float), B.astype(float)
+    for t in (q, 2.0 * q):
+        mode = tilted_mode(A, B, n, t)
+        if ((mode > hi) | (mode < lo)).any():
+            return False
+        with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+            tails = []
+            for edge, step, outside in ((hi + 1, 1, hi < sup_hi), (lo - 1, -1, lo > sup_lo)):
+                first = _log_weight(edge, Af, Bf, n, t)
+                nxt = np.where(outside & (edge + step >= sup_lo) & (edge + step <= sup_hi),
+                               _log_weight(edge + step, Af, Bf, n, t), -np.inf)
+                tail = first - np.log1p(-np.exp(nxt - first))
+                tails.append(np.where(outside, tail, -np.inf))
+            tail = np.logaddexp(*tails)
+        inside = np.empty(len(A))
+        width = hi - lo + 1
+        ends = np.cumsum(width)
+        start = 0
+        while start < len(A):
+            stop = max(start + 1, int(np.searchsorted(ends, ends[start] - width[start]
+                                                      + _CHECK_TERMS, "right")))
+            part = slice(start, stop)
+            W = int(width[part].max())
+            k = lo[part, None] + np.arange(W)
+            g = np.where(k <= hi[part, None],
+                         _log_weight(np.minimum(k, hi[part, None]), Af[part, None],
+                                     Bf[part, None], n, t), -np.inf)
+            top = g.max(axis=1)
+            inside[part] = top + np.log(np.exp(g - top[:, None]).sum(axis=1))
+            start = stop
+        if (tail - inside > -LOG_TAIL_POWER).any():
+            return False
+    return True
 
 
 def _n_variance(a, b, n, fx, slope) -> float:

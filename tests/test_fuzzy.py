@@ -3,14 +3,19 @@
 
 Every reference value is computed here, independently of the package:
 
-* pair quantities from their definitions, pair by pair (J = U U^T, S = t t^T - J; seed 000 eq 13;
-  E(i, j) = 1 - (1/2) sum_k |U_ik - U_jk|; seed 004; t0, t1, t2 of seed 003 eq 14),
+* pair quantities from their definitions, pair by pair (J = U U^T, S = t t^T - J; Horta &
+  Campello 2015, eq 13; E(i, j) = 1 - (1/2) sum_k |U_ik - U_jk|, Amodio et al. 2015; t0, t1, t2
+  of Zhang, Wong & Shen 2012, eq 14),
 * null means by brute force: every object permutation (``itertools.permutations``, each one a
   call of ``ca.agreement``), every permutation of the pair values, or the O(m^2) double sum
   (1/m) sum_i sum_j f(x_i, y_j),
 * the Rand and adjusted Rand indices by scikit-learn,
-* printed values from the seeds (000 Horta & Campello, 003 Zhang et al., 004 Amodio et al.),
-  corrected where /work/shared/ERRATA.md says so.
+* values printed in the papers: Horta, D. & Campello, R. J. G. B. (2015), "Comparing hard and
+  overlapping clusterings", JMLR 16; Zhang, S., Wong, H.-S. & Shen, Y. (2012), "Generalized
+  adjusted Rand indices for cluster ensembles", Pattern Recognition 45(6); Amodio, S.,
+  D'Ambrosio, A., Iorio, C. & Siciliano, R. (2015), "Adjusted concordance index, an extension
+  of the adjusted Rand index to fuzzy partitions" (STAD Research Report 03/2015; Journal of
+  Classification, 2021); one misprint, in Zhang et al.'s example, is corrected where it is used.
 
 Memberships have the objects in rows (the papers write the transpose). All randomness is seeded
 and the hypothesis tests are derandomized. Indices refuse the membership kinds they are not
@@ -47,9 +52,10 @@ FUZZY_INDICES = ("fri", "afri", "gri", "agri", "ndc", "aci")
 ADJUSTED = ("afri", "agri", "aci")
 ALL_KINDS = ("exclusive hard", "fuzzy", "non-exclusive hard", "possibilistic")
 FC_KINDS = ("exclusive hard", "fuzzy")
-#: The membership kinds each index takes (seed 000 sec. 4: 13FRI and 13AFRI are defined for
-#: fuzzy clusterings, and sec. 4.3 shows 13FRI failing on others; 13GRI / 13AGRI for all four;
-#: seed 004: E = 1 - |.|_1 / 2 lies in [0, 1] only for fuzzy memberships).
+#: The membership kinds each index takes (Horta & Campello 2015, sec. 4: 13FRI and 13AFRI are
+#: defined for fuzzy clusterings, and sec. 4.3 shows 13FRI failing on others; 13GRI / 13AGRI
+#: take all four; Amodio et al. 2015: E = 1 - |.|_1 / 2 lies in [0, 1] only for fuzzy
+#: memberships).
 ACCEPTS = {"fri": FC_KINDS, "afri": FC_KINDS, "gri": ALL_KINDS, "agri": ALL_KINDS,
            "ndc": FC_KINDS, "aci": FC_KINDS}
 
@@ -80,7 +86,7 @@ def upper_vec(M) -> np.ndarray:
 
 
 def j_and_s(U):
-    """Seed 000: J_ij = sum_k U_ik U_jk (share a cluster), S_ij = t_i t_j - J_ij."""
+    """Horta & Campello (2015): J_ij = sum_k U_ik U_jk (share a cluster), S_ij = t_i t_j - J_ij."""
     U = np.asarray(U, float)
     t = U.sum(axis=1)
     n = len(U)
@@ -90,7 +96,7 @@ def j_and_s(U):
 
 
 def equivalence(U) -> np.ndarray:
-    """Seed 004: E_P(i, j) = 1 - (1/2) sum_k |P_ik - P_jk|."""
+    """Amodio et al. (2015): E_P(i, j) = 1 - (1/2) sum_k |P_ik - P_jk|."""
     U = np.asarray(U, float)
     n = len(U)
     return np.array([[1.0 - 0.5 * np.abs(U[i] - U[j]).sum() for j in range(n)]
@@ -98,7 +104,8 @@ def equivalence(U) -> np.ndarray:
 
 
 def fuzzy_abcd(U, V):
-    """Seed 000 eq 13, pair by pair: (a, b, c, d) and (sum T^U, sum T^V) over i < j."""
+    """Horta & Campello (2015) eq 13, pair by pair: (a, b, c, d) and (sum T^U, sum T^V) over
+    i < j."""
     JU, SU = j_and_s(U)
     JV, SV = j_and_s(V)
     a = b = c = d = tu = tv = 0.0
@@ -141,7 +148,7 @@ def arimm_sums(P, Q):
 
 
 def arimm_formula(P, Q):
-    """Seed 003 eq 15 from sums over the pairs i < j."""
+    """Zhang, Wong & Shen (2012) eq 15 from sums over the pairs i < j."""
     t0, t1, t2 = arimm_sums(P, Q)
     m = len(P) * (len(P) - 1) / 2
     t3 = t1 * t2 / m
@@ -277,16 +284,16 @@ def test_identical_partitions_give_exactly_one(name, x):
 
 
 # ---------------------------------------------------------------------------------------------
-# 2. Worked examples of the seeds
+# 2. Worked examples of the papers
 # ---------------------------------------------------------------------------------------------
 
-P_TOY = np.array([[.29, .71], [.79, .21], [.41, .59], [.88, .12]])  # seed 004, P'
-Q_TOY = np.array([[.94, .06], [.05, .95], [.53, .47], [.89, .11]])  # seed 004, Q'
+P_TOY = np.array([[.29, .71], [.79, .21], [.41, .59], [.88, .12]])  # Amodio et al. 2015, P'
+Q_TOY = np.array([[.94, .06], [.05, .95], [.53, .47], [.89, .11]])  # Amodio et al. 2015, Q'
 
 
 @functools.lru_cache(maxsize=None)
 def toy_pair_permutation_ndc():
-    """NDC of seed 004's toy for all 6! = 720 permutations of Q's pair similarities."""
+    """NDC of Amodio et al.'s toy for all 6! = 720 permutations of Q's pair similarities."""
     p, q = upper_vec(equivalence(P_TOY)), upper_vec(equivalence(Q_TOY))
     return np.array([1.0 - np.abs(p - q[list(perm)]).mean()
                      for perm in itertools.permutations(range(len(q)))])
@@ -301,34 +308,34 @@ def toy_object_permutation_ndc():
     return np.array(out)
 
 
-def test_seed004_fuzzy_toy_ndc():
+def test_amodio_fuzzy_toy_ndc():
     value = ca.agreement(P_TOY, Q_TOY, index="ndc")
-    assert round(value, 4) == 0.6367  # seed 004, "NDC = 0.6367"
+    assert round(value, 4) == 0.6367  # Amodio et al. 2015: "NDC = 0.6367"
     mine = 1.0 - np.abs(upper_vec(equivalence(P_TOY)) - upper_vec(equivalence(Q_TOY))).mean()
     assert value == pytest.approx(mine, abs=ID_TOL)
 
 
-def test_seed004_fuzzy_toy_expected_ndc():
+def test_amodio_fuzzy_toy_expected_ndc():
     brute = toy_pair_permutation_ndc()
     assert len(brute) == 720
-    assert round(brute.mean(), 4) == 0.6972  # seed 004: mean over all m! = 720 permutations
+    assert round(brute.mean(), 4) == 0.6972  # Amodio et al.: mean over all 720 orders
     exact = ca.nulls.null_distribution(P_TOY, Q_TOY, index="ndc", method="exact")
     assert exact.mean == pytest.approx(brute.mean(), abs=ID_TOL)
     assert exact.mean == pytest.approx(expected_ndc(P_TOY, Q_TOY), abs=ID_TOL)
 
 
-def test_seed004_fuzzy_toy_aci():
+def test_amodio_fuzzy_toy_aci():
     aci = ca.agreement(P_TOY, Q_TOY, index="aci")
-    assert round(aci, 3) == -0.2  # seed 004 eq 4.2: (0.6367 - 0.6972) / (1 - 0.6972) = -0.200
+    assert round(aci, 3) == -0.2  # Amodio et al. eq 4.2: (.6367 - .6972) / (1 - .6972) = -.200
     ndc, e = ca.agreement(P_TOY, Q_TOY, index="ndc"), toy_pair_permutation_ndc().mean()
     assert aci == pytest.approx((ndc - e) / (1 - e), abs=ID_TOL)
-    assert ca.agreement(P_TOY, Q_TOY, index="aci", clip_negative=True) == 0.0  # seed 004 sec 4
+    assert ca.agreement(P_TOY, Q_TOY, index="aci", clip_negative=True) == 0.0  # Amodio et al. sec 4
 
 
-def test_seed004_crisp_toy():
+def test_amodio_crisp_toy():
     P = [[1, 0], [1, 0], [0, 1], [1, 0]]
     Q = [[1, 0], [0, 1], [0, 1], [1, 0]]
-    # seed 004: a = 1, b = 2, c = 1, d = 2 (pair counts), RI = 0.5, ARI = 0
+    # Amodio et al. 2015: a = 1, b = 2, c = 1, d = 2 (pair counts), RI = 0.5, ARI = 0
     a, b, c, d, _, _ = fuzzy_abcd(P, Q)
     assert (a, b, c, d) == (1, 2, 1, 2)
     for name in ("ndc", "fri", "gri", "rand"):
@@ -340,10 +347,12 @@ def test_seed004_crisp_toy():
 
 
 M1 = [[0, 1, 0], [1, 0, 0], [0, 0, 0]]
-M2 = [[0, .5, 0], [.5, 0, 0], [0, 0, 0]]  # ERRATA: the intended, symmetric matrix
+# Zhang, Wong & Shen (2012), the "uncertainty" example: M(2) is printed asymmetric, with 0.5 on
+# the diagonal; the intended matrix is symmetric (for it ARImm(M2, M2) = 0.4, as printed)
+M2 = [[0, .5, 0], [.5, 0, 0], [0, 0, 0]]
 
 
-def test_seed003_uncertainty_example():
+def test_zhang_uncertainty_example():
     assert ca.agreement(M1, M1, index="ari_mm") == pytest.approx(1.0, abs=ID_TOL)
     assert ca.agreement(M2, M2, index="ari_mm") == pytest.approx(0.4, abs=ID_TOL)
     # M1 against M2 by hand: t0 = .5, t1 = 1, t2 = .5, t3 = 1/6 -> (1/3) / (7/12) = 4/7
@@ -351,24 +360,24 @@ def test_seed003_uncertainty_example():
     assert arimm_formula(np.array(M1), np.array(M2)) == pytest.approx(4 / 7, abs=ID_TOL)
 
 
-def test_seed003_printed_asymmetric_matrix_is_refused():
-    printed = [[0, .5, 0], [0, .5, 0], [0, 0, 0]]  # as printed (ERRATA: a misprint)
+def test_zhang_printed_asymmetric_matrix_is_refused():
+    printed = [[0, .5, 0], [0, .5, 0], [0, 0, 0]]  # as printed (a misprint, see M2)
     with pytest.raises(ValueError, match=r"y must be symmetric"):
         ca.agreement(M2, printed, index="ari_mm")
 
 
-U_42 = np.array([[.8, .4], [.4, .8]])  # seed 000 sec. 4.2 (objects in rows here)
+U_42 = np.array([[.8, .4], [.4, .8]])  # Horta & Campello 2015, sec. 4.2 (objects in rows)
 V_42 = np.array([[.6, .4], [.4, .6]])
 
 
-def test_seed000_section_4_2_example():
+def test_horta_campello_section_4_2_example():
     JU, SU = membership_matrices(U_42)
     JV, SV = membership_matrices(V_42)
     assert JU[0, 1] == pytest.approx(0.64, abs=ID_TOL)
     assert SU[0, 1] == pytest.approx(0.80, abs=ID_TOL)
     assert JV[0, 1] == pytest.approx(0.48, abs=ID_TOL)
     assert SV[0, 1] == pytest.approx(0.52, abs=ID_TOL)
-    a, b, c, d, tu, tv = fuzzy_abcd(U_42, V_42)  # seed: a = .48, d = .52, b = c = 0
+    a, b, c, d, tu, tv = fuzzy_abcd(U_42, V_42)  # printed: a = .48, d = .52, b = c = 0
     assert (a, b, c, d) == pytest.approx((0.48, 0.0, 0.0, 0.52), abs=ID_TOL)
     assert (tu, tv) == pytest.approx((1.44, 1.0), abs=ID_TOL)
     # eq 14 would give (a + d) / (a + b + c + d) = 1 to these different clusterings: the
@@ -382,11 +391,11 @@ def test_seed000_section_4_2_example():
 
 
 @pytest.mark.parametrize("x", [0.1, 0.5, 0.9, 1.0])
-def test_seed000_scaled_fuzzy_clustering(x):
-    """Eq 14 gives 1 to (U, xU) for every x in (0, 1] (seed 000 sec. 4.3: b = c = 0), which is
-    why 13FRI and 13AFRI take fuzzy clusterings only and refuse xU (possibilistic for x < 1),
-    while gri(U, xU) = x^2 (a + d = x^2 sum T^U, the larger total is sum T^U): < 1 unless
-    x = 1."""
+def test_horta_campello_scaled_fuzzy_clustering(x):
+    """Eq 14 gives 1 to (U, xU) for every x in (0, 1] (Horta & Campello 2015, sec. 4.3:
+    b = c = 0), which is why 13FRI and 13AFRI take fuzzy clusterings only and refuse xU
+    (possibilistic for x < 1), while gri(U, xU) = x^2 (a + d = x^2 sum T^U, the larger total
+    is sum T^U): < 1 unless x = 1."""
     U = random_fuzzy(np.random.default_rng(42), 8, 3)
     a, b, c, d, _, _ = fuzzy_abcd(U, x * U)
     assert b == pytest.approx(0.0, abs=ID_TOL) and c == pytest.approx(0.0, abs=ID_TOL)
@@ -511,7 +520,7 @@ def test_ari_mp_has_mean_zero_over_all_object_permutations():
 
 
 def test_pair_and_object_permutations_share_the_mean_not_the_variance():
-    """Seed 004's toy (n = 4, m = 6): all 6! permutations of the pair similarities and all 4!
+    """Amodio et al.'s toy (n = 4, m = 6): all 6! permutations of the pair similarities and all 4!
     permutations of the objects give the same mean NDC, and different variances (object
     permutations move the pairs of one object together): 0.0036741 vs 0.0032432."""
     by_pairs, by_objects = toy_pair_permutation_ndc(), toy_object_permutation_ndc()
@@ -574,7 +583,7 @@ def test_permutation_null_is_reproducible_with_a_seed():
 
 def test_aci_monte_carlo_expectation_close_to_exact():
     """expectation="monte_carlo" estimates E[NDC] from n_perm pair permutations; the exact E and
-    the standard deviation of one draw come from all 720 permutations of seed 004's toy."""
+    the standard deviation of one draw come from all 720 permutations of Amodio et al.'s toy."""
     n_perm = 20000
     ndc = ca.agreement(P_TOY, Q_TOY, index="ndc")
     exact_e, sd = toy_pair_permutation_ndc().mean(), toy_pair_permutation_ndc().std()
@@ -901,7 +910,7 @@ def test_coassociation_errors_name_the_clustering():
 
 
 # ---------------------------------------------------------------------------------------------
-# 7. ARImm from block sums (seed 003's distributed computation)
+# 7. ARImm from block sums (Zhang, Wong & Shen's distributed computation)
 # ---------------------------------------------------------------------------------------------
 
 @pytest.mark.parametrize("groups", [

@@ -1,5 +1,7 @@
-"""The measures Horta & Campello review (seed 000, sec. 3) and the matrix reference measures of
-seed 003: reductions on hard partitions, hand-worked fuzzy values, refusals."""
+"""The measures Horta & Campello review (Horta, D. & Campello, R. J. G. B. (2015), "Comparing
+hard and overlapping clusterings", JMLR 16, sec. 3) and the matrix reference measures of Zhang,
+S., Wong, H.-S. & Shen, Y. (2012), "Generalized adjusted Rand indices for cluster ensembles",
+Pattern Recognition 45(6): reductions on hard partitions, hand-worked fuzzy values, refusals."""
 
 import itertools
 

@@ -21,7 +21,7 @@ def test_compare_has_the_design_columns_and_same_tables_for_all_indices():
                 "adjusted_mean", "adjusted_median", "z", "method"):
         assert col in df.columns
     # Rand and Czekanowski adjust to the same value on the same tables (both are affine in a11
-    # with the same (1 - alpha)/beta; seed 002 Ch.4): this holds draw by draw only if every
+    # with the same (1 - alpha)/beta; Amorim 2015, Ch.4): this holds draw by draw only if every
     # index saw the same simulated tables.
     assert df.loc["rand", "adjusted_mean"] == pytest.approx(df.loc["czekanowski", "adjusted_mean"])
     assert df.loc["rand", "p_value"] == df.loc["czekanowski", "p_value"]
@@ -72,6 +72,26 @@ def test_point_mass_null_follows_the_registry_rule():
     tab = ca.ContingencyTable([[4]])
     nd = ca.nulls.null_distribution(tab, index="nmi_sum", method="exact")
     assert nd.var == 0 and nd.adjust(1.0) == 1.0 and nd.zscore(1.0) == 0.0
+
+
+def test_point_mass_at_the_optimum_is_decided_up_to_rounding():
+    # singletons against singletons: one table, on which MI = log 3; with optimum = log 3 the
+    # adjustment is 0/0 and the registry's rule gives 1 (the observed value is the optimum).
+    # An optimum one or a few roundings away (log 3 computed another way) must give the same,
+    # not 0 ((I - c) / (max - c) = 0 / 1e-15).
+    x = [0, 1, 2]
+    exact = ca.adjust(x, x, index="mutual_info", method="exact", optimum=math.log(3))
+    assert exact == 1.0
+    for optimum in (math.log(3) * (1 + 1e-15), math.log(3) * (1 - 1e-15),
+                    math.nextafter(math.log(3), 2.0), -math.log(1 / 3)):
+        assert ca.adjust(x, x, index="mutual_info", method="exact", optimum=optimum) == exact
+    nd = ca.nulls.null_distribution(x, x, index="mutual_info", method="exact")
+    assert nd.zscore(math.log(3) * (1 + 1e-15)) == 0.0
+    # a value that is not tied with the point is still told apart
+    assert nd.adjust(1.0, optimum=math.log(3)) == 0.0 and nd.zscore(1.0) == -math.inf
+    # a distance: VI is 0 on the only table; its minimum passed as a rounding away from 0
+    vi = ca.nulls.null_distribution(x, x, index="variation_of_information", method="exact")
+    assert vi.adjust(0.0, optimum=1e-17) == vi.adjust(0.0) == 1.0
 
 
 def test_null_distribution_validates_its_law():

@@ -1,5 +1,7 @@
-"""Static checks that catch real bugs: undefined names, unused imports, syntax errors."""
+"""Static checks that catch real bugs: undefined names, unused imports, syntax errors; and
+citations of files a user of the package does not have."""
 
+import re
 import shutil
 import subprocess
 import sys
@@ -17,3 +19,19 @@ def test_pyflakes_checks_pass():
     res = subprocess.run([ruff, "check", "--select", "F,E9", "clusteragree", "tests",
                           "benchmarks"], cwd=ROOT, capture_output=True, text=True)
     assert res.returncode == 0, res.stdout + res.stderr
+
+
+#: A citation of the numbered plain-text extractions of the papers, or of the list of their
+#: printing errors, that the package was written from: users have neither.
+_PRIVATE_SOURCE = re.compile(r"\bseed[ _]?0\d\d|\berrata\b|\.\./shared/|/work/shared", re.I)
+
+
+def test_sources_are_cited_by_authors_year_and_title():
+    files = [ROOT / "README.md", *sorted((ROOT / "notebooks").glob("*.ipynb"))]
+    for folder in ("clusteragree", "tests", "benchmarks"):
+        files += sorted((ROOT / folder).rglob("*.py"))
+    hits = [f"{path.relative_to(ROOT)}:{i}: {line.strip()}"
+            for path in files if path != Path(__file__).resolve()
+            for i, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
+            if _PRIVATE_SOURCE.search(line)]
+    assert not hits, "cite the paper (authors, year, title) instead:\n" + "\n".join(hits)

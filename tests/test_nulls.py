@@ -5,7 +5,8 @@ Every reference value here is computed independently of the package: tables are 
 plain recursion (or ``itertools.product``), their probabilities come from the generalized
 hypergeometric formula in exact rational arithmetic (``math.factorial`` and ``fractions``), and
 Monte Carlo output is judged by goodness-of-fit tests against those exact laws. Printed values
-come from the thesis (seed 002). All randomness is seeded.
+come from the thesis: Amorim, M. J. (2015), "On clustering stability", PhD thesis, ISCTE -
+University Institute of Lisbon. All randomness is seeded.
 """
 
 from __future__ import annotations
@@ -30,7 +31,7 @@ from clusteragree.nulls import (count_tables, enumerate_tables, moments_of_s, n_
                                 null_distribution, null_distributions, statistic_law)
 from clusteragree.nulls.hypergeometric import index_moments
 
-TABLE_6A = [[30, 20], [10, 20]]  # seed 002, Ch.2 Table 6a (margins (50, 30) x (40, 40))
+TABLE_6A = [[30, 20], [10, 20]]  # Amorim 2015, Ch.2 Table 6a (margins (50, 30) x (40, 40))
 
 
 # ---------------------------------------------------------------------------------------------
@@ -87,7 +88,7 @@ def naive_count(rows, cols):
 
 
 def ghg_probability(table, rows, cols) -> Fraction:
-    """prod a_i! prod b_j! / (n! prod n_ij!) as an exact fraction (seed 002 App. A eq 5)."""
+    """prod a_i! prod b_j! / (n! prod n_ij!) as an exact fraction (Amorim 2015, App. A eq 5)."""
     num = math.prod(math.factorial(a) for a in rows) * math.prod(math.factorial(b) for b in cols)
     den = math.factorial(sum(rows)) * math.prod(math.factorial(c) for r in table for c in r)
     return Fraction(num, den)
@@ -609,7 +610,8 @@ def test_monte_carlo_pvalues_are_uniform_under_h0():
 
 
 def test_iadjust_reports_the_thesis_share_of_simulated_values():
-    # seed 002 (ERRATA): the p-value is the share of simulated values >= the observed one
+    # Amorim 2015: the p-value is the share of simulated values >= the observed one (the
+    # printed pseudocode of Ch.4 Table 4 compares the other way round, against the text)
     names = list(ca.indices.GROUPS["paired"])
     frame = ca.iadjust(TABLE_6A, n_sim=3000, seed=61)
     nulls = null_distributions(TABLE_6A, names, "patefield", n_sim=3000, seed=61)
@@ -621,10 +623,10 @@ def test_iadjust_reports_the_thesis_share_of_simulated_values():
 
 
 # ---------------------------------------------------------------------------------------------
-# 6. Seeds
+# 6. Values printed in the thesis
 # ---------------------------------------------------------------------------------------------
 
-TABLE_8 = {  # seed 002 Table 8: (IADJUST mean, TABLES LIST mean, TABLES LIST adjusted)
+TABLE_8 = {  # Amorim 2015, Table 8: (IADJUST mean, TABLES LIST mean, TABLES LIST adjusted)
     "rand": (0.49970, 0.49968, 0.05124),
     "gower_legendre": (0.66635, 0.66634, 0.06730),
     "jaccard": (0.34144, 0.34143, 0.03490),
@@ -660,7 +662,7 @@ def test_thesis_table8_iadjust_column_within_monte_carlo_error():
         assert abs(TABLE_8[name][0] - exact[name].mean) < 3 * se + 5e-6, name
 
 
-# seed 002 App. A Table 11, first column: n11 -> (Rand, probability) as printed
+# Amorim 2015, App. A Table 11, first column: n11 -> (Rand, probability) as printed
 TABLE_11 = {40: ("0.778481", "9.555E-14"), 39: ("0.741772", "1.042E-11"),
             38: ("0.707595", "4.912E-10"), 37: ("0.675949", "1.34E-08"),
             36: ("0.646835", "2.391E-07"), 35: ("0.620253", "2.984E-06"),
@@ -704,7 +706,7 @@ def test_thesis_table11_all_tables_and_the_law_of_rand():
 
 
 def test_statlog_iadjust_adjusted_values():
-    # seed 002 Ch.4: GL_a = 0.17, SoS_a = 0.114 and R_a = 0.143
+    # Amorim 2015, Ch.4: GL_a = 0.17, SoS_a = 0.114 and R_a = 0.143
     frame = ca.iadjust(ca.load_dataset("statlog_em"), seed=2015)
     adj = frame["adjusted_mean"]
     assert round(adj["rand"], 3) == 0.143

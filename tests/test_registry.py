@@ -115,3 +115,32 @@ def test_options_go_to_the_indices_that_take_them():
     s = ca.agreement(tab, index=["mutual_info", "rand"], base=2)
     assert s["mutual_info"] == pytest.approx(ca.agreement(tab, index="mi") / np.log(2))
     assert s["rand"] == ca.agreement(tab, index="rand")
+
+
+def test_a_group_where_one_index_is_needed_is_named_as_a_group():
+    # "paired" used to be read as a misspelt index ("did you mean 'peirce'?")
+    for call in (lambda: ca.get_index("paired"),
+                 lambda: ca.nulls.null_distribution([[3, 1], [1, 3]], index="paired",
+                                                    method="exact"),
+                 lambda: ca.adjust([[3, 1], [1, 3]], index="paired", method="exact"),
+                 lambda: ca.agreement_test([[3, 1], [1, 3]], index="paired")):
+        with pytest.raises(ValueError) as err:
+            call()
+        message = str(err.value)
+        assert "'paired' is a group of indices (" + ", ".join(GROUPS["paired"]) in message
+        assert "compare(indices='paired')" in message and "peirce" not in message
+    count = len(GROUPS["pair counting"])
+    with pytest.raises(ValueError, match=rf"'pair counting' is a group .* \({count} in all\)"):
+        ca.get_index("pair counting")
+    with pytest.raises(ValueError, match="unknown index 'pairedd'"):  # a typo is still a typo
+        ca.get_index("pairedd")
+
+
+def test_too_few_objects_says_why_for_each_index():
+    with pytest.raises(ValueError, match=r"'rand' needs at least 2 objects \(a pair to count\)"):
+        ca.agreement([[1]], index="rand")
+    # MARI counts couples of object pairs with no object in common: 4 objects, not a pair
+    with pytest.raises(ValueError, match=r"'mari' needs at least 4 objects \(two object pairs "
+                                         r"with no object in common") as err:
+        ca.agreement([[2, 0], [0, 1]], index="mari")
+    assert "a pair to count" not in str(err.value)

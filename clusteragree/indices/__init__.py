@@ -20,7 +20,7 @@ from . import association, overlapping, standardised, mari, reduced, fuzzy_campe
 from . import tsallis, catalogue  # noqa: F401, I001
 from .._validate import check_options, suggest
 from ._pairwise import evaluate_pairwise
-from ._registry import REGISTRY, Index, evaluate, get_index
+from ._registry import REGISTRY, Index, evaluate, get_index, register_groups
 from .catalogue import catalogue_markdown
 from .mari import mari_null_moments
 
@@ -48,6 +48,7 @@ GROUPS: dict[str, tuple[str, ...]] = {
     "all": tuple(k for k, v in REGISTRY.items()
                  if v.kind != "statistic" and "table" in v.inputs),
 }
+register_groups(GROUPS)
 
 
 def group_members(index) -> set[str]:

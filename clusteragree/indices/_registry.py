@@ -58,6 +58,7 @@ class Index:
     options: dict = field(default_factory=dict)
     inputs: tuple[str, ...] = ("table",)
     min_n: int = 1
+    min_n_reason: str = "a pair to count"  # why min_n objects, for the error below it
     statistic: str | None = None  # "s": function of sum n_ij^2 given the margins; "t": of sum n log n
     state: Callable | None = None  # (statistic, rows, cols) -> the family's state for ``func``
     linear: bool = False  # affine in its statistic given the margins: closed-form null moments
@@ -154,6 +155,19 @@ class Index:
 
 REGISTRY: dict[str, Index] = {}
 _ALIASES: dict[str, str] = {}
+#: Named groups of indices ("paired", "all", ...; filled by ``clusteragree.indices``), so that a
+#: group given where one index is needed is told so rather than matched to a similar name.
+_GROUPS: dict[str, tuple[str, tuple[str, ...]]] = {}
+
+
+def _normal(name: str) -> str:
+    return name.strip().lower().replace("-", "_").replace(" ", "_")
+
+
+def register_groups(groups) -> None:
+    """Make the group names known to ``get_index`` (for its error message)."""
+    for name, members in groups.items():
+        _GROUPS[_normal(name)] = (name, tuple(members))
 
 
 def register(**meta):
@@ -198,8 +212,16 @@ def get_index(index) -> Index:
         return index
     if not isinstance(index, str):
         raise TypeError(f"index must be an index name (str), got {type(index).__name__}")
-    key = index.strip().lower().replace("-", "_").replace(" ", "_")
+    key = _normal(index)
     key = _ALIASES.get(key, key)
+    if key not in REGISTRY and key in _GROUPS:
+        name, members = _GROUPS[key]
+        shown = ", ".join(members[:8]) + (f", ... ({len(members)} in all)"
+                                          if len(members) > 8 else "")
+        raise ValueError(
+            f"{name!r} is a group of indices ({shown}), and one index is needed here; pass one "
+            f"of them, or use compare(indices={name!r}) for the whole group"
+        )
     if key not in REGISTRY:
         raise ValueError(
             f"unknown index {index!r}." + suggest(key, all_names())
@@ -225,7 +247,7 @@ def evaluate(index, counts, **options) -> np.ndarray:
         n_min = int(arr.sum(axis=(-2, -1)).min())
         if n_min < rec.min_n:
             raise ValueError(
-                f"index {rec.name!r} needs at least {rec.min_n} objects (a pair to count), "
+                f"index {rec.name!r} needs at least {rec.min_n} objects ({rec.min_n_reason}), "
                 f"got a table with n = {n_min}"
             )
     values = np.asarray(rec.on_counts(arr, **opts), dtype=float)

@@ -54,6 +54,7 @@ def mari_expected_pairs(counts) -> np.ndarray:
 @register(name="mari", title="Modified adjusted Rand index", kind="similarity",
           range=(-1.0, 1.0), optimum=1.0, symmetric=True, aliases=("modified_adjusted_rand",),
           family="pairs of pairs", min_n=4,
+          min_n_reason="two object pairs with no object in common: MARI counts such couples",
           reference=("Sundqvist, Chiquet & Rigaill (2023), Adjusting the adjusted Rand Index, "
                      "Computational Statistics 38"))
 def mari(counts):

@@ -24,6 +24,25 @@ with Var[P] from the same sums over pairs of cells as the exact Var[MI]
 (``sri``) and q = 1 the standardised mutual information (``smi``, with its moments). For
 q != 1 the variance is exact only (about the time of the exact Var[MI]: 0.5 s for a 10 x 10
 table with n = 10^5); a table predicted to take more than ``SLOW_SECONDS`` warns first.
+
+Large q. Computed as written, sum (n_ij / n)^q vanishes against the 1 beside it (all digits of
+MI_q - E[MI_q] are lost by q ~ 20 on a table of 60 objects) and n_ij^q passes the double range
+(q ~ 200). Both forms are ratios in which 1 / (q - 1) and n^q cancel:
+
+    AMI_q = (P - E[P]) / ((A + B) / 2 - E[P]),     A = sum_i a_i^q,  B = sum_j b_j^q,
+
+so every sum is taken of (x / M)^q, M the largest margin (SMI_q: the largest value its sums
+cover), each term at most 1. E[P] is summed where n_ij^q P(n_ij) lies, which a large q moves
+into the far upper tail of the cell's law (``clusteragree._hypergeom.tilted_windows``; the
+weights are log-concave), so it is exact for any q; beyond q = 10^19 every (x / M)^q with x < M
+is 0 in double precision and the value is the q -> infinity limit, (N - E[N]) /
+((R + C) / 2 - E[N]) with N the cells equal to M and R, C the margins equal to M (so 1 on
+identical partitions, and 0 when no cell can reach M). The exact variance sums over each
+cell's window of its law only (the pairs of cells leave no room for the tilted tails): where
+n_ij^q or n_ij^(2q) weighs values outside the windows
+(``clusteragree._hypergeom_var.power_sum_within_windows``), ``smi_tsallis`` refuses, naming the
+largest order these margins allow (165 for two clusters of 1000 against two of 1000; no bound
+on small tables, whose windows are the whole support).
 """
 
 from __future__ import annotations
@@ -34,8 +53,8 @@ from functools import lru_cache
 
 import numpy as np
 
-from .._hypergeom import _distinct_sizes, _pair_chunks
-from .._hypergeom_var import variance_of_power_sum
+from .._hypergeom import T_CAP, expected_scaled_power_sum
+from .._hypergeom_var import power_sum_scale, power_sum_within_windows, variance_of_power_sum
 from ._common import identical, ratio
 from ._registry import get_index, register
 from .standardised import SECONDS_PER_WORK, _key, _per_margins, exact_variance_work
@@ -49,44 +68,116 @@ _ROMANO16 = ("Romano, Vinh, Bailey & Verspoor (2016), Adjusting for chance clust
              "comparison measures, JMLR 17")
 
 
-@lru_cache(maxsize=512)
-def _power_sum(a: tuple, b: tuple, q: float) -> float:
-    sa, wa, sb, wb, n = _distinct_sizes(np.array(a), np.array(b))
-    total = 0.0
-    for w, _, _, cell, k, pmf in _pair_chunks(sa, wa, sb, wb, n):
-        total += float((w[cell] * pmf * k.astype(float) ** q).sum())
-    return total
+@lru_cache(maxsize=1024)
+def _power_sum(a: tuple, b: tuple, q: float, scale: float) -> float:
+    return expected_scaled_power_sum(np.array(a), np.array(b), q, scale)
 
 
-def expected_power_sum(rows, cols, q: float) -> float:
-    """E[sum_ij n_ij^q] over the tables with the given margins (fixed margins; each cell
-    hypergeometric; cached per margins and q).
+def _largest_margin(a: tuple, b: tuple) -> int:
+    return max(a[-1] if a else 1, b[-1] if b else 1)
+
+
+def expected_power_sum(rows, cols, q: float, scale: float = 1.0) -> float:
+    """E[sum_ij (n_ij / scale)^q] over the tables with the given margins (fixed margins; each
+    cell hypergeometric, summed where its law weighted by n_ij^q lies, which a large q moves
+    into the upper tail; cached per margins, q and scale). A scale such as the largest margin
+    keeps the value within the double range for any q.
 
     >>> round(expected_power_sum([2, 2], [2, 2], 2.0), 12)   # s = 8 w.p. 1/3, 4 w.p. 2/3
     5.333333333333
+    >>> f"{expected_power_sum([30, 30], [30, 30], 10**6, scale=30):.4g}"  # -> 4 / C(60, 30)
+    '3.382e-17'
     """
-    return _power_sum(*_key(rows, cols), float(q))
+    q = _check_q(q)
+    a, b = _key(rows, cols)
+    if q * math.log(max(_largest_margin(a, b) / _check_scale(scale), 1.0)) > 700.0:
+        raise OverflowError(f"E[sum n_ij^q] at q = {q:g} may exceed the double range (cells up "
+                            f"to {_largest_margin(a, b)}); pass scale= (e.g. the largest "
+                            f"margin) for E[sum (n_ij / scale)^q]")
+    return _power_sum(a, b, q, float(scale))
+
+
+def _check_scale(scale):
+    if isinstance(scale, bool) or not isinstance(scale, (int, float)) \
+            or not math.isfinite(scale) or scale <= 0:
+        raise ValueError(f"scale must be a positive number, got {scale!r}")
+    return float(scale)
+
+
+@lru_cache(maxsize=1024)
+def _reach(a: tuple, b: tuple, q: float) -> bool:
+    return power_sum_within_windows(np.array(a), np.array(b), q)
+
+
+def _order_bound(a: tuple, b: tuple, q: float) -> float:
+    """The largest order (below q, three significant digits, rounded down) whose exact
+    variance the margins allow (``power_sum_within_windows`` fails from some order on: the
+    weighted laws only move up with the order)."""
+    good, bad = 0.0, q
+    for _ in range(60):
+        mid = 0.5 * (good + bad)
+        if _reach(a, b, mid):
+            good = mid
+        else:
+            bad = mid
+        if bad - good <= 1e-4 * bad:
+            break
+    if good <= 0.0:
+        return 0.0
+    step = 10.0 ** (math.floor(math.log10(good)) - 2)
+    return math.floor(good / step) * step
+
+
+def _check_reach(a: tuple, b: tuple, q: float) -> None:
+    if _reach(a, b, q):
+        return
+    bound = _order_bound(a, b, q)
+    raise ValueError(
+        f"smi_tsallis: q = {q:g} is beyond the exact null variance for these margins "
+        f"({len(a)} x {len(b)} table, n = {sum(a)}): with weights n_ij^q the variance of "
+        f"sum n_ij^q lies in the far upper tails of the cells' laws, outside the windows the "
+        f"exact sums cover; q <= {bound:g} here (the bound depends on the margins; "
+        f"ami_tsallis, which needs only the null mean, takes any q)")
 
 
 @lru_cache(maxsize=512)
-def _power_moments(a: tuple, b: tuple, q: float) -> tuple[float, float]:
+def _variance_scale(a: tuple, b: tuple, q: float) -> float:
+    """The scale of ``smi_tsallis``'s sums, the largest value of the variance's windows (so
+    nothing overflows at any q), once the order is known to be within reach (else the error
+    of ``_check_reach``) and after warning of a slow variance."""
+    _check_reach(a, b, q)
     seconds = exact_variance_work(a, b) * SECONDS_PER_WORK
     if seconds > SLOW_SECONDS:
         warnings.warn(f"the exact null variance of sum n_ij^{q:g} for this {len(a)} x {len(b)} "
                       f"table (n = {sum(a)}) takes about {seconds:.0f} s; a Monte Carlo z "
                       f"(agreement_test(..., method='patefield')) is quicker", UserWarning,
-                      stacklevel=2)
-    return _power_sum(a, b, q), variance_of_power_sum(np.array(a), np.array(b), q)
+                      stacklevel=3)
+    return float(power_sum_scale(np.array(a), np.array(b)))
 
 
-def power_sum_moments(rows, cols, q: float) -> tuple[float, float]:
-    """Exact (E[P], Var[P]) of P = sum_ij n_ij^q under fixed margins (cached).
+@lru_cache(maxsize=512)
+def _power_moments(a: tuple, b: tuple, q: float, scale: float) -> tuple[float, float]:
+    return (_power_sum(a, b, q, scale),
+            variance_of_power_sum(np.array(a), np.array(b), q, scale))
+
+
+def power_sum_moments(rows, cols, q: float, scale: float = 1.0) -> tuple[float, float]:
+    """Exact (E[P], Var[P]) of P = sum_ij (n_ij / scale)^q under fixed margins (cached). Beyond
+    the order the margins allow (a large q puts the variance in the far tails of the cells'
+    laws) it refuses, naming the largest order it can give; a scale such as the largest
+    margin keeps the values within the double range.
 
     >>> m, v = power_sum_moments([2, 2], [2, 2], 2.0)   # P = 8 w.p. 1/3, 4 w.p. 2/3
     >>> round(m, 10), round(v, 10)
     (5.3333333333, 3.5555555556)
     """
-    return _power_moments(*_key(rows, cols), float(_check_q(q)))
+    q, scale = _check_q(q), _check_scale(scale)
+    a, b = _key(rows, cols)
+    top = _variance_scale(a, b, q)
+    if q * math.log(max(top / scale, 1.0)) > 300.0:
+        raise OverflowError(f"Var[sum n_ij^q] at q = {q:g} may exceed the double range (cells "
+                            f"up to {top:g}); pass scale= (e.g. {top:g})")
+    return _power_moments(a, b, q, scale)
 
 
 def _check_q(q):
@@ -115,18 +206,21 @@ def ami_tsallis(counts, q=2.0):
         return get_index("adjusted_mutual_info").on_counts(np.asarray(counts, dtype=np.int64))
     c = np.asarray(counts, dtype=float)
     a, b = c.sum(axis=-1), c.sum(axis=-2)
-    n = a.sum(axis=-1)
-    sa = ((a / n[..., None]) ** q).sum(axis=-1)
-    sb = ((b / n[..., None]) ** q).sum(axis=-1)
-    sab = ((c / n[..., None, None]) ** q).sum(axis=(-2, -1))
-    hx, hy = (1 - sa) / (q - 1), (1 - sb) / (q - 1)
-    mi = (1 - sa - sb + sab) / (q - 1)
-    esab = np.array(_per_margins(a, b, c.shape[:-2], lambda r, s: expected_power_sum(r, s, q)))
-    emi = (1 - sa - sb + esab.reshape(c.shape[:-2]) / n**q) / (q - 1)
-    avg = (hx + hy) / 2
-    scale = 1e-12 * np.maximum(1.0, np.abs(avg))
-    num = np.where(np.abs(mi - emi) <= scale, 0.0, mi - emi)
-    den = np.where(np.abs(avg - emi) <= scale, 0.0, avg - emi)
+    # (MI_q - E[MI_q]) / (mean of H_q - E[MI_q]): the 1 / (q - 1) and the constant terms of
+    # the entropies cancel, leaving (P - E[P]) / ((A + B) / 2 - E[P]) with P, A, B the sums of
+    # n_ij^q, a_i^q, b_j^q; all are divided by M^q, M the largest margin (no overflow)
+    m = np.maximum(a.max(axis=-1), b.max(axis=-1))
+    qe = min(q, T_CAP)
+    with np.errstate(under="ignore"):
+        sa = ((a / m[..., None]) ** qe).sum(axis=-1)
+        sb = ((b / m[..., None]) ** qe).sum(axis=-1)
+        p = ((c / m[..., None, None]) ** qe).sum(axis=(-2, -1))
+    ep = np.array(_per_margins(a, b, c.shape[:-2], lambda r, s: _power_sum(
+        *_key(r, s), q, float(max(r.max(), s.max()))))).reshape(c.shape[:-2])
+    avg = (sa + sb) / 2
+    # P = E[P] up to rounding (margins that allow one table): no deviation to show
+    num = np.where(np.abs(p - ep) <= 1e-12 * np.maximum(p, ep), 0.0, p - ep)
+    den = np.where(np.abs(avg - ep) <= 1e-12 * np.maximum(avg, ep), 0.0, avg - ep)
     return ratio(num, den, identical(c.astype(np.int64)), 1.0, 0.0)
 
 
@@ -149,11 +243,29 @@ def smi_tsallis(counts, q=2.0):
         return get_index("smi").on_counts(np.asarray(counts, dtype=np.int64))
     c = np.asarray(counts, dtype=float)
     batch = c.shape[:-2]
-    moments = _per_margins(c.sum(axis=-1), c.sum(axis=-2), batch,
-                           lambda r, s: power_sum_moments(r, s, q))
-    mean = np.array([m for m, _ in moments]).reshape(batch)
-    sd = np.sqrt(np.array([max(v, 0.0) for _, v in moments])).reshape(batch)
-    p = (c ** q).sum(axis=(-2, -1))
-    dev = p - mean
-    dev = np.where(np.abs(dev) <= 1e-12 * np.maximum(1.0, np.abs(p)), 0.0, dev)
-    return np.sign(q - 1) * np.where(sd > 0, dev / np.where(sd > 0, sd, 1.0), 0.0)
+
+    def moments(rows, cols):
+        a, b = _key(rows, cols)
+        scale = _variance_scale(a, b, q)
+        return (scale,) + _power_moments(a, b, q, scale)
+
+    # everything in units of scale^q (the largest value of the variance's windows)
+    found = _per_margins(c.sum(axis=-1), c.sum(axis=-2), batch, moments)
+    scale, mean, var = (np.array([m[i] for m in found]).reshape(batch) for i in range(3))
+    sd = np.sqrt(np.maximum(var, 0.0))
+    qe = min(q, T_CAP)
+    with np.errstate(under="ignore", over="ignore", invalid="ignore"):
+        p = ((c / scale[..., None, None]) ** qe).sum(axis=(-2, -1))
+        # P = E[P] up to rounding (margins that allow one table): no deviation to show
+        same = np.isfinite(p) & (np.abs(p - mean) <= 1e-12 * np.maximum(p, mean))
+        z = np.where(same, 0.0, p - mean) / np.where(sd > 0, sd, 1.0)
+    huge = ~np.isfinite(z)
+    if huge.any():
+        # an observed table far beyond the windows: P / scale^q may pass the double range,
+        # where E[P] is negligible beside it and z = P / sd (inf only beyond the double range)
+        with np.errstate(divide="ignore", under="ignore", over="ignore"):
+            logs = qe * np.log(c / scale[..., None, None])
+            top = logs.max(axis=(-2, -1))
+            log_p = top + np.log(np.exp(logs - top[..., None, None]).sum(axis=(-2, -1)))
+            z = np.where(huge, np.exp(log_p - np.log(np.where(sd > 0, sd, 1.0))), z)
+    return np.sign(q - 1) * np.where(sd > 0, z, 0.0)

@@ -370,6 +370,12 @@ class NullDistribution:
         """Chance-adjusted index (Amorim 2015, eq 3): (I - c) / (max - c) for a similarity,
         (c - I) / (c - min) for a distance; ``optimum`` (the max of a similarity, the min of
         a distance) defaults to the index's own (1 for the similarities, 0 for the distances).
+
+        When the centre is the optimum (a null law of one point at the optimum, e.g. the only
+        table of two clusterings of singletons) the ratio is 0/0, and the registry's rule for a
+        vanishing denominator decides: 1 if I is the optimum, else 0. "Is" means up to the
+        tie tolerance (``TIE_RTOL``), as everywhere values are compared: an optimum passed one
+        rounding away from the law's value gives the same answer as the exact one.
         """
         t = _check_observed(observed)
         c = self.center(center)
@@ -381,16 +387,19 @@ class NullDistribution:
                 "for the mutual information)"
             )
         span = (best - c) if self.index.kind != "distance" else (c - best)
-        if span == 0:
-            return 1.0 if t == best else 0.0
+        if abs(span) <= _tol(best):
+            return 1.0 if abs(t - best) <= _tol(best) else 0.0
         return ((t - c) if self.index.kind != "distance" else (c - t)) / span
 
     def zscore(self, observed: float) -> float:
-        """(I - E[I]) / sd[I] (0 when the null law is a point mass and I equals it)."""
+        """(I - E[I]) / sd[I] (0 when the null law is a point mass and I equals it, up to the
+        tie tolerance; +-inf when it differs)."""
         t = _check_observed(observed)
         sd = self.std
         if sd == 0:
-            return 0.0 if t == self.mean else math.copysign(math.inf, t - self.mean)
+            if abs(t - self.mean) <= _tol(self.mean):
+                return 0.0
+            return math.copysign(math.inf, t - self.mean)
         return (t - self.mean) / sd
 
     # -- display ---------------------------------------------------------------------------

@@ -1,11 +1,14 @@
-"""Observed index values printed in the seeds, reproduced from their tables."""
+"""Observed index values printed in the source papers, reproduced from their tables: Amorim,
+M. J. (2015), "On clustering stability", PhD thesis, ISCTE - University Institute of Lisbon
+("the thesis"), and Rezaei, M. & Franti, P. (2016), "Set matching measures for external cluster
+validity", IEEE Transactions on Knowledge and Data Engineering 28(8)."""
 
 import numpy as np
 import pytest
 
 import clusteragree as ca
 
-TABLE_6A = [[30, 20], [10, 20]]  # seed 002, Ch.2 Table 6a
+TABLE_6A = [[30, 20], [10, 20]]  # the thesis, Ch.2 Table 6a
 
 
 @pytest.mark.parametrize(
@@ -20,7 +23,7 @@ TABLE_6A = [[30, 20], [10, 20]]  # seed 002, Ch.2 Table 6a
     ],
 )
 def test_thesis_table6a_observed_values(index, printed):
-    # Table 8 of seed 002 prints these observed values to 4 decimals.
+    # Table 8 of the thesis prints these observed values to 4 decimals.
     assert ca.agreement(ca.ContingencyTable(TABLE_6A), index=index) == pytest.approx(printed, abs=5e-5)
 
 
@@ -30,26 +33,26 @@ def test_thesis_table6a_observed_values(index, printed):
      ("adjusted_rand", 0.143, 3)],
 )
 def test_statlog_observed_values(index, printed, decimals):
-    # Seed 002, Ch.4 section 1: GL = 0.804, SoS = 0.283, R = 0.673; R_a = 0.143.
+    # The thesis, Ch.4 section 1: GL = 0.804, SoS = 0.283, R = 0.673; R_a = 0.143.
     tab = ca.load_dataset("statlog_em")
     assert round(ca.agreement(tab, index=index), decimals) == printed
 
 
 def test_statlog_accuracy_is_the_printed_share_correctly_allocated():
-    # Seed 002, Ch.4: "the percentage of observations that are correctly allocated ... (44.9%)".
+    # The thesis, Ch.4: "the percentage of observations that are correctly allocated ... (44.9%)".
     tab = ca.load_dataset("statlog_em")
     assert round(100 * ca.agreement(tab, index="accuracy"), 1) == 44.9
 
 
 def test_thesis_table11_rand_of_each_table():
-    # Seed 002 App. A, Table 11: n11 = 40 gives Rand 0.778481, n11 = 25 gives 0.493671.
+    # The thesis, App. A, Table 11: n11 = 40 gives Rand 0.778481, n11 = 25 gives 0.493671.
     for n11, printed in [(40, 0.778481), (30, 0.525316), (25, 0.493671), (10, 0.778481)]:
         table = [[n11, 50 - n11], [40 - n11, n11 - 10]]
         assert ca.agreement(table, index="rand") == pytest.approx(printed, abs=5e-7)
 
 
 def test_pair_counts_follow_appendix_b_equations():
-    # Seed 002 App. B eqs 6-9, by hand for Table 6a: a11 = C(30,2) + C(20,2) + C(10,2) +
+    # The thesis, App. B eqs 6-9, by hand for Table 6a: a11 = C(30,2) + C(20,2) + C(10,2) +
     # C(20,2) = 435 + 190 + 45 + 190 = 860 = (sum n_ij^2 - n) / 2 = (1800 - 80) / 2.
     p = ca.ContingencyTable(TABLE_6A).pairs
     assert p.a11 == 860
@@ -60,7 +63,7 @@ def test_pair_counts_follow_appendix_b_equations():
 
 
 def test_psi_perfect_and_random_like_cases():
-    # Seed 001 eq 18: PSI = 1 for identical clusterings; 0 when S < E.
+    # Rezaei & Franti (2016) eq 18: PSI = 1 for identical clusterings; 0 when S < E.
     assert ca.agreement([0, 0, 1, 1, 2], [5, 5, 7, 7, 9], index="psi") == 1.0
     # One cluster vs one cluster: K = K' = 1 gives 1.
     assert ca.agreement([[7]], index="psi") == 1.0
