@@ -113,22 +113,8 @@ def cell_laws(a, b, n, log_tail: float = LOG_TAIL):
     a = np.asarray(a, dtype=np.int64).ravel()
     b = np.asarray(b, dtype=np.int64).ravel()
     lo, hi = cell_windows(a, b, n, log_tail)
-    width = hi - lo + 1
-    starts = np.concatenate(([0], np.cumsum(width)[:-1]))
-    cell = np.repeat(np.arange(len(a)), width)
-    k = np.arange(int(width.sum())) + np.repeat(lo - starts, width)
-    kf = k.astype(float)
-    af, bf = np.repeat(a.astype(float), width), np.repeat(b.astype(float), width)
-    # log p(k) - log p(k-1) for k > lo (one log of the neighbours' ratio); 0 at window starts
-    with np.errstate(divide="ignore", invalid="ignore"):
-        step = np.log((af - kf + 1) * (bf - kf + 1) / (kf * (n - af - bf + kf)))
-    step[starts] = 0.0
-    logp = np.cumsum(step)
-    logp -= np.repeat(logp[starts], width)
-    logp -= np.repeat(np.maximum.reduceat(logp, starts), width)
-    weight = np.exp(logp)
-    pmf = weight / np.repeat(np.add.reduceat(weight, starts), width)
-    return cell, k, pmf
+    cell, k, rel, total = _window_log_laws(a, b, n, lo, hi)
+    return cell, k, np.exp(rel) / total
 
 
 def positive_margins(rows, cols):
@@ -306,6 +292,7 @@ def _window_log_laws(a, b, n, lo, hi):
     k = np.arange(int(width.sum())) + np.repeat(lo - starts, width)
     kf = k.astype(float)
     af, bf = np.repeat(a.astype(float), width), np.repeat(b.astype(float), width)
+    # log p(k) - log p(k-1) for k > lo (one log of the neighbours' ratio); 0 at window starts
     with np.errstate(divide="ignore", invalid="ignore"):
         step = np.log((af - kf + 1) * (bf - kf + 1) / (kf * (n - af - bf + kf)))
     step[starts] = 0.0

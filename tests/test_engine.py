@@ -128,18 +128,35 @@ def test_count_of_dynamic_programme_states_equals_a_brute_force_count():
         assert _count_sorted_states(sorted(caps, reverse=True), total) == len(brute)
 
 
+def _random_margins(rng, max_side, max_n):
+    """Positive margins of a random table: K, Q in 2..max_side - 1, n in 10..max_n - 1."""
+    K, Q = rng.integers(2, max_side, size=2)
+    n = int(rng.integers(10, max_n))
+    return rng.multinomial(n - K, np.ones(K) / K) + 1, rng.multinomial(n - Q, np.ones(Q) / Q) + 1
+
+
 @pytest.mark.parametrize("statistic", ["s", "t"])
 def test_estimate_is_not_below_the_size_of_the_law(statistic):
     # the law's support is at most the entries of the programme's last step, so an estimate
     # below it would be an estimate below the true size
     rng = np.random.default_rng(11)
     for _ in range(12):
-        K, Q = rng.integers(2, 5, size=2)
-        n = int(rng.integers(10, 60))
-        rows = rng.multinomial(n - K, np.ones(K) / K) + 1
-        cols = rng.multinomial(n - Q, np.ones(Q) / Q) + 1
+        rows, cols = _random_margins(rng, 5, 60)
         values, _ = ca.nulls.statistic_law(rows, cols, statistic, max_work=10**9)
         assert estimate_dp_work(rows, cols, statistic) >= len(values), (rows, cols)
+
+
+def test_the_estimate_with_a_limit_decides_as_the_full_estimate():
+    # with stop_above the estimate stops once past its limit (a refusal costs milliseconds at
+    # any n); it must decide every comparison with a limit as the full estimate does
+    rng = np.random.default_rng(7)
+    for _ in range(40):
+        rows, cols = _random_margins(rng, 6, 200)
+        for stat in ("s", "t"):
+            full = estimate_dp_work(rows, cols, stat)
+            for limit in (1e2, 1e4, 1e6):
+                assert (estimate_dp_work(rows, cols, stat, stop_above=limit) > limit) == \
+                    (full > limit), (rows, cols, stat, limit)
 
 
 @pytest.mark.parametrize("table, index", [

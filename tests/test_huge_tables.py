@@ -20,7 +20,6 @@ from hypothesis import strategies as st
 import clusteragree as ca
 from clusteragree._combinatorics import count_compositions, count_compositions_upto
 from clusteragree.nulls import moments_of_s
-from clusteragree.nulls.exact import estimate_dp_work
 from clusteragree.nulls.hypergeometric import index_moments
 from clusteragree.nulls.patefield import MAX_N
 
@@ -130,20 +129,6 @@ def test_the_exact_size_estimate_refuses_cheaply(index):
     finally:
         tracemalloc.stop()
     assert peak < 20 * 2**20
-
-
-def test_the_estimate_with_a_limit_decides_as_the_full_estimate():
-    rng = np.random.default_rng(7)
-    for _ in range(40):
-        K, Q = rng.integers(2, 6, size=2)
-        n = int(rng.integers(10, 200))
-        rows = rng.multinomial(n - K, np.ones(K) / K) + 1
-        cols = rng.multinomial(n - Q, np.ones(Q) / Q) + 1
-        for stat in ("s", "t"):
-            full = estimate_dp_work(rows, cols, stat)
-            for limit in (1e2, 1e4, 1e6):
-                assert (estimate_dp_work(rows, cols, stat, stop_above=limit) > limit) == \
-                    (full > limit), (rows, cols, stat, limit)
 
 
 @settings(max_examples=300, deadline=None, derandomize=True)
