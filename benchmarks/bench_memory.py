@@ -151,7 +151,7 @@ def main(argv=None) -> int:
             verdict = "" if target is None or args.quick else (
                 "  PASS" if res["peak_mb"] < target else "  FAIL")
             print(f"  {shown:34s} {label:14s} peak {res['peak_mb']:8.1f} MB   "
-                  f"{res['seconds']:7.2f} s" + (f"   (aim < {target:g} MB){verdict}"
+                  f"{res['seconds']:8.3f} s" + (f"   (aim < {target:g} MB){verdict}"
                                                  if target else "")
                   + (f"   value {res['value']!r}" if args.verbose else ""))
             if args.verbose:
@@ -159,7 +159,7 @@ def main(argv=None) -> int:
         if len(measured) == 2 and not any("error" in r for r in measured):
             now, then = measured
             print(f"  {'':34s} {'ratio':14s} peak {now['peak_mb'] / then['peak_mb']:8.2f} x     "
-                  f"{now['seconds'] / max(then['seconds'], 1e-9):7.3f} x (this / --against)")
+                  f"{now['seconds'] / max(then['seconds'], 1e-9):8.2g} x (this / --against)")
     return 0
 
 
