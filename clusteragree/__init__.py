@@ -15,9 +15,8 @@ from .indices.fuzzy import membership_kind
 from .indices.matrices import coassociation
 from .inference import AgreementTest, adjust, agreement_test, compare, format_results, iadjust
 from .report import list_reports, report
+from ._version import __version__ as __version__
 from .tables import ContingencyTable, PairCounts, crosstab
-
-__version__ = "0.1.0"
 
 __all__ = [
     "AgreementTest",

@@ -221,7 +221,7 @@ def _order(frame: pd.DataFrame) -> pd.DataFrame:
 def _settings(design, algorithms, names, n_sim, model, seed) -> dict:
     """What makes a study: its design (row count and the SHA-256 of its defining columns as
     CSV), algorithms, indices (resolved names), n_sim, model, seed and the package version."""
-    from . import __version__
+    from ._version import __version__
 
     canonical = design.loc[:, list(_DESIGN_KEYS)].to_csv(index=False, lineterminator="\n")
     return {"design": {"rows": len(design),
