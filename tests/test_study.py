@@ -222,7 +222,7 @@ def test_other_settings_are_refused_naming_the_setting(change, line, finished_fo
     if "design" in change:
         design_ = small_design.assign(n=130)
     elif "version" in change:
-        monkeypatch.setattr("clusteragree.__version__", change["version"])
+        monkeypatch.setattr("clusteragree._version.__version__", change["version"])
     else:
         kwargs.update(change)
     before = {p.name: p.read_bytes() for p in finished_folder.iterdir()}
