@@ -60,7 +60,7 @@ from clusteragree.tables import margin_table
 from clusteragree.nulls import (NullDistribution, count_tables, enumerate_tables,
                                 null_distribution, null_distributions, random_tables,
                                 statistic_law)
-from clusteragree._combinatorics import compositions as _compositions
+from clusteragree._moments.combinatorics import compositions as _compositions
 
 FULL = dict(repeats=7, budget=6.0, iadjust_repeats=25, slow_repeats=2, iris=("kmeans", "balanced"),
             ratio_margins=(([8] * 3, [6] * 4), ([12] * 3, [9] * 4), ([16] * 3, [12] * 4),

@@ -23,7 +23,7 @@ import numpy as np
 
 import clusteragree as ca
 from clusteragree.indices import reduced
-from clusteragree._combinatorics import compositions
+from clusteragree._moments.combinatorics import compositions
 
 
 def timed(fn, repeats=3):

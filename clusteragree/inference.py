@@ -27,7 +27,7 @@ from .indices._pairwise import evaluate_pairwise
 from .indices._registry import Index
 from .nulls import NullDistribution, plan, run
 from .nulls.distribution import ALTERNATIVES, check_center
-from ._hypergeom_var import DEFAULT_MAX_SECONDS
+from ._moments.mi_variance import DEFAULT_MAX_SECONDS
 from .nulls.exact import DEFAULT_MAX_TABLES, DEFAULT_MAX_WORK
 
 __all__ = ["AgreementTest", "ResultsFrame", "agreement_test", "adjust", "compare", "iadjust", "format_results",

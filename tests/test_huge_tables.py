@@ -18,7 +18,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import clusteragree as ca
-from clusteragree._combinatorics import count_compositions, count_compositions_upto
+from clusteragree._moments.combinatorics import count_compositions, count_compositions_upto
 from clusteragree.nulls import moments_of_s
 from clusteragree.nulls.hypergeometric import index_moments
 from clusteragree.nulls.patefield import MAX_N
@@ -157,7 +157,7 @@ def _table(K, n, seed=2):
 
 
 def test_a_long_exact_variance_is_refused_before_any_work_naming_its_time():
-    from clusteragree._hypergeom_var import SECONDS_PER_WORK, variance_work
+    from clusteragree._moments.mi_variance import SECONDS_PER_WORK, variance_work
 
     tab = _table(50, 10**6)  # the 50 x 50 table with n = 10**6: minutes, once silent
     seconds = variance_work(tab.sum(axis=1), tab.sum(axis=0)) * SECONDS_PER_WORK
@@ -189,10 +189,10 @@ def test_auto_moments_keep_within_the_budget():
 
 
 def test_a_long_exact_variance_shows_its_progress(monkeypatch, capsys):
-    from clusteragree import _hypergeom_var
+    from clusteragree._moments import mi_variance
 
-    monkeypatch.setattr(_hypergeom_var, "PROGRESS_SECONDS", 0.0)
-    _hypergeom_var.n_mi_variance([30, 20, 25], [40, 35])
+    monkeypatch.setattr(mi_variance, "PROGRESS_SECONDS", 0.0)
+    mi_variance.n_mi_variance([30, 20, 25], [40, 35])
     err = capsys.readouterr().err
     assert "exact null variance (about" in err and "/3 [" in err  # one step a row
 

@@ -18,7 +18,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import clusteragree as ca
-from clusteragree._mari_moments import fixed_margin_moments
+from clusteragree._moments.mari import fixed_margin_moments
 from clusteragree.nulls.exact import count_tables, enumerate_tables
 from clusteragree.nulls.hypergeometric import moments_of_s
 

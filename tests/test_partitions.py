@@ -16,7 +16,7 @@ import pytest
 from scipy import stats
 
 import clusteragree as ca
-from clusteragree._combinatorics import log_bell, log_stirling2
+from clusteragree._moments.combinatorics import log_bell, log_stirling2
 from clusteragree.nulls.partitions import (Side, _stirling_labels, _surjection_labels,
                                            mean_sums, random_partitions, sides_of)
 

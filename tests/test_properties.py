@@ -25,7 +25,7 @@ from sklearn.metrics.cluster import contingency_matrix
 from sklearn.metrics.cluster._expected_mutual_info_fast import expected_mutual_information
 
 import clusteragree as ca
-from clusteragree._hypergeom import cell_laws
+from clusteragree._moments.cells import cell_laws
 from clusteragree.indices import GROUPS, REGISTRY, evaluate
 from clusteragree.indices.information import expected_mutual_info
 

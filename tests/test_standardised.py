@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 from scipy.stats import hypergeom
 
 import clusteragree as ca
-from clusteragree._hypergeom_var import _n_mi_variance_direct, n_mi_variance, variance_of_mi
+from clusteragree._moments.mi_variance import _n_mi_variance_direct, n_mi_variance, variance_of_mi
 from clusteragree.indices.standardised import (
     AUTO_MAX_WORK,
     AUTO_MAX_WORK_SPARSE,
@@ -175,7 +175,7 @@ def test_list_indices_has_them_with_references():
 
 def _emi_by_scipy(a, b):
     """E[MI] (nats) summed cell by cell over scipy's hypergeometric pmf (Vinh et al.'s formula,
-    written independently of clusteragree._hypergeom)."""
+    written independently of clusteragree._moments.cells)."""
     n = int(np.sum(a))
     total = 0.0
     for ai in a:

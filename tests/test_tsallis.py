@@ -13,8 +13,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import clusteragree as ca
-from clusteragree._hypergeom_s import moments_of_s
-from clusteragree._hypergeom_var import variance_of_power_sum
+from clusteragree._moments.squares import moments_of_s
+from clusteragree._moments.mi_variance import variance_of_power_sum
 from clusteragree.indices.tsallis import expected_power_sum, power_sum_moments
 from clusteragree.nulls.exact import count_tables, enumerate_tables
 

@@ -23,7 +23,7 @@ import numpy as np
 
 from typing import NamedTuple
 
-from .._hypergeom import expected_mutual_information
+from .._moments.cells import expected_mutual_information
 from .._validate import check_choice
 from ._common import ratio, sum_xlogx, xlogx
 from ._registry import register
@@ -117,7 +117,7 @@ def expected_mutual_info(row_sums, col_sums) -> float:
     null; Vinh et al. 2010; Amorim 2015, eq. 4).
 
     Each cell n_ij is Hypergeom(n, a_i, b_j); the sum runs over the part of its support whose
-    probability is not negligible in double precision (``clusteragree._hypergeom``), once per
+    probability is not negligible in double precision (``clusteragree._moments.cells``), once per
     distinct pair of margins: far fewer terms than summing every admissible value.
 
     >>> round(expected_mutual_info([50, 30], [40, 40]), 6)   # Amorim (2015), Table 6a margins

@@ -29,7 +29,7 @@ from fractions import Fraction
 
 import numpy as np
 
-from .._mari_moments import check_margins, check_weights, fixed_margin_moments, multinomial_moments
+from .._moments.mari import check_margins, check_weights, fixed_margin_moments, multinomial_moments
 from .._validate import check_choice
 from ._common import ratio
 from ._registry import register
@@ -82,7 +82,7 @@ def mari_null_moments(rows, cols, *, model: str = "perm", n: int | None = None) 
         labelling uniformly permuted against the other; generalized hypergeometric tables).
         D and G are affine in s = sum n_ij^2 and L = sum n_ij a_i b_j given the margins, and
         E, Var and Cov of (s, L) are sums of E[(n_c)_r (n_c')_u], r + u <= 4, that factor into
-        row and column sums (O(K + Q); ``clusteragree._mari_moments``).
+        row and column sums (O(K + Q); ``clusteragree._moments.mari``).
     model="multinomial": the null of Sundqvist, Chiquet & Rigaill: x and y independent, each of
         the ``n`` objects' labels drawn iid with probabilities proportional to ``rows`` and to
         ``cols`` (``n`` defaults to their common total when they are counts). D and G are

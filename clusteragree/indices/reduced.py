@@ -47,7 +47,7 @@ from functools import lru_cache
 import numpy as np
 from scipy.special import gammaln
 
-from .._combinatorics import compositions
+from .._moments.combinatorics import compositions
 from .._validate import check_choice, check_positive_int
 from ._registry import register
 from .information import _log_base, info_state

@@ -6,7 +6,7 @@ both under fixed margins (the permutation model, generalized hypergeometric).
 (Romano, Bailey, Nguyen & Verspoor 2014, "Standardized mutual information for clustering
 comparisons: one step further in adjustment for chance", ICML; Romano, Vinh, Bailey & Verspoor
 2016, "Adjusting for chance clustering comparison measures", JMLR 17). E[MI] is Vinh et al.'s
-expected mutual information, Var[MI] the exact variance of ``clusteragree._hypergeom_var``; E[s]
+expected mutual information, Var[MI] the exact variance of ``clusteragree._moments.mi_variance``; E[s]
 and Var[s] (s = sum n_ij^2, Rand affine in s) are exact rationals
 (``clusteragree.nulls.hypergeometric.moments_of_s``). A standardised index is a z-score: it has
 no fixed optimum, and is 0 when the margins allow a single table (sd = 0).
@@ -66,9 +66,9 @@ from functools import lru_cache
 
 import numpy as np
 
-from .._hypergeom import expected_mutual_information
-from .._hypergeom_s import moments_of_s
-from .._hypergeom_var import (DEFAULT_MAX_SECONDS, SECONDS_PER_WORK, check_variance_time,
+from .._moments.cells import expected_mutual_information
+from .._moments.squares import moments_of_s
+from .._moments.mi_variance import (DEFAULT_MAX_SECONDS, SECONDS_PER_WORK, check_variance_time,
                               variance_of_mi, variance_work)
 from .._validate import check_choice
 from ._registry import register
@@ -128,7 +128,7 @@ def _degenerate(a, b) -> bool:
 
 def exact_variance_work(rows, cols) -> float:
     """The work of the exact Var[MI]: K Q (K + Q) W (W + 32), W the widest window of a cell's
-    law (``clusteragree._hypergeom_var``): for each row, the pairs of cells in it and in the
+    law (``clusteragree._moments.mi_variance``): for each row, the pairs of cells in it and in the
     other rows, each a W x W product (and 32 W per pair of preparation). The time is about
     ``SECONDS_PER_WORK`` times this.
 

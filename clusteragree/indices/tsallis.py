@@ -10,7 +10,7 @@ q-entropy H_q(p) = (1 - sum_i p_i^q) / (q - 1):
 
 with E under fixed margins (the permutation null). Given the margins, MI_q is affine in
 sum_ij n_ij^q and the denominator is a constant, so E[MI_q] needs only E[sum_ij n_ij^q], a sum
-over each cell's hypergeometric law Hypergeom(n, a_i, b_j) (``clusteragree._hypergeom``), and
+over each cell's hypergeometric law Hypergeom(n, a_i, b_j) (``clusteragree._moments.cells``), and
 the exact null mean of AMI_q is 0. Two members are known indices: q = 2 is the adjusted Rand
 index (MI_2 is affine in sum n_ij^2, as ARI is), and q -> 1 is the adjusted mutual information
 with the arithmetic mean (Shannon entropy), which ``q=1`` computes.
@@ -20,7 +20,7 @@ The standardised form divides by the exact null standard deviation instead:
     SMI_q = (MI_q - E[MI_q]) / sd[MI_q] = sign(q - 1) (P - E[P]) / sd[P],   P = sum_ij n_ij^q,
 
 with Var[P] from the same sums over pairs of cells as the exact Var[MI]
-(``clusteragree._hypergeom_var.variance_of_power_sum``); q = 2 is the standardised Rand index
+(``clusteragree._moments.mi_variance.variance_of_power_sum``); q = 2 is the standardised Rand index
 (``sri``) and q = 1 the standardised mutual information (``smi``, with its moments). For
 q != 1 the variance is exact only (about the time of the exact Var[MI]: 0.5 s for a 10 x 10
 table with n = 10^5); a table predicted to take more than ``SLOW_SECONDS`` warns first.
@@ -33,14 +33,14 @@ MI_q - E[MI_q] are lost by q ~ 20 on a table of 60 objects) and n_ij^q passes th
 
 so every sum is taken of (x / M)^q, M the largest margin (SMI_q: the largest value its sums
 cover), each term at most 1. E[P] is summed where n_ij^q P(n_ij) lies, which a large q moves
-into the far upper tail of the cell's law (``clusteragree._hypergeom.tilted_windows``; the
+into the far upper tail of the cell's law (``clusteragree._moments.cells.tilted_windows``; the
 weights are log-concave), so it is exact for any q; beyond q = 10^19 every (x / M)^q with x < M
 is 0 in double precision and the value is the q -> infinity limit, (N - E[N]) /
 ((R + C) / 2 - E[N]) with N the cells equal to M and R, C the margins equal to M (so 1 on
 identical partitions, and 0 when no cell can reach M). The exact variance sums over each
 cell's window of its law only (the pairs of cells leave no room for the tilted tails): where
 n_ij^q or n_ij^(2q) weighs values outside the windows
-(``clusteragree._hypergeom_var.power_sum_within_windows``), ``smi_tsallis`` refuses, naming the
+(``clusteragree._moments.mi_variance.power_sum_within_windows``), ``smi_tsallis`` refuses, naming the
 largest order these margins allow (165 for two clusters of 1000 against two of 1000; no bound
 on small tables, whose windows are the whole support).
 """
@@ -53,8 +53,8 @@ from functools import lru_cache
 
 import numpy as np
 
-from .._hypergeom import T_CAP, expected_scaled_power_sum
-from .._hypergeom_var import power_sum_scale, power_sum_within_windows, variance_of_power_sum
+from .._moments.cells import T_CAP, expected_scaled_power_sum
+from .._moments.mi_variance import power_sum_scale, power_sum_within_windows, variance_of_power_sum
 from ._common import identical, ratio
 from ._registry import get_index, register
 from .standardised import SECONDS_PER_WORK, _key, _per_margins, exact_variance_work

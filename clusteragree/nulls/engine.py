@@ -17,7 +17,7 @@ from ..inputs import as_clusterings
 from ._methods import PAIR_MODELS, PARTITION_MODELS, get_method, get_model, methods_of
 from ._request import NullRequest, check_memory
 from .distribution import NullDistribution
-from .._hypergeom_var import DEFAULT_MAX_SECONDS
+from .._moments.mi_variance import DEFAULT_MAX_SECONDS
 from .exact import DEFAULT_MAX_TABLES, DEFAULT_MAX_WORK
 
 __all__ = ["plan", "run", "null_distributions", "null_distribution"]

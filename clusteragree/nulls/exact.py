@@ -29,7 +29,7 @@ import math
 import numpy as np
 from scipy.special import gammaln
 
-from .._combinatorics import compositions, count_compositions_upto
+from .._moments.combinatorics import compositions, count_compositions_upto
 from .._validate import check_positive_int
 from ._methods import NullMethod, register_method
 from ._request import values_on_tables

@@ -1,16 +1,16 @@
 """Closed forms under fixed margins (the generalized hypergeometric null).
 
 Moments of s = sum n_ij^2: exact rationals from the product form of the cells'
-falling-factorial moments (``clusteragree._hypergeom_s.moments_of_s``, re-exported here).
+falling-factorial moments (``clusteragree._moments.squares.moments_of_s``, re-exported here).
 
 Every index marked ``linear`` in the registry is affine in its statistic given the margins,
 I = alpha + beta s (the L family of Albatineh et al. 2006: rand, adjusted_rand, czekanowski,
 fowlkes_mallows, russel_rao, ...), so E[I] = alpha + beta E[s] and Var[I] = beta^2 Var[s].
 
 Moments of t = sum n_ij log n_ij: E[t] = sum_ij E[n_ij log n_ij] from the cells' hypergeometric
-laws (``clusteragree._hypergeom``), and Var[t] = n^2 Var[MI] from the joint laws of pairs of cells
+laws (``clusteragree._moments.cells``), and Var[t] = n^2 Var[MI] from the joint laws of pairs of cells
 (Romano, Bailey, Nguyen & Verspoor 2014, "Standardized mutual information for clustering
-comparisons: one step further in adjustment for chance", ICML; ``clusteragree._hypergeom_var``),
+comparisons: one step further in adjustment for chance", ICML; ``clusteragree._moments.mi_variance``),
 which give the exact mean and variance of every information index that is affine in t (MI, the
 NMIs with fixed normalisers, VI, AMI, SMI, ...); E[MI] is Vinh et al.'s expected mutual
 information. The variance is computed only when it is read (``NullDistribution.var``): about
@@ -23,9 +23,9 @@ from functools import lru_cache
 
 import numpy as np
 
-from .._hypergeom import expected_xlogx_sum
-from .._hypergeom_s import moments_of_s
-from .._hypergeom_var import DEFAULT_MAX_SECONDS, check_variance_time, n_mi_variance
+from .._moments.cells import expected_xlogx_sum
+from .._moments.squares import moments_of_s
+from .._moments.mi_variance import DEFAULT_MAX_SECONDS, check_variance_time, n_mi_variance
 from ..indices import get_index
 from ._methods import NullMethod, register_method
 

@@ -21,7 +21,7 @@ which gives the exact E[MI] (Vinh et al.'s sum with weights N_x N_y) and E[sum n
 E[a11] = E[p] E[q] / C(n, 2) with E[p] = sum_a N_x(a) C(a, 2). Every index that is affine in
 (a11, p, q), or in (H(x), H(y), MI), with coefficients in n only (Rand, Mirkin, Hamann, the
 entropies, MI, VI; registry ``affine_state``) has its exact mean at the mean state. Stirling
-and Bell numbers are used in log space (``clusteragree._combinatorics``): n in the thousands
+and Bell numbers are used in log space (``clusteragree._moments.combinatorics``): n in the thousands
 does not overflow. Under ``perm`` (both sides fixed) these are the usual closed forms.
 
 Exact laws. Given its block sizes, a uniform random partition is a uniform random labelling,
@@ -53,8 +53,8 @@ from dataclasses import dataclass
 import numpy as np
 from scipy.special import gammaln
 
-from .._combinatorics import log_bell, log_binomial, log_stirling2
-from .._hypergeom import expected_mi_of_sizes
+from .._moments.combinatorics import log_bell, log_binomial, log_stirling2
+from .._moments.cells import expected_mi_of_sizes
 from ._methods import PARTITION_MODELS, NullMethod, register_method
 from ._request import sampled_laws
 from .exact import count_tables, enumerate_tables, estimate_dp_work, statistic_law

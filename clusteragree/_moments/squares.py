@@ -16,7 +16,7 @@ from fractions import Fraction
 
 import numpy as np
 
-from ._combinatorics import falling_factorial as _ff
+from .combinatorics import falling_factorial as _ff
 
 __all__ = ["moments_of_s"]
 

@@ -48,7 +48,7 @@ from __future__ import annotations
 import numpy as np
 from scipy.special import gammaln
 
-from ._hypergeom import T_CAP, _log_weight, positive_margins, tilted_mode
+from .cells import T_CAP, _log_weight, positive_margins, tilted_mode
 
 __all__ = ["LOG_TAIL_VAR", "LOG_TAIL_POWER", "variance_of_mi", "n_mi_variance",
            "variance_of_power_sum", "power_sum_scale", "power_sum_within_windows",

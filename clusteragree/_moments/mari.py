@@ -34,7 +34,7 @@ from fractions import Fraction
 
 import numpy as np
 
-from ._combinatorics import falling_factorial as _ff
+from .combinatorics import falling_factorial as _ff
 
 __all__ = ["check_margins", "check_weights", "fixed_margin_moments", "multinomial_moments"]
 
