@@ -1,5 +1,5 @@
 #!/usr/bin/env python
-"""Time to build one data set of the thesis' design (clusteragree.simulate.mixture) per K.
+"""Time to build one data set of the thesis' design (clusteragree.studies.simulate.mixture) per K.
 
     python benchmarks/bench_simulate.py            # 5 data sets per scenario (90), ~20-30 s
     python benchmarks/bench_simulate.py --quick    # 1 per scenario (18)
@@ -24,7 +24,7 @@ import numpy as np
 from _bench import fmt_s, git_state, load, profile_top
 from scipy import stats
 
-from clusteragree.simulate import THESIS_OVERLAP, design, mixture, simulate_row
+from clusteragree.studies.simulate import THESIS_OVERLAP, design, mixture, simulate_row
 
 
 def monte_carlo_overlap(info, n, rng):
@@ -45,7 +45,7 @@ def monte_carlo_overlap(info, n, rng):
 def main():
     quick = "--quick" in sys.argv
     reps = 1 if quick else 5
-    print(f"clusteragree.simulate{git_state()}; load {load()}")
+    print(f"clusteragree.studies.simulate{git_state()}; load {load()}")
     rows = design(reps=reps, seed=1)
     mixture(2, "balanced", "good", n=20, seed=0)  # warm-up (imports, first quad_vec)
     records = []

@@ -22,7 +22,7 @@ import pandas as pd
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from _bench import print_header  # noqa: E402
 
-from clusteragree import simulate, study  # noqa: E402
+from clusteragree.studies import simulate, study  # noqa: E402
 
 FULL_UNITS = 540 * 2
 

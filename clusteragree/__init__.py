@@ -8,7 +8,8 @@ The public face of the package (see the README):
 0.6
 """
 
-from . import nulls, simulate, stability, study
+from . import nulls
+from .studies import simulate, stability, study
 from .datasets import list_datasets, load_dataset
 from .indices import agreement, get_index, list_indices, mari_null_moments
 from .indices.fuzzy import membership_kind

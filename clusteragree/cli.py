@@ -29,8 +29,8 @@ from ._validate import check_positive_int, check_seed
 from .datasets import DATASETS, load_dataset
 from .indices import GROUPS, agreement, get_index, list_indices
 from .inference import compare, format_results
-from .study import DEFAULT_INDICES, StudyWarning, quick_design
-from .study import run as study_run
+from .studies.study import DEFAULT_INDICES, StudyWarning, quick_design
+from .studies.study import run as study_run
 from .report import (REPORTS, ReportError, list_reports, parse_assignments, render_examples,
                      report, report_parameters)
 
@@ -100,7 +100,7 @@ def _study_folder(quick: bool, reps: int) -> str:
 
 
 def _study(args) -> int:
-    from .simulate import design
+    from .studies.simulate import design
 
     reps = check_positive_int(args.reps, "--reps")
     plan = quick_design(args.seed) if args.quick else design(reps=reps, seed=args.seed)
@@ -136,7 +136,7 @@ def _study(args) -> int:
         print(f"wrote {args.output}")
     files = f"{out}/unit-*.csv"
     print("Load the results:\n"
-          f'  Python: clusteragree.study.load_results("{out}")\n'
+          f'  Python: clusteragree.studies.study.load_results("{out}")\n'
           f'  pandas: pd.concat([pd.read_csv(f, dtype={{"scenario": str}}) '
           f'for f in sorted(glob.glob("{files}"))])\n'
           f'  R:      do.call(rbind, lapply(Sys.glob("{files}"), read.csv, '

@@ -1,4 +1,4 @@
-"""Tests of ``clusteragree.approximations``: the identities between the paired indices, the
+"""Tests of ``clusteragree.studies.approximations``: the identities between the paired indices, the
 published regressions, the null means over the thesis' design and the refitted regressions.
 
 Reference values are computed independently: null means by averaging an index over every
@@ -20,7 +20,7 @@ from hypothesis import strategies as st
 from scipy import stats
 
 import clusteragree as ca
-from clusteragree.approximations import (
+from clusteragree.studies.approximations import (
     APPROACHES,
     IDENTITIES,
     LINEAR,
@@ -39,7 +39,7 @@ from clusteragree.approximations import (
     margin_null_means,
     simulated_agreement,
 )
-from clusteragree.simulate import random_margins
+from clusteragree.studies.simulate import random_margins
 
 SETTINGS = {"deadline": None, "derandomize": True, "database": None,
             "suppress_health_check": [HealthCheck.too_slow]}

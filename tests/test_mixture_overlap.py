@@ -1,4 +1,4 @@
-"""MixSim's overlap of Gaussian mixture components (clusteragree.mixture_overlap).
+"""MixSim's overlap of Gaussian mixture components (clusteragree.studies.mixture_overlap).
 
 Every value of the module is checked against a computation that shares none of its route:
 the exact law of one term (normal probabilities of the roots of a quadratic), a 1-D
@@ -15,8 +15,8 @@ from hypothesis import strategies as st
 from scipy import integrate, stats
 from scipy.special import ndtr
 
-from clusteragree import mixture_overlap as mo
-from clusteragree.mixture_overlap import (
+from clusteragree.studies import mixture_overlap as mo
+from clusteragree.studies.mixture_overlap import (
     misclassification,
     overlap,
     quadratic_form_cdf,

@@ -1,5 +1,5 @@
 """The shapes of the paired indices' null laws across the thesis' design
-(clusteragree.null_shapes).
+(clusteragree.studies.null_shapes).
 
 Every statistic is checked against an independent computation on the same samples (scipy.stats,
 the statistics module, the package's NullDistribution); the thesis' qualitative finding
@@ -17,7 +17,7 @@ import pytest
 from scipy import stats
 
 from clusteragree.indices import GROUPS
-from clusteragree.null_shapes import (
+from clusteragree.studies.null_shapes import (
     ABBREVIATIONS,
     SHAPE_COLUMNS,
     cell_laws,
@@ -31,7 +31,7 @@ from clusteragree.null_shapes import (
     thesis_null_table,
 )
 from clusteragree.nulls import NullDistribution, null_distribution
-from clusteragree.simulate import random_margins
+from clusteragree.studies.simulate import random_margins
 
 PAIRED = list(GROUPS["paired"])
 

@@ -1,4 +1,4 @@
-"""The thesis design (clusteragree.simulate): margins, Gaussian mixtures with a target average
+"""The thesis design (clusteragree.studies.simulate): margins, Gaussian mixtures with a target average
 overlap (MixSim's definition), and the 540 data sets."""
 
 import numpy as np
@@ -6,9 +6,9 @@ import pandas as pd
 import pytest
 from scipy import stats
 
-from clusteragree import simulate
-from clusteragree.mixture_overlap import overlap
-from clusteragree.simulate import (
+from clusteragree.studies import simulate
+from clusteragree.studies.mixture_overlap import overlap
+from clusteragree.studies.simulate import (
     SEPARATION,
     THESIS_N,
     THESIS_OVERLAP,

@@ -10,7 +10,7 @@ from sklearn.cluster import AgglomerativeClustering, KMeans
 from sklearn.datasets import make_blobs
 
 import clusteragree as ca
-from clusteragree.stability import (QUASI_ZERO, _pairwise_agri, external_table,
+from clusteragree.studies.stability import (QUASI_ZERO, _pairwise_agri, external_table,
                                     subsample_stability, weighted_cv)
 
 TRIANGLE = [[0, 0], [6, 0], [3, 5]]  # three equally far-apart centres

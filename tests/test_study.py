@@ -18,9 +18,9 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from clusteragree import study
+from clusteragree.studies import study
 from clusteragree.inference import RESULT_COLUMNS
-from clusteragree.simulate import design
+from clusteragree.studies.simulate import design
 
 INDICES = ["rand", "adjusted_rand", "nmi_sum"]
 N_SIM = 200
@@ -342,7 +342,8 @@ def test_cli_quick_then_full_use_their_own_default_folders(tmp_path, monkeypatch
     """``study --quick`` then the full design (both cut to three rows here, to be fast: their
     unit ids still overlap) into the default folders: the second never reads the first's units;
     a change of settings is refused naming each and --fresh starts over."""
-    from clusteragree import cli, simulate
+    from clusteragree import cli
+    from clusteragree.studies import simulate
 
     real_design, real_quick = simulate.design, cli.quick_design
     monkeypatch.setattr(simulate, "design", lambda reps, seed: real_design(reps, seed).head(3))
@@ -395,7 +396,7 @@ import time
 
 import pandas as pd
 
-from clusteragree import study
+from clusteragree.studies import study
 
 real = study.run_unit
 
@@ -503,7 +504,7 @@ def test_a_worker_whose_parent_already_died_ends_at_once():
     """The race the death signal cannot cover: a worker started, its parent died before the
     signal was armed. Here the 'parent' pid is not this process's parent."""
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    res = subprocess.run([sys.executable, "-c", "from clusteragree import study; "
+    res = subprocess.run([sys.executable, "-c", "from clusteragree.studies import study; "
                           "study._worker_init(-1); print('still here')"],
                          capture_output=True, text=True, env=env, timeout=60)
     assert res.returncode == 1 and "still here" not in res.stdout

@@ -1,4 +1,4 @@
-"""Study summaries in the thesis' layouts (clusteragree.study_results), on a synthetic results
+"""Study summaries in the thesis' layouts (clusteragree.studies.study_results), on a synthetic results
 frame whose answers are computed independently here."""
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ import pandas as pd
 import pytest
 from scipy import stats
 
-from clusteragree import study_results as sr
+from clusteragree.studies import study_results as sr
 
 
 @pytest.fixture(scope="module")

@@ -12,7 +12,7 @@ With a skewed null law the two usual chance adjustments disagree:
 
 (max = 1 for these similarities). This module recomputes the laws, under the permutation model
 (both margins fixed), with margins drawn as the design produces them
-(``clusteragree.simulate.random_margins``), and summarises each law:
+(``clusteragree.studies.simulate.random_margins``), and summarises each law:
 
 * mean, median (numpy's default quantile, R type 7), sd (ddof = 1), min, max, range;
 * skewness: the adjusted Fisher-Pearson coefficient G1 = m3 / m2^(3/2) * sqrt(B (B - 1)) / (B - 2)
@@ -40,12 +40,12 @@ import numbers
 import numpy as np
 import pandas as pd
 
-from ._validate import check_bool, check_choice, check_positive_int, check_real
-from .indices import get_index, resolve_indices
-from .nulls import null_distributions
-from .nulls._methods import get_model
+from .._validate import check_bool, check_choice, check_positive_int, check_real
+from ..indices import get_index, resolve_indices
+from ..nulls import null_distributions
+from ..nulls._methods import get_model
 from .simulate import BALANCE, THESIS_N, THESIS_WEIGHTS, random_margins
-from .tables import margin_table
+from ..tables import margin_table
 
 __all__ = [
     "ABBREVIATIONS",
@@ -406,7 +406,7 @@ def thesis_null_table(k: int) -> pd.DataFrame:
     3.192
     """
     k = _check_ks([k], "k")[0]
-    from .datasets import data_dir
+    from ..datasets import data_dir
 
     published = pd.read_csv(data_dir() / "thesis_tables_16_18.csv")
     names = {v: i for i, v in ABBREVIATIONS.items()}

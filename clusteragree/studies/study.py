@@ -50,9 +50,9 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from ._validate import check_bool, check_choice, check_positive_int
-from .indices import resolve_indices
-from .inference import _FLOAT_COLUMNS, RESULT_COLUMNS
+from .._validate import check_bool, check_choice, check_positive_int
+from ..indices import resolve_indices
+from ..inference import _FLOAT_COLUMNS, RESULT_COLUMNS
 
 __all__ = ["run", "run_unit", "units", "quick_design", "load_results", "THESIS_RESULTS",
            "ALGORITHMS", "DEFAULT_INDICES", "KEYS", "RECORD", "StudyWarning"]
@@ -93,13 +93,13 @@ def units(design: pd.DataFrame, algorithms=ALGORITHMS) -> list[dict]:
 
 def _check_design(design):
     if not isinstance(design, pd.DataFrame):
-        raise TypeError(f"design must be a DataFrame (clusteragree.simulate.design()), got "
+        raise TypeError(f"design must be a DataFrame (clusteragree.studies.simulate.design()), got "
                         f"{type(design).__name__}")
     missing = [c for c in ("scenario", "balance", "k", "p", "n", "separation", "rep", "seed")
                if c not in design.columns]
     if missing:
         raise ValueError(f"design lacks the columns {missing}; build it with "
-                         "clusteragree.simulate.design()")
+                         "clusteragree.studies.simulate.design()")
     if len(design) == 0:
         raise ValueError("design has no rows")
 
@@ -128,7 +128,7 @@ def run_unit(unit: dict, indices=DEFAULT_INDICES, n_sim: int = 17_000,
              model: str = "perm", seed=None) -> pd.DataFrame:
     """The result rows of one unit: for its external and stability tables, ``compare``'s row
     of every index, with the unit's keys in front (``KEYS``)."""
-    from .inference import compare
+    from ..inference import compare
     from .simulate import mixture
     from .stability import external_table, weighted_cv
 
@@ -221,7 +221,7 @@ def _order(frame: pd.DataFrame) -> pd.DataFrame:
 def _settings(design, algorithms, names, n_sim, model, seed) -> dict:
     """What makes a study: its design (row count and the SHA-256 of its defining columns as
     CSV), algorithms, indices (resolved names), n_sim, model, seed and the package version."""
-    from ._version import __version__
+    from .._version import __version__
 
     canonical = design.loc[:, list(_DESIGN_KEYS)].to_csv(index=False, lineterminator="\n")
     return {"design": {"rows": len(design),
@@ -279,8 +279,8 @@ def _new_record(settings: dict) -> dict:
             "settings": settings,
             "units": len(_unit_ids(settings)),
             "unit_files": "unit-<design row>-<algorithm>.csv: the unit's result rows "
-                          "(clusteragree.study.run_unit) and its settings_id",
-            "load": "clusteragree.study.load_results(FOLDER)"}
+                          "(clusteragree.studies.study.run_unit) and its settings_id",
+            "load": "clusteragree.studies.study.load_results(FOLDER)"}
 
 
 def _read_record(folder: Path) -> dict:
@@ -465,7 +465,7 @@ def load_results(source) -> pd.DataFrame:
         every file named like a unit that is no unit of this study (ignored), and how many
         units are not finished.
     """
-    from .datasets import data_dir
+    from ..datasets import data_dir
 
     if isinstance(source, str) and source == "thesis":
         source = data_dir() / THESIS_RESULTS
@@ -474,7 +474,7 @@ def load_results(source) -> pd.DataFrame:
         if not (path / RECORD).is_file():
             raise FileNotFoundError(
                 f"{str(path)!r} is not a study folder: it has no {RECORD} (a folder written "
-                "by clusteragree.study.run(..., out=FOLDER) or clusteragree study --out FOLDER)")
+                "by clusteragree.studies.study.run(..., out=FOLDER) or clusteragree study --out FOLDER)")
         record = _read_record(path)
         good, damaged, foreign = _scan(path, record)
         _warn_scan(path, damaged, foreign, recompute=False)
@@ -498,7 +498,7 @@ def run(design: pd.DataFrame, algorithms=ALGORITHMS, indices=DEFAULT_INDICES,
     Parameters
     ----------
     design : DataFrame
-        ``clusteragree.simulate.design(reps, seed)`` or a subset of its rows
+        ``clusteragree.studies.simulate.design(reps, seed)`` or a subset of its rows
         (``quick_design()`` for a CI-sized run).
     algorithms : list of {"kmeans", "em"}
     indices : index names or groups (default: the thesis' paired and information indices).

@@ -1,4 +1,4 @@
-"""Summaries of a study's results (``clusteragree.study.run``) in the layouts of the thesis.
+"""Summaries of a study's results (``clusteragree.studies.study.run``) in the layouts of the thesis.
 
 Amorim, M. J. (2015), "On clustering stability", PhD thesis, ISCTE - University Institute of
 Lisbon: Ch.4 Table 9 (Spearman correlations of the adjusted indices with the design factors),
@@ -25,7 +25,7 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
-from ._validate import check_choice
+from .._validate import check_choice
 
 __all__ = ["SEPARATIONS", "paired_units", "scenario_table", "factor_correlations",
            "stability_validity", "algorithm_comparison"]
@@ -38,7 +38,7 @@ _CENTERS = ("mean", "median")
 def _adjusted(results: pd.DataFrame, index: str, center: str) -> pd.DataFrame:
     check_choice(center, "center", _CENTERS)
     if not isinstance(results, pd.DataFrame) or "index" not in results.columns:
-        raise TypeError("results must be the DataFrame of clusteragree.study.run")
+        raise TypeError("results must be the DataFrame of clusteragree.studies.study.run")
     if index not in set(results["index"]):
         raise ValueError(f"the results hold no index {index!r}; they hold "
                          f"{sorted(set(results['index']))}")

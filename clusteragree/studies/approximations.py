@@ -45,11 +45,11 @@ from numbers import Integral
 import numpy as np
 import pandas as pd
 
-from ._validate import check_bool, check_choice, check_positive_int, check_real, check_seed
-from .indices import GROUPS
-from .nulls import null_distributions
+from .._validate import check_bool, check_choice, check_positive_int, check_real, check_seed
+from ..indices import GROUPS
+from ..nulls import null_distributions
 from .simulate import BALANCE, THESIS_WEIGHTS, random_margins
-from .tables import margin_table
+from ..tables import margin_table
 
 __all__ = [
     "APPROACHES",
@@ -319,7 +319,7 @@ def design_null_means(reps: int = 10, n_values=(500, 800, 1100), ks=(2, 3, 4),
     """Null means (permutation model) of the paired indices over the thesis' design.
 
     For each cell K x balance x n (weights of Amorim 2015, Ch.4 Table 9) and each of ``reps``
-    margin draws (``clusteragree.simulate.random_margins``, one SeedSequence per draw spawned
+    margin draws (``clusteragree.studies.simulate.random_margins``, one SeedSequence per draw spawned
     from ``seed``: a cell's first draws do not depend on ``reps``), the null means of
     ``margin_null_means``: exact when the exact law fits ``max_work``, else ``n_sim``
     Patefield tables with a control variate (the means of R, C and Fowlkes-Mallows are exact
@@ -539,7 +539,7 @@ def simulated_agreement(reps: int = 10, n_values=(500, 800, 1100), ks=(2, 3, 4),
     >>> frame.shape
     (1, 31)
     """
-    from .inference import compare
+    from ..inference import compare
 
     reps = check_positive_int(reps, "reps")
     n_sim = check_positive_int(n_sim, "n_sim", minimum=2)

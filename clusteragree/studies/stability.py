@@ -40,10 +40,10 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
-from ._validate import (check_bool, check_choice, check_labels, check_positive_int, check_real,
+from .._validate import (check_bool, check_choice, check_labels, check_positive_int, check_real,
                         check_seed)
-from .indices import agreement, resolve_indices
-from .tables import ContingencyTable, crosstab
+from ..indices import agreement, resolve_indices
+from ..tables import ContingencyTable, crosstab
 
 __all__ = ["ALGORITHMS", "QUASI_ZERO", "StabilityResult", "weighted_cv", "external_table",
            "subsample_stability"]
@@ -326,7 +326,7 @@ def weighted_cv(X, k, algorithm="kmeans", seed=None, *, repeats=None,
     --------
     >>> from sklearn.datasets import make_blobs
     >>> X, _ = make_blobs(n_samples=60, centers=3, cluster_std=0.5, random_state=1)
-    >>> from clusteragree.stability import weighted_cv
+    >>> from clusteragree.studies.stability import weighted_cv
     >>> tab = weighted_cv(X, 3, seed=1)
     >>> tab.n, tab.shape, round(ca.agreement(tab, index="ari"), 3)
     (60, (3, 3), 1.0)
@@ -376,7 +376,7 @@ def _repeats(X, k, algorithm, rng, n_init, repeats, names, null, n_sim) -> list[
 
 
 def _adjusted(tab, names, n_sim, rng) -> dict:
-    from .inference import compare
+    from ..inference import compare
     res = compare(tab, indices=names, method="patefield", n_sim=n_sim, seed=rng)
     out = {}
     for name in names:
@@ -400,7 +400,7 @@ def external_table(X, y, k, algorithm="kmeans", seed=None, *, n_init=None,
 
     >>> from sklearn.datasets import make_blobs
     >>> X, y = make_blobs(n_samples=60, centers=3, cluster_std=0.5, random_state=1)
-    >>> from clusteragree.stability import external_table
+    >>> from clusteragree.studies.stability import external_table
     >>> tab = external_table(X, y, 3, seed=1)
     >>> tab.names, round(ca.agreement(tab, index="ari"), 3)
     (('class', 'cluster'), 1.0)
@@ -509,7 +509,7 @@ def subsample_stability(X, ks=range(2, 7), algorithm="em", *, n_subsamples=100, 
     --------
     >>> from sklearn.datasets import make_blobs
     >>> X, _ = make_blobs(n_samples=60, centers=[[0, 0], [5, 0], [0, 5]], random_state=2)
-    >>> from clusteragree.stability import subsample_stability
+    >>> from clusteragree.studies.stability import subsample_stability
     >>> res = subsample_stability(X, ks=[2, 3, 4], algorithm="kmeans", n_subsamples=5,
     ...                           seed=1)
     >>> res.best_k, res.table.columns.tolist()

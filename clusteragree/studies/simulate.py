@@ -19,7 +19,7 @@ Journal of Computational and Graphical Statistics 19): means uniform in the unit
 covariances the sample covariance of p + 1 standard normal vectors with eccentricity
 sqrt(1 - lambda_min / lambda_max) at most 0.9, and a scale c on the means (mu -> c mu) found by
 root finding (``scipy.optimize.brentq`` on log c) so that the average pairwise overlap
-(``clusteragree.mixture_overlap``) is the target; parameters whose overlap cannot reach the
+(``clusteragree.studies.mixture_overlap``) is the target; parameters whose overlap cannot reach the
 target even with all means equal are drawn again, as MixSim does (its ``resN`` allows 100
 draws; here 1000: with balanced weights, K = 4 and target 0.6 only about 4 % of draws can
 reach it, about 30-60 % for the other poorly separated scenarios, all for the others).
@@ -46,7 +46,7 @@ import numpy as np
 import pandas as pd
 from scipy.optimize import brentq
 
-from ._validate import check_choice, check_positive_int, check_real, check_seed
+from .._validate import check_choice, check_positive_int, check_real, check_seed
 from .mixture_overlap import average_overlap_at, pair_terms
 
 __all__ = ["THESIS_WEIGHTS", "THESIS_N", "THESIS_OVERLAP", "BALANCE", "SEPARATION",
@@ -178,7 +178,7 @@ def mixture(k: int, balance: str, separation: str, n: int | None = None, p: int 
     (0.6, 0.15, 0.02), or ``overlap`` when given. The overlap is MixSim's (Maitra & Melnykov
     2010): omega_ij = omega_{i|j} + omega_{j|i}, omega_{j|i} the probability that an object of
     component i has w_j phi_j > w_i phi_i, averaged over the pairs (see
-    ``clusteragree.mixture_overlap``). Means uniform in [0, 1]^p and covariances from
+    ``clusteragree.studies.mixture_overlap``). Means uniform in [0, 1]^p and covariances from
     ``random_covariance`` are drawn, then the means are scaled (mu -> c mu) so that the
     average overlap is the target within ``tol`` (absolute; the overlap is computed to about
     1e-10, and the root finding reaches about 1e-9, so any tol >= 1e-8 is attained); parameters
