@@ -1,0 +1,14 @@
+"""The thesis' studies, built on the core (tables, indices, nulls, inference):
+
+* ``simulate``: the 540-data-set simulation design and its Gaussian mixtures;
+* ``mixture_overlap``: the overlap of a mixture's components (MixSim's definition);
+* ``stability``: weighted cross-validation and subsampling stability;
+* ``study``: the design x algorithms x indices runner (serial, processes or Dask), with its
+  resumable folder; ``study_results``: its summaries in the thesis' tables;
+* ``null_shapes``: the shapes of the paired indices' null laws across the design;
+* ``approximations``: regression approximations of the null means (Albatineh's L family),
+  published and refitted.
+
+Amorim, M. J. (2015), "On clustering stability", PhD thesis, ISCTE - University Institute of
+Lisbon.
+"""
