@@ -29,7 +29,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from _bench import print_header  # noqa: E402
 
 import clusteragree as ca  # noqa: E402
-from clusteragree.report import REPORTS  # noqa: E402
+from clusteragree.reports.runner import REPORTS  # noqa: E402
 
 
 def kernel_startup(folder: Path, repeats: int = 3) -> float:

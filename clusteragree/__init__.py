@@ -15,7 +15,7 @@ from .indices import agreement, get_index, list_indices, mari_null_moments
 from .indices.fuzzy import membership_kind
 from .indices.matrices import coassociation
 from .inference import AgreementTest, adjust, agreement_test, compare, format_results, iadjust
-from .report import list_reports, report
+from .reports.runner import list_reports, report
 from ._version import __version__ as __version__
 from .tables import ContingencyTable, PairCounts, crosstab
 

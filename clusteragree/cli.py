@@ -31,7 +31,7 @@ from .indices import GROUPS, agreement, get_index, list_indices
 from .inference import compare, format_results
 from .studies.study import DEFAULT_INDICES, StudyWarning, quick_design
 from .studies.study import run as study_run
-from .report import (REPORTS, ReportError, list_reports, parse_assignments, render_examples,
+from .reports.runner import (REPORTS, ReportError, list_reports, parse_assignments, render_examples,
                      report, report_parameters)
 
 

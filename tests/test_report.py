@@ -14,10 +14,10 @@ import pytest
 
 import clusteragree as ca
 from clusteragree import cli
-from clusteragree.report import (REPORTS, Report, ReportError, coerce_parameters, fingerprint,
+from clusteragree.reports.runner import (REPORTS, Report, ReportError, coerce_parameters, fingerprint,
                                  notebooks_dir, read_fingerprint, report_parameters)
 
-rp = importlib.import_module("clusteragree.report")  # the module (ca.report is the function)
+rp = importlib.import_module("clusteragree.reports.runner")  # the module (ca.report is the function)
 ROOT = Path(__file__).resolve().parent.parent
 NAMES = list(REPORTS)
 

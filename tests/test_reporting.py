@@ -1,4 +1,4 @@
-"""Building blocks of the reports (clusteragree.reporting) and the results' HTML display."""
+"""Building blocks of the reports (clusteragree.reports.helpers) and the results' HTML display."""
 
 from __future__ import annotations
 
@@ -9,9 +9,9 @@ import pandas as pd
 import pytest
 
 import clusteragree as ca
-from clusteragree import reporting
+from clusteragree.reports import helpers as reporting
 from clusteragree._display import significant
-from clusteragree.reporting import load_clusterings
+from clusteragree.reports.helpers import load_clusterings
 
 TAB6A = ca.load_dataset("thesis_table6a")
 

@@ -28,7 +28,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from ._validate import check_bool, check_choice, suggest
+from .._validate import check_bool, check_choice, suggest
 
 __all__ = ["REPORTS", "Report", "ReportError", "list_reports", "report_parameters",
            "coerce_parameters", "parse_assignments", "report", "notebooks_dir", "fingerprint",
@@ -53,11 +53,11 @@ class Report:
 
 
 def _check_agreement_inputs(params: dict) -> None:
-    from .reporting import load_clusterings
+    from .helpers import load_clusterings
 
     keys = ("dataset", "table_file", "data_file", "x_column", "y_column", "x_file", "y_file")
     load_clusterings(**{k: params[k] for k in keys if k in params})
-    from .indices import resolve_indices
+    from ..indices import resolve_indices
 
     if "indices" in params:
         resolve_indices([s.strip() for s in params["indices"].split(",") if s.strip()])
@@ -83,7 +83,7 @@ REPORTS: dict[str, Report] = {r.name: r for r in (
 
 def notebooks_dir() -> Path:
     """The folder holding the report notebooks (``notebooks/`` next to the package)."""
-    return Path(__file__).resolve().parent.parent / "notebooks"
+    return Path(__file__).resolve().parents[2] / "notebooks"
 
 
 def _get(name) -> Report:

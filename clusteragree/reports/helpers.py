@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import pandas as pd
 
-from ._display import DIGITS, significant, table
+from .._display import DIGITS, significant, table
 
 __all__ = ["setup", "table", "significant", "DIGITS", "load_clusterings"]
 
@@ -70,8 +70,8 @@ def load_clusterings(dataset: str = "statlog_em", table_file: str = "", data_fil
     >>> tab.shape, source
     ((4, 4), 'built-in data set statlog_em: Statlog (Vehicle Silhouettes) classes x EM clusters, n = 846 (Amorim 2015, Ch.4 Table 1)')
     """
-    from .datasets import DATASETS, load_dataset
-    from .tables import ContingencyTable, crosstab
+    from ..datasets import DATASETS, load_dataset
+    from ..tables import ContingencyTable, crosstab
 
     given = [k for k, v in (("table_file", table_file), ("data_file", data_file),
                             ("x_file / y_file", x_file or y_file)) if v]
@@ -144,8 +144,8 @@ def null_means_by_method(tab, indices, nulls: dict) -> pd.DataFrame:
     published, and the exact identity with an L-family index (J = C / (2 - C), GL = 2R / (1 + R),
     SS2 = C / (4 - 3C)) with its second-order delta-method correction
     (``clusteragree.studies.approximations``). NA where a method does not apply or would not fit."""
-    from .studies.approximations import TARGETS, approximate_null_mean, identity_null_mean
-    from .nulls import null_distribution
+    from ..studies.approximations import TARGETS, approximate_null_mean, identity_null_mean
+    from ..nulls import null_distribution
 
     rows = []
     for name in indices:
@@ -179,8 +179,8 @@ def models_side_by_side(tab, n_sim: int, seed) -> pd.DataFrame:
     under the other models Gates & Ahn's ARI of that model; NMI adjusted under "perm" is Vinh
     et al.'s AMI (arithmetic mean). Rand's means are exact (closed forms); NMI's come from
     ``n_sim`` random tables or partitions."""
-    from .indices import agreement
-    from .nulls import get_model, null_distribution
+    from ..indices import agreement
+    from ..nulls import get_model, null_distribution
 
     observed = agreement(tab, index=["rand", "nmi_sum"])
     rows = []

@@ -1,0 +1,9 @@
+"""The reports: parameterised notebooks (``notebooks/``) executed with papermill and rendered
+to HTML or PDF with nbconvert.
+
+* ``runner``: the reports' registry, their parameters (checked before the kernel starts), the
+  rendering and the fingerprints of the committed examples; ``clusteragree.report(...)`` and
+  ``clusteragree report`` call it;
+* ``helpers``: what the notebooks share: loading the user's clusterings, significant digits,
+  tables and figures of results.
+"""
