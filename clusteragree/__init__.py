@@ -9,6 +9,7 @@ The public face of the package (see the README):
 """
 
 from . import nulls
+from .nulls import NullSpec
 from .studies import simulate, stability, study
 from .datasets import list_datasets, load_dataset
 from .indices import agreement, get_index, list_indices, mari_null_moments
@@ -30,6 +31,7 @@ __all__ = [
     "list_reports",
     "report",
     "nulls",
+    "NullSpec",
     "simulate",
     "stability",
     "study",

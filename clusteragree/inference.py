@@ -22,13 +22,12 @@ import pandas as pd
 
 from ._display import definition_table, figure_html, table
 from ._validate import check_bool, check_choice, check_real
-from .indices import get_index, resolve_indices
+from .indices import get_index, group_members
 from .indices._pairwise import evaluate_pairwise
 from .indices._registry import Index
-from .nulls import NullDistribution, plan, run
+from .nulls import NullDistribution, NullSpec, plan, run
 from .nulls.distribution import ALTERNATIVES, check_center
-from ._moments.mi_variance import DEFAULT_MAX_SECONDS
-from .nulls.exact import DEFAULT_MAX_TABLES, DEFAULT_MAX_WORK
+from .nulls.engine import entry, index_records
 
 __all__ = ["AgreementTest", "ResultsFrame", "agreement_test", "adjust", "compare", "iadjust", "format_results",
            "RESULT_COLUMNS"]
@@ -99,6 +98,21 @@ class AgreementTest:
                    kind=get_index(self.index).kind)
         return {c: row[c] for c in RESULT_COLUMNS}
 
+    def __repr__(self) -> str:
+        """Short, like scipy's results; ``print(res)`` or ``res.summary()`` gives the test."""
+        def num(v):
+            return "nan" if v is None or math.isnan(v) else f"{v:.6g}"
+
+        adjusted = ", ".join(f"{k!r}: {num(v)}" for k, v in self.adjusted.items())
+        return (f"AgreementTest(index={self.index!r}, statistic={num(self.statistic)}, "
+                f"pvalue={num(self.pvalue)}, adjusted={{{adjusted}}}, "
+                f"model={self.model!r}, method={self.method!r})")
+
+    def summary(self) -> str:
+        """The test as R prints an ``htest``: data, index, observed value and null moments,
+        p-value, alternative, null distribution and adjusted values (``str(res)``)."""
+        return str(self)
+
     def __str__(self) -> str:
         nd, rec = self.null, get_index(self.index)
         median = f", null median = {nd.median:.6g}" if nd.has_law else ""
@@ -127,8 +141,6 @@ class AgreementTest:
             lines.append(f"not adjusted: {rec.name} has no fixed optimum (use "
                          "adjust(optimum=...))")
         return "\n".join(lines) + "\n"
-
-    __repr__ = __str__
 
     def _repr_html_(self) -> str:
         """Jupyter: the same numbers as the printed test, as a table, and the null law with
@@ -201,9 +213,22 @@ def _observed(rec: Index, request) -> float:
     return evaluate_pairwise(rec, request.clusterings.pair(rec), request.options[rec.name])
 
 
+def _need_exact_law(rec: Index, nd: NullDistribution) -> None:
+    """A test asked for ``method="exact"`` gets the exact law or a refusal, never a p-value
+    of nan: the exact mean alone (a large n under a random partition model, an index of
+    object pairs) adjusts the index (``adjust``) but tests nothing."""
+    if nd.method == "exact" and not nd.has_law and not nd.details.get("auto"):
+        raise ValueError(
+            f"method='exact' gives the exact null mean of {rec.name!r} here, not its law "
+            f"({nd.describe()}), so it gives no p-value: ca.adjust(..., method='exact') "
+            f"adjusts by the exact mean; for a test use a Monte Carlo method "
+            f"({nd.model_record.default_method!r} under model={nd.model!r})")
+
+
 def _test_of(rec: Index, nd: NullDistribution, request, alternative,
              plus_one: bool) -> AgreementTest:
     """The test of one index from its null law: the one place results are made."""
+    _need_exact_law(rec, nd)
     observed = _observed(rec, request)
     alternative = _default_alternative(rec, alternative)
     if nd.has_law:
@@ -222,15 +247,8 @@ def _test_of(rec: Index, nd: NullDistribution, request, alternative,
                          note=note)
 
 
-def _request_of(requests, name):
-    return next(r for r in requests if any(rec.name == name for rec in r.indices))
-
-
-def agreement_test(x, y=None, index="adjusted_rand", method=None, *, model="perm", null=None,
-                   reference=None, n_sim=None, seed=None, alternative=None, exhaustive=None,
-                   max_tables=DEFAULT_MAX_TABLES, max_work=DEFAULT_MAX_WORK,
-                   max_seconds=DEFAULT_MAX_SECONDS, data=None,
-                   dropna=False, join="exact", plus_one=True, progress=False,
+def agreement_test(x, y=None, index="rand", method=None, *, model=None, n_sim=None, seed=None,
+                   alternative=None, plus_one=True, data=None, dropna=False, join="exact",
                    **options) -> AgreementTest:
     """Test whether two clusterings agree more than chance, by any index.
 
@@ -241,15 +259,16 @@ def agreement_test(x, y=None, index="adjusted_rand", method=None, *, model="perm
         DataFrames of memberships or similarity matrices) are paired by their index
         (``join="inner"`` keeps the objects in both).
     index : str
-        The index (``ca.list_indices()``).
-    method : str, optional
+        The index (``ca.list_indices()``); default the Rand index, a raw index (the ARI is the
+        Rand index adjusted by its null mean, which the test reports).
+    method : str or NullSpec, optional
         How the null law is obtained (``ca.nulls.list_nulls()``); default: the model's own
         (17,000 Patefield tables under ``model="perm"``, the thesis' IADJUST; 17,000 random
         partitions under the other partition models; 999 permutations for fuzzy and matrix
-        indices). "auto": the exact law when it fits, else Monte Carlo.
-    model : {"perm", "num", "num1", "all", "all1"}
-        The random model (see ``ca.nulls.null_distribution``); ``null=`` ("objects" or
-        "pairs") for indices of object pairs; ``reference=`` for one-sided models.
+        indices). "auto": the exact law when it fits, else Monte Carlo. A ``NullSpec`` gives
+        the method with its settings (budgets, reference, exhaustive, progress).
+    model : {"perm", "num", "num1", "all", "all1", "objects", "pairs"}
+        The random model (see ``ca.nulls.null_distribution``).
     alternative : {"greater", "less", "two-sided"}, optional
         Default: "greater" for a similarity, "less" for a distance (agreement above chance).
     plus_one : bool
@@ -269,23 +288,18 @@ def agreement_test(x, y=None, index="adjusted_rand", method=None, *, model="perm
     rec = get_index(index)
     alternative = _default_alternative(rec, alternative)
     check_bool(plus_one, "plus_one")
-    requests = plan(x, [rec.name], method, y=y, data=data, dropna=dropna, join=join, model=model,
-                    null=null, reference=reference, n_sim=n_sim, seed=seed,
-                    exhaustive=exhaustive, max_tables=max_tables, max_work=max_work,
-                    max_seconds=max_seconds,
-                    progress=progress, options=options)
+    spec = NullSpec.of(method, model=model, n_sim=n_sim, seed=seed)
+    requests = plan(entry(x, y, data, dropna, join, [rec]), [rec], spec, options)
     nd = run(requests)[rec.name]
     return _test_of(rec, nd, requests[0], alternative, plus_one)
 
 
-def adjust(x, y=None, index="adjusted_rand", method=None, center="mean", *, model="perm",
-           null=None, reference=None, n_sim=None, seed=None, optimum=None, exhaustive=None,
-           max_tables=DEFAULT_MAX_TABLES, max_work=DEFAULT_MAX_WORK,
-                   max_seconds=DEFAULT_MAX_SECONDS, data=None, dropna=False,
-           join="exact", **options) -> float:
+def adjust(x, y=None, index="rand", method=None, center="mean", *, model=None, n_sim=None,
+           seed=None, optimum=None, data=None, dropna=False, join="exact", **options) -> float:
     """The chance-adjusted value of an index, (I - c) / (max - c) (a distance:
     (c - I) / (c - min)), with c the null mean, median or a quantile (``center=0.99``: P99)
     under the chosen random model; ``optimum`` (max or min) defaults to the index's own.
+    ``method`` is a method name or a ``NullSpec`` (see ``agreement_test``).
 
     >>> round(ca.adjust(ca.ContingencyTable([[30, 20], [10, 20]]), index="jaccard",
     ...                 method="exact"), 4)                      # Amorim (2015), Table 8
@@ -298,27 +312,23 @@ def adjust(x, y=None, index="adjusted_rand", method=None, center="mean", *, mode
     check_center(center)
     if optimum is not None:
         check_real(optimum, "optimum", "a number (the index's max or min)")
-    requests = plan(x, [rec.name], method, y=y, data=data, dropna=dropna, join=join, model=model,
-                    null=null, reference=reference, n_sim=n_sim, seed=seed,
-                    exhaustive=exhaustive, max_tables=max_tables, max_work=max_work,
-                    max_seconds=max_seconds,
-                    options=options)
+    spec = NullSpec.of(method, model=model, n_sim=n_sim, seed=seed)
+    requests = plan(entry(x, y, data, dropna, join, [rec]), [rec], spec, options)
     nd = run(requests)[rec.name]
     return nd.adjust(_observed(rec, requests[0]), center, optimum=optimum)
 
 
-def compare(x, y=None, indices="paired", method=None, *, model="perm", null=None,
-            reference=None, n_sim=None, seed=None, alternative=None, exhaustive=None,
-            max_tables=DEFAULT_MAX_TABLES, max_work=DEFAULT_MAX_WORK,
-                   max_seconds=DEFAULT_MAX_SECONDS, data=None, dropna=False,
-            join="exact", plus_one=True, progress=False, **options) -> pd.DataFrame:
+def compare(x, y=None, indices="paired", method=None, *, model=None, n_sim=None, seed=None,
+            alternative=None, plus_one=True, data=None, dropna=False, join="exact",
+            **options) -> pd.DataFrame:
     """Many indices side by side, with their nulls from the same random tables.
 
     Returns a DataFrame indexed by index name whose rows are ``agreement_test(...).to_frame()``
     rows (columns ``RESULT_COLUMNS``): observed, null_mean, null_median, null_sd,
     null_skewness, p_value, p_value_se, alternative, adjusted_mean, adjusted_median, z, kind,
     model, method, n_sim. What a method cannot give (a median from closed-form moments) is NA;
-    indices with no fixed optimum (mutual_info) are not adjusted (NA).
+    indices with no fixed optimum (mutual_info) are not adjusted (NA). ``method`` is a method
+    name or a ``NullSpec`` (see ``agreement_test``).
 
     >>> df = ca.compare(ca.ContingencyTable([[30, 20], [10, 20]]), method="exact")
     >>> df.loc[["rand", "sokal_sneath"], ["null_mean", "adjusted_mean"]].round(5)
@@ -327,28 +337,25 @@ def compare(x, y=None, indices="paired", method=None, *, model="perm", null=None
     rand            0.49968        0.05124
     sokal_sneath    0.24973        0.03498
     """
-    names, _ = resolve_indices(indices)
-    for name in names:
-        _default_alternative(get_index(name), alternative)
+    recs = index_records(indices)
+    sides = {r.name: _default_alternative(r, alternative) for r in recs}
     check_bool(plus_one, "plus_one")
-    requests = plan(x, indices, method, y=y, data=data, dropna=dropna, join=join, model=model,
-                    null=null,
-                    reference=reference, n_sim=n_sim, seed=seed, exhaustive=exhaustive,
-                    max_tables=max_tables, max_work=max_work,
-                    max_seconds=max_seconds, progress=progress,
-                    options=options)
+    spec = NullSpec.of(method, model=model, n_sim=n_sim, seed=seed)
+    clusterings = entry(x, y, data, dropna, join, recs)
+    requests = plan(clusterings, recs, spec, options, optional=group_members(indices))
     nulls = run(requests)
-    clusterings = requests[0].clusterings
     not_defined = requests[0].not_defined
-    tests = [_test_of(get_index(n), nulls[n], _request_of(requests, n), alternative, plus_one)
-             for n in names if n not in not_defined]
+    tests = [_test_of(rec, nulls[rec.name], req, sides[rec.name], plus_one)
+             for req in requests for rec in req.indices]
+    order = {r.name: i for i, r in enumerate(recs)}
+    tests.sort(key=lambda t: order[t.index])
     frame = _frame(tests)
     if not_defined:  # group members not defined for this table: rows of NA, reasons in attrs
-        frame = frame.reindex(pd.Index(names, name="index"))
+        frame = frame.reindex(pd.Index([r.name for r in recs], name="index"))
         for col in ("alternative", "kind", "model", "method"):
             frame[col] = frame[col].astype(object).where(frame[col].notna(), pd.NA)
-        frame.loc[list(not_defined), "kind"] = [get_index(n).kind for n in not_defined]
-    frame.attrs.update(data=clusterings.describe(), seed=seed, table=clusterings.table,
+        frame.loc[list(not_defined), "kind"] = [r.kind for r in recs if r.name in not_defined]
+    frame.attrs.update(data=clusterings.describe(), seed=spec.seed, table=clusterings.table,
                        null=sorted({t.null.describe() for t in tests}),
                        not_defined=not_defined, notes=[t.note for t in tests if t.note])
     return frame

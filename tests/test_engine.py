@@ -70,7 +70,6 @@ def test_a_toy_method_works_through_every_caller_by_one_record(toy_method):
     (TAB, None, ["rand", "mutual_info"], "hypergeometric"),
     (TAB, None, ["rand", "vi"], "patefield"),
     (U, V, ["ndc", "agri", "aci"], "permutation"),
-    (U, V, ["ndc", "agri"], "exact"),
     (ca.coassociation([0, 0, 1, 1, 2, 2], [0, 0, 1, 1, 1, 2]),
      ca.coassociation([0, 1, 1, 1, 2, 2]), ["ari_mm", "sms"], "permutation"),
 ])
@@ -105,14 +104,28 @@ def test_what_a_method_cannot_give_is_NA_and_summary_is_the_null_part():
 
 def test_fuzzy_tests_use_the_permutation_null_and_the_exact_mean():
     res = ca.agreement_test(U, V, index="ndc", method="permutation", n_sim=300, seed=1)
-    exact = ca.agreement_test(U, V, index="ndc", method="exact")
-    assert res.null.model == "objects" and exact.null.model == "objects"
-    assert abs(res.null.mean - exact.null.mean) < 4 * res.null.mean_se
-    assert res.pvalue < 0.01 and np.isnan(exact.pvalue)
-    pairs = ca.agreement_test(U, V, index="ndc", null="pairs", n_sim=300, seed=1)
+    exact = ca.nulls.null_distribution(U, V, index="ndc", method="exact")
+    assert res.null.model == "objects" and exact.model == "objects"
+    assert abs(res.null.mean - exact.mean) < 4 * res.null.mean_se
+    assert res.pvalue < 0.01
+    # the exact mean adjusts the index, but a test asked for method="exact" needs the law:
+    # refused, never a p-value of nan
+    for test in (lambda: ca.agreement_test(U, V, index="ndc", method="exact"),
+                 lambda: ca.compare(U, V, indices=["ndc", "agri"], method="exact")):
+        with pytest.raises(ValueError, match=r"method='exact' gives the exact null mean of "
+                                             r"'ndc' here, not its law .* use a Monte Carlo "
+                                             r"method \('permutation' under model='objects'\)"):
+            test()
+    x, y = np.repeat([0, 1, 2], 20), np.tile([0, 1, 2], 20)  # n = 60: too many partitions
+    mean_only = ca.nulls.null_distribution(x, y, index="rand", method="exact", model="num1")
+    assert not mean_only.has_law and ca.adjust(x, y, index="rand", method="exact",
+                                               model="num1") < 0
+    with pytest.raises(ValueError, match=r"'simulation' under model='num1'"):
+        ca.agreement_test(x, y, index="rand", method="exact", model="num1")
+    pairs = ca.agreement_test(U, V, index="ndc", model="pairs", n_sim=300, seed=1)
     assert pairs.null.model == "pairs" and "pair values" in str(pairs)
     assert ca.adjust(U, V, index="ndc", method="exact") == pytest.approx(
-        (res.statistic - exact.null.mean) / (1 - exact.null.mean))
+        (res.statistic - exact.mean) / (1 - exact.mean))
 
 
 # ---------------------------------------------------------------------------------------------
@@ -188,16 +201,20 @@ def test_one_n_sim_rule_and_one_exhaustive_rule():
                                          r"method='exact'"):
         ca.agreement_test(TAB, index="rand", method="exact", n_sim=100)
     with pytest.raises(ValueError, match=r"exhaustive= is for permutation methods"):
-        ca.agreement_test(TAB, index="rand", method="patefield", exhaustive=True)
+        ca.agreement_test(TAB, index="rand",
+                          method=ca.NullSpec(method="patefield", exhaustive=True))
     small = [[2, 1], [1, 2]]
-    forced = ca.nulls.null_distribution(small, index="rand", method="permutation",
-                                        exhaustive=False, n_sim=50, seed=1)
+    forced = ca.nulls.null_distribution(small, index="rand", n_sim=50, seed=1,
+                                        method=ca.NullSpec(method="permutation",
+                                                           exhaustive=False))
     assert forced.is_sampled and forced.n_sim == 50
-    fuzzy = ca.nulls.null_distribution(U[:6], V[:6], index="ndc", method="permutation",
-                                       exhaustive=False, n_sim=40, seed=1)
+    fuzzy = ca.nulls.null_distribution(U[:6], V[:6], index="ndc", n_sim=40, seed=1,
+                                       method=ca.NullSpec(method="permutation",
+                                                          exhaustive=False))
     assert fuzzy.is_sampled  # the direct-measure and pair permutations obey exhaustive= too
-    direct = ca.nulls.null_distribution(U[:6], V[:6], index="ri09", method="permutation",
-                                        exhaustive=False, n_sim=40, seed=1)
+    direct = ca.nulls.null_distribution(U[:6], V[:6], index="ri09", n_sim=40, seed=1,
+                                        method=ca.NullSpec(method="permutation",
+                                                           exhaustive=False))
     assert direct.is_sampled and direct.n_sim == 40
 
 
@@ -214,13 +231,57 @@ def test_iadjust_takes_a_method():
 
 
 def test_model_and_null_misuse_name_the_arguments():
-    with pytest.raises(ValueError, match=r"null='pairs' is for indices of object pairs"):
-        ca.agreement_test(TAB, index="rand", null="pairs")
+    with pytest.raises(ValueError, match=r"model='pairs' .* is a null for indices of object "
+                                         r"pairs"):
+        ca.agreement_test(TAB, index="rand", model="pairs")
+    with pytest.raises(TypeError, match=r"null= is now the model: pass model='objects' or "
+                                        r"model='pairs'"):
+        ca.agreement_test(U, V, index="ndc", null="pairs")
     with pytest.raises(ValueError, match=r"model='objects' .* is a null for indices of object "
                                          r"pairs"):
         ca.agreement_test(TAB, index="rand", model="objects")
-    with pytest.raises(ValueError, match=r"null='pairs' and model='objects' disagree"):
-        ca.agreement_test(U, V, index="ndc", model="objects", null="pairs")
+    with pytest.raises(ValueError, match=r"model='pairs' is a null for indices of object "
+                                         r"pairs; compare them and the indices of a "
+                                         r"contingency table in two calls"):
+        ca.compare(U[:, :2].argmax(axis=1), V[:, :2].argmax(axis=1), indices=["rand", "ndc"],
+                   model="pairs")
+    with pytest.raises(ValueError, match=r"model='perm' is given twice, and the NullSpec "
+                                         r"passed as method= says model='num'"):
+        ca.agreement_test(TAB, index="rand", method=ca.NullSpec(model="num"), model="perm")
+
+
+def test_a_null_setting_passed_as_a_keyword_points_to_the_spec():
+    with pytest.raises(TypeError, match=r"max_tables= is a setting of the null, not an option "
+                                        r"of the index: pass method=ca.NullSpec"):
+        ca.agreement_test(TAB, index="rand", method="exact", max_tables=10)
+    # an index that takes an option of that name gets it (f_measure's reference=)
+    f_x = ca.agreement_test(TAB, index="f_measure", method="exact")
+    f_y = ca.agreement_test(TAB, index="f_measure", method="exact", reference="y")
+    assert f_y.statistic == pytest.approx(ca.agreement(TAB, index="f_measure", reference="y"))
+    assert f_x.statistic == pytest.approx(ca.agreement(TAB, index="f_measure"))
+
+
+def test_a_spec_and_the_top_level_shorthand_give_the_same_law():
+    short = ca.nulls.null_distribution(TAB, index="jaccard", method="patefield", n_sim=500,
+                                       seed=4)
+    spec = ca.nulls.null_distribution(TAB, index="jaccard",
+                                      method=ca.NullSpec(method="patefield", n_sim=500, seed=4))
+    np.testing.assert_array_equal(short.samples, spec.samples)
+    mixed = ca.nulls.null_distribution(TAB, index="jaccard", method=ca.NullSpec("patefield"),
+                                       n_sim=500, seed=4)
+    np.testing.assert_array_equal(short.samples, mixed.samples)
+
+
+def test_scipy_permutation_method_is_read_as_a_spec():
+    from scipy.stats import PermutationMethod
+
+    ours = ca.nulls.null_distribution(TAB, index="rand", method="permutation", n_sim=300,
+                                      seed=2)
+    theirs = ca.nulls.null_distribution(TAB, index="rand",
+                                        method=PermutationMethod(n_resamples=300,
+                                                                 rng=np.random.default_rng(2)))
+    assert theirs.method == "permutation" and theirs.n_sim == 300
+    np.testing.assert_array_equal(np.sort(ours.samples), np.sort(theirs.samples))
 
 
 def test_ami_on_a_batch_equals_ami_table_by_table():

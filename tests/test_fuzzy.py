@@ -529,16 +529,16 @@ def test_pair_and_object_permutations_share_the_mean_not_the_variance():
     assert by_objects.var() == pytest.approx(0.0032432099, abs=1e-9)
     for null, brute in (("pairs", by_pairs), ("objects", by_objects)):
         nd = ca.nulls.null_distribution(P_TOY, Q_TOY, index="ndc", method="permutation",
-                                        null=null)
+                                        model=null)
         assert nd.is_exact
         assert nd.mean == pytest.approx(brute.mean(), abs=ID_TOL)
         assert nd.var == pytest.approx(brute.var(), abs=ID_TOL)
     # the same for ari_mm on the toy's equivalence matrices
     EP, EQ = equivalence(P_TOY), equivalence(Q_TOY)
     pairs_nd = ca.nulls.null_distribution(EP, EQ, index="ari_mm", method="permutation",
-                                          null="pairs")
+                                          model="pairs")
     objects_nd = ca.nulls.null_distribution(EP, EQ, index="ari_mm", method="permutation",
-                                            null="objects")
+                                            model="objects")
     assert pairs_nd.mean == pytest.approx(0.0, abs=ID_TOL)
     assert objects_nd.mean == pytest.approx(0.0, abs=ID_TOL)
     assert abs(pairs_nd.var - objects_nd.var) > 1e-3 * pairs_nd.var
@@ -562,13 +562,13 @@ def mc_inputs():
 def test_monte_carlo_null_mean_agrees_with_exact_mean(name, null):
     U, V, P, Q, exact = mc_inputs()
     x, y = (P, Q) if name == "ari_mm" else (U, V)
-    nd = ca.nulls.null_distribution(x, y, index=name, method="permutation", null=null,
+    nd = ca.nulls.null_distribution(x, y, index=name, method="permutation", model=null,
                                     n_sim=5000, seed=2024)
     assert not nd.is_exact and nd.n_sim == 5000
     assert nd.mean_se > 0
     assert abs(nd.mean - exact[name]) <= 4 * nd.mean_se, (nd.mean, exact[name], nd.mean_se)
     if name in ("fri", "gri", "ndc"):
-        exact_nd = ca.nulls.null_distribution(x, y, index=name, method="exact", null=null)
+        exact_nd = ca.nulls.null_distribution(x, y, index=name, method="exact", model=null)
         assert exact_nd.mean == pytest.approx(exact[name], abs=ID_TOL)
 
 
@@ -873,8 +873,8 @@ def test_table_methods_refused_for_pair_indices(name, method):
 
 
 def test_bad_null_options():
-    with pytest.raises(ValueError, match=r"^null must be one of \['objects', 'pairs'\]"):
-        ca.nulls.null_distribution(U3, V3, index="agri", method="permutation", null="rows")
+    with pytest.raises(ValueError, match=r"^model must be one of \['perm', .*'objects', 'pairs'\]"):
+        ca.nulls.null_distribution(U3, V3, index="agri", method="permutation", model="rows")
     with pytest.raises(ValueError, match=r"^expectation must be one of"):
         ca.agreement(U3, V3, index="aci", expectation="mc")
     with pytest.raises(ValueError, match=r"exact null mean of 'aci' is not known"):

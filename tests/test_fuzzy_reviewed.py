@@ -123,4 +123,4 @@ def test_direct_measures_have_an_object_permutation_null():
              for p in map(list, itertools.permutations(range(5)))]
     assert nd.mean == pytest.approx(np.mean(brute))
     with pytest.raises(ValueError, match="only the object-permutation null"):
-        ca.nulls.null_distribution(U, V, index="bri09", method="permutation", null="pairs")
+        ca.nulls.null_distribution(U, V, index="bri09", method="permutation", model="pairs")

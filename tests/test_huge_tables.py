@@ -166,7 +166,8 @@ def test_a_long_exact_variance_is_refused_before_any_work_naming_its_time():
     t = time.perf_counter()
     with pytest.raises(ValueError, match=r"would take about .* s \(predicted from the margins\)"
                                          rf", more than max_seconds={budget:g}"):
-        ca.agreement_test(tab, index="smi", method="hypergeometric", max_seconds=budget)
+        ca.agreement_test(tab, index="smi",
+                          method=ca.NullSpec(method="hypergeometric", max_seconds=budget))
     with pytest.raises(ValueError, match=r"pass max_seconds=\d+ to wait for it, or "
                                          r"moments='auto'"):
         ca.agreement(tab, index="smi", moments="exact", max_seconds=budget)
@@ -176,7 +177,8 @@ def test_a_long_exact_variance_is_refused_before_any_work_naming_its_time():
 def test_the_mean_alone_pays_no_variance():
     tab = _table(50, 10**6)
     # adjusting by the null mean needs no variance: no refusal, even with a tiny budget
-    value = ca.adjust(tab, index="nmi", method="hypergeometric", max_seconds=1e-6)
+    value = ca.adjust(tab, index="nmi",
+                      method=ca.NullSpec(method="hypergeometric", max_seconds=1e-6))
     assert np.isfinite(value)
 
 
@@ -199,9 +201,9 @@ def test_a_long_exact_variance_shows_its_progress(monkeypatch, capsys):
 
 def test_max_seconds_is_checked_before_any_work():
     with pytest.raises(ValueError, match="max_seconds must be a positive number"):
-        ca.agreement_test([[3, 1], [1, 3]], index="nmi", method="hypergeometric", max_seconds=0)
+        ca.NullSpec(method="hypergeometric", max_seconds=0)
     with pytest.raises(TypeError, match="max_seconds must be a positive number of seconds"):
-        ca.agreement_test([[3, 1], [1, 3]], index="nmi", max_seconds="60")
+        ca.NullSpec(max_seconds="60")
 
 
 def test_chunked_moments_and_density_equal_numpy_and_scipy(monkeypatch):

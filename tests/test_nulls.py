@@ -853,7 +853,8 @@ def test_misspelled_alternative():
 
 def test_too_many_tables_to_enumerate_names_max_tables():
     with pytest.raises(ValueError, match="max_tables"):
-        null_distribution([[3, 2, 1], [1, 2, 3]], index="purity", method="exact", max_tables=5)
+        null_distribution([[3, 2, 1], [1, 2, 3]], index="purity",
+                          method=ca.NullSpec("exact", max_tables=5))
     start = time.perf_counter()
     with pytest.raises(ValueError, match="max_tables"):  # the Statlog table: far too many
         null_distribution(ca.load_dataset("statlog_em"), index="purity", method="exact")

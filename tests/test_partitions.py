@@ -231,8 +231,8 @@ def test_fixed_sides_reproduce_the_permutation_closed_forms():
 
 def test_reference_y_keeps_y_fixed():
     x, y = observed_pair((3, 3, 2), (4, 2, 2))
-    a = ca.nulls.null_distribution(x, y, index="wallace_x", method="exact", model="num1",
-                                   reference="y")
+    a = ca.nulls.null_distribution(x, y, index="wallace_x",
+                                   method=ca.NullSpec("exact", model="num1", reference="y"))
     b = ca.nulls.null_distribution(y, x, index="wallace_y", method="exact", model="num1")
     assert np.allclose(a.values, b.values) and np.allclose(a.probabilities, b.probabilities)
 
@@ -313,9 +313,9 @@ def test_unknown_model_and_unsupported_method_name_both():
 
 def test_reference_and_model_misuse():
     with pytest.raises(ValueError, match=r"reference= names the clustering a one-sided model"):
-        ca.adjust(X, Y, index="rand", model="num", reference="x", method="exact")
+        ca.adjust(X, Y, index="rand", method=ca.NullSpec("exact", model="num", reference="x"))
     with pytest.raises(ValueError, match=r"reference must be one of \['x', 'y'\]"):
-        ca.adjust(X, Y, index="rand", model="num1", reference="z", method="exact")
+        ca.adjust(X, Y, index="rand", method=ca.NullSpec("exact", model="num1", reference="z"))
     U = np.eye(3)[X] * 0.8 + 0.1
     U /= U.sum(axis=1, keepdims=True)
     with pytest.raises(ValueError, match=r"model='num' .* is a random model of partitions; "

@@ -17,9 +17,11 @@ Random models (``model=``; Gates & Ahn 2017) and their methods (``method=``; the
   clusters, or of any number of clusters, two-sided or with x fixed. ``"exact"`` (exact means
   from Stirling and Bell numbers; the full law by enumeration when n is small) and
   ``"simulation"`` (uniform random partitions, 17,000 by default).
-* Indices of object pairs (fuzzy memberships, similarity matrices), ``null="objects"`` or
+* Indices of object pairs (fuzzy memberships, similarity matrices), ``model="objects"`` or
   ``"pairs"``: ``"permutation"`` and ``"exact"`` (the exact mean).
 
+A method's settings (budgets of the exact methods, a one-sided model's reference, exhaustive
+permutations, a progress bar) go in one ``NullSpec`` passed as ``method=``.
 ``method="auto"`` takes the exact law when it fits the budget, else Monte Carlo, and says so.
 Every method returns a ``NullDistribution``.
 """
@@ -31,11 +33,12 @@ from ._methods import MODELS, get_method, get_model, list_nulls, register_method
 from ._methods import NullMethod, Model
 from .distribution import NullDistribution, n_sim_for
 from .engine import null_distribution, null_distributions, plan, run
+from .spec import NullSpec
 from .exact import DEFAULT_MAX_TABLES, count_tables, enumerate_tables, statistic_law
 from .hypergeometric import index_moments, moments_of_s
 from .patefield import DEFAULT_N_SIM, random_tables
 
-__all__ = ["null_distribution", "null_distributions", "NullDistribution", "n_sim_for",
+__all__ = ["null_distribution", "null_distributions", "NullDistribution", "NullSpec", "n_sim_for",
            "list_nulls", "MODELS", "Model", "NullMethod", "register_method", "get_method",
            "get_model", "plan", "run", "count_tables", "enumerate_tables", "statistic_law",
            "random_tables", "moments_of_s", "index_moments", "DEFAULT_N_SIM",

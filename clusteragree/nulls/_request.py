@@ -9,6 +9,7 @@ the Monte Carlo size and the random generator. A method's ``law(request)`` only 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -17,6 +18,9 @@ from ..indices._registry import Index
 from ..inputs import Clusterings
 from ._methods import Model, NullMethod
 from .distribution import NullDistribution
+
+if TYPE_CHECKING:  # the spec imports the methods, which import this module
+    from .spec import NullSpec
 
 __all__ = ["NullRequest", "values_on_tables", "stream_values", "sampled_laws", "check_memory"]
 
@@ -30,16 +34,10 @@ class NullRequest:
     clusterings: Clusterings
     model: Model
     method: NullMethod
-    n_sim: int | None = None
-    seed: object = None
-    rng: np.random.Generator | None = None
-    max_tables: int = 0
-    max_work: int = 0
-    max_seconds: float = 60.0
-    exhaustive: bool | None = None
-    progress: bool = False
+    spec: NullSpec | None = None  # the method's settings, as given (``plan`` sets it)
+    n_sim: int | None = None  # the spec's n_sim, or the method's default (Monte Carlo only)
+    rng: np.random.Generator | None = None  # made once from spec.seed
     auto: bool = False  # the method was chosen by method="auto"
-    reference: str = "x"  # the clustering a one-sided model keeps fixed
     observed: dict = field(default_factory=dict)  # table indices on the observed table
     not_defined: dict = field(default_factory=dict)  # group members left out, with the reason
 
@@ -61,7 +59,7 @@ class NullRequest:
         if self.table is not None:
             info["shape"] = self.table.shape
         if self.method.monte_carlo:
-            info["seed"] = self.seed
+            info["seed"] = self.spec.seed
         if self.auto:
             info["auto"] = True
         info.update(details or {})

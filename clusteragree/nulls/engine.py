@@ -1,97 +1,98 @@
-"""The null engine: from a request to null laws, through the registry of models and methods.
+"""The null engine: from a null specification to null laws, through the registry of models and
+methods.
 
-``plan`` turns the arguments of a public call into checked ``NullRequest`` records (one per
-kind of index: table indices and indices of object pairs), so every bad argument is an error
-before any work; ``run`` hands each request to its method's ``law``. The public functions
-``null_distributions`` and ``null_distribution`` are these two steps.
+``plan(clusterings, indices, spec, options)`` turns the converted clusterings, the index
+records and one ``NullSpec`` into checked ``NullRequest`` records (one per kind of index: table
+indices and indices of object pairs), so every bad argument is an error before any work;
+``run`` hands each request to its method's ``law``. The public functions
+``null_distributions`` and ``null_distribution`` convert their arguments once and take these two
+steps.
+
+Following ``n_sim`` from a call to a sampler: the call's ``n_sim=`` (or a NullSpec's) is put in
+the spec by ``NullSpec.of``; ``_n_sim_for`` resolves it against the chosen method (its default,
+or a refusal for a method that draws nothing) into ``NullRequest.n_sim``; the method's ``law``
+passes ``req.n_sim`` to its sampler.
 """
 
 from __future__ import annotations
 
-from .._validate import (check_bool, check_choice, check_options, check_positive_int, check_real,
-                         check_seed)
-from ..indices import (evaluate, get_index, group_members, resolve_indices, skip_undefined,
+import math
+
+from ..indices import (get_index, group_members, resolve_indices, skip_undefined,
                        split_options)
 from ..indices._registry import Index
-from ..inputs import as_clusterings
-from ._methods import PAIR_MODELS, PARTITION_MODELS, get_method, get_model, methods_of
+from ..inputs import Clusterings, as_clusterings
+from .._validate import check_options, check_seed
+from ._methods import MODELS, PAIR_MODELS, PARTITION_MODELS, get_method, get_model, methods_of
 from ._request import NullRequest, check_memory
 from .distribution import NullDistribution
-from .._moments.mi_variance import DEFAULT_MAX_SECONDS
-from .exact import DEFAULT_MAX_TABLES, DEFAULT_MAX_WORK
+from .spec import NullSpec, misplaced_settings
 
-__all__ = ["plan", "run", "null_distributions", "null_distribution"]
-
-_REFERENCES = ("x", "y")
+__all__ = ["plan", "run", "null_distributions", "null_distribution", "index_records"]
 
 
 def _is_pair_index(rec: Index) -> bool:
     return "table" not in rec.inputs
 
 
-def _model_for(recs, model, null):
+def index_records(indices) -> list[Index]:
+    """The records of ``indices`` (a name, an alias, a group, a record or a list), looked up
+    once for a whole call."""
+    names, _ = resolve_indices(indices)
+    return [get_index(n) for n in names]
+
+
+def entry(x, y, data, dropna, join, recs) -> Clusterings:
+    """The one conversion of a public call's clusterings for the indices ``recs``."""
+    return as_clusterings(x, y, data=data, dropna=dropna, join=join,
+                          table=any(not _is_pair_index(r) for r in recs),
+                          pairs=[r.name for r in recs if _is_pair_index(r)])
+
+
+def _model_for(recs, spec: NullSpec):
     """The model record of a group of indices (all table indices, or all pair indices)."""
+    name = spec.model or "perm"
     if _is_pair_index(recs[0]):
-        if model == "perm":
-            return get_model(null or "objects")
-        mod = get_model(model)
+        if name == "perm":
+            return get_model("objects")
+        mod = get_model(name)
         if mod.inputs == "pairs":
-            if null is not None and null != mod.name:
-                raise ValueError(f"null={null!r} and model={model!r} disagree: give one of them")
             return mod
         raise ValueError(
-            f"model={model!r} ({mod.title}) is a random model of partitions; index "
+            f"model={name!r} ({mod.title}) is a random model of partitions; index "
             f"{recs[0].name!r} compares memberships or similarity matrices, whose nulls permute "
-            f"y's objects or pair values: use null='objects' or null='pairs'")
-    mod = get_model(model)
+            f"y's objects or pair values: use model='objects' or model='pairs'")
+    mod = get_model(name)
+    if spec.reference is not None and not mod.one_sided:
+        one_sided = [m for m, r in MODELS.items() if r.one_sided]
+        raise ValueError(f"reference= names the clustering a one-sided model keeps fixed "
+                         f"({one_sided}); model={name!r} is not one-sided")
     if mod.inputs != "table":
-        raise ValueError(f"model={model!r} ({mod.title}) is a null for indices of object pairs "
+        raise ValueError(f"model={name!r} ({mod.title}) is a null for indices of object pairs "
                          f"(fuzzy and matrix); index {recs[0].name!r} takes partitions: use "
                          f"one of the models {list(PARTITION_MODELS)}")
     return mod
 
 
-def _check_null_and_reference(groups, model, null, reference):
-    """null= serves indices of object pairs, reference= one-sided partition models."""
-    kinds = {_is_pair_index(g[0]) for g in groups}
-    if null is not None:
-        check_choice(null, "null", PAIR_MODELS)
-        if True not in kinds:
-            raise ValueError(f"null={null!r} is for indices of object pairs (fuzzy memberships, "
-                             f"similarity matrices); for partitions choose the random model "
-                             f"with model= ({list(PARTITION_MODELS)})")
-    if reference is not None:
-        check_choice(reference, "reference", _REFERENCES)
-        mod = get_model(model)
-        if not mod.one_sided:
-            raise ValueError(f"reference= names the clustering a one-sided model keeps fixed "
-                             f"(num1, all1); model={mod.name!r} is not one-sided")
-
-
-def _n_sim_for(method, n_sim, auto: bool):
+def _n_sim_for(method, spec: NullSpec, auto: bool):
+    """The Monte Carlo size of a request: the spec's, or the method's default."""
     if method.monte_carlo:
-        return method.default_n_sim if n_sim is None else check_positive_int(n_sim, "n_sim")
-    if n_sim is not None:
-        if auto:
-            return check_positive_int(n_sim, "n_sim")
+        return method.default_n_sim if spec.n_sim is None else spec.n_sim
+    if spec.n_sim is not None and not auto:
         mc = [m for m in methods_of(method.model) if get_method(m, method.model).monte_carlo]
         raise ValueError(f"n_sim is for Monte Carlo methods, not method={method.name!r} "
                          f"(under model={method.model!r}: {mc})")
     return None
 
 
-def _request(recs, options, clusterings, model, method_rec, *, n_sim, seed, rng, exhaustive,
-             max_tables, max_work, max_seconds, progress, reference, auto, observed):
-    if exhaustive is not None and "exhaustive" not in method_rec.options:
+def _request(recs, options, clusterings, model, method_rec, spec, rng, auto, observed):
+    if spec.exhaustive is not None and "exhaustive" not in method_rec.options:
         raise ValueError(f"exhaustive= is for permutation methods, not method="
                          f"{method_rec.name!r}")
     req = NullRequest(indices=tuple(recs), options=options, clusterings=clusterings,
-                      model=model, method=method_rec, n_sim=_n_sim_for(method_rec, n_sim, auto),
-                      seed=seed, rng=rng, max_tables=max_tables, max_work=max_work,
-                      max_seconds=max_seconds,
-                      exhaustive=exhaustive, progress=progress, auto=auto,
-                      reference=reference, observed={r.name: observed[r.name]
-                                                     for r in recs if r.name in observed})
+                      model=model, method=method_rec, spec=spec,
+                      n_sim=_n_sim_for(method_rec, spec, auto), rng=rng, auto=auto,
+                      observed={r.name: observed[r.name] for r in recs if r.name in observed})
     if method_rec.monte_carlo:
         check_memory(req.n_sim, len(recs), clusterings.n, method_rec.bytes_per_object)
     if method_rec.check is not None:
@@ -99,53 +100,56 @@ def _request(recs, options, clusterings, model, method_rec, *, n_sim, seed, rng,
     return req
 
 
-def _choose(recs, options, clusterings, model, method, **kw) -> NullRequest:
+def _choose(recs, options, clusterings, model, spec, rng, observed) -> NullRequest:
     """The checked request of one group; ``method="auto"`` takes the first of the model's
     ``auto`` methods whose check passes (exact when it fits, else Monte Carlo)."""
-    if method is None:
-        method = model.default_method
+    method = spec.method or model.default_method
     if method != "auto":
-        return _request(recs, options, clusterings, model, get_method(method, model),
-                        auto=False, **kw)
+        return _request(recs, options, clusterings, model, get_method(method, model), spec,
+                        rng, False, observed)
     refusals = []
     for name in model.auto:
         try:
-            return _request(recs, options, clusterings, model, get_method(name, model),
-                            auto=True, **kw)
+            return _request(recs, options, clusterings, model, get_method(name, model), spec,
+                            rng, True, observed)
         except ValueError as exc:
             refusals.append(f"{name}: {exc}")
     raise ValueError("method='auto' found no method for this request: " + "; ".join(refusals))
 
 
-def plan(x, indices, method=None, *, y=None, data=None, dropna=False, join="exact", model="perm",
-         null=None,
-         reference=None, n_sim=None, seed=None, exhaustive=None, max_tables=DEFAULT_MAX_TABLES,
-         max_work=DEFAULT_MAX_WORK, max_seconds=DEFAULT_MAX_SECONDS, progress=False,
-         options=None) -> list[NullRequest]:
-    """Checked requests for the null laws of ``indices``: every argument is validated and
-    every method's size check is run here, before any work."""
-    names, _ = resolve_indices(indices)
-    recs = [get_index(n) for n in names]
-    per = split_options(names, dict(options or {}))
-    per = {n: check_options(per[n], get_index(n).options, f"index {n!r}") for n in names}
-    rng = check_seed(seed)
-    check_bool(progress, "progress")
-    check_bool(dropna, "dropna")
-    if exhaustive is not None:
-        check_bool(exhaustive, "exhaustive")
-    max_tables = check_positive_int(max_tables, "max_tables")
-    max_work = check_positive_int(max_work, "max_work")
-    max_seconds = check_real(max_seconds, "max_seconds", "a positive number of seconds")
-    if max_seconds <= 0:
-        raise ValueError(f"max_seconds must be a positive number of seconds, got {max_seconds}")
+def _observed_value(rec: Index, counts, options) -> float:
+    """An index on the observed table (its counts and options checked at the entry)."""
+    value = float(rec.on_counts(counts, **options))
+    if math.isnan(value):  # pragma: no cover - a degenerate case the registry missed
+        raise RuntimeError(f"index {rec.name!r} gave nan; please report this table")
+    return value
+
+
+def _index_options(recs, options) -> dict:
+    """Each index's options, checked and with defaults filled in; a null setting given where
+    an index option goes is named."""
+    options = dict(options or {})
+    misplaced_settings(options, {k for r in recs for k in r.options})
+    names = [r.name for r in recs]
+    per = split_options(names, options)
+    return {r.name: check_options(per[r.name], r.options, f"index {r.name!r}") for r in recs}
+
+
+def plan(clusterings: Clusterings, recs, spec: NullSpec, options=None, *,
+         optional=frozenset()) -> list[NullRequest]:
+    """Checked requests for the null laws of the index records ``recs`` on ``clusterings``
+    (converted by the entry) under ``spec``: every method's size check is run here, before
+    any work. ``optional``: names asked for only as members of a group, left out (with their
+    reason in ``request.not_defined``) when they are not defined for this table."""
+    per = _index_options(recs, options)
+    rng = check_seed(spec.seed)
     groups = [g for g in ([r for r in recs if not _is_pair_index(r)],
                           [r for r in recs if _is_pair_index(r)]) if g]
-    _check_null_and_reference(groups, model, null, reference)
-    models = [_model_for(g, model, null) for g in groups]
-    clusterings = as_clusterings(x, y, data=data, dropna=dropna, join=join,
-                                 table=any(not _is_pair_index(g[0]) for g in groups),
-                                 pairs=[r.name for r in recs if _is_pair_index(r)])
-    for r in recs:  # the clusterings of the pair indices, validated here, before any work
+    if spec.model in PAIR_MODELS and len(groups) > 1:
+        raise ValueError(f"model={spec.model!r} is a null for indices of object pairs; compare "
+                         "them and the indices of a contingency table in two calls")
+    models = [_model_for(g, spec) for g in groups]
+    for r in recs:  # the clusterings of the pair indices, read and checked here, before any work
         if _is_pair_index(r):
             clusterings.pair(r)
     if clusterings.table is not None:
@@ -156,21 +160,17 @@ def plan(x, indices, method=None, *, y=None, data=None, dropna=False, join="exac
             raise ValueError(f"too few objects for the index: {need}; got n = {n}")
     # the observed values of the table indices: cheap, and a bad option value fails here; an
     # index of a group that is not defined for this table is left out with its reason
+    by_name = {r.name: r for r in recs}
     table_names = [r.name for r in recs if not _is_pair_index(r)]
     observed, not_defined = ({}, {}) if not table_names else skip_undefined(
-        table_names, group_members(indices),
-        lambda name: float(evaluate(name, clusterings.table.counts, **per[name])))
+        table_names, optional,
+        lambda name: _observed_value(by_name[name], clusterings.table.counts, per[name]))
     if not_defined:
-        recs = [r for r in recs if r.name not in not_defined]
         groups = [[r for r in g if r.name not in not_defined] for g in groups]
         models = [m for g, m in zip(groups, models) if g]
         groups = [g for g in groups if g]
-    kw = dict(n_sim=n_sim, seed=seed, rng=rng, exhaustive=exhaustive, max_tables=max_tables,
-              max_work=max_work, max_seconds=max_seconds, progress=progress,
-              reference=reference or "x",
-              observed=observed)
-    requests = [_choose(g, {r.name: per[r.name] for r in g}, clusterings, mod, method, **kw)
-                for g, mod in zip(groups, models)]
+    requests = [_choose(g, {r.name: per[r.name] for r in g}, clusterings, mod, spec, rng,
+                        observed) for g, mod in zip(groups, models)]
     for req in requests:
         req.not_defined = not_defined
     return requests
@@ -184,11 +184,8 @@ def run(requests) -> dict:
     return out
 
 
-def null_distributions(x, indices="paired", method="exact", *, y=None, data=None,
-                       dropna=False, join="exact", model="perm", null=None, reference=None, n_sim=None,
-                       seed=None, exhaustive=None, max_tables=DEFAULT_MAX_TABLES,
-                       max_work=DEFAULT_MAX_WORK, max_seconds=DEFAULT_MAX_SECONDS,
-                       progress=False,
+def null_distributions(x, indices="paired", method="exact", *, y=None, model=None, n_sim=None,
+                       seed=None, data=None, dropna=False, join="exact",
                        **options) -> dict[str, NullDistribution]:
     """Null distributions of several indices, all from the same random tables or permutations.
 
@@ -200,20 +197,14 @@ def null_distributions(x, indices="paired", method="exact", *, y=None, data=None
     >>> round(nds["rand"].mean, 5), round(nds["jaccard"].mean, 5)   # Amorim (2015), Table 8
     (0.49968, 0.34143)
     """
-    requests = plan(x, indices, method, y=y, data=data, dropna=dropna, join=join, model=model,
-                    null=null,
-                    reference=reference, n_sim=n_sim, seed=seed, exhaustive=exhaustive,
-                    max_tables=max_tables, max_work=max_work, max_seconds=max_seconds,
-                    progress=progress,
-                    options=options)
-    return run(requests)
+    spec = NullSpec.of(method, model=model, n_sim=n_sim, seed=seed)
+    recs = index_records(indices)
+    clusterings = entry(x, y, data, dropna, join, recs)
+    return run(plan(clusterings, recs, spec, options, optional=group_members(indices)))
 
 
-def null_distribution(x, y=None, index="adjusted_rand", method="exact", *, model="perm",
-                      null=None, reference=None, n_sim=None, seed=None, exhaustive=None,
-                      max_tables=DEFAULT_MAX_TABLES, max_work=DEFAULT_MAX_WORK,
-                      max_seconds=DEFAULT_MAX_SECONDS, data=None,
-                      dropna=False, join="exact", progress=False,
+def null_distribution(x, y=None, index="rand", method="exact", *, model=None, n_sim=None,
+                      seed=None, data=None, dropna=False, join="exact",
                       **options) -> NullDistribution:
     """The null distribution of an index for the observed clusterings.
 
@@ -223,37 +214,24 @@ def null_distribution(x, y=None, index="adjusted_rand", method="exact", *, model
         matrices), or ``x`` alone as a ContingencyTable or a K x Q table of counts.
     index : str
         Any index of ``ca.list_indices()``.
-    method : str
+    method : str or NullSpec
         How the law is obtained (``ca.nulls.list_nulls()``): under ``model="perm"``,
         "exact", "hypergeometric", "patefield" or "permutation"; under the random partition
         models, "exact" (exact mean; the full law when n is small) or "simulation"; for
         indices of object pairs, "permutation" or "exact" (the exact mean). "auto" takes the
-        exact law when it fits in ``max_tables`` / ``max_work``, else Monte Carlo.
-    model : {"perm", "num", "num1", "all", "all1"}
+        exact law when it fits, else Monte Carlo. A ``NullSpec`` gives the method with its
+        settings (budgets of the exact methods, a one-sided model's reference, exhaustive
+        permutations, a progress bar).
+    model : {"perm", "num", "num1", "all", "all1", "objects", "pairs"}
         The random model (Gates & Ahn 2017): both margins fixed (default); random partitions
         with the observed numbers of clusters (two-sided, or one-sided with x fixed); random
-        partitions of any number of clusters (two- or one-sided).
-    null : {"objects", "pairs"}, optional
-        For indices of object pairs (fuzzy memberships, similarity matrices): permute y's
-        objects (default; the Mantel/QAP null) or its pair values (Amodio et al.'s null).
-    reference : {"x", "y"}, optional
-        The clustering a one-sided model keeps fixed (default x, the rows).
+        partitions of any number of clusters (two- or one-sided). For indices of object pairs
+        (fuzzy memberships, similarity matrices): y's objects permuted ("objects", the
+        default; the Mantel/QAP null) or its pair values ("pairs", Amodio et al.'s null).
     n_sim : int, optional
         Monte Carlo size (Patefield: 17,000; permutation: 999; simulation: 17,000).
     seed : None, int, SeedSequence or Generator
         The only source of randomness.
-    exhaustive : bool, optional
-        Permutation methods: use all permutations (an exact law); default when n <= 8.
-    max_tables, max_work : int
-        Exact methods refuse, before any work, laws with more tables to enumerate or a larger
-        dynamic programme than these.
-    max_seconds : float
-        The closed-form variance of an information index (``method="hypergeometric"``) is
-        refused, before any work, when its time predicted from the margins is above this
-        (default 60 s; a 50 x 50 table with n = 10^6 takes about 100 s); from 5 s on it shows
-        a progress bar.
-    progress : bool
-        Show a progress bar for long Monte Carlo runs.
     **options
         Options of the index (e.g. ``base=2``).
 
@@ -271,9 +249,7 @@ def null_distribution(x, y=None, index="adjusted_rand", method="exact", *, model
     if not isinstance(index, (str, Index)):
         raise TypeError("index must be one index name; for several use null_distributions() or "
                         "compare()")
+    spec = NullSpec.of(method, model=model, n_sim=n_sim, seed=seed)
     rec = get_index(index)
-    return null_distributions(x, [rec.name], method, y=y, data=data, dropna=dropna, join=join,
-                              model=model, null=null, reference=reference, n_sim=n_sim,
-                              seed=seed, exhaustive=exhaustive, max_tables=max_tables,
-                              max_work=max_work, max_seconds=max_seconds, progress=progress,
-                              **options)[rec.name]
+    clusterings = entry(x, y, data, dropna, join, [rec])
+    return run(plan(clusterings, [rec], spec, options))[rec.name]

@@ -415,11 +415,11 @@ def _check_exact(req):
     rows, cols = req.margins
     stats = sorted({rec.statistic for rec in req.indices if rec.statistic is not None})
     for statistic in stats:
-        check_dp_size(rows, cols, statistic, req.max_work, strict=req.auto)
+        check_dp_size(rows, cols, statistic, req.spec.max_work, strict=req.auto)
     if any(rec.statistic is None for rec in req.indices):
-        count = count_tables(rows, cols, limit=req.max_tables)
-        if count > req.max_tables:
-            _too_many_tables(rows, cols, req.max_tables)
+        count = count_tables(rows, cols, limit=req.spec.max_tables)
+        if count > req.spec.max_tables:
+            _too_many_tables(rows, cols, req.spec.max_tables)
 
 
 def _exact_law(req):
@@ -427,13 +427,13 @@ def _exact_law(req):
     laws, tables, out = {}, None, {}
     table_recs = [rec for rec in req.indices if rec.statistic is None]
     if table_recs:
-        tables = enumerate_tables(rows, cols, max_tables=req.max_tables)
+        tables = enumerate_tables(rows, cols, max_tables=req.spec.max_tables)
         enum_values = values_on_tables(table_recs, req.options, tables[0], (rows, cols))
     for rec in req.indices:
         opts = req.options[rec.name]
         if rec.statistic is not None:
             if rec.statistic not in laws:
-                laws[rec.statistic] = statistic_law(rows, cols, rec.statistic, req.max_work)
+                laws[rec.statistic] = statistic_law(rows, cols, rec.statistic, req.spec.max_work)
             values, probs = laws[rec.statistic]
             index_values = rec.of_statistic(values, rows, cols, **opts)
             how = f"dynamic programme on {rec.statistic}"

@@ -163,7 +163,7 @@ def _check_request(req):
 def _moments_law(req):
     rows, cols = req.margins
     return {rec.name: req.null_of(rec, moments=_index_moments(rec, rows, cols, True,
-                                                              req.max_seconds,
+                                                              req.spec.max_seconds,
                                                               **req.options[rec.name]))
             for rec in req.indices}
 

@@ -362,7 +362,7 @@ def random_model_chunks(x: Side, y: Side, n_sim: int, rng, progress: bool = Fals
 
 def _sides(req):
     rows, cols = req.margins
-    return sides_of(req.model.name, rows, cols, req.reference)
+    return sides_of(req.model.name, rows, cols, req.spec.reference or "x")
 
 
 def _closed_form_missing(req):
@@ -371,7 +371,7 @@ def _closed_form_missing(req):
 
 def _check_exact(req):
     x, y = _sides(req)
-    if enumeration_size(x, y, req.indices, req.max_tables, req.max_work) is not None:
+    if enumeration_size(x, y, req.indices, req.spec.max_tables, req.spec.max_work) is not None:
         return
     missing = _closed_form_missing(req)
     if req.auto or missing:
@@ -381,15 +381,15 @@ def _check_exact(req):
         raise ValueError(
             f"{what}the exact law is too large to list (n = {x.n}; more than "
             f"{_MAX_PROFILE_PAIRS:,} pairs of cluster-size profiles, or more work than "
-            f"max_work={req.max_work:,} / max_tables={req.max_tables:,}); use "
+            f"max_work={req.spec.max_work:,} / max_tables={req.spec.max_tables:,}); use "
             "method='simulation'")
 
 
 def _exact_law(req):
     x, y = _sides(req)
-    if enumeration_size(x, y, req.indices, req.max_tables, req.max_work) is not None:
-        laws = exact_partition_laws(x, y, req.indices, req.options, req.max_tables,
-                                    req.max_work)
+    if enumeration_size(x, y, req.indices, req.spec.max_tables, req.spec.max_work) is not None:
+        laws = exact_partition_laws(x, y, req.indices, req.options, req.spec.max_tables,
+                                    req.spec.max_work)
         how = "mixture over cluster-size profiles of the fixed-margins laws"
         return {rec.name: req.null_of(rec, values=laws[rec.name][0],
                                       probabilities=laws[rec.name][1],
@@ -404,7 +404,7 @@ def _exact_law(req):
 def _simulation_law(req):
     """Index values of random tables, chunk by chunk: only the values are kept."""
     x, y = _sides(req)
-    return sampled_laws(req, random_model_chunks(x, y, req.n_sim, req.rng, req.progress))
+    return sampled_laws(req, random_model_chunks(x, y, req.n_sim, req.rng, req.spec.progress))
 
 
 #: Memory per object while drawing random partitions (measured: 80-120 bytes at n = 10**6).

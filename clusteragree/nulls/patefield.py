@@ -128,7 +128,7 @@ def _patefield_law(req):
     """Index values of random tables, batch by batch: only the values are kept."""
     rows, cols = req.margins
     return sampled_laws(req, random_table_batches(rows, cols, req.n_sim, req.rng,
-                                                  req.progress), (rows, cols))
+                                                  req.spec.progress), (rows, cols))
 
 
 register_method(NullMethod(

@@ -199,12 +199,12 @@ def _describe_permutation(nd) -> str:
 
 def _table_permutation_law(req):
     x, y = table_to_codes(req.table.counts)
-    if use_all_permutations(len(x), req.exhaustive):
+    if use_all_permutations(len(x), req.spec.exhaustive):
         tables, weights = permuted_tables(x, y, exhaustive=True)
         values = values_on_tables(req.indices, req.options, tables, margins=req.margins)
         return {rec.name: req.null_of(rec, values=values[rec.name], probabilities=weights,
                                       details={"exhaustive": True}) for rec in req.indices}
-    return sampled_laws(req, permuted_table_batches(x, y, req.n_sim, req.rng, req.progress),
+    return sampled_laws(req, permuted_table_batches(x, y, req.n_sim, req.rng, req.spec.progress),
                         req.margins, details={"exhaustive": False})
 
 
@@ -212,8 +212,8 @@ def _pair_permutation_law(req):
     prepared = [_PairIndex(rec, req.clusterings.pair(rec), req.options[rec.name],
                            req.model.name) for rec in req.indices]
     values, weights = permuted_pair_values(prepared, null=req.model.name, n_sim=req.n_sim,
-                                           seed=req.rng, exhaustive=req.exhaustive,
-                                           progress=req.progress)
+                                           seed=req.rng, exhaustive=req.spec.exhaustive,
+                                           progress=req.spec.progress)
     details = {"null": req.model.name, "exhaustive": weights is not None}
     return {rec.name: req.null_of(rec, details=details, **(
         {"values": values[rec.name], "probabilities": weights} if weights is not None

@@ -47,7 +47,7 @@ import pandas as pd
 
 from .._validate import check_bool, check_choice, check_positive_int, check_real, check_seed
 from ..indices import GROUPS
-from ..nulls import null_distributions
+from ..nulls import NullSpec, null_distributions
 from .simulate import BALANCE, THESIS_WEIGHTS, random_margins
 from ..tables import margin_table
 
@@ -248,8 +248,8 @@ def margin_null_means(rows, cols, *, n_sim: int = 17_000, seed=None,
     rng = check_seed(seed)
     tab = margin_table(rows, cols)
     closed = null_distributions(tab, list(LINEAR), "hypergeometric")
-    laws = null_distributions(tab, list(PAIRED), "auto", n_sim=n_sim, seed=rng,
-                              max_work=max_work)
+    laws = null_distributions(tab, list(PAIRED), NullSpec(method="auto", max_work=max_work),
+                              n_sim=n_sim, seed=rng)
     method = laws["jaccard"].method
     out = {"method": method, "n_sim": laws["jaccard"].n_sim}
     mu_c = closed["czekanowski"].mean

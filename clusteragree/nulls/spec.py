@@ -1,0 +1,193 @@
+"""The null specification: the random model, the method and their settings, as one checked value.
+
+A null is named in two ways. The common cases are strings at the top level of every public
+function, as in R's ``chisq.test(simulate.p.value=TRUE, B=2000)``::
+
+    ca.agreement_test(x, y, index="rand", method="patefield", n_sim=2000, seed=1)
+
+and everything else goes in one ``NullSpec`` passed as ``method=``, as scipy's
+``permutation_test(..., method=PermutationMethod(n_resamples=...))``::
+
+    spec = ca.NullSpec(method="exact", max_tables=10**7)
+    ca.agreement_test(x, y, index="rand", method=spec)
+
+The spec is checked once, when it is made; the engine (``clusteragree.nulls.engine.plan``)
+reads it and gives each method its request, so no setting is passed on by hand. A
+``scipy.stats.PermutationMethod`` is accepted as ``method=`` too and read as
+``NullSpec(method="permutation", n_sim=n_resamples, seed=rng)``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, fields, replace
+
+from .._moments.mi_variance import DEFAULT_MAX_SECONDS
+from .._validate import (check_bool, check_choice, check_positive_int, check_real, check_seed,
+                         suggest)
+from ._methods import all_method_names, get_model
+from .exact import DEFAULT_MAX_TABLES, DEFAULT_MAX_WORK
+
+__all__ = ["NullSpec", "SETTINGS"]
+
+_REFERENCES = ("x", "y")
+
+
+@dataclass(frozen=True, repr=False)
+class NullSpec:
+    """How the null law of an index is obtained: random model, method and their settings.
+
+    Parameters
+    ----------
+    method : str, optional
+        How the law is obtained (``ca.nulls.list_nulls()``): under ``model="perm"``
+        "exact", "hypergeometric", "patefield" or "permutation"; under the random partition
+        models "exact" or "simulation"; for indices of object pairs "permutation" or "exact";
+        "auto" takes the exact law when it fits the budgets below, else Monte Carlo. Default:
+        the model's own (Patefield tables under "perm", random partitions under the other
+        partition models, permutations for indices of object pairs).
+    model : str, optional
+        The random model (Gates & Ahn 2017): "perm" (default: both margins fixed), "num",
+        "num1", "all", "all1" for partitions; "objects" (default for indices of object pairs:
+        y's objects permuted, the Mantel / QAP null) or "pairs" (y's pair values permuted,
+        Amodio et al.'s null) for fuzzy memberships and similarity matrices.
+    n_sim : int, optional
+        Monte Carlo size; default the method's own (17,000 tables or partitions, 999
+        permutations).
+    seed : None, int, numpy.random.SeedSequence or numpy.random.Generator
+        The only source of randomness.
+    reference : {"x", "y"}, optional
+        The clustering a one-sided model ("num1", "all1") keeps fixed; default "x".
+    exhaustive : bool, optional
+        Permutation methods: every permutation (an exact law) rather than a sample; default
+        when n <= 8.
+    max_tables : int
+        Exact methods refuse, before any work, a law with more tables to enumerate.
+    max_work : int
+        Exact methods refuse, before any work, a dynamic programme larger than this.
+    max_seconds : float
+        The closed-form variance of an information index (``method="hypergeometric"``) is
+        refused, before any work, when its time predicted from the margins is above this.
+    progress : bool
+        Show a progress bar on long Monte Carlo runs.
+
+    See Also
+    --------
+    clusteragree.nulls.null_distribution : the law this specifies.
+    clusteragree.nulls.list_nulls : every model and method.
+
+    References
+    ----------
+    Gates, A. J. & Ahn, Y.-Y. (2017), "The impact of random models on clustering similarity",
+    Journal of Machine Learning Research 18.
+
+    Examples
+    --------
+    >>> spec = ca.NullSpec(method="patefield", n_sim=2000, seed=1)
+    >>> spec
+    NullSpec(method='patefield', n_sim=2000, seed=1)
+    >>> ca.agreement_test([[30, 20], [10, 20]], index="rand", method=spec).null.n_sim
+    2000
+    """
+
+    method: str | None = None
+    model: str | None = None
+    n_sim: int | None = None
+    seed: object = None
+    reference: str | None = None
+    exhaustive: bool | None = None
+    max_tables: int = DEFAULT_MAX_TABLES
+    max_work: int = DEFAULT_MAX_WORK
+    max_seconds: float = DEFAULT_MAX_SECONDS
+    progress: bool = False
+
+    def __post_init__(self):
+        if self.method is not None:
+            names = all_method_names() + ["auto"]
+            if not isinstance(self.method, str):
+                raise TypeError(f"method must be a method name ({names}) or a NullSpec, got "
+                                f"{self.method!r}")
+            if self.method not in names:
+                raise ValueError(f"method must be one of {names}, got {self.method!r}."
+                                 + suggest(self.method, names))
+        if self.model is not None:
+            get_model(self.model)
+        if self.n_sim is not None:
+            check_positive_int(self.n_sim, "n_sim")
+        check_seed(self.seed)
+        if self.reference is not None:
+            check_choice(self.reference, "reference", _REFERENCES)
+        if self.exhaustive is not None:
+            check_bool(self.exhaustive, "exhaustive")
+        check_positive_int(self.max_tables, "max_tables")
+        check_positive_int(self.max_work, "max_work")
+        seconds = check_real(self.max_seconds, "max_seconds", "a positive number of seconds")
+        if seconds <= 0:
+            raise ValueError(f"max_seconds must be a positive number of seconds, got {seconds}")
+        check_bool(self.progress, "progress")
+
+    def __repr__(self) -> str:
+        given = [f"{f.name}={getattr(self, f.name)!r}" for f in fields(self)
+                 if getattr(self, f.name) is not f.default
+                 and getattr(self, f.name) != f.default]
+        return f"NullSpec({', '.join(given)})"
+
+    @classmethod
+    def of(cls, method=None, *, model=None, n_sim=None, seed=None) -> NullSpec:
+        """The spec of a public call: ``method`` a name, a NullSpec or a scipy
+        ``PermutationMethod``, with the top-level ``model``, ``n_sim`` and ``seed``.
+
+        A setting given both in a NullSpec and at the top level must agree.
+
+        >>> ca.NullSpec.of("exact", model="num1")
+        NullSpec(method='exact', model='num1')
+        """
+        top = {k: v for k, v in (("model", model), ("n_sim", n_sim), ("seed", seed))
+               if v is not None}
+        if isinstance(method, NullSpec):
+            for key, value in top.items():
+                mine = getattr(method, key)
+                if mine is not None and mine is not value and mine != value:
+                    raise ValueError(f"{key}={value!r} is given twice, and the NullSpec passed "
+                                     f"as method= says {key}={mine!r}: give it once")
+            return replace(method, **top) if top else method
+        scipy_method = _from_scipy(method)
+        if scipy_method is not None:
+            return cls.of(scipy_method, model=model, n_sim=n_sim, seed=seed)
+        return cls(method=method, **top)
+
+
+#: The names of the settings a NullSpec holds (an error names them when one is passed where
+#: an index option is expected).
+SETTINGS = tuple(f.name for f in fields(NullSpec))
+
+
+def _from_scipy(method):
+    """A NullSpec from ``scipy.stats.PermutationMethod``; None for anything else."""
+    try:
+        from scipy.stats import MonteCarloMethod, PermutationMethod
+    except ImportError:  # pragma: no cover - scipy < 1.11
+        return None
+    if isinstance(method, PermutationMethod):
+        rng = getattr(method, "rng", None)
+        if rng is None:
+            rng = getattr(method, "random_state", None)
+        return NullSpec(method="permutation", n_sim=method.n_resamples, seed=rng)
+    if isinstance(method, MonteCarloMethod):
+        raise TypeError("scipy's MonteCarloMethod draws samples from given distributions; the "
+                        "null of an agreement index draws tables or permutations: use "
+                        "method='patefield' (or NullSpec(method='patefield', n_sim=...))")
+    return None
+
+
+def misplaced_settings(options, takers) -> None:
+    """Refuse a null setting passed as a keyword of a public function (where only index
+    options go), unless one of the requested indices takes an option of that name."""
+    for key in options:
+        if key in SETTINGS and key not in takers:
+            raise TypeError(
+                f"{key}= is a setting of the null, not an option of the index: pass "
+                f"method=ca.NullSpec(..., {key}=...) (the method, model, n_sim and seed may "
+                f"also be given at the top level)")
+        if key == "null":
+            raise TypeError("null= is now the model: pass model='objects' or model='pairs' "
+                            "(the null of indices of object pairs)")
