@@ -6,8 +6,9 @@
 * ``study``: the design x algorithms x indices runner (serial, processes or Dask), with its
   resumable folder; ``study_results``: its summaries in the thesis' tables;
 * ``null_shapes``: the shapes of the paired indices' null laws across the design;
-* ``approximations``: regression approximations of the null means (Albatineh's L family),
-  published and refitted.
+* ``approximations``: the regression approximations of the null means of Jaccard,
+  Gower-Legendre and Sokal-Sneath 2 refitted over the design, against the published ones and
+  the exact identities (those two are the core's, ``clusteragree.nulls.approximations``).
 
 Amorim, M. J. (2015), "On clustering stability", PhD thesis, ISCTE - University Institute of
 Lisbon.
