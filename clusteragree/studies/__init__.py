@@ -1,5 +1,7 @@
 """The thesis' studies, built on the core (tables, indices, nulls, inference):
 
+* ``grid``: the design-grid runner (cells x replications, their seeds, one progress bar) that
+  ``simulate.design``, ``null_shapes`` and ``approximations`` share;
 * ``simulate``: the 540-data-set simulation design and its Gaussian mixtures;
 * ``mixture_overlap``: the overlap of a mixture's components (MixSim's definition);
 * ``stability``: weighted cross-validation and subsampling stability;

@@ -36,6 +36,7 @@ from ..nulls import null_distributions
 from ..nulls.approximations import (IDENTITIES, PUBLISHED, PUBLISHED_MAX_ERROR, TARGETS,
                                     QuadraticFit, _check_fits, approximate_null_mean,
                                     identity_null_mean)
+from .grid import run_grid
 from .simulate import BALANCE, THESIS_WEIGHTS, random_margins
 from ..tables import margin_table
 
@@ -167,41 +168,17 @@ def _check_design(n_values, ks, balances):
     return n_values, ks, balances
 
 
-def _cells(n_values, ks, balances):
-    return [(k, b, n) for k in ks for b in balances for n in n_values]
-
-
-def _progress(items, progress, desc):
-    if not progress:
-        return items
-    from tqdm.auto import tqdm
-    return tqdm(items, desc=desc, disable=None)  # None: off when not writing to a terminal
-
-
-def _cell_seeds(seed, n_cells, reps):
-    """One SeedSequence per (cell, draw): each cell spawns its draws, so the first draws of a
-    cell are the same whatever ``reps`` is."""
-    if isinstance(seed, np.random.SeedSequence):
-        root = seed
-    elif isinstance(seed, np.random.Generator):
-        root = np.random.SeedSequence(int(seed.integers(2**63)))
-    else:
-        check_seed(seed)  # type and sign checks
-        root = np.random.SeedSequence(None if seed is None else int(seed))
-    return [cell.spawn(reps) for cell in root.spawn(n_cells)]
-
-
 def design_null_means(reps: int = 10, n_values=(500, 800, 1100), ks=(2, 3, 4),
                       balances=BALANCE, *, n_sim: int = 17_000, seed=1,
                       max_work: int = 2_000_000, progress: bool = False) -> pd.DataFrame:
     """Null means (permutation model) of the paired indices over the thesis' design.
 
     For each cell K x balance x n (weights of Amorim 2015, Ch.4 Table 9) and each of ``reps``
-    margin draws (``clusteragree.studies.simulate.random_margins``, one SeedSequence per draw spawned
-    from ``seed``: a cell's first draws do not depend on ``reps``), the null means of
-    ``margin_null_means``: exact when the exact law fits ``max_work``, else ``n_sim``
-    Patefield tables with a control variate (the means of R, C and Fowlkes-Mallows are exact
-    closed forms always).
+    margin draws (``clusteragree.studies.simulate.random_margins``; one SeedSequence per draw
+    spawned from ``seed``, ``grid.run_grid``'s "spawn" seeding: a cell's first draws do not
+    depend on ``reps``), the null means of ``margin_null_means``: exact when the exact law
+    fits ``max_work``, else ``n_sim`` Patefield tables with a control variate (the means of
+    R, C and Fowlkes-Mallows are exact closed forms always).
 
     Returns a DataFrame, one row per margin draw: ``k``, ``balance``, ``n``, ``rep``,
     ``rows``, ``cols`` (the margins as text), ``method``, ``n_sim`` and the columns of
@@ -215,18 +192,20 @@ def design_null_means(reps: int = 10, n_values=(500, 800, 1100), ks=(2, 3, 4),
     n_sim = check_positive_int(n_sim, "n_sim", minimum=2)
     max_work = check_positive_int(max_work, "max_work")
     check_bool(progress, "progress")
-    cells = _cells(*_check_design(n_values, ks, balances))
-    seeds = _cell_seeds(seed, len(cells), reps)
-    jobs = [(cell, r, s) for cell, ss in zip(cells, seeds) for r, s in enumerate(ss)]
-    records = []
-    for (k, balance, n), r, ss in _progress(jobs, progress, "null means"):
-        margin_seed, null_seed = ss.spawn(2)
+    n_values, ks, balances = _check_design(n_values, ks, balances)
+
+    def draw(cell):
+        k, balance, n = cell.levels["k"], cell.levels["balance"], cell.levels["n"]
+        margin_seed, null_seed = cell.seed.spawn(2)
         rows, cols = random_margins(k, balance, n, seed=margin_seed)
-        rec = {"k": k, "balance": balance, "n": n, "rep": r,
+        rec = {"k": k, "balance": balance, "n": n, "rep": cell.rep,
                "rows": " ".join(map(str, rows)), "cols": " ".join(map(str, cols))}
         rec.update(margin_null_means(rows, cols, n_sim=n_sim, seed=null_seed,
                                      max_work=max_work))
-        records.append(rec)
+        return rec
+
+    records = run_grid(draw, {"k": ks, "balance": balances, "n": n_values}, reps, seed,
+                       progress=progress, desc="null means", unit="draw")
     frame = pd.DataFrame.from_records(records)
     frame["n_sim"] = frame["n_sim"].astype("Int64")
     return frame
@@ -428,24 +407,26 @@ def simulated_agreement(reps: int = 10, n_values=(500, 800, 1100), ks=(2, 3, 4),
             check_real(keep_range[1], "keep_range[1]") <= 1):
         raise ValueError(f"keep_range must be (low, high) with 0 <= low <= high <= 1, got "
                          f"{keep_range!r}")
-    cells = _cells(*_check_design(n_values, ks, balances))
-    seeds = _cell_seeds(seed, len(cells), reps)
-    jobs = [(cell, r, s) for cell, ss in zip(cells, seeds) for r, s in enumerate(ss)]
-    records = []
-    for (k, balance, n), r, ss in _progress(jobs, progress, "agreement tables"):
-        model_seed, null_seed = ss.spawn(2)
+    n_values, ks, balances = _check_design(n_values, ks, balances)
+
+    def draw(cell):
+        k, balance, n = cell.levels["k"], cell.levels["balance"], cell.levels["n"]
+        model_seed, null_seed = cell.seed.spawn(2)
         rng = np.random.default_rng(model_seed)
         rows, _ = random_margins(k, balance, n, seed=rng)
         keep = float(rng.uniform(*keep_range))
         tab = agreement_table(rows, THESIS_WEIGHTS[k][balance], keep, seed=rng)
         df = compare(tab, indices="paired", method=method, n_sim=n_sim, seed=null_seed)
-        rec = {"k": k, "balance": balance, "n": n, "rep": r, "keep": keep,
+        rec = {"k": k, "balance": balance, "n": n, "rep": cell.rep, "keep": keep,
                "method": df["method"].iloc[0], "n_sim": df["n_sim"].iloc[0]}
         for name in PAIRED:
             rec[f"observed_{name}"] = float(df.at[name, "observed"])
             rec[f"null_mean_{name}"] = float(df.at[name, "null_mean"])
             rec[f"adjusted_{name}"] = float(df.at[name, "adjusted_mean"])
-        records.append(rec)
+        return rec
+
+    records = run_grid(draw, {"k": ks, "balance": balances, "n": n_values}, reps, seed,
+                       progress=progress, desc="agreement tables", unit="table")
     frame = pd.DataFrame.from_records(records)
     frame["n_sim"] = frame["n_sim"].astype("Int64")
     return frame
