@@ -1,5 +1,7 @@
-"""Tests of ``clusteragree.studies.approximations``: the identities between the paired indices, the
-published regressions, the null means over the thesis' design and the refitted regressions.
+"""Tests of the approximate null means: the identities between the paired indices and the
+published regressions (the core's ``clusteragree.nulls.approximations``), and the study of
+``clusteragree.studies.approximations``: the null means over the thesis' design and the refitted
+regressions.
 
 Reference values are computed independently: null means by averaging an index over every
 permutation of one labelling (small n), regressions by numpy's least squares, derivatives by
@@ -20,22 +22,26 @@ from hypothesis import strategies as st
 from scipy import stats
 
 import clusteragree as ca
-from clusteragree.studies.approximations import (
-    APPROACHES,
+from clusteragree.nulls import approximations as core
+from clusteragree.nulls.approximations import (
     IDENTITIES,
-    LINEAR,
-    PAIRED,
     PUBLISHED,
     TARGETS,
     QuadraticFit,
-    agreement_table,
     approximate_null_mean,
+    identity_null_mean,
+)
+from clusteragree.studies import approximations as study
+from clusteragree.studies.approximations import (
+    APPROACHES,
+    LINEAR,
+    PAIRED,
+    agreement_table,
     approximation_errors,
     approximation_residuals,
     correlations,
     design_null_means,
     fit_approximations,
-    identity_null_mean,
     margin_null_means,
     simulated_agreement,
 )
@@ -100,6 +106,45 @@ def test_approximation_is_the_fit_at_the_exact_closed_form_mean():
     own = QuadraticFit("jaccard", "czekanowski", (0.0, 1.0, 0.0))  # E[J] ~ E[C]
     assert approximate_null_mean(TAB6A, "jaccard", own) == pytest.approx(
         exact["czekanowski"].mean, abs=1e-12)
+
+
+# -- the core and the study ----------------------------------------------------------------------
+
+CORE_NAMES = ("IDENTITIES", "PUBLISHED", "PUBLISHED_MAX_ERROR", "TARGETS", "QuadraticFit",
+              "approximate_null_mean", "identity_null_mean")
+
+
+@pytest.mark.parametrize("name", CORE_NAMES)
+def test_the_study_module_still_offers_the_core_approximations(name):
+    # users reached them as clusteragree.studies.approximations.<name>: the very same objects
+    assert getattr(study, name) is getattr(core, name)
+    assert name in study.__all__ and name in core.__all__
+    assert ca.nulls.approximations is core
+
+
+def test_the_core_approximations_import_nothing_from_the_wings():
+    import ast
+    from pathlib import Path
+
+    tree = ast.parse(Path(core.__file__).read_text(encoding="utf-8"))
+    modules = [node.module or "" for node in ast.walk(tree) if isinstance(node, ast.ImportFrom)]
+    modules += [a.name for node in ast.walk(tree) if isinstance(node, ast.Import)
+                for a in node.names]
+    assert modules and not [m for m in modules if "studies" in m or "reports" in m], modules
+
+
+def test_the_core_takes_a_refit_of_the_study():
+    x = np.linspace(0.2, 0.6, 9)
+    frame = pd.DataFrame({"mean_czekanowski": x, "mean_jaccard": 0.5 * x**2 + 0.3 * x + 0.02})
+    refit = fit_approximations(frame, targets=["jaccard"])
+    mu = ca.nulls.null_distribution(TAB6A, index="czekanowski", method="hypergeometric").mean
+    a, b, c = refit.fits["jaccard"].coef
+    assert approximate_null_mean(TAB6A, "jaccard", refit) == pytest.approx(
+        (a * mu + b) * mu + c, abs=1e-12)
+    assert approximate_null_mean(TAB6A, "jaccard", refit) != approximate_null_mean(TAB6A,
+                                                                                   "jaccard")
+    with pytest.raises(ValueError, match="index must be one of"):  # the refit has no GL fit
+        approximate_null_mean(TAB6A, "gower_legendre", refit)
 
 
 # -- exact means against brute force ----------------------------------------------------------

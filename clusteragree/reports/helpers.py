@@ -143,9 +143,9 @@ def null_means_by_method(tab, indices, nulls: dict) -> pd.DataFrame:
     error, Albatineh & Niewiadomska-Bugaj's (2011) regression approximation where one is
     published, and the exact identity with an L-family index (J = C / (2 - C), GL = 2R / (1 + R),
     SS2 = C / (4 - 3C)) with its second-order delta-method correction
-    (``clusteragree.studies.approximations``). NA where a method does not apply or would not fit."""
-    from ..studies.approximations import TARGETS, approximate_null_mean, identity_null_mean
+    (``clusteragree.nulls.approximations``). NA where a method does not apply or would not fit."""
     from ..nulls import null_distribution
+    from ..nulls.approximations import TARGETS, approximate_null_mean, identity_null_mean
 
     rows = []
     for name in indices:

@@ -1,39 +1,24 @@
-"""Approximate null means of the paired indices outside the L family: published regressions,
-refitted regressions and exact identities.
+"""The study behind the regression-approximations report: the null means of the paired
+indices over the thesis' design, the published regressions refitted on them, the errors of
+every approximation, and the observed, null and adjusted values on tables of an agreement model.
 
-Under the permutation model (both margins fixed) the null mean of an index of the L family
-(affine in s = sum n_ij^2 given the margins: Rand R, Czekanowski C, Fowlkes-Mallows) has a
-closed form. Jaccard J, Gower-Legendre GL and Sokal-Sneath 2 SS2 are not in the family.
+The approximations themselves, Albatineh & Niewiadomska-Bugaj's published quadratic regressions
+and the exact identities J = C/(2-C), GL = 2R/(1+R), SS2 = C/(4-3C) with their delta-method
+correction, are the core's: ``clusteragree.nulls.approximations``. This module re-exports them
+(``PUBLISHED``, ``PUBLISHED_MAX_ERROR``, ``IDENTITIES``, ``TARGETS``, ``QuadraticFit``,
+``approximate_null_mean``, ``identity_null_mean``), so the study reads as one namespace.
+
 Albatineh, A. N. & Niewiadomska-Bugaj, M. (2011), "Correcting Jaccard and other similarity
 indices for chance agreement in cluster analysis", Advances in Data Analysis and
-Classification 5, 179-200, approximate their null means by quadratic regressions on the mean
-of an L index, fitted on simulated data (500 objects, five balanced clusters; largest
-regression error 0.0278). Amorim, M. J. (2015), "On clustering stability", PhD thesis,
-ISCTE - University Institute of Lisbon, eqs 19-21, quotes them as
-
-    E[J]   ~  0.656151 C^2 + 0.298540 C + 0.018352      (C = E[Czekanowski])
-    E[GL]  ~ -0.656151 R^2 + 1.610843 R + 0.026957      (R = E[Rand])
-    E[SS2] ~  1.10870 C^2 - 0.28021 C + 0.05337
-
-and applies them with the exact E[C] and E[R] (Table 7). The x^2 coefficient of the GL fit
-repeats the 0.656151 of the Jaccard fit: a suspected misprint, quoted here as printed.
-
-On every table the three indices are exact functions of an L index (d = a10 + a01 the pairs
-split by one clustering only):
-
-    J = a11 / (a11 + d) = C / (2 - C),   GL = 2R / (1 + R),   SS2 = a11 / (a11 + 2d)
-      = J / (2 - J) = C / (4 - 3C),
-
-so E[J] = E[g(C)] with g(x) = x / (2 - x), and the plug-in g(E[C]) (``order=1``) or the
-second-order delta method g(E[C]) + g''(E[C]) Var[C] / 2 (``order=2``, with the exact Var[C]
-of the hypergeometric closed form) approximate it without any fitted constant.
-
->>> tab = ca.load_dataset("thesis_table6a")            # Amorim (2015), Table 6a
->>> round(approximate_null_mean(tab, "jaccard"), 3)    # Table 7, APPROX E[J]: 0.340
-0.34
->>> exact = ca.nulls.null_distribution(tab, index="jaccard", method="exact").mean
->>> [round(identity_null_mean(tab, "jaccard", order=o), 6) for o in (1, 2)], round(exact, 6)
-([0.341384, 0.341425], 0.341426)
+Classification 5, 179-200, fitted their regressions on simulated data (500 objects, five
+balanced clusters). Here ``design_null_means`` computes the null means over the design of
+Amorim, M. J. (2015), "On clustering stability", PhD thesis, ISCTE - University Institute of
+Lisbon, Ch.4 (K = 2, 3, 4 clusters, balanced or unbalanced weights, several n): exact where
+the exact law fits the budget, else Monte Carlo with a control variate. ``fit_approximations``
+refits the regressions on them (statsmodels OLS), ``approximation_errors`` compares the
+published fit, the refitted one, the identity plug-in and the identity with the delta method,
+and ``simulated_agreement`` with ``correlations`` relates the indices' null means, observed and
+adjusted values.
 """
 
 from __future__ import annotations
@@ -48,6 +33,10 @@ import pandas as pd
 from .._validate import check_bool, check_choice, check_positive_int, check_real, check_seed
 from ..indices import GROUPS
 from ..nulls import NullSpec, null_distributions
+from ..nulls.approximations import (IDENTITIES, PUBLISHED, PUBLISHED_MAX_ERROR, TARGETS,
+                                    QuadraticFit, check_fits, approximate_null_mean,
+                                    identity_null_mean)
+from .grid import run_grid
 from .simulate import BALANCE, THESIS_WEIGHTS, random_margins
 from ..tables import margin_table
 
@@ -76,120 +65,10 @@ __all__ = [
 #: The thesis' eight paired indices, and those among them with a closed-form null mean.
 PAIRED: tuple[str, ...] = GROUPS["paired"]
 LINEAR: tuple[str, ...] = ("rand", "czekanowski", "fowlkes_mallows")
-#: The indices approximated (targets of the published fits).
-TARGETS: tuple[str, ...] = ("jaccard", "gower_legendre", "sokal_sneath2")
-_SOURCE = ("Albatineh & Niewiadomska-Bugaj (2011), Correcting Jaccard and other similarity "
-           "indices for chance agreement in cluster analysis; quoted by Amorim (2015), On "
-           "clustering stability, eq {}")
-
-
-@dataclass(frozen=True)
-class QuadraticFit:
-    """E[target] ~ a x^2 + b x + c with x = E[predictor]; ``coef`` = (a, b, c)."""
-
-    target: str
-    predictor: str
-    coef: tuple[float, float, float]
-    source: str = ""
-
-    def __call__(self, x):
-        """The fitted value at ``x`` (a number or an array)."""
-        a, b, c = self.coef
-        x = np.asarray(x, dtype=float)
-        out = (a * x + b) * x + c
-        return float(out) if out.ndim == 0 else out
-
-
-#: The published fits (target -> QuadraticFit), as printed in Amorim (2015), eqs 19-21.
-PUBLISHED: dict[str, QuadraticFit] = {
-    "jaccard": QuadraticFit("jaccard", "czekanowski", (0.656151, 0.298540, 0.018352),
-                            _SOURCE.format(19)),
-    "gower_legendre": QuadraticFit(
-        "gower_legendre", "rand", (-0.656151, 1.610843, 0.026957),
-        _SOURCE.format(20) + " (its x^2 coefficient repeats eq 19's 0.656151, a suspected "
-        "misprint; quoted as printed)"),
-    "sokal_sneath2": QuadraticFit("sokal_sneath2", "czekanowski", (1.10870, -0.28021, 0.05337),
-                                  _SOURCE.format(21)),
-}
-#: The largest regression error Albatineh & Niewiadomska-Bugaj (2011) report.
-PUBLISHED_MAX_ERROR = 0.0278
-
-
-@dataclass(frozen=True)
-class Identity:
-    """target = g(predictor) on every table, with g and its second derivative."""
-
-    target: str
-    predictor: str
-    formula: str
-    g: object
-    g2: object
-
-
-#: The exact identities: target -> Identity (g and g'' as functions of the predictor).
-IDENTITIES: dict[str, Identity] = {
-    "jaccard": Identity("jaccard", "czekanowski", "C / (2 - C)",
-                        lambda x: x / (2 - x), lambda x: 4 / (2 - x) ** 3),
-    "gower_legendre": Identity("gower_legendre", "rand", "2R / (1 + R)",
-                               lambda x: 2 * x / (1 + x), lambda x: -4 / (1 + x) ** 3),
-    "sokal_sneath2": Identity("sokal_sneath2", "czekanowski", "C / (4 - 3C)",
-                              lambda x: x / (4 - 3 * x), lambda x: 24 / (4 - 3 * x) ** 3),
-}
 
 #: The four approximations compared by ``approximation_errors``.
 APPROACHES = ("published regression", "refitted regression", "identity (plug-in)",
               "identity + delta")
-
-
-def _check_fits(fit) -> dict[str, QuadraticFit]:
-    if isinstance(fit, Refit):
-        return fit.fits
-    if isinstance(fit, QuadraticFit):
-        return {fit.target: fit}
-    if isinstance(fit, dict) and fit and all(isinstance(v, QuadraticFit) for v in fit.values()):
-        return fit
-    raise TypeError("fit must be a QuadraticFit, a dict target -> QuadraticFit (PUBLISHED) or "
-                    f"the result of fit_approximations, got {type(fit).__name__}")
-
-
-def _moments(table, predictor):
-    nd = null_distributions(table, [predictor], "hypergeometric")[predictor]
-    return nd.mean, nd.var
-
-
-def approximate_null_mean(table, index: str, fit=None) -> float:
-    """The regression approximation of the null mean (permutation model) of ``index``:
-    ``fit`` (default: the published fits, ``PUBLISHED``) evaluated at the exact closed-form
-    null mean of its predictor (E[C] for Jaccard and Sokal-Sneath 2, E[R] for
-    Gower-Legendre), as Amorim (2015, "On clustering stability", Table 7) applies the fits
-    of Albatineh & Niewiadomska-Bugaj (2011).
-
-    >>> tab = ca.load_dataset("thesis_table6a")
-    >>> round(approximate_null_mean(tab, "gower_legendre"), 3)   # Table 7, APPROX: 0.668
-    0.668
-    """
-    fits = _check_fits(PUBLISHED if fit is None else fit)
-    index = check_choice(index, "index", list(fits))
-    f = fits[index]
-    return f(_moments(table, f.predictor)[0])
-
-
-def identity_null_mean(table, index: str, order: int = 2) -> float:
-    """The null mean (permutation model) of ``index`` from its exact identity with an L index
-    (``IDENTITIES``: J = C/(2-C), GL = 2R/(1+R), SS2 = C/(4-3C)): ``order=1`` the plug-in
-    g(mu), ``order=2`` the delta method g(mu) + g''(mu) sigma^2 / 2, with mu and sigma^2 the
-    exact null mean and variance of the predictor (hypergeometric closed form).
-
-    >>> tab = ca.load_dataset("thesis_table6a")
-    >>> round(identity_null_mean(tab, "gower_legendre", order=1), 5)
-    0.66638
-    """
-    index = check_choice(index, "index", list(IDENTITIES))
-    if isinstance(order, bool) or order not in (1, 2):
-        raise ValueError(f"order must be 1 (plug-in) or 2 (delta method), got {order!r}")
-    ident = IDENTITIES[index]
-    mu, var = _moments(table, ident.predictor)
-    return float(ident.g(mu) + (ident.g2(mu) * var / 2 if order == 2 else 0.0))
 
 
 # -- null means over the thesis' design ---------------------------------------------------------
@@ -289,41 +168,17 @@ def _check_design(n_values, ks, balances):
     return n_values, ks, balances
 
 
-def _cells(n_values, ks, balances):
-    return [(k, b, n) for k in ks for b in balances for n in n_values]
-
-
-def _progress(items, progress, desc):
-    if not progress:
-        return items
-    from tqdm.auto import tqdm
-    return tqdm(items, desc=desc, disable=None)  # None: off when not writing to a terminal
-
-
-def _cell_seeds(seed, n_cells, reps):
-    """One SeedSequence per (cell, draw): each cell spawns its draws, so the first draws of a
-    cell are the same whatever ``reps`` is."""
-    if isinstance(seed, np.random.SeedSequence):
-        root = seed
-    elif isinstance(seed, np.random.Generator):
-        root = np.random.SeedSequence(int(seed.integers(2**63)))
-    else:
-        check_seed(seed)  # type and sign checks
-        root = np.random.SeedSequence(None if seed is None else int(seed))
-    return [cell.spawn(reps) for cell in root.spawn(n_cells)]
-
-
 def design_null_means(reps: int = 10, n_values=(500, 800, 1100), ks=(2, 3, 4),
                       balances=BALANCE, *, n_sim: int = 17_000, seed=1,
                       max_work: int = 2_000_000, progress: bool = False) -> pd.DataFrame:
     """Null means (permutation model) of the paired indices over the thesis' design.
 
     For each cell K x balance x n (weights of Amorim 2015, Ch.4 Table 9) and each of ``reps``
-    margin draws (``clusteragree.studies.simulate.random_margins``, one SeedSequence per draw spawned
-    from ``seed``: a cell's first draws do not depend on ``reps``), the null means of
-    ``margin_null_means``: exact when the exact law fits ``max_work``, else ``n_sim``
-    Patefield tables with a control variate (the means of R, C and Fowlkes-Mallows are exact
-    closed forms always).
+    margin draws (``clusteragree.studies.simulate.random_margins``; one SeedSequence per draw
+    spawned from ``seed``, ``grid.run_grid``'s "spawn" seeding: a cell's first draws do not
+    depend on ``reps``), the null means of ``margin_null_means``: exact when the exact law
+    fits ``max_work``, else ``n_sim`` Patefield tables with a control variate (the means of
+    R, C and Fowlkes-Mallows are exact closed forms always).
 
     Returns a DataFrame, one row per margin draw: ``k``, ``balance``, ``n``, ``rep``,
     ``rows``, ``cols`` (the margins as text), ``method``, ``n_sim`` and the columns of
@@ -337,18 +192,20 @@ def design_null_means(reps: int = 10, n_values=(500, 800, 1100), ks=(2, 3, 4),
     n_sim = check_positive_int(n_sim, "n_sim", minimum=2)
     max_work = check_positive_int(max_work, "max_work")
     check_bool(progress, "progress")
-    cells = _cells(*_check_design(n_values, ks, balances))
-    seeds = _cell_seeds(seed, len(cells), reps)
-    jobs = [(cell, r, s) for cell, ss in zip(cells, seeds) for r, s in enumerate(ss)]
-    records = []
-    for (k, balance, n), r, ss in _progress(jobs, progress, "null means"):
-        margin_seed, null_seed = ss.spawn(2)
+    n_values, ks, balances = _check_design(n_values, ks, balances)
+
+    def draw(cell):
+        k, balance, n = cell.levels["k"], cell.levels["balance"], cell.levels["n"]
+        margin_seed, null_seed = cell.seed.spawn(2)
         rows, cols = random_margins(k, balance, n, seed=margin_seed)
-        rec = {"k": k, "balance": balance, "n": n, "rep": r,
+        rec = {"k": k, "balance": balance, "n": n, "rep": cell.rep,
                "rows": " ".join(map(str, rows)), "cols": " ".join(map(str, cols))}
         rec.update(margin_null_means(rows, cols, n_sim=n_sim, seed=null_seed,
                                      max_work=max_work))
-        records.append(rec)
+        return rec
+
+    records = run_grid(draw, {"k": ks, "balance": balances, "n": n_values}, reps, seed,
+                       progress=progress, desc="null means", unit="draw")
     frame = pd.DataFrame.from_records(records)
     frame["n_sim"] = frame["n_sim"].astype("Int64")
     return frame
@@ -439,7 +296,7 @@ def approximation_residuals(frame: pd.DataFrame, fits) -> pd.DataFrame:
     A long DataFrame: row, k, balance, n, method, target, predictor, x (the predictor's exact
     mean), truth, truth_se, approach, approximation, error (approximation - truth).
     """
-    fits = _check_fits(fits)
+    fits = check_fits(fits)
     targets = [t for t in TARGETS if t in fits]
     if not targets:
         raise ValueError(f"fits has no fit of {list(TARGETS)}")
@@ -550,24 +407,26 @@ def simulated_agreement(reps: int = 10, n_values=(500, 800, 1100), ks=(2, 3, 4),
             check_real(keep_range[1], "keep_range[1]") <= 1):
         raise ValueError(f"keep_range must be (low, high) with 0 <= low <= high <= 1, got "
                          f"{keep_range!r}")
-    cells = _cells(*_check_design(n_values, ks, balances))
-    seeds = _cell_seeds(seed, len(cells), reps)
-    jobs = [(cell, r, s) for cell, ss in zip(cells, seeds) for r, s in enumerate(ss)]
-    records = []
-    for (k, balance, n), r, ss in _progress(jobs, progress, "agreement tables"):
-        model_seed, null_seed = ss.spawn(2)
+    n_values, ks, balances = _check_design(n_values, ks, balances)
+
+    def draw(cell):
+        k, balance, n = cell.levels["k"], cell.levels["balance"], cell.levels["n"]
+        model_seed, null_seed = cell.seed.spawn(2)
         rng = np.random.default_rng(model_seed)
         rows, _ = random_margins(k, balance, n, seed=rng)
         keep = float(rng.uniform(*keep_range))
         tab = agreement_table(rows, THESIS_WEIGHTS[k][balance], keep, seed=rng)
         df = compare(tab, indices="paired", method=method, n_sim=n_sim, seed=null_seed)
-        rec = {"k": k, "balance": balance, "n": n, "rep": r, "keep": keep,
+        rec = {"k": k, "balance": balance, "n": n, "rep": cell.rep, "keep": keep,
                "method": df["method"].iloc[0], "n_sim": df["n_sim"].iloc[0]}
         for name in PAIRED:
             rec[f"observed_{name}"] = float(df.at[name, "observed"])
             rec[f"null_mean_{name}"] = float(df.at[name, "null_mean"])
             rec[f"adjusted_{name}"] = float(df.at[name, "adjusted_mean"])
-        records.append(rec)
+        return rec
+
+    records = run_grid(draw, {"k": ks, "balance": balances, "n": n_values}, reps, seed,
+                       progress=progress, desc="agreement tables", unit="table")
     frame = pd.DataFrame.from_records(records)
     frame["n_sim"] = frame["n_sim"].astype("Int64")
     return frame

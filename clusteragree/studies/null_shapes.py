@@ -23,8 +23,9 @@ With a skewed null law the two usual chance adjustments disagree:
   gap = (t - median) / (1 - median) - (t - mean) / (1 - mean) and their ratio.
 
 Seeds: each design cell (K, balance, n, rep) gets its own ``numpy.random.SeedSequence(seed,
-spawn_key=(K, balance number, n, rep))``, split in two streams (margins, tables); a cell's laws
-are therefore the same whichever other cells are asked for.
+spawn_key=(K, balance number, n, rep))`` (``grid.run_grid``'s "keyed" seeding), split in two
+streams (margins, tables); a cell's laws are therefore the same whichever other cells are asked
+for.
 
 >>> shapes = null_shapes(ks=(2,), n_values=(200,), reps=1, n_sim=500, seed=1)
 >>> shapes.shape, sorted(shapes.balance.unique())
@@ -44,6 +45,7 @@ from .._validate import check_bool, check_choice, check_positive_int, check_real
 from ..indices import get_index, resolve_indices
 from ..nulls import null_distributions
 from ..nulls._methods import get_model
+from .grid import keyed_seed, run_grid
 from .simulate import BALANCE, THESIS_N, THESIS_WEIGHTS, random_margins
 from ..tables import margin_table
 
@@ -199,15 +201,16 @@ def _check_n_values(n_values, ks) -> list[int]:
     return [check_positive_int(n, "n_values", minimum=max(ks)) for n in n_values]
 
 
-def _cell_streams(seed: int, k: int, balance: str, n: int, rep: int):
-    """The two generators of one design cell: margins and tables."""
-    ss = np.random.SeedSequence(seed, spawn_key=(k, BALANCE.index(balance), n, rep))
-    m, t = ss.spawn(2)
-    return np.random.default_rng(m), np.random.default_rng(t)
+def _key(levels) -> tuple[int, int, int]:
+    """A design cell's seed key, before its rep (``grid``'s "keyed" seeding): K, the balance's
+    number, n."""
+    return levels["k"], BALANCE.index(levels["balance"]), levels["n"]
 
 
-def _cell(k, balance, n, rep, names, n_sim, seed):
-    margins_rng, tables_rng = _cell_streams(seed, k, balance, n, rep)
+def _cell(k, balance, n, ss, names, n_sim):
+    """The margins and laws of one design cell from its SeedSequence ``ss``, split in two
+    streams: margins and tables."""
+    margins_rng, tables_rng = (np.random.default_rng(s) for s in ss.spawn(2))
     rows, cols = random_margins(k, balance, n, seed=margins_rng)
     laws = null_distributions(margin_table(rows, cols), names, method="patefield",
                               n_sim=n_sim, seed=tables_rng)
@@ -232,7 +235,8 @@ def cell_laws(k: int, balance: str, n: int | None = None, rep: int = 0, *, indic
     rep = check_positive_int(rep, "rep", minimum=0)
     names = _check_indices(indices)
     n_sim = check_positive_int(n_sim, "n_sim", minimum=10)
-    return _cell(k, balance, n, rep, names, n_sim, _check_seed(seed))
+    ss = keyed_seed(_check_seed(seed), _key({"k": k, "balance": balance, "n": n}) + (rep,))
+    return _cell(k, balance, n, ss, names, n_sim)
 
 
 def null_shapes(ks=(2, 3, 4), balances=BALANCE, n_values=(500, 800, 1100), reps: int = 30,
@@ -267,20 +271,19 @@ def null_shapes(ks=(2, 3, 4), balances=BALANCE, n_values=(500, 800, 1100), reps:
         raise ValueError(f"reference must be a quantile level in (0, 1), got {reference}")
     progress = check_bool(progress, "progress")
     optimum = np.array([get_index(name).optimum for name in names], dtype=float)
-    cells = [(k, b, n, r) for k in ks for b in balances for n in n_values for r in range(reps)]
-    if progress:
-        from tqdm.auto import tqdm
 
-        cells = tqdm(cells, desc="design cells", unit="cell")
-    frames = []
-    for k, balance, n, rep in cells:
-        rows, cols, laws = _cell(k, balance, n, rep, names, n_sim, seed)
+    def summarise(cell):
+        k, balance, n = cell.levels["k"], cell.levels["balance"], cell.levels["n"]
+        rows, cols, laws = _cell(k, balance, n, cell.seed, names, n_sim)
         shapes = law_shapes(np.vstack([laws[name].samples for name in names]), reference,
                             optimum)
-        head = pd.DataFrame({"K": k, "balance": balance, "n": n, "rep": rep,
+        head = pd.DataFrame({"K": k, "balance": balance, "n": n, "rep": cell.rep,
                              "rows": "-".join(map(str, rows)), "cols": "-".join(map(str, cols)),
                              "index": names, "n_sim": n_sim})
-        frames.append(pd.concat([head, shapes], axis=1))
+        return pd.concat([head, shapes], axis=1)
+
+    frames = run_grid(summarise, {"k": ks, "balance": balances, "n": n_values}, reps, seed,
+                      seeding="keyed", key=_key, progress=progress)
     out = pd.concat(frames, ignore_index=True)
     out.attrs.update(null=null_label(n_sim), model="perm", method="patefield", n_sim=n_sim,
                      seed=seed, reference=reference)

@@ -47,6 +47,7 @@ import pandas as pd
 from scipy.optimize import brentq
 
 from .._validate import check_choice, check_positive_int, check_real, check_seed
+from .grid import run_grid
 from .mixture_overlap import average_overlap_at, pair_terms
 
 __all__ = ["THESIS_WEIGHTS", "THESIS_N", "THESIS_OVERLAP", "BALANCE", "SEPARATION",
@@ -242,15 +243,6 @@ DESIGN_COLUMNS = ("scenario", "balance", "k", "p", "n", "separation", "target_ov
                   "seed")
 
 
-def _root(seed) -> np.random.SeedSequence:
-    if isinstance(seed, np.random.SeedSequence):
-        return seed
-    if isinstance(seed, np.random.Generator):
-        return np.random.SeedSequence(int(seed.integers(2**63)))
-    check_seed(seed)  # type and sign checks
-    return np.random.SeedSequence(None if seed is None else int(seed))
-
-
 def design(reps: int = 30, seed=1) -> pd.DataFrame:
     """The thesis' 540 data sets (Amorim 2015, Ch.4 Table 9): 2 balances x 3 K x 3 degrees
     of separation = 18 scenarios, ``reps`` (30) data sets each; one row per data set.
@@ -258,25 +250,29 @@ def design(reps: int = 30, seed=1) -> pd.DataFrame:
     Columns: ``scenario`` (the thesis' code: balance 1/2, K, separation 1/2/3, e.g. "132"),
     ``balance``, ``k``, ``p`` (= K), ``n``, ``separation``, ``target_overlap``, ``rep`` and
     ``seed``: an integer drawn from ``numpy.random.SeedSequence(seed,
-    spawn_key=(balance code, K, separation code, rep))``, so a row's data set
-    (``simulate_row``) is the same whatever other rows are built, in what order or where.
+    spawn_key=(balance code, K, separation code, rep))`` (``grid.run_grid``'s "keyed"
+    seeding), so a row's data set (``simulate_row``) is the same whatever other rows are
+    built, in what order or where.
 
     >>> d = design(reps=2, seed=1)
     >>> d.shape, d.scenario.nunique(), d.scenario.iloc[0], d.scenario.iloc[-1]
     ((36, 9), 18, '121', '243')
     """
     reps = check_positive_int(reps, "reps")
-    root = _root(seed)
-    records = []
-    for b, balance in enumerate(BALANCE, start=1):
-        for k in sorted(THESIS_WEIGHTS):
-            for s, separation in enumerate(SEPARATION, start=1):
-                for rep in range(reps):
-                    child = np.random.SeedSequence(root.entropy,
-                                                   spawn_key=root.spawn_key + (b, k, s, rep))
-                    row_seed = int(child.generate_state(1, dtype=np.uint64)[0] >> np.uint64(1))
-                    records.append((f"{b}{k}{s}", balance, k, k, THESIS_N[k], separation,
-                                    THESIS_OVERLAP[separation], rep, row_seed))
+
+    def codes(levels):  # the thesis' codes: balance 1/2, K, separation 1/2/3
+        return (BALANCE.index(levels["balance"]) + 1, levels["k"],
+                SEPARATION.index(levels["separation"]) + 1)
+
+    def row(cell):
+        b, k, s = codes(cell.levels)
+        row_seed = int(cell.seed.generate_state(1, dtype=np.uint64)[0] >> np.uint64(1))
+        return (f"{b}{k}{s}", cell.levels["balance"], k, k, THESIS_N[k],
+                cell.levels["separation"], THESIS_OVERLAP[cell.levels["separation"]], cell.rep,
+                row_seed)
+
+    records = run_grid(row, {"balance": BALANCE, "k": sorted(THESIS_WEIGHTS),
+                             "separation": SEPARATION}, reps, seed, seeding="keyed", key=codes)
     frame = pd.DataFrame.from_records(records, columns=list(DESIGN_COLUMNS))
     for col in ("k", "p", "n", "rep", "seed"):
         frame[col] = frame[col].astype(np.int64)
