@@ -171,7 +171,7 @@ def bench_iadjust(cfg, results, slow_parts):
           f"= {t_ia / t_sp:5.2f}x scipy (per-round median {med_ia:.2f}x; {len(ia)} paired "
           f"indices, {N_SIM:,} tables)")
     show = frame.loc[["rand", "jaccard", "sokal_sneath", "nmi_sum"],
-                     ["observed", "null_mean", "adjusted_mean", "p_value"]]
+                     ["statistic", "null_mean", "adjusted_mean", "pvalue"]]
     print("   a few rows of the compare() result:")
     for line in show.to_string(float_format=lambda v: f"{v:.5f}").splitlines():
         print("     " + line)

@@ -61,7 +61,7 @@ def demo(dataset: str = "statlog_em", out=sys.stdout, n_sim: int = 17_000,
             print(part[["kind", "value"]].to_string(), file=out)
     adjusted = compare(tab, indices=["paired", "simple"], method="patefield", n_sim=n_sim,
                        seed=seed)
-    cols = ["observed", "null_mean", "null_median", "p_value", "adjusted_mean",
+    cols = ["statistic", "null_mean", "null_median", "pvalue", "adjusted_mean",
             "adjusted_median"]
     print("\nAgreement beyond chance (p-value (1 + #{T >= t}) / (B + 1), for distances "
           "T <= t):", file=out)

@@ -29,15 +29,18 @@ from .nulls import NullDistribution, NullSpec, plan, run
 from .nulls.distribution import ALTERNATIVES, check_center
 from .nulls.engine import entry, index_records
 
-__all__ = ["AgreementTest", "ResultsFrame", "agreement_test", "adjust", "compare", "iadjust", "format_results",
-           "RESULT_COLUMNS"]
+__all__ = ["AgreementTest", "ResultsFrame", "agreement_test", "adjust", "compare", "iadjust",
+           "format_results", "RESULT_COLUMNS", "FLOAT_COLUMNS"]
 
 #: The one result schema of a test of one index (``to_frame()``, ``compare`` rows).
-RESULT_COLUMNS = ("observed", "null_mean", "null_median", "null_sd", "null_skewness",
-                  "p_value", "p_value_se", "alternative", "adjusted_mean", "adjusted_median",
-                  "z", "kind", "model", "method", "n_sim")
-_FLOAT_COLUMNS = ("observed", "null_mean", "null_median", "null_sd", "null_skewness",
-                  "p_value", "p_value_se", "adjusted_mean", "adjusted_median", "z")
+#: The names are scipy's (``statistic``, ``pvalue``, ...), the same as ``AgreementTest``'s
+#: attributes.
+RESULT_COLUMNS = ("statistic", "null_mean", "null_median", "null_sd", "null_skewness",
+                  "pvalue", "pvalue_se", "alternative", "adjusted_mean", "adjusted_median",
+                  "zscore", "kind", "model", "method", "n_sim")
+#: The numeric columns of the schema (pandas' nullable Float64: NA stays NA).
+FLOAT_COLUMNS = ("statistic", "null_mean", "null_median", "null_sd", "null_skewness",
+                 "pvalue", "pvalue_se", "adjusted_mean", "adjusted_median", "zscore")
 _SIDES = {"greater": "greater than", "less": "less than", "two-sided": "different from"}
 
 
@@ -91,10 +94,10 @@ class AgreementTest:
         def na(v):
             return pd.NA if v is None or (isinstance(v, float) and math.isnan(v)) else v
 
-        row.update(observed=self.statistic, p_value=na(self.pvalue),
-                   p_value_se=na(self.pvalue_se), alternative=self.alternative,
+        row.update(statistic=self.statistic, pvalue=na(self.pvalue),
+                   pvalue_se=na(self.pvalue_se), alternative=self.alternative,
                    adjusted_mean=na(self.adjusted.get("mean")),
-                   adjusted_median=na(self.adjusted.get("median")), z=na(self.zscore),
+                   adjusted_median=na(self.adjusted.get("median")), zscore=na(self.zscore),
                    kind=get_index(self.index).kind)
         return {c: row[c] for c in RESULT_COLUMNS}
 
@@ -195,7 +198,7 @@ def _frame(tests) -> pd.DataFrame:
     nullable Float64 / Int64, so NA stays NA (never nan)."""
     frame = ResultsFrame([t.row() for t in tests], columns=list(RESULT_COLUMNS),
                          index=pd.Index([t.index for t in tests], name="index"))
-    types = {c: "Float64" for c in _FLOAT_COLUMNS}
+    types = {c: "Float64" for c in FLOAT_COLUMNS}
     types["n_sim"] = "Int64"
     return frame.astype(types)
 
@@ -324,9 +327,9 @@ def compare(x, y=None, indices="paired", method=None, *, model=None, n_sim=None,
     """Many indices side by side, with their nulls from the same random tables.
 
     Returns a DataFrame indexed by index name whose rows are ``agreement_test(...).to_frame()``
-    rows (columns ``RESULT_COLUMNS``): observed, null_mean, null_median, null_sd,
-    null_skewness, p_value, p_value_se, alternative, adjusted_mean, adjusted_median, z, kind,
-    model, method, n_sim. What a method cannot give (a median from closed-form moments) is NA;
+    rows (columns ``RESULT_COLUMNS``): statistic, null_mean, null_median, null_sd,
+    null_skewness, pvalue, pvalue_se, alternative, adjusted_mean, adjusted_median, zscore,
+    kind, model, method, n_sim. What a method cannot give (a median from closed-form moments) is NA;
     indices with no fixed optimum (mutual_info) are not adjusted (NA). ``method`` is a method
     name or a ``NullSpec`` (see ``agreement_test``).
 
@@ -376,17 +379,17 @@ def format_results(frame: pd.DataFrame, columns=None, digits: int = 4) -> str:
     significant digits, NA where the method gives nothing, and the null named above it.
 
     >>> df = ca.compare([[30, 20], [10, 20]], indices=["rand", "jaccard"], method="exact")
-    >>> print(format_results(df, ["observed", "null_mean", "p_value", "adjusted_mean"]))
+    >>> print(format_results(df, ["statistic", "null_mean", "pvalue", "adjusted_mean"]))
     null: both margins fixed (permutation model); dynamic programme on s
-            observed null_mean  p_value adjusted_mean
-    index                                            
-    rand      0.5253    0.4997  0.03683       0.05124
-    jaccard   0.3644    0.3414  0.03683       0.03490
+            statistic null_mean   pvalue adjusted_mean
+    index                                             
+    rand       0.5253    0.4997  0.03683       0.05124
+    jaccard    0.3644    0.3414  0.03683       0.03490
     """
     cols = list(columns) if columns is not None else list(frame.columns)
     shown = frame[cols].astype(object).copy()
     for c in cols:
-        if c in _FLOAT_COLUMNS:
+        if c in FLOAT_COLUMNS:
             shown[c] = [("NA" if pd.isna(v) else f"{float(v):#.{digits}g}") for v in frame[c]]
         else:
             shown[c] = ["NA" if pd.isna(v) else v for v in frame[c]]

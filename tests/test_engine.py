@@ -89,9 +89,9 @@ def test_compare_rows_are_agreement_test_rows(x, y, indices, method):
 
 def test_what_a_method_cannot_give_is_NA_and_summary_is_the_null_part():
     df = ca.compare(TAB, indices=["rand", "mutual_info"], method="hypergeometric")
-    assert df["p_value"].isna().all() and df["null_median"].isna().all()
+    assert df["pvalue"].isna().all() and df["null_median"].isna().all()
     assert pd.isna(df.loc["mutual_info", "adjusted_mean"])  # no fixed optimum
-    assert str(df["p_value"].dtype) == "Float64"
+    assert str(df["pvalue"].dtype) == "Float64"
     nd = ca.nulls.null_distribution(TAB, index="rand", method="exact")
     summary = nd.summary()
     row = ca.agreement_test(TAB, index="rand", method="exact").to_frame().loc["rand"]

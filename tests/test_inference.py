@@ -17,19 +17,19 @@ TAB = ca.ContingencyTable([[30, 20], [10, 20]])
 
 def test_compare_has_the_design_columns_and_same_tables_for_all_indices():
     df = ca.compare(TAB, indices=["rand", "czekanowski", "adjusted_rand"], n_sim=3000, seed=5)
-    for col in ("observed", "null_mean", "null_median", "null_sd", "null_skewness", "p_value",
-                "adjusted_mean", "adjusted_median", "z", "method"):
+    for col in ("statistic", "null_mean", "null_median", "null_sd", "null_skewness", "pvalue",
+                "adjusted_mean", "adjusted_median", "zscore", "method"):
         assert col in df.columns
     # Rand and Czekanowski adjust to the same value on the same tables (both are affine in a11
     # with the same (1 - alpha)/beta; Amorim 2015, Ch.4): this holds draw by draw only if every
     # index saw the same simulated tables.
     assert df.loc["rand", "adjusted_mean"] == pytest.approx(df.loc["czekanowski", "adjusted_mean"])
-    assert df.loc["rand", "p_value"] == df.loc["czekanowski", "p_value"]
+    assert df.loc["rand", "pvalue"] == df.loc["czekanowski", "pvalue"]
 
 
 def test_hypergeometric_compare_leaves_what_it_cannot_give_missing():
     df = ca.compare(TAB, indices=["rand", "nmi_sum"], method="hypergeometric")
-    assert pd.isna(df.loc["rand", "null_median"]) and pd.isna(df.loc["nmi_sum", "p_value"])
+    assert pd.isna(df.loc["rand", "null_median"]) and pd.isna(df.loc["nmi_sum", "pvalue"])
     exact = ca.compare(TAB, indices=["rand", "nmi_sum"], method="exact")
     assert df.loc["rand", "null_mean"] == pytest.approx(exact.loc["rand", "null_mean"], abs=1e-12)
     assert df.loc["rand", "null_sd"] == pytest.approx(exact.loc["rand", "null_sd"], abs=1e-12)
@@ -44,7 +44,7 @@ def test_iadjust_reports_the_thesis_share_pvalue():
     assert list(df.index) == list(ca.indices.GROUPS["paired"])
     nd = ca.nulls.null_distribution(TAB, index="jaccard", method="patefield", n_sim=2000, seed=2)
     obs = ca.agreement(TAB, index="jaccard")
-    assert df.loc["jaccard", "p_value"] == np.mean(nd.samples >= obs - 1e-12)
+    assert df.loc["jaccard", "pvalue"] == np.mean(nd.samples >= obs - 1e-12)
 
 
 def test_adjust_for_a_distance_and_for_a_quantile():
@@ -145,7 +145,7 @@ def test_labels_and_table_give_the_same_test():
     assert r1.pvalue == r2.pvalue and r1.statistic == r2.statistic
     assert "x and y (2 x 2 table, n = 80)" in str(r1)
     frame = r2.to_frame()
-    assert frame.loc["jaccard", "observed"] == r2.statistic and len(frame) == 1
+    assert frame.loc["jaccard", "statistic"] == r2.statistic and len(frame) == 1
 
 
 def test_n_sim_only_for_monte_carlo():

@@ -266,9 +266,9 @@ def test_a_group_reports_the_indices_a_table_does_not_define_as_NA(group):
 def test_compare_of_a_group_keeps_a_row_of_NA_for_an_undefined_index():
     with pytest.warns(UserWarning, match="kappa"):
         df = ca.compare(X6, Y6, indices="set matching", method="exact")
-    assert df.loc["kappa", ["observed", "p_value", "method"]].isna().all()
+    assert df.loc["kappa", ["statistic", "pvalue", "method"]].isna().all()
     assert "kappa" in df.attrs["not_defined"]
-    assert df.drop("kappa")["p_value"].notna().all()
+    assert df.drop("kappa")["pvalue"].notna().all()
 
 
 def test_printed_test_labels_adjusted_values_as_adjusted_values():

@@ -618,7 +618,7 @@ def test_iadjust_reports_the_thesis_share_of_simulated_values():
     for name in names:
         s = nulls[name].samples
         t = ca.agreement(TABLE_6A, index=name)
-        assert frame.loc[name, "p_value"] == np.sum(s >= t - 1e-9 * max(1, abs(t))) / 3000
+        assert frame.loc[name, "pvalue"] == np.sum(s >= t - 1e-9 * max(1, abs(t))) / 3000
         assert frame.loc[name, "null_mean"] == pytest.approx(s.mean(), rel=1e-12)
 
 
@@ -919,8 +919,8 @@ def test_agreement_test_prints_like_htest_and_gives_a_one_row_frame(capsys):
     assert re.search(r"p-value = ([0-9.e-]+)", out).group(1) == f"{hand_p:.4g}"
     frame = res.to_frame()
     assert frame.shape[0] == 1 and list(frame.index) == ["rand"]
-    assert frame["observed"].iloc[0] == pytest.approx(expected_rand, rel=1e-12)
-    assert frame["p_value"].iloc[0] == pytest.approx(hand_p, rel=1e-9)
+    assert frame["statistic"].iloc[0] == pytest.approx(expected_rand, rel=1e-12)
+    assert frame["pvalue"].iloc[0] == pytest.approx(hand_p, rel=1e-9)
 
 
 def test_agreement_test_of_an_index_without_a_fixed_maximum():

@@ -148,7 +148,7 @@ def test_null_distribution_and_compare_html():
     html = df._repr_html_()
     assert "null: both margins fixed" in html
     assert significant(float(df.loc["jaccard", "null_mean"])) in html
-    assert isinstance(df, pd.DataFrame) and isinstance(df[["observed"]], type(df))
+    assert isinstance(df, pd.DataFrame) and isinstance(df[["statistic"]], type(df))
 
 
 @pytest.mark.parametrize("value, text", [

@@ -126,11 +126,11 @@ def test_quasi_zero_weights_are_fitting_on_the_half():
 def test_iadjust_columns_come_from_patefield_tables():
     X = np.random.default_rng(6).normal(size=(60, 2))
     df = weighted_cv(X, 3, seed=4, repeats=2, indices=["rand", "ari"], n_sim=400)
-    assert {"rand_adjusted", "rand_p_value", "adjusted_rand_adjusted"} <= set(df.columns)
+    assert {"rand_adjusted", "rand_pvalue", "adjusted_rand_adjusted"} <= set(df.columns)
     # ARI is already centred: its IADJUST value stays close to it; Rand moves towards ARI
     np.testing.assert_allclose(df["adjusted_rand_adjusted"], df["adjusted_rand"], atol=0.05)
     assert (df["rand_adjusted"] < df["rand"]).all()
-    assert df["rand_p_value"].between(0, 1).all()
+    assert df["rand_pvalue"].between(0, 1).all()
     # the same as compare() on the repeat's own table with its own null stream
     child = np.random.default_rng(4).spawn(2)[1]
     fit_rng, null_rng = child.spawn(2)

@@ -420,7 +420,7 @@ def simulated_agreement(reps: int = 10, n_values=(500, 800, 1100), ks=(2, 3, 4),
         rec = {"k": k, "balance": balance, "n": n, "rep": cell.rep, "keep": keep,
                "method": df["method"].iloc[0], "n_sim": df["n_sim"].iloc[0]}
         for name in PAIRED:
-            rec[f"observed_{name}"] = float(df.at[name, "observed"])
+            rec[f"observed_{name}"] = float(df.at[name, "statistic"])
             rec[f"null_mean_{name}"] = float(df.at[name, "null_mean"])
             rec[f"adjusted_{name}"] = float(df.at[name, "adjusted_mean"])
         return rec

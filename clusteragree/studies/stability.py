@@ -320,7 +320,7 @@ def weighted_cv(X, k, algorithm="kmeans", seed=None, *, repeats=None,
     -------
     ContingencyTable (``repeats`` not given) or DataFrame with columns repeat, n, k,
     k_training and k_test (the clusters each partition uses), one column per index (observed)
-    and, with ``null``, ``<index>_adjusted`` and ``<index>_p_value``.
+    and, with ``null``, ``<index>_adjusted`` and ``<index>_pvalue``.
 
     Examples
     --------
@@ -381,7 +381,7 @@ def _adjusted(tab, names, n_sim, rng) -> dict:
     out = {}
     for name in names:
         out[f"{name}_adjusted"] = res.loc[name, "adjusted_mean"]
-        out[f"{name}_p_value"] = res.loc[name, "p_value"]
+        out[f"{name}_pvalue"] = res.loc[name, "pvalue"]
     return out
 
 

@@ -92,7 +92,7 @@ def factor_correlations(results: pd.DataFrame, indices, table: str = "external",
                     continue  # a factor that does not vary has no correlation
                 rho, p = stats.spearmanr(values, part[table])
                 rows.append({"index": index, "algorithm": algorithm, "factor": name,
-                             "spearman": rho, "p_value": p, "units": len(part)})
+                             "spearman": rho, "pvalue": p, "units": len(part)})
     return pd.DataFrame(rows)
 
 
