@@ -44,7 +44,7 @@ def _ratio(num, den, same):
 
 
 # The kinds of clustering each measure was designed for, as the review's Table 2 lists them
-# (checked at the entry by the registry: ``Index.kinds``).
+# (checked at the entry by the registry: ``PairIndex.kinds``).
 _TABLE2 = "the kinds the review's Table 2 lists for it"
 _FC = dict(kinds=("exclusive hard", "fuzzy"), kinds_note=_TABLE2)
 _HARD = dict(kinds=("exclusive hard", "non-exclusive hard"), kinds_note=_TABLE2)

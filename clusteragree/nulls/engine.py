@@ -12,7 +12,7 @@ from .._validate import (check_bool, check_choice, check_options, check_positive
                          check_seed)
 from ..indices import (evaluate, get_index, group_members, resolve_indices, skip_undefined,
                        split_options)
-from ..indices._registry import Index
+from ..indices import Index, PairIndex
 from ..inputs import as_clusterings
 from ._methods import PAIR_MODELS, PARTITION_MODELS, get_method, get_model, methods_of
 from ._request import NullRequest, check_memory
@@ -26,7 +26,7 @@ _REFERENCES = ("x", "y")
 
 
 def _is_pair_index(rec: Index) -> bool:
-    return "table" not in rec.inputs
+    return isinstance(rec, PairIndex)
 
 
 def _model_for(recs, model, null):
