@@ -2,7 +2,11 @@
 
 Every index is a ``TableIndex`` (a function of the contingency table of two partitions) or a
 ``PairIndex`` (a function of what two clusterings say about each pair of objects), both
-``Index`` records.
+``Index`` records. This package is the indices' public interface for the rest of
+``clusteragree``: the null engine (``clusteragree.nulls``) and the tests of agreement
+(``clusteragree.inference``) import what they need from here (``STATISTICS`` for the table
+indices' additive statistics; ``evaluate_pairwise``, ``pair_vectors`` and ``gather_objects``
+for the indices of object pairs), never from its private modules.
 
 >>> import clusteragree as ca
 >>> tab = ca.ContingencyTable([[30, 20], [10, 20]])          # Amorim (2015), Table 6a
@@ -23,7 +27,8 @@ from . import pairs, information, matching, fuzzy, fuzzy_reviewed, matrices  # n
 from . import association, overlapping, standardised, mari, reduced, fuzzy_campello  # noqa: F401, I001
 from . import tsallis, catalogue  # noqa: F401, I001
 from .._validate import check_options, suggest
-from ._pairwise import evaluate_pairwise
+from ._common import STATISTICS
+from ._pairwise import evaluate_pairwise, gather_objects, pair_vectors
 from ._registry import REGISTRY, Index, PairIndex, TableIndex, evaluate, get_index, register_groups
 from .catalogue import catalogue_markdown
 from .mari import mari_null_moments
@@ -32,7 +37,11 @@ __all__ = ["agreement", "list_indices", "catalogue_markdown", "get_index", "eval
            "mari_null_moments",
            "group_members", "skip_undefined",
            "split_options", "GROUPS",
-           "Index", "TableIndex", "PairIndex", "REGISTRY"]
+           "Index", "TableIndex", "PairIndex", "REGISTRY",
+           # what the null engine and the tests of agreement use (``clusteragree.nulls``,
+           # ``clusteragree.inference``): the additive statistics of table indices, and the pair
+           # vectors of indices of object pairs
+           "STATISTICS", "evaluate_pairwise", "pair_vectors", "gather_objects"]
 
 #: Named groups of indices. "paired" and "simple" are the eight indices of paired agreement and
 #: the indices of simple agreement of Amorim, M. J. (2015), "On clustering stability", PhD

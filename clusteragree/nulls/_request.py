@@ -12,8 +12,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ..indices._common import STATISTICS
-from ..indices._registry import Index
+from ..indices import STATISTICS, Index
 from ..inputs import Clusterings
 from ._methods import Model, NullMethod
 from .distribution import NullDistribution
