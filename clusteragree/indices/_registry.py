@@ -42,7 +42,8 @@ from .._validate import KINDS, MATRIX_KIND, check_counts, check_options, suggest
 from .._validate import describe_kind, kind_phrase, or_list
 from ._common import STATISTICS, identical
 
-__all__ = ["Index", "TableIndex", "PairIndex", "register", "get_index", "evaluate", "REGISTRY", "all_names"]
+__all__ = ["Index", "TableIndex", "PairIndex", "register", "get_index", "evaluate", "REGISTRY",
+           "all_names"]
 
 
 @dataclass(frozen=True, kw_only=True)

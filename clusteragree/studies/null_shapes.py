@@ -149,7 +149,8 @@ def _check_indices(indices) -> list[str]:
     names, _ = resolve_indices(indices)
     for name in names:
         rec = get_index(name)
-        if not isinstance(rec, TableIndex) or rec.kind != "similarity" or not np.isfinite(rec.optimum):
+        if (not isinstance(rec, TableIndex) or rec.kind != "similarity"
+                or not np.isfinite(rec.optimum)):
             raise ValueError(
                 f"index {name!r} is not a similarity of a contingency table with a fixed maximum; "
                 "null_shapes studies such indices (e.g. the group 'paired')")

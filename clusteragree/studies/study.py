@@ -52,7 +52,7 @@ import pandas as pd
 
 from .._validate import check_bool, check_choice, check_positive_int
 from ..indices import resolve_indices
-from ..inference import _FLOAT_COLUMNS, RESULT_COLUMNS
+from ..inference import RESULT_COLUMNS
 
 __all__ = ["run", "run_unit", "units", "quick_design", "load_results", "THESIS_RESULTS",
            "ALGORITHMS", "DEFAULT_INDICES", "KEYS", "RECORD", "StudyWarning"]
@@ -170,6 +170,8 @@ _SETTINGS = ("design", "algorithms", "indices", "n_sim", "model", "seed", "clust
 _TEXT = ("unit", "scenario", "balance", "separation", "algorithm", "table", "index",
          "alternative", "kind", "model", "method")
 _UNIT_COLUMNS = (*KEYS, *RESULT_COLUMNS, "settings_id")
+#: The result schema's numbers: every column but its text and the Monte Carlo size.
+_FLOAT_COLUMNS = tuple(c for c in RESULT_COLUMNS if c not in _TEXT and c != "n_sim")
 # pandas 3 reads floats back exactly by default (and deprecates the option)
 _READ_FLOATS = {} if int(pd.__version__.split(".")[0]) >= 3 else {"float_precision": "round_trip"}
 
