@@ -39,10 +39,10 @@ import numpy as np
 
 import clusteragree as ca
 from _bench import best_time, fmt_s, load, print_header, profile_top  # noqa: E402  (script folder)
-from clusteragree.indices import REGISTRY, evaluate
+from clusteragree.indices import REGISTRY, TableIndex, evaluate
 
 #: indices of a contingency table (fuzzy and matrix indices take the clusterings themselves)
-TABLE_INDICES = {name: rec for name, rec in REGISTRY.items() if "table" in rec.inputs}
+TABLE_INDICES = {name: rec for name, rec in REGISTRY.items() if isinstance(rec, TableIndex)}
 from clusteragree.indices.information import expected_mutual_info
 
 import sklearn

@@ -136,7 +136,7 @@ def exact_vs_asymptotic(quick):
             warnings.simplefilter("ignore", UserWarning)  # sparse tables: the bound says it
             t_as, smi_as = time_moments(tab, "asymptotic")
         _, v_as = standardised.mi_null_moments(rows, cols, moments="asymptotic")
-        a, b = standardised._key(rows, cols)
+        a, b = standardised.margins_key(rows, cols)
         print(f"{f'{k}x{k}':>8} {n:>8} {alpha:>5g} {fmt_s(t_ex):>11} {fmt_s(t_as):>11} "
               f"{t_ex / t_as:>7.0f} {np.sqrt(v_as / v_ex) - 1:>+11.2e} {smi_ex:>9.3f} "
               f"{abs(smi_as - smi_ex):>12.2e} {standardised._effective_cells(a, b):>6.1f} "

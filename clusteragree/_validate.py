@@ -333,7 +333,7 @@ MEMBERSHIP_KINDS = ("exclusive hard", "fuzzy", "non-exclusive hard", "possibilis
 #: 0/1 memberships that leave an object in no cluster (a cover, e.g. a list of sets)
 COVER_KIND = "non-exhaustive hard"
 MATRIX_KIND = "similarity matrix"
-#: Every kind of input an index of two clusterings may take (``Index.kinds``).
+#: Every kind of input an index of two clusterings may take (``PairIndex.kinds``).
 KINDS = MEMBERSHIP_KINDS + (COVER_KIND, MATRIX_KIND)
 
 KIND_DEFINITIONS = {

@@ -22,9 +22,7 @@ import pandas as pd
 
 from ._display import definition_table, figure_html, table
 from ._validate import check_bool, check_choice, check_real
-from .indices import get_index, group_members
-from .indices._pairwise import evaluate_pairwise
-from .indices._registry import Index
+from .indices import Index, evaluate_pairwise, get_index, group_members
 from .nulls import NullDistribution, NullSpec, plan, run
 from .nulls.distribution import ALTERNATIVES, check_center
 from .nulls.engine import entry, index_records

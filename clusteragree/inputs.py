@@ -23,7 +23,7 @@ labels or one-hot memberships), and the two clusterings for the indices of two c
 (memberships, covers, similarity matrices). For each such index it reads them once in the
 format the index takes, finds their kind (exclusive hard, fuzzy, non-exclusive hard,
 possibilistic, non-exhaustive hard, similarity matrix) and refuses a kind the index's
-definition does not cover (``Index.kinds``), before any work. Nothing below the entry converts
+definition does not cover (``PairIndex.kinds``), before any work. Nothing below the entry converts
 or validates the clusterings again.
 """
 
@@ -70,7 +70,7 @@ class Clusterings:
     def pair(self, rec):
         """``(X, format_x, Y, format_y)``: x and y read for the index ``rec`` of two
         clusterings (same objects, n >= 2), once per input format; each clustering's kind is
-        checked against the kinds the index takes (``Index.check_kind``) at every call."""
+        checked against the kinds the index takes (``PairIndex.check_kind``) at every call."""
         if not self.has_clusterings:
             raise TypeError(
                 f"index {rec.name!r} compares the two clusterings themselves (memberships or "

@@ -26,7 +26,7 @@ import pytest
 from scipy import stats
 
 import clusteragree as ca
-from clusteragree.indices import REGISTRY, evaluate
+from clusteragree.indices import REGISTRY, TableIndex, evaluate
 from clusteragree.nulls import (count_tables, enumerate_tables, moments_of_s, n_sim_for,
                                 null_distribution, null_distributions, statistic_law)
 from clusteragree.nulls.hypergeometric import index_moments
@@ -384,8 +384,8 @@ def test_count_tables_3x6_against_a_rowwise_count():
 # ---------------------------------------------------------------------------------------------
 
 # indices of a contingency table (other input kinds have no fixed-margins table null)
-LINEAR = [k for k, v in REGISTRY.items() if v.linear and "table" in v.inputs]
-NONLINEAR = [k for k, v in REGISTRY.items() if not v.linear and "table" in v.inputs]
+LINEAR = [k for k, v in REGISTRY.items() if isinstance(v, TableIndex) and v.linear]
+NONLINEAR = [k for k, v in REGISTRY.items() if isinstance(v, TableIndex) and not v.linear]
 
 
 @pytest.mark.parametrize("name", LINEAR)

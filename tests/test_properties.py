@@ -26,7 +26,7 @@ from sklearn.metrics.cluster._expected_mutual_info_fast import expected_mutual_i
 
 import clusteragree as ca
 from clusteragree._moments.cells import cell_laws
-from clusteragree.indices import GROUPS, REGISTRY, evaluate
+from clusteragree.indices import GROUPS, REGISTRY, TableIndex, evaluate
 from clusteragree.indices.information import expected_mutual_info
 
 TOL = 1e-10  # absolute tolerance against scikit-learn
@@ -61,7 +61,7 @@ OPTION_VARIANTS = {
 
 #: The indices of a contingency table (the registry also holds indices of fuzzy memberships
 #: and of pair matrices, which take other inputs and are not tested here).
-TABLE_INDICES = [name for name, rec in REGISTRY.items() if "table" in rec.inputs]
+TABLE_INDICES = [name for name, rec in REGISTRY.items() if isinstance(rec, TableIndex)]
 
 
 def _cases():

@@ -5,7 +5,7 @@ import pandas as pd
 import pytest
 
 import clusteragree as ca
-from clusteragree.indices import GROUPS, REGISTRY, evaluate
+from clusteragree.indices import GROUPS, REGISTRY, TableIndex, evaluate
 
 ISSUE_NAMES = [
     # DESIGN.md's fixed names available for hard partitions
@@ -61,7 +61,7 @@ def test_records_are_consistent():
             assert rec.min_n == 2 and rec.statistic == "s", rec.name
 
 
-TABLE_INDICES = [r for r in REGISTRY.values() if "table" in r.inputs]
+TABLE_INDICES = [r for r in REGISTRY.values() if isinstance(r, TableIndex)]
 IDENTICAL = np.array([[3, 0, 0], [0, 4, 0], [0, 0, 2]])
 ONE_CLUSTER_BOTH = np.array([[9]])
 SINGLETONS_BOTH = np.eye(5, dtype=int)

@@ -18,6 +18,7 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
+import clusteragree as ca
 from clusteragree.studies import study
 from clusteragree.inference import RESULT_COLUMNS
 from clusteragree.studies.simulate import design
@@ -508,3 +509,16 @@ def test_a_worker_whose_parent_already_died_ends_at_once():
                           "study._worker_init(-1); print('still here')"],
                          capture_output=True, text=True, env=env, timeout=60)
     assert res.returncode == 1 and "still here" not in res.stdout
+
+
+def test_the_study_schema_types_the_result_columns_as_compare_does():
+    """A study reads its numbers back with the dtypes of ``compare``'s results (nullable Float64,
+    n_sim Int64), which its schema derives from ``RESULT_COLUMNS``."""
+    frame = ca.compare([[30, 20], [10, 20]], indices=["rand"], method="exact")
+    schema = study._schema()
+    numbers = [c for c in RESULT_COLUMNS if str(frame[c].dtype) in ("Float64", "Int64")]
+    assert numbers and "n_sim" in numbers
+    for col in RESULT_COLUMNS:
+        assert (col in numbers) == (schema[col] in ("Float64", "Int64")), col
+        if col in numbers:
+            assert schema[col] == str(frame[col].dtype), col

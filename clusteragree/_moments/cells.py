@@ -27,7 +27,7 @@ from scipy.special import gammaln
 
 __all__ = ["LOG_TAIL", "T_CAP", "cell_windows", "cell_laws", "expected_xlogx_sum",
            "expected_mutual_information", "expected_xlogx_of_sizes", "expected_mi_of_sizes",
-           "tilted_mode", "tilted_windows", "expected_scaled_power_sum"]
+           "tilted_mode", "tilted_windows", "expected_scaled_power_sum", "log_weight"]
 
 LOG_TAIL = 45.0  # e^-45 ~ 3e-20 per tail: far below double precision relative to the sum
 #: Below this many terms in all (within Hoeffding's additive window), no tighter window is
@@ -212,7 +212,7 @@ def expected_mutual_information(rows, cols) -> float:
 T_CAP = 1e19
 
 
-def _log_weight(k, a, b, n, t):
+def log_weight(k, a, b, n, t):
     """log P(X = k) + t log k up to a constant in k, X ~ Hypergeom(n, a, b) (log-gamma form:
     for choosing windows only, where an absolute error of eps n log n does not matter)."""
     k = np.asarray(k, dtype=float)
@@ -261,11 +261,11 @@ def tilted_windows(a, b, n, t, log_tail: float = LOG_TAIL):
     sup_hi = np.minimum(a, b)
     mode = tilted_mode(a, b, n, t)
     af, bf = a.astype(float), b.astype(float)
-    top = _log_weight(mode, af, bf, n, t)
+    top = log_weight(mode, af, bf, n, t)
     drop = log_tail + np.log1p((sup_hi - sup_lo + 1).astype(float))
 
     def within(k):
-        return top - _log_weight(k, af, bf, n, t) <= drop
+        return top - log_weight(k, af, bf, n, t) <= drop
 
     lo, hi = mode.copy(), sup_hi.copy()  # upper end: the last k in [mode, sup_hi] within D
     while (lo < hi).any():

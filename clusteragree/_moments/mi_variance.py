@@ -48,7 +48,7 @@ from __future__ import annotations
 import numpy as np
 from scipy.special import gammaln
 
-from .cells import T_CAP, _log_weight, positive_margins, tilted_mode
+from .cells import T_CAP, log_weight, positive_margins, tilted_mode
 
 __all__ = ["LOG_TAIL_VAR", "LOG_TAIL_POWER", "variance_of_mi", "n_mi_variance",
            "variance_of_power_sum", "power_sum_scale", "power_sum_within_windows",
@@ -309,9 +309,9 @@ def power_sum_within_windows(rows, cols, q: float) -> bool:
         with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
             tails = []
             for edge, step, outside in ((hi + 1, 1, hi < sup_hi), (lo - 1, -1, lo > sup_lo)):
-                first = _log_weight(edge, Af, Bf, n, t)
+                first = log_weight(edge, Af, Bf, n, t)
                 nxt = np.where(outside & (edge + step >= sup_lo) & (edge + step <= sup_hi),
-                               _log_weight(edge + step, Af, Bf, n, t), -np.inf)
+                               log_weight(edge + step, Af, Bf, n, t), -np.inf)
                 tail = first - np.log1p(-np.exp(nxt - first))
                 tails.append(np.where(outside, tail, -np.inf))
             tail = np.logaddexp(*tails)
@@ -326,7 +326,7 @@ def power_sum_within_windows(rows, cols, q: float) -> bool:
             W = int(width[part].max())
             k = lo[part, None] + np.arange(W)
             g = np.where(k <= hi[part, None],
-                         _log_weight(np.minimum(k, hi[part, None]), Af[part, None],
+                         log_weight(np.minimum(k, hi[part, None]), Af[part, None],
                                      Bf[part, None], n, t), -np.inf)
             top = g.max(axis=1)
             inside[part] = top + np.log(np.exp(g - top[:, None]).sum(axis=1))

@@ -1,5 +1,13 @@
 """The catalogue of agreement indices: one registry, and ``agreement`` to evaluate them.
 
+Every index is a ``TableIndex`` (a function of the contingency table of two partitions) or a
+``PairIndex`` (a function of what two clusterings say about each pair of objects), both
+``Index`` records. This package is the indices' public interface for the rest of
+``clusteragree``: the null engine (``clusteragree.nulls``) and the tests of agreement
+(``clusteragree.inference``) import what they need from here (``STATISTICS`` for the table
+indices' additive statistics; ``evaluate_pairwise``, ``pair_vectors`` and ``gather_objects``
+for the indices of object pairs), never from its private modules.
+
 >>> import clusteragree as ca
 >>> tab = ca.ContingencyTable([[30, 20], [10, 20]])          # Amorim (2015), Table 6a
 >>> ca.agreement(tab, index=["rand", "jaccard"]).round(4).to_dict()
@@ -19,8 +27,9 @@ from . import pairs, information, matching, fuzzy, fuzzy_reviewed, matrices  # n
 from . import association, overlapping, standardised, mari, reduced, fuzzy_campello  # noqa: F401, I001
 from . import tsallis, catalogue  # noqa: F401, I001
 from .._validate import check_options, suggest
-from ._pairwise import evaluate_pairwise
-from ._registry import REGISTRY, Index, evaluate, get_index, register_groups
+from ._common import STATISTICS
+from ._pairwise import evaluate_pairwise, gather_objects, pair_vectors
+from ._registry import REGISTRY, Index, PairIndex, TableIndex, evaluate, get_index, register_groups
 from .catalogue import catalogue_markdown
 from .mari import mari_null_moments
 
@@ -28,7 +37,11 @@ __all__ = ["agreement", "list_indices", "catalogue_markdown", "get_index", "eval
            "mari_null_moments",
            "group_members", "skip_undefined",
            "split_options", "GROUPS",
-           "Index", "REGISTRY"]
+           "Index", "TableIndex", "PairIndex", "REGISTRY",
+           # what the null engine and the tests of agreement use (``clusteragree.nulls``,
+           # ``clusteragree.inference``): the additive statistics of table indices, and the pair
+           # vectors of indices of object pairs
+           "STATISTICS", "evaluate_pairwise", "pair_vectors", "gather_objects"]
 
 #: Named groups of indices. "paired" and "simple" are the eight indices of paired agreement and
 #: the indices of simple agreement of Amorim, M. J. (2015), "On clustering stability", PhD
@@ -46,7 +59,7 @@ GROUPS: dict[str, tuple[str, ...]] = {
     "overlapping": tuple(k for k, v in REGISTRY.items() if v.family == "overlapping"),
     # every index of a contingency table (the fuzzy and matrix ones need the clusterings)
     "all": tuple(k for k, v in REGISTRY.items()
-                 if v.kind != "statistic" and "table" in v.inputs),
+                 if v.kind != "statistic" and isinstance(v, TableIndex)),
 }
 register_groups(GROUPS)
 
@@ -171,7 +184,7 @@ def agreement(x, y=None, index="adjusted_rand", *, data=None, dropna=False, join
     """
     names, single = resolve_indices(index)
     per = split_options(names, options)
-    pairwise = [n for n in names if "table" not in REGISTRY[n].inputs]
+    pairwise = [n for n in names if isinstance(REGISTRY[n], PairIndex)]
     tabled = [n for n in names if n not in pairwise]
     if not pairwise and y is None and data is None and not isinstance(x, ContingencyTable):
         counts = as_counts(x)  # a table or a batch of tables
@@ -208,16 +221,14 @@ def agreement(x, y=None, index="adjusted_rand", *, data=None, dropna=False, join
 
 def _exact_moments(rec: Index) -> str:
     """What the closed forms give under the null (method="hypergeometric" / "exact")."""
-    if rec.linear and rec.statistic in ("s", "t"):
-        return "mean, variance"
-    if rec.pair_mean is not None:
-        return "mean"
-    return ""
+    if isinstance(rec, TableIndex):
+        return "mean, variance" if rec.linear and rec.statistic in ("s", "t") else ""
+    return "mean" if rec.pair_mean is not None else ""
 
 
 def _kinds_of(rec: Index) -> str:
     """The kinds of clustering an index of two clusterings takes ('' for a table index)."""
-    if not rec.kinds:
+    if not isinstance(rec, PairIndex):
         return ""
     text = ", ".join(rec.kinds)
     return text if not rec.kinds_y else f"x: {text}; y: {', '.join(rec.kinds_y)}"
@@ -249,7 +260,7 @@ def list_indices(family: str | None = None) -> pd.DataFrame:
             "range": f"[{rec.range[0]:g}, {rec.range[1]:g}]",
             "optimum": rec.optimum,
             "symmetric": rec.symmetric,
-            "statistic": rec.statistic or "",
+            "statistic": (rec.statistic if isinstance(rec, TableIndex) else None) or "",
             "exact_moments": _exact_moments(rec),
             "vectorised": rec.vectorised,
             "options": ", ".join(f"{k}={v!r}" for k, v in rec.options.items()),

@@ -21,7 +21,7 @@ def ratio(num, den, same, optimum: float, fallback: float) -> np.ndarray:
     to rounding, or 0/0 when a clustering is a single cluster or all singletons); any other
     vanishing denominator gives ``fallback`` (the registry's degenerate-case rule). Reflexive
     indices evaluated table by table pass ``same=False``: the registry gives identical
-    partitions their optimum (``Index.on_counts``)."""
+    partitions their optimum (``TableIndex.on_counts``)."""
     num = np.asarray(num, dtype=float)
     den = np.asarray(den, dtype=float)
     zero = den == 0
@@ -90,5 +90,5 @@ def sum_xlogx(counts: np.ndarray) -> np.ndarray:
     return xlogx(cells).sum(axis=-1)
 
 
-#: The additive statistics by the name the registry uses (``Index.statistic``).
+#: The additive statistics by the name the registry uses (``TableIndex.statistic``).
 STATISTICS = {"s": sum_of_squares, "t": sum_xlogx}

@@ -2,9 +2,13 @@
 
 Each index is declared once, next to its formula, with ``@register(...)``. The record says what
 the index is (family, similarity or distance, range, optimum, symmetry, reference), which inputs
-it takes, which keyword options it has, and what it does on degenerate tables. ``evaluate``
-is the single entry point that validates a table (or a batch of tables, shape ``(..., K, Q)``),
-fills in options and calls the vectorised function.
+it takes, which keyword options it has, and what it does on degenerate tables. It is of one of
+two kinds, with a common base ``Index``: a ``TableIndex`` is a function of the contingency
+table of two partitions (and, for most, of an additive statistic of it); a ``PairIndex``
+compares what two clusterings (memberships, covers, similarity matrices) say about each pair
+of objects, and declares the kinds of clustering it is defined for. ``evaluate`` is the single
+entry point that validates a table (or a batch of tables, shape ``(..., K, Q)``), fills in
+options and calls the vectorised function of a table index.
 
 Degenerate tables are decided here, once, for every index:
 
@@ -16,7 +20,7 @@ Degenerate tables are decided here, once, for every index:
   completeness, which are 1 as their definitions say. The tests check it on such tables.
 * ``reflexive=True`` (the default) declares that the index takes its optimum whenever a
   clustering is compared with itself. For a reflexive index evaluated table by table (no
-  additive ``statistic``), ``Index.on_counts`` gives identical partitions the optimum itself,
+  additive ``statistic``), ``TableIndex.on_counts`` gives identical partitions the optimum itself,
   so its function only needs a fallback for a vanishing denominator
   (``_common.ratio(num, den, False, optimum, fallback)``). Indices computed from an additive
   statistic (the pair-counting and information families, whose exact laws never see a table)
@@ -38,12 +42,16 @@ from .._validate import KINDS, MATRIX_KIND, check_counts, check_options, suggest
 from .._validate import describe_kind, kind_phrase, or_list
 from ._common import STATISTICS, identical
 
-__all__ = ["Index", "register", "get_index", "evaluate", "REGISTRY", "all_names"]
+__all__ = ["Index", "TableIndex", "PairIndex", "register", "get_index", "evaluate", "REGISTRY",
+           "all_names"]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class Index:
-    """What the registry knows about one index."""
+    """What the registry knows about one index, whatever it compares: the fields both kinds
+    of index have. Every index is a ``TableIndex`` (a function of the contingency table of two
+    partitions) or a ``PairIndex`` (a function of what two clusterings say about each pair of
+    objects: memberships, covers, similarity matrices); ``register`` builds the right one."""
 
     name: str
     func: Callable[..., np.ndarray]
@@ -54,32 +62,11 @@ class Index:
     symmetric: bool
     reference: str
     title: str
+    inputs: tuple[str, ...]  # ("table",), or the formats of the clusterings a PairIndex reads
     aliases: tuple[str, ...] = ()
     options: dict = field(default_factory=dict)
-    inputs: tuple[str, ...] = ("table",)
     min_n: int = 1
     min_n_reason: str = "a pair to count"  # why min_n objects, for the error below it
-    statistic: str | None = None  # "s": function of sum n_ij^2 given the margins; "t": of sum n log n
-    state: Callable | None = None  # (statistic, rows, cols) -> the family's state for ``func``
-    linear: bool = False  # affine in its statistic given the margins: closed-form null moments
-    # Affine in the family's sums (a11, p, q; or H(x), H(y), MI) with coefficients that depend
-    # on n only: its mean under any random model is its value at the mean state.
-    affine_state: bool = False
-    mean_state: Callable | None = None  # (dict of expected sums) -> the family's state
-    # Indices of object pairs (memberships, similarity matrices; see indices/_pairwise.py):
-    representation: Callable | None = None  # (x validated, kind) -> tuple of n x n matrices
-    prepare: Callable | None = None  # (xs, ys, **options) -> constants that permutations keep
-    inputs_y: tuple[str, ...] | None = None  # y's input formats when they differ from x's
-    pair_mean: Callable | None = None  # (xs, ys, **constants, **options) -> exact null mean
-    value: Callable | None = None  # (X, Y, **options) -> the index without pair vectors
-    # The kinds of clustering the index's definition covers (``_validate.KINDS``: exclusive
-    # hard, fuzzy, non-exclusive hard, possibilistic, non-exhaustive hard, similarity matrix),
-    # for x and, when they differ, for y; checked once, at the entry
-    # (``inputs.Clusterings.pair``), so an index never sees a kind it is not defined for.
-    # ``kinds_note`` says why the definition leaves the other kinds out.
-    kinds: tuple[str, ...] = ()
-    kinds_y: tuple[str, ...] | None = None
-    kinds_note: str = ""
     vectorised: bool = True
     # Does the index take its optimum when a clustering is compared with itself (for every
     # clustering of the kinds it accepts)? See the module docstring.
@@ -88,9 +75,44 @@ class Index:
     # depends on the table (an exact or approximate part), or None; ``agreement_test`` prints it
     describe: Callable | None = None
 
+    def __post_init__(self):
+        if type(self) is Index:
+            raise TypeError("an index is a TableIndex or a PairIndex, not a bare Index")
+        if self.kind not in ("similarity", "distance", "statistic"):
+            raise ValueError(f"bad kind {self.kind!r} for {self.name}")
+
     @property
     def higher_is_better(self) -> bool:
         return self.kind != "distance"
+
+    def __call__(self, counts, **options) -> np.ndarray:
+        return evaluate(self, counts, **options)
+
+
+@dataclass(frozen=True, kw_only=True)
+class TableIndex(Index):
+    """An index of the contingency table of two partitions, vectorised over a batch of tables
+    ``(..., K, Q)``; its null laws are laws of random tables (``clusteragree.nulls``)."""
+
+    inputs: tuple[str, ...] = ("table",)
+    statistic: str | None = None  # "s": function of sum n_ij^2 given the margins; "t": of sum n log n
+    state: Callable | None = None  # (statistic, rows, cols) -> the family's state for ``func``
+    linear: bool = False  # affine in its statistic given the margins: closed-form null moments
+    # Affine in the family's sums (a11, p, q; or H(x), H(y), MI) with coefficients that depend
+    # on n only: its mean under any random model is its value at the mean state.
+    affine_state: bool = False
+    mean_state: Callable | None = None  # (dict of expected sums) -> the family's state
+
+    def __post_init__(self):
+        super().__post_init__()
+        if self.inputs != ("table",):
+            raise ValueError(f"table index {self.name!r} takes inputs ('table',), "
+                             f"got {self.inputs}")
+        if self.statistic is not None and self.statistic not in STATISTICS:
+            raise ValueError(f"index {self.name!r}: statistic must be one of "
+                             f"{sorted(STATISTICS)}, got {self.statistic!r}")
+        if (self.statistic is None) != (self.state is None):
+            raise ValueError(f"index {self.name!r}: statistic= and state= go together")
 
     def of_statistic(self, stat, rows, cols, **options) -> np.ndarray:
         """The index from its additive statistic and the margins (rows (..., K), cols (..., Q)),
@@ -121,8 +143,39 @@ class Index:
                 return False
         return True
 
-    def __call__(self, counts, **options) -> np.ndarray:
-        return evaluate(self, counts, **options)
+
+@dataclass(frozen=True, kw_only=True)
+class PairIndex(Index):
+    """An index of object pairs: it compares two clusterings (memberships, covers, similarity
+    matrices) pair by pair (see ``indices/_pairwise.py``); its nulls permute y's objects or
+    its pair values."""
+
+    representation: Callable | None = None  # (x validated, kind) -> tuple of n x n matrices
+    prepare: Callable | None = None  # (xs, ys, **options) -> constants that permutations keep
+    inputs_y: tuple[str, ...] | None = None  # y's input formats when they differ from x's
+    pair_mean: Callable | None = None  # (xs, ys, **constants, **options) -> exact null mean
+    value: Callable | None = None  # (X, Y, **options) -> the index without pair vectors
+    # The kinds of clustering the index's definition covers (``_validate.KINDS``: exclusive
+    # hard, fuzzy, non-exclusive hard, possibilistic, non-exhaustive hard, similarity matrix),
+    # for x and, when they differ, for y; checked once, at the entry
+    # (``inputs.Clusterings.pair``), so an index never sees a kind it is not defined for.
+    # ``kinds_note`` says why the definition leaves the other kinds out.
+    kinds: tuple[str, ...]
+    kinds_y: tuple[str, ...] | None = None
+    kinds_note: str = ""
+
+    def __post_init__(self):
+        super().__post_init__()
+        if not self.inputs or "table" in self.inputs:
+            raise ValueError(f"index {self.name!r} of object pairs reads the clusterings "
+                             f"themselves, not a table; got inputs {self.inputs}")
+        for kinds in (self.kinds, self.kinds_y or self.kinds):
+            if not kinds or not set(kinds) <= set(KINDS):
+                raise ValueError(f"index {self.name!r} must declare the kinds of clustering "
+                                 f"it takes, among {KINDS}; got {kinds}")
+        if ("matrix" in self.inputs) != (MATRIX_KIND in self.kinds):
+            raise ValueError(f"index {self.name!r}: 'matrix' inputs and the kind "
+                             f"{MATRIX_KIND!r} go together")
 
     def accepted_kinds(self, y: bool = False) -> tuple[str, ...]:
         """The kinds of clustering x (or y) may be for this index of two clusterings."""
@@ -136,7 +189,8 @@ class Index:
         if kind in accepted:
             return
         takers = [r.name for r in sorted(REGISTRY.values(), key=lambda r: r.family != self.family)
-                  if kind in r.accepted_kinds(y) and r.name != self.name]
+                  if isinstance(r, PairIndex) and kind in r.accepted_kinds(y)
+                  and r.name != self.name]
         listed = ", ".join(takers[:5]) + (", ..." if len(takers) > 5 else "")
         if accepted == (MATRIX_KIND,):
             raise ValueError(
@@ -173,23 +227,17 @@ def register_groups(groups) -> None:
 def register(**meta):
     """Decorator: declare an index ``meta['name']``.
 
-    The decorated function takes a batch of tables, ``func(counts, **options)``; or, for an index
-    that is a function of an additive statistic (``statistic=`` and ``state=`` given), the
-    family's state built by ``state(stat, rows, cols)``.
+    An index of a contingency table (no ``inputs=``, or ``inputs=("table",)``) becomes a
+    ``TableIndex``: the decorated function takes a batch of tables, ``func(counts, **options)``;
+    or, for an index that is a function of an additive statistic (``statistic=`` and
+    ``state=`` given), the family's state built by ``state(stat, rows, cols)``. An index that
+    reads the clusterings themselves (``inputs=`` memberships, covers or matrices) becomes a
+    ``PairIndex`` and must declare the ``kinds`` of clustering it takes.
     """
+    record = TableIndex if tuple(meta.get("inputs", ("table",))) == ("table",) else PairIndex
 
     def wrap(func):
-        rec = Index(func=func, **meta)
-        if rec.kind not in ("similarity", "distance", "statistic"):
-            raise ValueError(f"bad kind {rec.kind!r} for {rec.name}")
-        if "table" not in rec.inputs:  # an index of two clusterings says which kinds it takes
-            for kinds in (rec.kinds, rec.kinds_y or rec.kinds):
-                if not kinds or not set(kinds) <= set(KINDS):
-                    raise ValueError(f"index {rec.name!r} must declare the kinds of clustering "
-                                     f"it takes, among {KINDS}; got {kinds}")
-            if ("matrix" in rec.inputs) != (MATRIX_KIND in rec.kinds):
-                raise ValueError(f"index {rec.name!r}: 'matrix' inputs and the kind "
-                                 f"{MATRIX_KIND!r} go together")
+        rec = record(func=func, **meta)
         for key in (rec.name, *rec.aliases):
             if key in REGISTRY or key in _ALIASES:
                 raise ValueError(f"index name {key!r} declared twice")
@@ -237,7 +285,7 @@ def evaluate(index, counts, **options) -> np.ndarray:
     """
     rec = get_index(index)
     opts = check_options(options, rec.options, f"index {rec.name!r}")
-    if "table" not in rec.inputs:
+    if not isinstance(rec, TableIndex):
         raise ValueError(
             f"index {rec.name!r} compares {' or '.join(rec.inputs)} inputs, not a contingency "
             f"table: call ca.agreement(x, y, index={rec.name!r}) with the two clusterings"

@@ -30,8 +30,8 @@ from scipy.optimize import linear_sum_assignment
 from .._validate import check_real
 from ._common import per_table, ratio
 from ._registry import register
-from .matching import _best_pairing_total, criterion_h
-from .pairs import _PAIR
+from .matching import best_pairing_total, criterion_h
+from .pairs import PAIR_COUNTING
 
 _MIRKIN = ('Mirkin, B. (2001), "Eleven ways to look at the chi-squared coefficient for '
            'contingency tables", The American Statistician 55(2)')
@@ -127,7 +127,7 @@ def maximum_match(counts, pairing="greedy"):
 def _npa_one(table):
     table = table[table.sum(axis=1) > 0][:, table.sum(axis=0) > 0]
     M = max(table.shape)
-    accuracy = _best_pairing_total(table.astype(float)) / table.sum()
+    accuracy = best_pairing_total(table.astype(float)) / table.sum()
     return (accuracy - 1.0 / M) / (1.0 - 1.0 / M) if M > 1 else 0.0
 
 
@@ -183,7 +183,7 @@ def _check_weights(alpha, beta):
 @register(name="overlap", linear=True, title="Overlap coefficient of the pairs "
           "(Szymkiewicz-Simpson)", kind="similarity", range=(0.0, 1.0), optimum=1.0,
           symmetric=True, aliases=("szymkiewicz_simpson",),
-          reference="Szymkiewicz (1934); Simpson (1943); " + _WAGNER, **_PAIR)
+          reference="Szymkiewicz (1934); Simpson (1943); " + _WAGNER, **PAIR_COUNTING)
 def overlap(P):
     """Overlap (Szymkiewicz-Simpson) coefficient of the pairs together in x and in y:
 
@@ -201,7 +201,7 @@ def overlap(P):
 @register(name="tversky", title="Tversky index of the pairs", kind="similarity",
           range=(0.0, 1.0), optimum=1.0, symmetric=False, options={"alpha": 1.0, "beta": 1.0},
           reference='Tversky, A. (1977), "Features of similarity", Psychological Review 84(4)',
-          **_PAIR)
+          **PAIR_COUNTING)
 def tversky(P, alpha=1.0, beta=1.0):
     """Tversky index of the pairs together in x (the first set) and in y:
 
@@ -222,7 +222,7 @@ def tversky(P, alpha=1.0, beta=1.0):
           title="Partition difference (pairs apart in both)", kind="statistic",
           range=(0.0, math.inf), optimum=math.nan, symmetric=True, aliases=("pd",),
           reference="Li, Ogihara & Ma (2004), \"On combining multiple clusterings\", CIKM; "
-          + _WAGNER, reflexive=False, **_PAIR)
+          + _WAGNER, reflexive=False, **PAIR_COUNTING)
 def partition_difference(P):
     """Partition difference: the number of pairs of objects apart in both clusterings,
 

@@ -3,7 +3,7 @@
 ``catalogue_markdown()`` gives the two tables of the README (the indices of hard partitions,
 then those of fuzzy, overlapping and possibilistic clusterings and similarity matrices), one
 row per family; ``kinds_markdown()`` the table of the kinds of clustering each index of two
-clusterings takes (``Index.kinds``); ``tests/test_association.py`` checks that the README holds
+clusterings takes (``PairIndex.kinds``); ``tests/test_association.py`` checks that the README holds
 exactly these.
 
 >>> print(catalogue_markdown().splitlines()[0])
@@ -13,7 +13,7 @@ exactly these.
 from __future__ import annotations
 
 from .._validate import KINDS
-from ._registry import REGISTRY, Index
+from ._registry import REGISTRY, Index, PairIndex
 
 __all__ = ["catalogue_markdown", "catalogue_rows", "kinds_markdown"]
 
@@ -96,7 +96,7 @@ def kinds_markdown() -> str:
     assert set(KIND_HEADINGS) == set(KINDS)
     groups: dict[tuple, list[str]] = {}
     for rec in REGISTRY.values():
-        if rec.kinds:
+        if isinstance(rec, PairIndex):
             groups.setdefault((rec.kinds, rec.kinds_y or rec.kinds), []).append(rec.name)
     lines = ["| indices | " + " | ".join(KIND_HEADINGS.values()) + " |",
              "|---" * (len(KIND_HEADINGS) + 1) + "|"]

@@ -16,7 +16,7 @@ Horta & Campello (2015), with T = J + S:
 
 fri and afri are defined for fuzzy (and exclusive hard) clusterings only, where T = 1 for every
 pair; gri and agri take all four kinds (the registry refuses other kinds at the entry, see
-``Index.kinds``). On other clusterings 13FRI ignores the part of one clustering's totals T that
+``PairIndex.kinds``). On other clusterings 13FRI ignores the part of one clustering's totals T that
 exceeds the other's: b and c vanish whenever J^U >= J^V and S^U >= S^V pair by pair, so
 13FRI(U, xU) = 1 for every x in (0, 1] (Horta & Campello 2015, sec. 4.3, which is why they
 define 13GRI). E[I] is the exact mean over independent permutations of the objects of U and V: the denominators are

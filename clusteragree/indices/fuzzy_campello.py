@@ -60,7 +60,7 @@ from scipy.optimize import linear_sum_assignment
 
 from .._validate import MEMBERSHIP_KINDS
 from ._registry import register
-from .fuzzy_reviewed import _ari_from_pairs
+from .fuzzy_reviewed import ari_from_pairs
 
 __all__ = ["pair_degrees_07", "fuzzy_transfer_distance"]
 
@@ -132,7 +132,7 @@ def cari07(U, V):
     0.25
     """
     a, b, c, d = _pairs_07(U, V)
-    return float(_ari_from_pairs(a, b, c, d, b == 0 and c == 0))
+    return float(ari_from_pairs(a, b, c, d, b == 0 and c == 0))
 
 
 def fuzzy_transfer_distance(U, V) -> float:

@@ -44,7 +44,7 @@ def _ratio(num, den, same):
 
 
 # The kinds of clustering each measure was designed for, as the review's Table 2 lists them
-# (checked at the entry by the registry: ``Index.kinds``).
+# (checked at the entry by the registry: ``PairIndex.kinds``).
 _TABLE2 = "the kinds the review's Table 2 lists for it"
 _FC = dict(kinds=("exclusive hard", "fuzzy"), kinds_note=_TABLE2)
 _HARD = dict(kinds=("exclusive hard", "non-exclusive hard"), kinds_note=_TABLE2)
@@ -55,7 +55,9 @@ _INFO = dict(kinds=("exclusive hard", "fuzzy"),
 _DIRECT = dict(family="fuzzy", inputs=("membership",), symmetric=True, optimum=1.0)
 
 
-def _ari_from_pairs(a, b, c, d, same):
+def ari_from_pairs(a, b, c, d, same):
+    """The adjusted Rand index from the four (fuzzy) pair counts: a together in both, b and c
+    together in one only, d apart in both; ``same`` marks identical clusterings."""
     total = a + b + c + d
     expected = (a + c) * (a + b) / total
     return _ratio(a - expected, ((a + c) + (a + b)) / 2 - expected, same)
@@ -229,7 +231,7 @@ def bri09(U, V):
 def bari09(U, V):
     """09BARI: ARI (eq 5) from the pair variables of 09BRI."""
     jx, jy = _upper(_cosine_j(U)), _upper(_cosine_j(V))
-    return float(_ari_from_pairs(*_pairs_eq7(jx, jy, np.multiply), bool(np.array_equal(jx, jy))))
+    return float(ari_from_pairs(*_pairs_eq7(jx, jy, np.multiply), bool(np.array_equal(jx, jy))))
 
 
 # -- pair variables from the fuzzy contingency matrix (10ARI, 10ARIn, 11ARInm) ------------------
@@ -250,7 +252,7 @@ def _anderson(U, V, normalised, adjusted):
     a, b, c, d = _pairs_eq2(N)
     same = bool(np.array_equal(U, V))
     if adjusted:
-        return float(_ari_from_pairs(a, b, c, d, same))
+        return float(ari_from_pairs(a, b, c, d, same))
     return float(_ratio(a + d, a + b + c + d, same))
 
 

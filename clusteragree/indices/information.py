@@ -28,7 +28,7 @@ from .._validate import check_choice
 from ._common import ratio, sum_xlogx, xlogx
 from ._registry import register
 
-__all__ = ["InfoState", "info_state", "entropies", "expected_mutual_info"]
+__all__ = ["InfoState", "info_state", "entropies", "expected_mutual_info", "log_base"]
 
 _VINH = "Vinh, Epps & Bailey (2010)"
 #: Differences of MI and E[MI] below this (relative) are rounding, not information.
@@ -36,7 +36,8 @@ AMI_RTOL = 1e-12
 _AVERAGES = ("arithmetic", "geometric", "min", "max")
 
 
-def _log_base(base) -> float:
+def log_base(base) -> float:
+    """log(base), the divisor that turns nats into units of ``base`` (1 for None: nats)."""
     if base is None:
         return 1.0
     if isinstance(base, bool) or not isinstance(base, (int, float)) or not math.isfinite(base):
@@ -161,7 +162,7 @@ _INFO = dict(family="information", statistic="t", state=info_state,
           reference="Shannon (1948)", **_INFO)
 def entropy_x(S, base=None):
     """Entropy of the row clustering: H(x) = - sum_k (n_k+/n) log(n_k+/n)."""
-    return S.hx / _log_base(base)
+    return S.hx / log_base(base)
 
 
 @register(name="entropy_y", reflexive=False, linear=True, affine_state=True, title="Entropy of y (columns)", kind="statistic",
@@ -169,7 +170,7 @@ def entropy_x(S, base=None):
           reference="Shannon (1948)", **_INFO)
 def entropy_y(S, base=None):
     """Entropy of the column clustering: H(y) = - sum_q (n_+q/n) log(n_+q/n)."""
-    return S.hy / _log_base(base)
+    return S.hy / log_base(base)
 
 
 @register(name="joint_entropy", reflexive=False, linear=True, affine_state=True, title="Joint entropy", kind="statistic", range=(0.0, math.inf),
@@ -177,7 +178,7 @@ def entropy_y(S, base=None):
           **_INFO)
 def joint_entropy(S, base=None):
     """Joint entropy H(x, y) = - sum_kq (n_kq/n) log(n_kq/n)."""
-    return S.hxy / _log_base(base)
+    return S.hxy / log_base(base)
 
 
 @register(name="mutual_info", reflexive=False, linear=True, affine_state=True, title="Mutual information", kind="similarity",
@@ -186,7 +187,7 @@ def joint_entropy(S, base=None):
 def mutual_info(S, base=None):
     """Mutual information MI = sum_kq (n_kq/n) log(n n_kq / (n_k+ n_+q)); its maximum is
     min(H(x), H(y)), so it has no fixed optimum (adjust it with ``max=``)."""
-    return S.mi / _log_base(base)
+    return S.mi / log_base(base)
 
 
 def _nmi(S, den_of):
@@ -242,7 +243,7 @@ def nmi_joint(S):
           options={"base": None}, reference="Meila (2007); Amorim (2015), Table 3", **_INFO)
 def variation_of_information(S, base=None):
     """VI = H(x) + H(y) - 2 MI = 2 H(x, y) - H(x) - H(y); at most log n."""
-    return np.where(S.same, 0.0, np.maximum(S.hx + S.hy - 2 * S.mi, 0.0)) / _log_base(base)
+    return np.where(S.same, 0.0, np.maximum(S.hx + S.hy - 2 * S.mi, 0.0)) / log_base(base)
 
 
 @register(name="nvi", linear=True, affine_state=True, title="VI normalised by log n", kind="distance", range=(0.0, 1.0),

@@ -31,7 +31,7 @@ _REZAEI = ('Rezaei, M. & Franti, P. (2016), "Set matching measures for external 
            'validity", IEEE Transactions on Knowledge and Data Engineering 28(8)')
 
 
-def _best_pairing_total(weights: np.ndarray) -> float:
+def best_pairing_total(weights: np.ndarray) -> float:
     """Largest total weight of a one-to-one pairing of rows and columns."""
     r, c = linear_sum_assignment(weights, maximize=True)
     return float(weights[r, c].sum())
@@ -128,7 +128,7 @@ def criterion_h(counts, pairing="greedy"):
     """H = 1 - (1/n) sum_(k,q) paired n_kq. ``pairing="greedy"`` (the original: repeatedly pair
     the largest remaining overlap) or ``"optimal"`` (largest total overlap)."""
     check_choice(pairing, "pairing", ("greedy", "optimal"))
-    pair = _greedy_pairing_total if pairing == "greedy" else _best_pairing_total
+    pair = _greedy_pairing_total if pairing == "greedy" else best_pairing_total
     return 1.0 - per_table(counts, pair) / _n(counts)
 
 
@@ -142,7 +142,7 @@ def accuracy(counts):
     >>> float(accuracy(np.array([[1, 4], [3, 0]])))
     0.875
     """
-    return per_table(counts, _best_pairing_total) / _n(counts)
+    return per_table(counts, best_pairing_total) / _n(counts)
 
 
 def _matched_square(table: np.ndarray, matching) -> np.ndarray:
@@ -219,7 +219,7 @@ def _psi_one(table, simplified: bool, clip: bool) -> float:
     if K == 1 and Q == 1:
         return 1.0
     similarity = table / np.maximum(a[:, None], b[None, :])  # Braun-Banquet
-    S = _best_pairing_total(similarity)
+    S = best_pairing_total(similarity)
     if simplified:
         E = 1.0
     else:

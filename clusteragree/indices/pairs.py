@@ -19,7 +19,7 @@ from typing import NamedTuple
 from ._common import needs_big_integers, ratio
 from ._registry import register
 
-__all__ = ["PairState", "pair_state"]
+__all__ = ["PairState", "pair_state", "PAIR_COUNTING"]
 
 _AMORIM = ('Amorim, M. J. (2015), "On clustering stability", PhD thesis, ISCTE - University '
            'Institute of Lisbon, Ch.2 Table 5')
@@ -80,12 +80,13 @@ def pair_state_of_means(m) -> PairState:
     return PairState(*f, same=np.asarray(False))
 
 
-_PAIR = dict(family="pair counting", min_n=2, statistic="s", state=pair_state,
-             mean_state=pair_state_of_means)
+#: The registry fields every index of the pair counts shares (those of ``association`` too).
+PAIR_COUNTING = dict(family="pair counting", min_n=2, statistic="s", state=pair_state,
+                     mean_state=pair_state_of_means)
 
 
 @register(name="rand", linear=True, affine_state=True, title="Rand index", kind="similarity", range=(0.0, 1.0), optimum=1.0,
-          symmetric=True, aliases=("smc",), reference="Rand (1971); " + _AMORIM, **_PAIR)
+          symmetric=True, aliases=("smc",), reference="Rand (1971); " + _AMORIM, **PAIR_COUNTING)
 def rand(P):
     """Rand index: share of pairs on which the two clusterings agree.
 
@@ -100,7 +101,7 @@ def rand(P):
 
 @register(name="adjusted_rand", linear=True, title="Adjusted Rand index (Hubert & Arabie)", kind="similarity",
           range=(-1.0, 1.0), optimum=1.0, symmetric=True, aliases=("ari", "adjrand"),
-          reference="Hubert & Arabie (1985)", **_PAIR)
+          reference="Hubert & Arabie (1985)", **PAIR_COUNTING)
 def adjusted_rand(P):
     """Hubert-Arabie adjusted Rand index: Rand corrected by its exact mean under fixed margins.
 
@@ -116,7 +117,7 @@ def adjusted_rand(P):
 
 @register(name="russel_rao", reflexive=False, linear=True, affine_state=True, title="Russel & Rao", kind="similarity", range=(0.0, 1.0),
           optimum=1.0, symmetric=True, aliases=("russell_rao",),
-          reference="Russel & Rao (1940); Albatineh et al. (2006)", **_PAIR)
+          reference="Russel & Rao (1940); Albatineh et al. (2006)", **PAIR_COUNTING)
 def russel_rao(P):
     """Russel-Rao: share of all pairs that are together in both clusterings.
 
@@ -127,7 +128,8 @@ def russel_rao(P):
 
 
 @register(name="gower_legendre", title="Gower & Legendre", kind="similarity", range=(0.0, 1.0),
-          optimum=1.0, symmetric=True, reference="Gower & Legendre (1986); " + _AMORIM, **_PAIR)
+          optimum=1.0, symmetric=True, reference="Gower & Legendre (1986); " + _AMORIM,
+          **PAIR_COUNTING)
 def gower_legendre(P):
     """Gower-Legendre: Rand with disagreements counted half.
 
@@ -141,7 +143,8 @@ def gower_legendre(P):
 
 
 @register(name="jaccard", title="Jaccard", kind="similarity", range=(0.0, 1.0), optimum=1.0,
-          symmetric=True, aliases=("tanimoto",), reference="Jaccard (1908); " + _AMORIM, **_PAIR)
+          symmetric=True, aliases=("tanimoto",), reference="Jaccard (1908); " + _AMORIM,
+          **PAIR_COUNTING)
 def jaccard(P):
     """Jaccard: pairs together in both, among pairs together in either.
 
@@ -156,7 +159,7 @@ def jaccard(P):
 
 @register(name="czekanowski", linear=True, title="Czekanowski (Dice, Sorensen)", kind="similarity",
           range=(0.0, 1.0), optimum=1.0, symmetric=True, aliases=("dice", "sorensen", "sdc"),
-          reference="Czekanowski (1932); " + _AMORIM, **_PAIR)
+          reference="Czekanowski (1932); " + _AMORIM, **PAIR_COUNTING)
 def czekanowski(P):
     """Czekanowski (Dice, Sorensen-Dice):
 
@@ -171,7 +174,7 @@ def czekanowski(P):
 
 @register(name="goodman_kruskal", title="Goodman & Kruskal (Yule's Q of the pair table)",
           kind="similarity", range=(-1.0, 1.0), optimum=1.0, symmetric=True, aliases=("yule_q",),
-          reference="Goodman & Kruskal (1954); " + _AMORIM, **_PAIR)
+          reference="Goodman & Kruskal (1954); " + _AMORIM, **PAIR_COUNTING)
 def goodman_kruskal(P):
     """Goodman-Kruskal gamma of the 2 x 2 pair table (Yule's Q):
 
@@ -186,7 +189,7 @@ def goodman_kruskal(P):
 
 @register(name="sokal_sneath", title="Sokal & Sneath", kind="similarity", range=(0.0, 1.0),
           optimum=1.0, symmetric=True, aliases=("sos",),
-          reference="Sokal & Sneath (1963); " + _AMORIM, **_PAIR)
+          reference="Sokal & Sneath (1963); " + _AMORIM, **PAIR_COUNTING)
 def sokal_sneath(P):
     """Sokal-Sneath (SoS of Amorim (2015); the numerator is a11 a00):
 
@@ -201,7 +204,7 @@ def sokal_sneath(P):
 
 @register(name="sokal_sneath2", title="Sokal & Sneath (2)", kind="similarity", range=(0.0, 1.0),
           optimum=1.0, symmetric=True, aliases=("ss2",),
-          reference="Sokal & Sneath (1963); " + _AMORIM, **_PAIR)
+          reference="Sokal & Sneath (1963); " + _AMORIM, **PAIR_COUNTING)
 def sokal_sneath2(P):
     """Sokal-Sneath (2): disagreements counted double.
 
@@ -213,7 +216,7 @@ def sokal_sneath2(P):
 
 @register(name="fowlkes_mallows", linear=True, title="Fowlkes & Mallows", kind="similarity", range=(0.0, 1.0),
           optimum=1.0, symmetric=True, aliases=("fm", "fmi"),
-          reference="Fowlkes & Mallows (1983); " + _AMORIM, **_PAIR)
+          reference="Fowlkes & Mallows (1983); " + _AMORIM, **PAIR_COUNTING)
 def fowlkes_mallows(P):
     """Fowlkes-Mallows: geometric mean of the two Wallace indices.
 
@@ -227,7 +230,7 @@ def fowlkes_mallows(P):
 
 @register(name="wallace_x", linear=True, title="Wallace (pairs together in x)", kind="similarity",
           range=(0.0, 1.0), optimum=1.0, symmetric=False, aliases=("wallace", "wallace1"),
-          reference="Wallace (1983)", **_PAIR)
+          reference="Wallace (1983)", **PAIR_COUNTING)
 def wallace_x(P):
     """Wallace index from x to y: of the pairs together in x, the share also together in y.
 
@@ -239,7 +242,7 @@ def wallace_x(P):
 
 @register(name="wallace_y", linear=True, title="Wallace (pairs together in y)", kind="similarity",
           range=(0.0, 1.0), optimum=1.0, symmetric=False, aliases=("wallace2",),
-          reference="Wallace (1983)", **_PAIR)
+          reference="Wallace (1983)", **PAIR_COUNTING)
 def wallace_y(P):
     """Wallace index from y to x: of the pairs together in y, the share also together in x.
 
@@ -251,7 +254,7 @@ def wallace_y(P):
 
 @register(name="mirkin", linear=True, affine_state=True, title="Mirkin metric (normalised by n^2)", kind="distance",
           range=(0.0, 1.0), optimum=0.0, symmetric=True,
-          reference="Mirkin (1996); Meila (2007)", **_PAIR)
+          reference="Mirkin (1996); Meila (2007)", **PAIR_COUNTING)
 def mirkin(P):
     """Mirkin metric divided by n^2: disagreeing ordered pairs.
 
@@ -263,7 +266,7 @@ def mirkin(P):
 
 @register(name="hubert_gamma", linear=True, title="Hubert's Gamma (pair-table correlation)",
           kind="similarity", range=(-1.0, 1.0), optimum=1.0, symmetric=True, aliases=("phi",),
-          reference="Hubert (1977); Jain & Dubes (1988)", **_PAIR)
+          reference="Hubert (1977); Jain & Dubes (1988)", **PAIR_COUNTING)
 def hubert_gamma(P):
     """Normalised Hubert Gamma: the correlation (phi) of the two pair-membership indicators.
 
@@ -275,7 +278,7 @@ def hubert_gamma(P):
 
 @register(name="kulczynski", linear=True, title="Kulczynski", kind="similarity", range=(0.0, 1.0),
           optimum=1.0, symmetric=True, reference="Kulczynski (1927); Albatineh et al. (2006)",
-          **_PAIR)
+          **PAIR_COUNTING)
 def kulczynski(P):
     """Kulczynski: arithmetic mean of the two Wallace indices.
 
@@ -287,7 +290,7 @@ def kulczynski(P):
 
 @register(name="mcconnaughey", linear=True, title="McConnaughey", kind="similarity", range=(-1.0, 1.0),
           optimum=1.0, symmetric=True,
-          reference="McConnaughey (1964); Albatineh et al. (2006)", **_PAIR)
+          reference="McConnaughey (1964); Albatineh et al. (2006)", **PAIR_COUNTING)
 def mcconnaughey(P):
     """McConnaughey:
 
@@ -298,7 +301,7 @@ def mcconnaughey(P):
 
 
 @register(name="peirce", linear=True, title="Peirce", kind="similarity", range=(-1.0, 1.0), optimum=1.0,
-          symmetric=False, reference="Peirce (1884); Albatineh et al. (2006)", **_PAIR)
+          symmetric=False, reference="Peirce (1884); Albatineh et al. (2006)", **PAIR_COUNTING)
 def peirce(P):
     """Peirce's skill score, y taken as the reference for pairs:
 
@@ -310,7 +313,7 @@ def peirce(P):
 
 @register(name="rogers_tanimoto", title="Rogers & Tanimoto", kind="similarity",
           range=(0.0, 1.0), optimum=1.0, symmetric=True,
-          reference="Rogers & Tanimoto (1960); Albatineh et al. (2006)", **_PAIR)
+          reference="Rogers & Tanimoto (1960); Albatineh et al. (2006)", **PAIR_COUNTING)
 def rogers_tanimoto(P):
     """Rogers-Tanimoto: Rand with disagreements counted double.
 
@@ -321,7 +324,7 @@ def rogers_tanimoto(P):
 
 
 @register(name="hamann", linear=True, affine_state=True, title="Hamann", kind="similarity", range=(-1.0, 1.0), optimum=1.0,
-          symmetric=True, reference="Hamann (1961); Albatineh et al. (2006)", **_PAIR)
+          symmetric=True, reference="Hamann (1961); Albatineh et al. (2006)", **PAIR_COUNTING)
 def hamann(P):
     """Hamann: agreements minus disagreements, per pair.
 
@@ -333,7 +336,7 @@ def hamann(P):
 
 @register(name="s_cohen", linear=True, title="Cohen's kappa of the pair table", kind="similarity",
           range=(-1.0, 1.0), optimum=1.0, symmetric=True,
-          reference="Cohen (1960); Warrens (2008): equals the adjusted Rand index", **_PAIR)
+          reference="Cohen (1960); Warrens (2008): equals the adjusted Rand index", **PAIR_COUNTING)
 def s_cohen(P):
     """Cohen's kappa of the 2 x 2 pair table (equal to the Hubert-Arabie adjusted Rand index):
 
@@ -345,7 +348,7 @@ def s_cohen(P):
 
 @register(name="morey_agresti", linear=True, title="Adjusted Rand index (Morey & Agresti)", kind="similarity",
           range=(-1.0, 1.0), optimum=1.0, symmetric=True,
-          reference="Morey & Agresti (1984); Hubert & Arabie (1985)", **_PAIR)
+          reference="Morey & Agresti (1984); Hubert & Arabie (1985)", **PAIR_COUNTING)
 def morey_agresti(P):
     """Morey-Agresti adjusted Rand index: E[sum n_kq^2] approximated by
     e = sum n_k+^2 sum n_+q^2 / n^2 (the multinomial plug-in), so
@@ -360,7 +363,7 @@ def morey_agresti(P):
 
 @register(name="adjusted_fowlkes_mallows", linear=True, title="Adjusted Fowlkes & Mallows",
           kind="similarity", range=(-1.0, 1.0), optimum=1.0, symmetric=True, aliases=("afm",),
-          reference="Fowlkes & Mallows (1983); Albatineh et al. (2006)", **_PAIR)
+          reference="Fowlkes & Mallows (1983); Albatineh et al. (2006)", **PAIR_COUNTING)
 def adjusted_fowlkes_mallows(P):
     """Fowlkes-Mallows corrected by its exact mean under fixed margins, E[a11] = p q / T:
 

@@ -50,7 +50,7 @@ from scipy.special import gammaln
 from .._moments.combinatorics import compositions
 from .._validate import check_choice, check_positive_int
 from ._registry import register
-from .information import _log_base, info_state
+from .information import log_base, info_state
 
 __all__ = ["log_omega", "log_omega_approx", "count_tables_capped", "rmi_count_method",
            "AUTO_MAX_WORK", "EXACT_MAX_WORK"]
@@ -262,7 +262,7 @@ def rmi(S, base=None, count="auto", max_work=None):
     >>> round(ca.agreement([[30, 20], [10, 20]], index="rmi"), 4)   # MI = 0.0338, 31 tables
     -0.0091
     """
-    scale = _log_base(base)
+    scale = log_base(base)
     max_work = _check_count(count, max_work)
     lo = _log_omega_batch(S.rows, S.cols, S.mi.shape, count, max_work)
     return (S.mi - lo / S.n) / scale

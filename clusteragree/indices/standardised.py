@@ -80,7 +80,9 @@ __all__ = [
     "SECONDS_PER_WORK",
     "SPARSE_ERROR",
     "exact_variance_work",
+    "margins_key",
     "mi_null_moments",
+    "per_margins",
     "s_null_moments",
     "smi_moments_method",
     "smi_sd_error_bound",
@@ -106,7 +108,9 @@ AUTO_MAX_WORK_SPARSE = 1.3e10
 SPARSE_ERROR = 0.01
 
 
-def _key(rows, cols):
+def margins_key(rows, cols):
+    """The positive margins, each sorted, as two tuples of ints: what the null moments depend
+    on, and the key of their caches."""
     a = tuple(sorted(int(v) for v in np.asarray(rows).ravel() if v > 0))
     b = tuple(sorted(int(v) for v in np.asarray(cols).ravel() if v > 0))
     return a, b
@@ -135,7 +139,7 @@ def exact_variance_work(rows, cols) -> float:
     >>> f"{exact_variance_work([500] * 10, [500] * 10):.2g}"   # 10 x 10, n = 5000: ~ 0.03 s
     '3.8e+07'
     """
-    a, b = _key(rows, cols)
+    a, b = margins_key(rows, cols)
     if _degenerate(a, b):
         return 0.0
     return _work(a, b)
@@ -177,7 +181,7 @@ def smi_sd_error_bound(rows, cols) -> float:
     >>> round(smi_sd_error_bound([5, 995], [500] * 10), 2)      # a row of 5 objects: c = 2.2
     0.22
     """
-    a, b = _key(rows, cols)
+    a, b = margins_key(rows, cols)
     if _degenerate(a, b):
         return 0.0
     c = _effective_cells(a, b)
@@ -213,7 +217,7 @@ def smi_moments_method(table, moments: str = "auto") -> str:
     'asymptotic'
     """
     check_choice(moments, "moments", _MOMENTS)
-    return _method(*_key(*_margins_of(table)), moments)
+    return _method(*margins_key(*_margins_of(table)), moments)
 
 
 def mi_null_moments(rows, cols, moments: str = "exact") -> tuple[float, float]:
@@ -225,7 +229,7 @@ def mi_null_moments(rows, cols, moments: str = "exact") -> tuple[float, float]:
     (0.162939, 0.044283)
     """
     check_choice(moments, "moments", _MOMENTS)
-    a, b = _key(rows, cols)
+    a, b = margins_key(rows, cols)
     return _mi_moments(a, b, _method(a, b, moments))
 
 
@@ -258,10 +262,10 @@ def _s_moments(a, b):
 
 def s_null_moments(rows, cols):
     """Exact (E[s], Var[s]) of s = sum n_ij^2 under fixed margins, as Fractions (cached)."""
-    return _s_moments(*_key(rows, cols))
+    return _s_moments(*margins_key(rows, cols))
 
 
-def _per_margins(rows, cols, shape, func):
+def per_margins(rows, cols, shape, func):
     """func(rows, cols) for each table of a batch (a list), computed once per distinct pair
     of margins: a batch that shares its margins (Patefield tables, permutations) costs one."""
     rows = np.broadcast_to(rows, shape + rows.shape[-1:]).reshape(-1, rows.shape[-1])
@@ -285,7 +289,7 @@ def _smi_state(t, rows, cols):
 
 
 def _describe_smi(counts, moments="auto", max_seconds=DEFAULT_MAX_SECONDS) -> str:
-    if _smi_method(*_key(*_margins_of(np.asarray(counts))), moments, max_seconds) == "exact":
+    if _smi_method(*margins_key(*_margins_of(np.asarray(counts))), moments, max_seconds) == "exact":
         return "smi moments: exact mean and variance of MI under fixed margins"
     return ("smi moments: exact mean of MI; variance asymptotic (Williams-scaled chi-square, "
             "2 n MI ~ q chi2_df, q = 2 n E[MI] / df; relative error of the sd at most "
@@ -342,13 +346,13 @@ def smi(S, moments="auto", max_seconds=DEFAULT_MAX_SECONDS):
     sparse = {}
 
     def moments_of(rows, cols):
-        a, b = _key(rows, cols)
+        a, b = margins_key(rows, cols)
         method = _smi_method(a, b, moments, max_seconds)
         if method == "asymptotic" and smi_sd_error_bound(a, b) > SPARSE_ERROR:
             sparse[(a, b)] = None
         return _mi_moments(a, b, method)
 
-    pairs = _per_margins(S.rows, S.cols, shape, moments_of)
+    pairs = per_margins(S.rows, S.cols, shape, moments_of)
     if sparse:
         _warn_sparse(*max(sparse, key=lambda ab: smi_sd_error_bound(*ab)))
     emi = np.array([m for m, _ in pairs]).reshape(shape)
@@ -371,7 +375,7 @@ def sri(S):
     3.041
     """
     shape = np.shape(S.stat)
-    moments = _per_margins(S.rows, S.cols, shape, s_null_moments)
+    moments = per_margins(S.rows, S.cols, shape, s_null_moments)
     stat = np.asarray(S.stat).reshape(-1)
     # s - E[s] = (s - floor E[s]) - frac E[s]: an exact integer difference, then one rounding
     floor = np.array([m.numerator // m.denominator for m, _ in moments], dtype=object)

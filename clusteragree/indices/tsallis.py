@@ -57,7 +57,7 @@ from .._moments.cells import T_CAP, expected_scaled_power_sum
 from .._moments.mi_variance import power_sum_scale, power_sum_within_windows, variance_of_power_sum
 from ._common import identical, ratio
 from ._registry import get_index, register
-from .standardised import SECONDS_PER_WORK, _key, _per_margins, exact_variance_work
+from .standardised import SECONDS_PER_WORK, margins_key, per_margins, exact_variance_work
 
 __all__ = ["expected_power_sum", "power_sum_moments", "SLOW_SECONDS"]
 
@@ -89,7 +89,7 @@ def expected_power_sum(rows, cols, q: float, scale: float = 1.0) -> float:
     '3.382e-17'
     """
     q = _check_q(q)
-    a, b = _key(rows, cols)
+    a, b = margins_key(rows, cols)
     if q * math.log(max(_largest_margin(a, b) / _check_scale(scale), 1.0)) > 700.0:
         raise OverflowError(f"E[sum n_ij^q] at q = {q:g} may exceed the double range (cells up "
                             f"to {_largest_margin(a, b)}); pass scale= (e.g. the largest "
@@ -172,7 +172,7 @@ def power_sum_moments(rows, cols, q: float, scale: float = 1.0) -> tuple[float, 
     (5.3333333333, 3.5555555556)
     """
     q, scale = _check_q(q), _check_scale(scale)
-    a, b = _key(rows, cols)
+    a, b = margins_key(rows, cols)
     top = _variance_scale(a, b, q)
     if q * math.log(max(top / scale, 1.0)) > 300.0:
         raise OverflowError(f"Var[sum n_ij^q] at q = {q:g} may exceed the double range (cells "
@@ -215,8 +215,8 @@ def ami_tsallis(counts, q=2.0):
         sa = ((a / m[..., None]) ** qe).sum(axis=-1)
         sb = ((b / m[..., None]) ** qe).sum(axis=-1)
         p = ((c / m[..., None, None]) ** qe).sum(axis=(-2, -1))
-    ep = np.array(_per_margins(a, b, c.shape[:-2], lambda r, s: _power_sum(
-        *_key(r, s), q, float(max(r.max(), s.max()))))).reshape(c.shape[:-2])
+    ep = np.array(per_margins(a, b, c.shape[:-2], lambda r, s: _power_sum(
+        *margins_key(r, s), q, float(max(r.max(), s.max()))))).reshape(c.shape[:-2])
     avg = (sa + sb) / 2
     # P = E[P] up to rounding (margins that allow one table): no deviation to show
     num = np.where(np.abs(p - ep) <= 1e-12 * np.maximum(p, ep), 0.0, p - ep)
@@ -245,12 +245,12 @@ def smi_tsallis(counts, q=2.0):
     batch = c.shape[:-2]
 
     def moments(rows, cols):
-        a, b = _key(rows, cols)
+        a, b = margins_key(rows, cols)
         scale = _variance_scale(a, b, q)
         return (scale,) + _power_moments(a, b, q, scale)
 
     # everything in units of scale^q (the largest value of the variance's windows)
-    found = _per_margins(c.sum(axis=-1), c.sum(axis=-2), batch, moments)
+    found = per_margins(c.sum(axis=-1), c.sum(axis=-2), batch, moments)
     scale, mean, var = (np.array([m[i] for m in found]).reshape(batch) for i in range(3))
     sd = np.sqrt(np.maximum(var, 0.0))
     qe = min(q, T_CAP)

@@ -13,8 +13,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from ..indices._common import STATISTICS
-from ..indices._registry import Index
+from ..indices import STATISTICS, Index
 from ..inputs import Clusterings
 from ._methods import Model, NullMethod
 from .distribution import NullDistribution

@@ -20,7 +20,7 @@ import math
 
 from ..indices import (get_index, group_members, resolve_indices, skip_undefined,
                        split_options)
-from ..indices._registry import Index
+from ..indices import Index, PairIndex
 from ..inputs import Clusterings, as_clusterings
 from .._validate import check_options, check_seed
 from ._methods import MODELS, PAIR_MODELS, PARTITION_MODELS, get_method, get_model, methods_of
@@ -32,7 +32,7 @@ __all__ = ["plan", "run", "null_distributions", "null_distribution", "index_reco
 
 
 def _is_pair_index(rec: Index) -> bool:
-    return "table" not in rec.inputs
+    return isinstance(rec, PairIndex)
 
 
 def index_records(indices) -> list[Index]:

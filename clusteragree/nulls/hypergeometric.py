@@ -26,7 +26,7 @@ import numpy as np
 from .._moments.cells import expected_xlogx_sum
 from .._moments.squares import moments_of_s
 from .._moments.mi_variance import DEFAULT_MAX_SECONDS, check_variance_time, n_mi_variance
-from ..indices import get_index
+from ..indices import TableIndex, get_index
 from ._methods import NullMethod, register_method
 
 __all__ = ["moments_of_s", "mean_of_t", "var_of_t", "index_moments"]
@@ -72,8 +72,9 @@ class Deferred:
 
 
 def _check_linear(rec):
-    if not rec.linear:
-        stat = {"s": "s", "t": "t"}.get(rec.statistic, "a cell sum")
+    table = isinstance(rec, TableIndex)  # an index of object pairs has no table statistic
+    if not (table and rec.linear):
+        stat = {"s": "s", "t": "t"}.get(rec.statistic if table else None, "a cell sum")
         raise ValueError(
             f"index {rec.name!r} has no closed-form null moments (it is not affine in {stat}); "
             "use method='exact', 'patefield' or 'permutation'"

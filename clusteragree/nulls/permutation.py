@@ -16,6 +16,7 @@ import math
 import numpy as np
 
 from .._validate import check_positive_int, check_seed
+from ..indices import gather_objects, pair_vectors
 from ._methods import PAIR_MODELS, NullMethod, register_method
 from ._request import sampled_laws, values_on_tables
 
@@ -116,13 +117,11 @@ def _all_permutations(k: int) -> np.ndarray:
     return np.array(list(itertools.permutations(range(k))), dtype=np.int64)
 
 
-class _PairIndex:
+class _PermutedPairIndex:
     """One index of object pairs ready for permutations: its values on a chunk of
     permutations of y's objects (or pair values)."""
 
     def __init__(self, rec, pair, options, null):
-        from ..indices._pairwise import pair_vectors
-
         self.rec, self.options, self.null = rec, options, null
         X, _, Y, ky = pair
         self.direct = rec.representation is None
@@ -146,8 +145,6 @@ class _PairIndex:
         for i in range(0, len(perms), self.per):
             chunk = perms[i:i + self.per]
             if self.null == "objects":
-                from ..indices._pairwise import gather_objects
-
                 ys_b = tuple(gather_objects(M, chunk) for M in self.ymats)
             else:
                 ys_b = tuple(v[chunk] for v in self.ys)
@@ -163,9 +160,9 @@ def _objects_of(m: int) -> int:
 
 def permuted_pair_values(indices, null="objects", n_sim=999, seed=None, exhaustive=None,
                          progress=False):
-    """Values of indices of object pairs (``_PairIndex``) with y's objects (``null="objects"``,
-    the Mantel/QAP null) or y's pair values (``null="pairs"``) randomly permuted, the same
-    permutations for every index.
+    """Values of indices of object pairs (``_PermutedPairIndex``) with y's objects
+    (``null="objects"``, the Mantel/QAP null) or y's pair values (``null="pairs"``) randomly
+    permuted, the same permutations for every index.
 
     Returns ``(values by index name, weights)``: all k! permutations with weights 1/k! (k = n
     objects or m pairs) when ``use_all_permutations`` says so; otherwise ``n_sim`` random
@@ -209,8 +206,8 @@ def _table_permutation_law(req):
 
 
 def _pair_permutation_law(req):
-    prepared = [_PairIndex(rec, req.clusterings.pair(rec), req.options[rec.name],
-                           req.model.name) for rec in req.indices]
+    prepared = [_PermutedPairIndex(rec, req.clusterings.pair(rec), req.options[rec.name],
+                                   req.model.name) for rec in req.indices]
     values, weights = permuted_pair_values(prepared, null=req.model.name, n_sim=req.n_sim,
                                            seed=req.rng, exhaustive=req.spec.exhaustive,
                                            progress=req.spec.progress)
@@ -228,8 +225,6 @@ def _check_pairs_null(req):
 
 
 def _pair_exact_mean_law(req):
-    from ..indices._pairwise import pair_vectors
-
     out = {}
     for rec in req.indices:
         opts = req.options[rec.name]

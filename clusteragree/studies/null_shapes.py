@@ -42,7 +42,7 @@ import numpy as np
 import pandas as pd
 
 from .._validate import check_bool, check_choice, check_positive_int, check_real
-from ..indices import get_index, resolve_indices
+from ..indices import TableIndex, get_index, resolve_indices
 from ..nulls import null_distributions
 from ..nulls._methods import get_model
 from .grid import keyed_seed, run_grid
@@ -151,7 +151,8 @@ def _check_indices(indices) -> list[str]:
     names, _ = resolve_indices(indices)
     for name in names:
         rec = get_index(name)
-        if "table" not in rec.inputs or rec.kind != "similarity" or not np.isfinite(rec.optimum):
+        if (not isinstance(rec, TableIndex) or rec.kind != "similarity"
+                or not np.isfinite(rec.optimum)):
             raise ValueError(
                 f"index {name!r} is not a similarity of a contingency table with a fixed maximum; "
                 "null_shapes studies such indices (e.g. the group 'paired')")

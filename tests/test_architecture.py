@@ -1,0 +1,178 @@
+"""The package's layout rules, read from its source with ``ast`` and from its registry.
+
+* No private name crosses a file: a name with a leading underscore defined in one module of
+  ``clusteragree`` is used in that module only (``from .mod import _name`` or ``mod._name``
+  elsewhere fails). Private modules (``_validate``, ``_moments``, ...) may be imported by name.
+* The rest of the package uses the public interface of ``clusteragree.indices``: no module
+  outside ``indices/`` imports one of its private modules (``_registry``, ``_common``,
+  ``_pairwise``, ...).
+* Every registered index is exactly one of the two record types, ``TableIndex`` or
+  ``PairIndex``, with the fields of its kind set consistently.
+"""
+
+from __future__ import annotations
+
+import ast
+import dataclasses
+from pathlib import Path
+
+import pytest
+
+import clusteragree as ca
+from clusteragree._validate import KINDS
+from clusteragree.indices import REGISTRY, STATISTICS, Index, PairIndex, TableIndex
+
+PACKAGE = Path(ca.__file__).resolve().parent
+ROOT = PACKAGE.name
+
+
+def _modules() -> dict[str, Path]:
+    """Dotted module name -> file, for every module of the package."""
+    out = {}
+    for path in PACKAGE.rglob("*.py"):
+        parts = list(path.relative_to(PACKAGE.parent).with_suffix("").parts)
+        if parts[-1] == "__init__":
+            parts = parts[:-1]
+        out[".".join(parts)] = path
+    return out
+
+
+MODULES = _modules()
+
+
+def _private(name: str) -> bool:
+    return name.startswith("_") and not name.startswith("__")
+
+
+def _source_of(module: str, path: Path, node: ast.ImportFrom) -> str:
+    """The absolute module an ``ImportFrom`` reads from."""
+    if node.level == 0:
+        return node.module or ""
+    base = module.split(".")
+    if path.name != "__init__.py":
+        base = base[:-1]
+    base = base[:len(base) - (node.level - 1)]
+    return ".".join(base + ([node.module] if node.module else []))
+
+
+def _imports(module: str, path: Path):
+    """(line, source module, imported name, alias) of every import of a package module."""
+    for node in ast.walk(ast.parse(path.read_text())):
+        if isinstance(node, ast.ImportFrom):
+            source = _source_of(module, path, node)
+            if source == ROOT or source.startswith(ROOT + "."):
+                for alias in node.names:
+                    yield node.lineno, source, alias.name, alias.asname or alias.name
+        elif isinstance(node, ast.Import):
+            for alias in node.names:
+                if alias.name in MODULES:
+                    yield node.lineno, alias.name, None, alias.asname or alias.name
+
+
+def private_names_crossing_files() -> list[str]:
+    """Every use, in one module of the package, of a private name of another module."""
+    found = []
+    for module, path in sorted(MODULES.items()):
+        where = path.relative_to(PACKAGE.parent)
+        bound = {}  # local name -> package module it stands for
+        for line, source, name, local in _imports(module, path):
+            if name is None:
+                bound[local] = source
+            elif f"{source}.{name}" in MODULES:
+                bound[local] = f"{source}.{name}"  # a module: its attributes are checked below
+            elif _private(name):
+                found.append(f"{where}:{line}: from {source} import {name}")
+        for node in ast.walk(ast.parse(path.read_text())):
+            if (isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name)
+                    and node.value.id in bound and _private(node.attr)):
+                found.append(f"{where}:{node.lineno}: {bound[node.value.id]}.{node.attr}")
+    return found
+
+
+def test_the_package_is_found():
+    assert f"{ROOT}.indices._registry" in MODULES and f"{ROOT}.nulls.engine" in MODULES
+
+
+def test_no_private_name_crosses_a_file():
+    crossing = private_names_crossing_files()
+    assert not crossing, ("private names used from another module (make the name public or "
+                          "move the code to where it is used):\n" + "\n".join(crossing))
+
+
+def test_the_check_sees_a_crossing(tmp_path, monkeypatch):
+    """The checker itself: both forms of a crossing are reported."""
+    pkg = tmp_path / ROOT
+    pkg.mkdir()
+    (pkg / "__init__.py").write_text("")
+    (pkg / "a.py").write_text("_x = 1\n")
+    (pkg / "b.py").write_text("from .a import _x\nfrom . import a\ny = a._x + _x\n")
+    monkeypatch.setitem(globals(), "PACKAGE", pkg)
+    monkeypatch.setitem(globals(), "MODULES", _modules())
+    assert private_names_crossing_files() == [f"{ROOT}/b.py:1: from {ROOT}.a import _x",
+                                              f"{ROOT}/b.py:3: {ROOT}.a._x"]
+
+
+def test_only_indices_imports_the_private_modules_of_indices():
+    inside = f"{ROOT}.indices"
+    found = []
+    for module, path in sorted(MODULES.items()):
+        if module == inside or module.startswith(inside + "."):
+            continue
+        for line, source, name, _ in _imports(module, path):
+            target = source if name is None or f"{source}.{name}" not in MODULES \
+                else f"{source}.{name}"
+            if target.startswith(inside + ".") and _private(target.split(".")[2]):
+                found.append(f"{path.relative_to(PACKAGE.parent)}:{line}: {target}")
+    assert not found, "import these from clusteragree.indices instead:\n" + "\n".join(found)
+
+
+# -- the two kinds of index -----------------------------------------------------------------------
+
+def _own_fields(cls) -> set[str]:
+    return {f.name for f in dataclasses.fields(cls)} - {f.name for f in dataclasses.fields(Index)}
+
+
+def test_the_two_record_types_share_the_base_fields_only():
+    assert issubclass(TableIndex, Index) and issubclass(PairIndex, Index)
+    assert _own_fields(TableIndex) and _own_fields(PairIndex)
+    assert not _own_fields(TableIndex) & _own_fields(PairIndex)
+    assert {"statistic", "state", "linear"} <= _own_fields(TableIndex)
+    assert {"representation", "kinds", "pair_mean"} <= _own_fields(PairIndex)
+    with pytest.raises(TypeError, match="TableIndex or a PairIndex"):
+        Index(name="bare", func=len, family="x", kind="similarity", range=(0.0, 1.0),
+              optimum=1.0, symmetric=True, reference="", title="", inputs=("table",))
+
+
+def test_a_field_of_the_other_kind_is_refused():
+    common = dict(name="probe", func=len, family="x", kind="similarity", range=(0.0, 1.0),
+                  optimum=1.0, symmetric=True, reference="", title="")
+    with pytest.raises(TypeError):
+        TableIndex(kinds=("fuzzy",), **common)
+    with pytest.raises(TypeError):
+        PairIndex(inputs=("membership",), kinds=("fuzzy",), statistic="s", **common)
+    with pytest.raises(ValueError, match="kinds of clustering"):
+        PairIndex(inputs=("membership",), kinds=(), **common)
+    with pytest.raises(ValueError, match="not a table"):
+        PairIndex(inputs=("table",), kinds=("fuzzy",), **common)
+
+
+@pytest.mark.parametrize("name", list(REGISTRY))
+def test_every_index_is_one_kind_with_its_fields_set(name):
+    rec = REGISTRY[name]
+    assert type(rec) in (TableIndex, PairIndex), name
+    assert isinstance(rec, Index) and rec.func.index is rec
+    if isinstance(rec, TableIndex):
+        assert rec.inputs == ("table",)
+        assert rec.statistic is None or rec.statistic in STATISTICS
+        assert (rec.statistic is None) == (rec.state is None)  # every statistic has its state
+        if rec.linear or rec.mean_state is not None:  # closed forms need the statistic
+            assert rec.statistic is not None
+        if rec.affine_state:  # its mean under any model is its value at the mean state
+            assert rec.mean_state is not None
+    else:
+        assert rec.inputs and "table" not in rec.inputs
+        assert rec.kinds and set(rec.kinds) <= set(KINDS)
+        assert rec.kinds_y is None or (rec.kinds_y and set(rec.kinds_y) <= set(KINDS))
+        assert (rec.inputs_y is None) == (rec.kinds_y is None)  # y differs in both or neither
+        if rec.representation is None:  # computed from the clusterings: no pair vectors
+            assert rec.prepare is None and rec.pair_mean is None and rec.value is None
