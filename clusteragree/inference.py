@@ -16,7 +16,7 @@ table, fuzzy memberships and similarity matrices through the permutation nulls.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import pandas as pd
 
@@ -72,6 +72,11 @@ class AgreementTest:
     zscore: float  # nan when the null has no variance
     pvalue_se: float  # Monte Carlo standard error of the p-value; 0 exact; nan moments only
     note: str | None = None  # how the index was computed on this table (``Index.describe``)
+    record: Index | None = field(default=None, repr=False, compare=False)  # the index's record
+
+    def __post_init__(self):
+        if self.record is None:
+            self.record = get_index(self.index)
 
     @property
     def method(self) -> str:
@@ -96,7 +101,7 @@ class AgreementTest:
                    pvalue_se=na(self.pvalue_se), alternative=self.alternative,
                    adjusted_mean=na(self.adjusted.get("mean")),
                    adjusted_median=na(self.adjusted.get("median")), zscore=na(self.zscore),
-                   kind=get_index(self.index).kind)
+                   kind=self.record.kind)
         return {c: row[c] for c in RESULT_COLUMNS}
 
     def __repr__(self) -> str:
@@ -115,7 +120,7 @@ class AgreementTest:
         return str(self)
 
     def __str__(self) -> str:
-        nd, rec = self.null, get_index(self.index)
+        nd, rec = self.null, self.record
         median = f", null median = {nd.median:.6g}" if nd.has_law else ""
         z = f", z = {self.zscore:.4g}" if not math.isnan(self.zscore) else ""
         lines = ["", f"\t{nd.method_record.title}", "",
@@ -146,7 +151,7 @@ class AgreementTest:
     def _repr_html_(self) -> str:
         """Jupyter: the same numbers as the printed test, as a table, and the null law with
         the observed value marked."""
-        nd, rec = self.null, get_index(self.index)
+        nd, rec = self.null, self.record
         rows = [("data", self.data_name), ("index", f"{rec.name} ({rec.title}), a {rec.kind}"),
                 ("observed", f"{self.statistic:.6g}"), ("null mean", f"{nd.mean:.6g}")]
         if self.note:
@@ -226,12 +231,12 @@ def _need_exact_law(rec: Index, nd: NullDistribution) -> None:
             f"({nd.model_record.default_method!r} under model={nd.model!r})")
 
 
-def _test_of(rec: Index, nd: NullDistribution, request, alternative,
+def _test_of(rec: Index, nd: NullDistribution, request, alternative: str,
              plus_one: bool) -> AgreementTest:
-    """The test of one index from its null law: the one place results are made."""
+    """The test of one index from its null law: the one place results are made
+    (``alternative`` is checked by the caller)."""
     _need_exact_law(rec, nd)
     observed = _observed(rec, request)
-    alternative = _default_alternative(rec, alternative)
     if nd.has_law:
         p = nd.pvalue(observed, alternative, plus_one=plus_one)
         se = nd.pvalue_se(observed, alternative, plus_one=plus_one)
@@ -245,7 +250,7 @@ def _test_of(rec: Index, nd: NullDistribution, request, alternative,
                          adjusted={c: nd.adjust(observed, c) for c in _centers_for(nd)},
                          null=nd, index=rec.name, alternative=alternative,
                          data_name=request.clusterings.describe(), zscore=z, pvalue_se=se,
-                         note=note)
+                         note=note, record=rec)
 
 
 def agreement_test(x, y=None, index="rand", method=None, *, model=None, n_sim=None, seed=None,

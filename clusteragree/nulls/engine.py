@@ -22,7 +22,7 @@ from ..indices import (get_index, group_members, resolve_indices, skip_undefined
                        split_options)
 from ..indices import Index, PairIndex
 from ..inputs import Clusterings, as_clusterings
-from .._validate import check_options, check_seed
+from .._validate import check_options
 from ._methods import MODELS, PAIR_MODELS, PARTITION_MODELS, get_method, get_model, methods_of
 from ._request import NullRequest, check_memory
 from .distribution import NullDistribution
@@ -142,7 +142,7 @@ def plan(clusterings: Clusterings, recs, spec: NullSpec, options=None, *,
     any work. ``optional``: names asked for only as members of a group, left out (with their
     reason in ``request.not_defined``) when they are not defined for this table."""
     per = _index_options(recs, options)
-    rng = check_seed(spec.seed)
+    rng = spec.generator()
     groups = [g for g in ([r for r in recs if not _is_pair_index(r)],
                           [r for r in recs if _is_pair_index(r)]) if g]
     if spec.model in PAIR_MODELS and len(groups) > 1:

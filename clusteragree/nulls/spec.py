@@ -21,6 +21,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, fields, replace
 
+import numpy as np
+
 from .._moments.mi_variance import DEFAULT_MAX_SECONDS
 from .._validate import (check_bool, check_choice, check_positive_int, check_real, check_seed,
                          suggest)
@@ -130,6 +132,13 @@ class NullSpec:
                  if getattr(self, f.name) is not f.default
                  and getattr(self, f.name) != f.default]
         return f"NullSpec({', '.join(given)})"
+
+    def generator(self):
+        """The random generator of one call: a Generator seed itself (its stream goes on), or
+        a new one from an int, a SeedSequence or None (checked when the spec was made)."""
+        if isinstance(self.seed, np.random.Generator):
+            return self.seed
+        return np.random.default_rng(self.seed)
 
     @classmethod
     def of(cls, method=None, *, model=None, n_sim=None, seed=None) -> NullSpec:
