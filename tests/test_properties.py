@@ -392,7 +392,7 @@ def test_asymmetric_indices_swap_under_transposition(t, beta):
     assert abs(val("f_measure", T) - val("f_measure", t, reference="y")) < ID_TOL
     # V_beta = (1 + beta) h c / (beta h + c): swapping h and c gives V_(1/beta)
     assert abs(val("v_measure", T, beta=beta) - val("v_measure", t, beta=1 / beta)) < ID_TOL
-    # NCA (x the reference) has no transposition identity: tests/test_association.py checks
+    # NCA (x the reference) has no transposition identity: tests/indices/test_association.py checks
     # both orientations against genieclust and brute force
     if t.sum() >= 2:
         assert abs(val("wallace_x", T) - val("wallace_y", t)) < ID_TOL

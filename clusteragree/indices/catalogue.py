@@ -3,7 +3,7 @@
 ``catalogue_markdown()`` gives the two tables of the README (the indices of hard partitions,
 then those of fuzzy, overlapping and possibilistic clusterings and similarity matrices), one
 row per family; ``kinds_markdown()`` the table of the kinds of clustering each index of two
-clusterings takes (``PairIndex.kinds``); ``tests/test_association.py`` checks that the README holds
+clusterings takes (``PairIndex.kinds``); ``tests/indices/test_association.py`` checks that the README holds
 exactly these.
 
 >>> print(catalogue_markdown().splitlines()[0])

@@ -99,7 +99,7 @@ def mari_null_moments(rows, cols, *, model: str = "perm", n: int | None = None) 
     partitions surely identical); plus ``model`` and ``n``. E[MARI] is not exactly 0, as G is
     random and correlated with D, but tiny; against the exact laws of tables with n = 26 to 60
     the approximations were within 5e-4 (relative) of E[MARI] and Var[MARI] under fixed
-    margins, and within 1e-2 under the multinomial null at n = 30 (tests/test_mari.py).
+    margins, and within 1e-2 under the multinomial null at n = 30 (tests/indices/test_mari.py).
 
     Sundqvist, Chiquet & Rigaill (2023), "Adjusting the adjusted Rand Index", Computational
     Statistics 38.

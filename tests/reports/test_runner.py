@@ -18,7 +18,7 @@ from clusteragree.reports.runner import (REPORTS, Report, ReportError, coerce_pa
                                  notebooks_dir, read_fingerprint, report_parameters)
 
 rp = importlib.import_module("clusteragree.reports.runner")  # the module (ca.report is the function)
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 NAMES = list(REPORTS)
 
 
@@ -69,6 +69,7 @@ def _executed_problems(path: Path) -> list[str]:
     return problems
 
 
+@pytest.mark.slow  # papermill (and WeasyPrint): seconds per report
 @pytest.mark.parametrize("name", NAMES)
 def test_every_report_renders_in_quick_mode(name, tmp_path):
     out = ca.report(name, output=tmp_path / f"{name}.html", quick=True, keep_notebook=True,
@@ -87,6 +88,7 @@ def test_every_report_renders_in_quick_mode(name, tmp_path):
     assert read_fingerprint(out) == fingerprint(name, {"quick": True})
 
 
+@pytest.mark.slow  # papermill (and WeasyPrint): seconds per report
 def test_pdf_report_has_pages_and_the_title(tmp_path):
     pypdf = pytest.importorskip("pypdf")
     out = ca.report("agreement", output=tmp_path / "a.pdf", format="pdf", quick=True,
@@ -99,6 +101,7 @@ def test_pdf_report_has_pages_and_the_title(tmp_path):
     assert read_fingerprint(out) == fingerprint("agreement", {"quick": True})
 
 
+@pytest.mark.slow  # papermill (and WeasyPrint): seconds per report
 def test_code_shown_on_request(tmp_path):
     shown = ca.report("agreement", output=tmp_path / "c.html", quick=True, code=True,
                       progress=False).read_text("utf-8")
@@ -172,6 +175,7 @@ def test_cli_strings_become_the_declared_types():
 
 # -- a failing cell: the command fails, names the cell, and writes nothing ------------------
 
+@pytest.mark.slow  # papermill (and WeasyPrint): seconds per report
 def test_failing_cell_names_the_cell_and_leaves_no_report(tmp_path, monkeypatch):
     nb = nbformat.v4.new_notebook()
     nb.cells = [nbformat.v4.new_markdown_cell("# Broken"),

@@ -68,6 +68,7 @@ def test_processes_give_the_serial_results(serial, small_design):
     pd.testing.assert_frame_equal(procs, serial)
 
 
+@pytest.mark.slow  # starts a Dask cluster
 def test_dask_local_cluster_gives_the_serial_results(serial, small_design):
     distributed = pytest.importorskip("dask.distributed")
     with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=False,
@@ -145,7 +146,7 @@ def test_cli_quick_study_writes_and_resumes(tmp_path, capsys):
 
 # -- a study folder holds one study -------------------------------------------------------------
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture(scope="module")

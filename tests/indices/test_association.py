@@ -315,7 +315,7 @@ def test_registry_applies_the_identical_rule_only_with_default_options():
 # ---------------------------------------------------------------------------------------------
 
 def _readme_tables():
-    text = (Path(__file__).resolve().parents[1] / "README.md").read_text()
+    text = (Path(__file__).resolve().parents[2] / "README.md").read_text()
     return re.findall(r"^\| family \| indices \|\n(?:^\|.*\|\n?)+", text, flags=re.M)
 
 
@@ -335,7 +335,7 @@ def test_readme_catalogue_tables_are_the_generated_ones():
 def test_readme_kinds_table_is_the_generated_one():
     """The README's table of the kinds of clustering each index takes is
     ``clusteragree.indices.catalogue.kinds_markdown()`` (paste its output)."""
-    text = (Path(__file__).resolve().parents[1] / "README.md").read_text()
+    text = (Path(__file__).resolve().parents[2] / "README.md").read_text()
     assert kinds_markdown() + "\n" in text
     for name, rec in REGISTRY.items():  # every index of two clusterings is in one row
         rows = [line for line in kinds_markdown().splitlines()[2:]
