@@ -6,6 +6,8 @@ on a line of its own, indented like the other parameters; ``@fill_doc`` puts the
 every line indented by the placeholder's indentation, when the module is imported (so
 ``help()`` and numpydoc see the full text). Names are the parameters they document, e.g.
 ``%(x, y)s``, ``%(seed)s`` or ``%(**options)s``; an unknown name is an error at import.
+Lines after a placeholder indented as a description (eight spaces in a function) continue the
+block's description: a function adds what is its own (a default, a batch of tables) there.
 Nothing else in the docstring changes: ``%`` signs and braces elsewhere are left alone.
 
 >>> @fill_doc
@@ -143,9 +145,9 @@ rows, cols : array-like of int
     totals; zeros are ignored.""",
     "**options": """\
 **options
-    Options of the indices (e.g. ``base=2``, ``average="max"``, ``simplified=True``;
+    Options of the index (e.g. ``base=2``, ``average="max"``, ``simplified=True``;
     ``ca.list_indices()`` lists each index's options); with several indices each option
-    goes to those that take it, and an option no index takes is an error.""",
+    goes to those that take it, and an option that no index takes is an error.""",
 }
 
 _PLACEHOLDER = re.compile(r"^(?P<indent>[ \t]*)%\((?P<name>[^)]+)\)s[ \t]*$", re.M)
