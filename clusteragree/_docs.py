@@ -73,8 +73,8 @@ method : str, optional
     "exact" (the exact law: a dynamic programme on s = sum n_ij^2 or t = sum n_ij log n_ij for
     the pair-counting and information indices, every table enumerated for the others),
     "hypergeometric" (closed-form mean and variance), "patefield" (random tables with the
-    observed margins, Patefield's algorithm AS 159) or "permutation" (random relabellings of
-    y). Under the random-partition models: "exact" (the exact mean; the full law when n is
+    observed margins, Patefield's algorithm AS 159), "permutation" or "simulation" (random
+    relabellings of y). Under the random-partition models: "exact" (the exact mean; the full law when n is
     small) or "simulation" (uniform random partitions). For indices of object pairs:
     "permutation" or "exact" (the exact mean). "auto" takes the exact law when it fits in
     ``max_tables`` / ``max_work``, else Monte Carlo, and says so. None: the model's default
