@@ -25,8 +25,30 @@ DIGITS = 4
 
 
 def significant(x, digits: int = DIGITS) -> str:
-    """``x`` to ``digits`` significant digits ('NA' for a missing value); whole numbers (and
-    counts such as n_sim) as they are, with thousands separators."""
+    """One number as text, to ``digits`` significant digits.
+
+    Parameters
+    ----------
+    x : number, None or NA
+        The value.
+    digits : int, default 4
+        Significant digits.
+
+    Returns
+    -------
+    str
+        "NA" for a missing value; whole numbers (and counts such as n_sim) as they are, with
+        thousands separators; numbers outside [1e-4, 1e5) in scientific notation.
+
+    See Also
+    --------
+    table : A DataFrame with its numbers formatted so.
+
+    Examples
+    --------
+    >>> significant(0.0123456), significant(1234567.0), significant(17000)
+    ('0.01235', '1.235e+06', '17,000')
+    """
     if x is None or (isinstance(x, float) and math.isnan(x)) or type(x).__name__ == "NAType":
         return "NA"
     if isinstance(x, bool) or not isinstance(x, numbers.Number):
@@ -65,8 +87,34 @@ def definition_table(title: str, rows, caption: str | None = None) -> str:
 
 
 def table(frame: pd.DataFrame, caption: str | None = None, digits: int = DIGITS):
-    """A pandas Styler: numbers to ``digits`` significant digits, NA where missing, the caption
-    above the table. Shown as the last expression of a notebook cell."""
+    """A DataFrame as a captioned HTML table, as the reports show results.
+
+    Parameters
+    ----------
+    frame : DataFrame
+        The results (e.g. of ``ca.compare``).
+    caption : str, optional
+        Shown above the table (the reports name the null model and method there).
+    digits : int, default 4
+        Significant digits of the numbers.
+
+    Returns
+    -------
+    pandas.io.formats.style.Styler
+        Numbers to ``digits`` significant digits, NA where missing; shown as the last
+        expression of a notebook cell.
+
+    See Also
+    --------
+    significant : The formatting of one number.
+
+    Examples
+    --------
+    >>> df = ca.compare([[30, 20], [10, 20]], indices=["rand"], method="exact")
+    >>> html = table(df[["statistic", "pvalue"]], "exact null").to_html()
+    >>> "exact null" in html, ">0.03683<" in html
+    (True, True)
+    """
     styler = frame.style.format(lambda v: significant(v, digits), na_rep="NA")
     if caption:
         styler = styler.set_caption(html.escape(caption))

@@ -59,8 +59,32 @@ _TABLE_SOURCES = {"statlog_em": _THESIS + ", Ch.4 Table 1; data: Statlog (Vehicl
 class DataSet:
     """A shipped data set with known classes: its CSV file and what is in it.
 
-    ``target`` is the column of class labels, ``classes`` their order (the source's level
-    order), ``ignore`` columns that are neither features nor classes (identifiers).
+    Parameters
+    ----------
+    file : str
+        The CSV file in ``data/`` (one row per object, a header row).
+    target : str
+        The column of class labels.
+    classes : tuple of str
+        The classes in the source's level order (the categories of ``y``).
+    description : str
+        What the data are, in a sentence.
+    source : str
+        Where they come from: the authors, year and title of the original work, and the
+        repository and package the file was exported from.
+    ignore : tuple of str, default ()
+        Columns that are neither features nor classes (identifiers).
+
+    See Also
+    --------
+    load_dataset : Load a data set as ``(X, y)``.
+    list_datasets : Every shipped data set.
+
+    Examples
+    --------
+    >>> spec = ca.datasets.DATA["iris"]
+    >>> spec.file, spec.target, spec.classes
+    ('iris.csv', 'class', ('setosa', 'versicolor', 'virginica'))
     """
 
     file: str
@@ -141,7 +165,23 @@ DATA = {
 
 
 def data_dir() -> Path:
-    """The folder holding the data files (``data/`` next to the package)."""
+    """The folder holding the data files (``data/`` next to the package).
+
+    Returns
+    -------
+    pathlib.Path
+        The absolute path of the repository's ``data/`` folder (data/README.md there gives
+        the sources and licences).
+
+    See Also
+    --------
+    load_dataset : Read a data set from it.
+
+    Examples
+    --------
+    >>> (data_dir() / "iris.csv").is_file()
+    True
+    """
     return Path(__file__).resolve().parent.parent / "data"
 
 
@@ -205,13 +245,30 @@ def load_dataset(name: str, *, dropna: bool = True):
 
     Returns
     -------
-    ContingencyTable, or (X, y)
-        X a DataFrame of float features, objects in rows; y a categorical Series of class
+    ContingencyTable or tuple of (DataFrame, Series)
+        A table, or ``(X, y)``: X a DataFrame of float features, objects in rows; y a categorical Series of class
         labels (categories in the source's order) named after the class column; both on the
         same index, the row numbers of the file from 0 (rows dropped by ``dropna`` leave gaps).
         Non-numeric features of the source are numeric codes here: BreastCancer's scores
         1-10 and Ionosphere's V1 (0/1) and V2 (constant 0); data/README.md has the details.
 
+    See Also
+    --------
+    list_datasets : The data sets, with their sizes and sources.
+    clusteragree.agreement : Agreement of the classes with a clustering.
+
+    References
+    ----------
+    Amorim, M. J. (2015), "On clustering stability", PhD thesis, ISCTE - University Institute
+    of Lisbon (the tables: Ch.2 Table 6a, Ch.4 Table 1).
+
+    Each data set's source (authors, year, title) is in ``list_datasets()["source"]``.
+
+    Examples
+    --------
+    >>> tab = ca.load_dataset("statlog_em")          # Amorim (2015), Ch.4 Table 1
+    >>> tab.shape, tab.n, tab.names
+    ((4, 4), 846, ('class', 'cluster'))
     >>> X, y = ca.load_dataset("iris")
     >>> X.shape, y.value_counts(sort=False).to_dict()
     ((150, 4), {'setosa': 50, 'versicolor': 50, 'virginica': 50})
@@ -237,11 +294,22 @@ def load_dataset(name: str, *, dropna: bool = True):
 def list_datasets() -> pd.DataFrame:
     """The shipped data sets, one row each, read from their files.
 
-    Indexed by ``name`` (like ``list_indices`` and ``list_reports``); columns: ``kind`` ("table" or "data"), ``n`` (objects: a table's total, a data
-    set's rows in its file, incomplete ones included), ``p`` (features; none for tables),
-    ``k`` (classes; for tables the rows), ``classes`` (each class with its count; for tables
-    the row labels with their totals), ``description``, ``source``.
+    Returns
+    -------
+    DataFrame
+        Indexed by ``name`` (like ``list_indices`` and ``list_reports``); columns: ``kind``
+        ("table" or "data"), ``n`` (objects: a table's total, a data set's rows in its file,
+        incomplete ones included), ``p`` (features; NA for tables), ``k`` (classes; for
+        tables the rows), ``classes`` (each class with its count; for tables the row labels
+        with their totals), ``description`` and ``source`` (authors, year and title of the
+        original work).
 
+    See Also
+    --------
+    load_dataset : Load one of them.
+
+    Examples
+    --------
     >>> ds = ca.datasets.list_datasets()
     >>> [str(v) for v in ds.loc["wine", ["kind", "n", "p", "k"]]]
     ['data', '178', '13', '3']

@@ -32,6 +32,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from ._docs import fill_doc
 from ._validate import (check_choice, check_clustering, check_same_objects, common_objects,
                         is_indexed, JOINS, sets_to_memberships, take_objects)
 from .tables import ContingencyTable, as_table
@@ -47,11 +48,37 @@ def _name_of(obj, default: str) -> str:
 class Clusterings:
     """Two clusterings as the entry leaves them (build it with ``as_clusterings``).
 
-    ``table``: the ContingencyTable (None when the inputs are not hard partitions or no table
-    index was asked for); ``pair(rec)``: the two clusterings read for an index of two
-    clusterings, as ``(X, format_x, Y, format_y)`` (format: "membership", "matrix",
-    "partition" or "cover"), once their kinds are checked; ``names``: the names of x and y
-    for printing.
+    Parameters
+    ----------
+    table : ContingencyTable or None
+        The contingency table (None when the inputs are not hard partitions or no index of a
+        table was asked for).
+    x, y : array-like or pandas object, optional
+        The two clusterings themselves, kept for the indices of two clusterings (memberships,
+        covers, similarity matrices); None when only the table is needed.
+    names : (str, str), default ("x", "y")
+        The names of x and y, for printing.
+    objects : pandas.Index, optional
+        The index labels that pair two pandas clusterings, in x's order (None: by position).
+
+    Attributes
+    ----------
+    table : ContingencyTable or None
+        As given.
+    names : (str, str)
+        As given.
+
+    See Also
+    --------
+    as_clusterings : Build the record from what a public function was given.
+    clusteragree.crosstab : The table of two labellings.
+
+    Examples
+    --------
+    >>> from clusteragree.inputs import as_clusterings
+    >>> clus = as_clusterings([0, 0, 1, 1], [0, 1, 1, 1])
+    >>> clus.describe(), clus.n, clus.table.counts.tolist()
+    ('x and y (2 x 2 table, n = 4)', 4, [[1, 1], [0, 2]])
     """
 
     def __init__(self, table: ContingencyTable | None, x=None, y=None, names=("x", "y"),
@@ -68,9 +95,39 @@ class Clusterings:
         return self._x is not None
 
     def pair(self, rec):
-        """``(X, format_x, Y, format_y)``: x and y read for the index ``rec`` of two
-        clusterings (same objects, n >= 2), once per input format; each clustering's kind is
-        checked against the kinds the index takes (``PairIndex.check_kind``) at every call."""
+        """The two clusterings read for an index of two clusterings.
+
+        They are read once per input format (the same objects, n >= 2); each clustering's
+        kind is checked against the kinds the index takes (``PairIndex.check_kind``) at every
+        call.
+
+        Parameters
+        ----------
+        rec : Index
+            The index's registry record (``ca.get_index(name)``).
+
+        Returns
+        -------
+        tuple
+            ``(X, format_x, Y, format_y)``: each clustering as an array in the format the
+            index takes ("membership", "matrix", "partition" or "cover").
+
+        Raises
+        ------
+        TypeError
+            Only the table is here (the clusterings were given as a table).
+        ValueError
+            A kind of clustering the index does not take, or fewer than two objects.
+
+        Examples
+        --------
+        >>> from clusteragree.inputs import as_clusterings
+        >>> U = [[1.0, 0.0], [0.8, 0.2], [0.1, 0.9], [0.0, 1.0]]
+        >>> clus = as_clusterings(U, [0, 0, 1, 1], table=False, pairs=["agri"])
+        >>> X, fx, Y, fy = clus.pair(ca.get_index("agri"))
+        >>> fx, fy, Y.tolist()
+        ('membership', 'membership', [[1.0, 0.0], [1.0, 0.0], [0.0, 1.0], [0.0, 1.0]])
+        """
         if not self.has_clusterings:
             raise TypeError(
                 f"index {rec.name!r} compares the two clusterings themselves (memberships or "
@@ -93,6 +150,7 @@ class Clusterings:
 
     @property
     def n(self) -> int:
+        """The number of objects."""
         if self.table is not None:
             return self.table.n
         if self._objects is not None:
@@ -100,7 +158,13 @@ class Clusterings:
         return int(np.shape(self._x)[0])
 
     def describe(self) -> str:
-        """'x and y (2 x 3 table, n = 80)', or the shapes of the two clusterings."""
+        """The two clusterings in words, for the ``data:`` line of a printed test.
+
+        Returns
+        -------
+        str
+            "x and y (2 x 3 table, n = 80)", or the shapes of the two clusterings.
+        """
         left, right = self.names
         if self.table is not None:
             K, Q = self.table.shape
@@ -110,13 +174,47 @@ class Clusterings:
         return f"{left} and {right} ({' x '.join(map(str, sx))} and {' x '.join(map(str, sy))})"
 
 
+@fill_doc
 def as_clusterings(x, y=None, *, data=None, dropna: bool = False, join: str = "exact",
                    table: bool = True, pairs=()) -> Clusterings:
     """Convert what a public function was given, once.
 
-    ``table``: build the contingency table (the inputs must then be hard partitions);
-    ``pairs``: the names of the indices of object pairs asked for, if any (the two clusterings
-    are then kept for them, and must be given as two clusterings, not as a table).
+    Parameters
+    ----------
+    %(x, y)s
+        A ``Clusterings`` record is returned as it is.
+    %(data)s
+    %(dropna)s
+    %(join)s
+    table : bool, default True
+        Build the contingency table (the inputs must then be hard partitions).
+    pairs : sequence of str, default ()
+        The names of the indices of object pairs asked for, if any: the two clusterings are
+        then kept for them, and must be given as two clusterings, not as a table.
+
+    Returns
+    -------
+    Clusterings
+        The record every public function passes down.
+
+    Raises
+    ------
+    TypeError, ValueError
+        Inputs that are not two clusterings of the same objects (or a table), or a kind of
+        clustering that ``table`` or ``pairs`` cannot take.
+
+    See Also
+    --------
+    Clusterings : The record.
+    clusteragree.crosstab : The table of two labellings.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> x = pd.Series([0, 0, 1, 1], index=list("abcd"))
+    >>> y = pd.Series([1, 1, 0, 0], index=list("dcba"))   # x's labels in another order
+    >>> as_clusterings(x, y).table.counts.tolist()        # paired by the index
+    [[2, 0], [0, 2]]
     """
     pairs = list(pairs)
     if isinstance(x, Clusterings):

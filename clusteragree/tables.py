@@ -21,17 +21,52 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
+from ._docs import fill_doc
 from ._validate import check_counts, check_label_pair, read_memberships, suggest
 
 __all__ = ["ContingencyTable", "PairCounts", "crosstab", "pair_counts", "margin_table"]
+
 
 
 @dataclass(frozen=True)
 class PairCounts:
     """The 2 x 2 table of object pairs (exact integers).
 
-    ``a11`` pairs are together in both clusterings, ``a10`` together in x (rows) only, ``a01``
-    together in y (columns) only and ``a00`` apart in both; ``total`` = C(n, 2).
+    Every pair-counting index (Rand, Jaccard, Fowlkes-Mallows, the adjusted Rand index, ...)
+    is a function of these four counts of the C(n, 2) pairs of objects. Iterating gives
+    ``(a11, a10, a01, a00)``.
+
+    Parameters
+    ----------
+    a11 : int
+        Pairs together in both clusterings.
+    a10 : int
+        Pairs together in x (the rows) only.
+    a01 : int
+        Pairs together in y (the columns) only.
+    a00 : int
+        Pairs apart in both clusterings.
+
+    See Also
+    --------
+    pair_counts : The pair counts of a table of counts.
+    ContingencyTable.pairs : The pair counts of a table.
+
+    References
+    ----------
+    Hubert, L. & Arabie, P. (1985), "Comparing partitions", Journal of Classification 2,
+    193-218.
+
+    Amorim, M. J. (2015), "On clustering stability", PhD thesis, ISCTE - University Institute
+    of Lisbon, App. B eqs 6-9.
+
+    Examples
+    --------
+    >>> pc = ca.crosstab([0, 0, 1, 1], [0, 0, 0, 1]).pairs
+    >>> pc
+    PairCounts(a11=1, a10=1, a01=2, a00=2)
+    >>> pc.total, (pc.a11 + pc.a00) / pc.total          # the Rand index
+    (6, 0.5)
     """
 
     a11: int
@@ -41,10 +76,18 @@ class PairCounts:
 
     @property
     def total(self) -> int:
+        """The number of pairs of objects, C(n, 2) = a11 + a10 + a01 + a00."""
         return self.a11 + self.a10 + self.a01 + self.a00
 
     def as_array(self) -> np.ndarray:
-        """The pair table [[a11, a10], [a01, a00]] (rows: x together/apart)."""
+        """The counts as a 2 x 2 table.
+
+        Returns
+        -------
+        ndarray of Python ints, shape (2, 2)
+            [[a11, a10], [a01, a00]]: rows together / apart in x, columns together / apart
+            in y (object dtype, so that the counts stay exact).
+        """
         return np.array([[self.a11, self.a10], [self.a01, self.a00]], dtype=object)
 
     def __iter__(self):
@@ -59,7 +102,36 @@ def _choose2(values) -> int:
 def pair_counts(counts) -> PairCounts:
     """Exact pair counts (a11, a10, a01, a00) of one contingency table.
 
-    >>> pair_counts([[30, 20], [10, 20]])
+    With n_kq the counts, n_k+ and n_+q the margins and C(m, 2) = m (m - 1) / 2:
+    a11 = sum_kq C(n_kq, 2), a10 = sum_k C(n_k+, 2) - a11, a01 = sum_q C(n_+q, 2) - a11 and
+    a00 = C(n, 2) - a11 - a10 - a01, in exact integer arithmetic.
+
+    Parameters
+    ----------
+    counts : array-like of int, shape (K, Q)
+        A table of non-negative whole counts.
+
+    Returns
+    -------
+    PairCounts
+        The four counts, as Python ints.
+
+    See Also
+    --------
+    ContingencyTable.pairs : The same, cached on a table.
+    crosstab : The table of two labellings.
+
+    References
+    ----------
+    Hubert, L. & Arabie, P. (1985), "Comparing partitions", Journal of Classification 2,
+    193-218.
+
+    Amorim, M. J. (2015), "On clustering stability", PhD thesis, ISCTE - University Institute
+    of Lisbon, App. B eqs 6-9.
+
+    Examples
+    --------
+    >>> pair_counts([[30, 20], [10, 20]])          # Amorim (2015), Table 6a
     PairCounts(a11=860, a10=800, a01=700, a00=800)
     """
     arr = check_counts(counts, allow_batch=False)
@@ -81,12 +153,41 @@ class ContingencyTable:
         Empty rows and columns are dropped (with their labels).
     row_labels, col_labels : sequence, optional
         Cluster labels of the rows (x) and columns (y); default 0..K-1 and 0..Q-1.
-    names : (str, str)
+    names : (str, str), default ("x", "y")
         Names of the two clusterings, used in printing.
+
+    Attributes
+    ----------
+    counts : ndarray of int64, shape (K, Q)
+        The counts (read-only).
+    row_sums, col_sums : ndarray
+        The margins: cluster sizes of x and of y.
+    n : int
+        The number of objects.
+    pairs : PairCounts
+        Exact pair counts a11, a10, a01, a00.
+    row_labels, col_labels : ndarray
+        The cluster labels of the rows and columns.
+    names : (str, str)
+        The names of x and y.
+
+    See Also
+    --------
+    crosstab : The table of two labellings.
+    pair_counts : Pair counts of a table of counts.
+    clusteragree.agreement : Indices of agreement of a table.
+
+    References
+    ----------
+    Hubert, L. & Arabie, P. (1985), "Comparing partitions", Journal of Classification 2,
+    193-218.
+
+    Amorim, M. J. (2015), "On clustering stability", PhD thesis, ISCTE - University Institute
+    of Lisbon.
 
     Examples
     --------
-    >>> tab = ContingencyTable([[30, 20], [10, 20]])
+    >>> tab = ContingencyTable([[30, 20], [10, 20]])          # Amorim (2015), Table 6a
     >>> tab.n, tab.row_sums.tolist(), tab.col_sums.tolist()
     (80, [50, 30], [40, 40])
     >>> tab.pairs.a11          # C(30,2) + C(20,2) + C(10,2) + C(20,2)
@@ -132,6 +233,7 @@ class ContingencyTable:
 
     @property
     def shape(self) -> tuple[int, int]:
+        """(K, Q): the numbers of clusters of x (rows) and of y (columns)."""
         return self._counts.shape
 
     @property
@@ -145,7 +247,13 @@ class ContingencyTable:
         return np.asarray(self._counts, dtype=dtype)
 
     def transpose(self) -> "ContingencyTable":
-        """The same table with the roles of x and y swapped."""
+        """The same table with the roles of x and y swapped (also ``tab.T``).
+
+        Returns
+        -------
+        ContingencyTable
+            The Q x K table of y (rows) against x (columns), labels and names swapped.
+        """
         return ContingencyTable(
             self._counts.T, self.col_labels, self.row_labels, names=self.names[::-1]
         )
@@ -153,8 +261,28 @@ class ContingencyTable:
     T = property(transpose)
 
     def to_frame(self, margins: bool = False) -> pd.DataFrame:
-        """The table as a DataFrame; with ``margins=True`` a 'Sum' row and column are added
-        (like R's ``addmargins(table(x, y))``)."""
+        """The table as a DataFrame.
+
+        Parameters
+        ----------
+        margins : bool, default False
+            Add a "Sum" row and column (like R's ``addmargins(table(x, y))``).
+
+        Returns
+        -------
+        DataFrame
+            The counts, indexed by the row labels and with the column labels as columns,
+            the axes named after x and y.
+
+        Examples
+        --------
+        >>> ca.crosstab(["a", "a", "b"], [1, 2, 2]).to_frame(margins=True)
+        y    1  2  Sum
+        x             
+        a    1  1    2
+        b    0  1    1
+        Sum  1  2    3
+        """
         df = pd.DataFrame(
             self._counts,
             index=pd.Index(self.row_labels, name=self.names[0]),
@@ -226,20 +354,20 @@ def _codes(labels):
     return codes.astype(np.int64, copy=False), np.asarray(uniques)
 
 
+@fill_doc
 def crosstab(x, y=None, *, data: pd.DataFrame | None = None, dropna: bool = False,
              join: str = "exact") -> ContingencyTable:
     """Cross-classify two labellings of the same objects.
 
     Parameters
     ----------
-    x, y : 1-D array-like of hashable labels, or column names when ``data`` is given
-        ``x`` gives the rows, ``y`` the columns. Labels may be ints, strings, pandas Series or
-        Categoricals (unused categories are dropped).
-    data : DataFrame, optional
-        Take ``x`` and ``y`` as column names of ``data``.
-    dropna : bool, default False
-        Missing labels (NaN/None) raise an error unless ``dropna=True``, which leaves out the
-        objects missing in either labelling.
+    x, y : array-like or Series of hashable labels, or str
+        The two labellings (hard partitions) of the same objects; column names when ``data``
+        is given. ``x`` gives the rows, ``y`` the columns (in validation pass the reference
+        classes as ``x``, the order of scikit-learn's ``labels_true, labels_pred``). Labels
+        may be ints, strings, pandas Series or Categoricals (unused categories are dropped).
+    %(data)s
+    %(dropna)s
     join : {"exact", "inner"}, default "exact"
         Two pandas Series are paired by their index, as pandas does: with "exact" their
         indexes must hold the same labels (in any order), with "inner" the objects in both are
@@ -249,6 +377,19 @@ def crosstab(x, y=None, *, data: pd.DataFrame | None = None, dropna: bool = Fals
     Returns
     -------
     ContingencyTable
+        The K x Q counts of the objects in each cluster of x (rows, sorted labels) and of y
+        (columns), with the labels; names from the Series' names or the column names.
+
+    See Also
+    --------
+    ContingencyTable : The table and its pair counts.
+    clusteragree.agreement : Indices of agreement of two clusterings or their table.
+    pandas.crosstab : The same counts as a DataFrame.
+
+    References
+    ----------
+    Hubert, L. & Arabie, P. (1985), "Comparing partitions", Journal of Classification 2,
+    193-218.
 
     Examples
     --------
@@ -360,10 +501,32 @@ def as_table(x, y=None, *, data=None, dropna: bool = False, join: str = "exact"
     return crosstab(x, y, data=data, dropna=dropna, join=join)
 
 
+@fill_doc
 def margin_table(rows, cols) -> np.ndarray:
-    """A table with the given margins (the north-west corner rule): any table with these margins
-    defines the same permutation null, so this one serves to ask for it.
+    """A table with the given margins, by the north-west corner rule.
 
+    Any table with these margins defines the same permutation null (both margins fixed), so
+    this one serves to ask for the null law of margins alone.
+
+    Parameters
+    ----------
+    %(rows, cols)s
+
+    Returns
+    -------
+    ndarray of int64, shape (K, Q)
+        A table whose row sums are ``rows`` and column sums ``cols``.
+
+    See Also
+    --------
+    clusteragree.nulls.null_distribution : The null law of an index given a table.
+    clusteragree.nulls.random_tables : Random tables with given margins.
+
+    Examples
+    --------
+    >>> nd = ca.nulls.null_distribution(margin_table([50, 30], [40, 40]), index="rand")
+    >>> round(nd.mean, 5)                          # Amorim (2015), Table 8
+    0.49968
     >>> margin_table([3, 2], [1, 4]).tolist()
     [[1, 2], [0, 2]]
     """

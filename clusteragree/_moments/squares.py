@@ -26,8 +26,41 @@ def _ffsums(values, orders=(1, 2, 3, 4)):
 
 
 def moments_of_s(rows, cols) -> tuple[Fraction, Fraction]:
-    """Exact E[s] and Var[s] of s = sum n_ij^2 under fixed margins, as Fractions.
+    """Exact mean and variance of s = sum n_ij^2 under fixed margins, as Fractions.
 
+    Under the permutation model (both margins fixed) the cells' falling-factorial moments
+    have a product form, so E[s] and E[s^2] reduce to sums over rows and columns, O(K + Q),
+    in exact rational arithmetic. Every pair-counting index of the L family is affine in s
+    given the margins (a11 = (s - n) / 2), so these give its exact null mean and variance.
+
+    Parameters
+    ----------
+    rows, cols : array-like of int
+        The row and column margins (the cluster sizes of x and of y), non-negative with equal
+        totals; zeros are ignored.
+
+    Returns
+    -------
+    mean : fractions.Fraction
+        E[s].
+    var : fractions.Fraction
+        Var[s].
+
+    See Also
+    --------
+    clusteragree.nulls.index_moments : The null moments of an index affine in s or t.
+    clusteragree.nulls.statistic_law : The exact law of s.
+
+    References
+    ----------
+    Hubert, L. & Arabie, P. (1985), "Comparing partitions", Journal of Classification 2,
+    193-218.
+
+    Albatineh, A. N., Niewiadomska-Bugaj, M. & Mihalko, D. (2006), "On similarity indices and
+    correction for chance agreement", Journal of Classification 23.
+
+    Examples
+    --------
     >>> m, v = moments_of_s([50, 30], [40, 40])
     >>> m == 80 + 2 * Fraction((1225 + 435) * (780 + 780), 3160)   # E[s] = n + 2 E[a11]
     True

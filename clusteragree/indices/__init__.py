@@ -65,9 +65,33 @@ register_groups(GROUPS)
 
 
 def group_members(index) -> set[str]:
-    """The names that ``index`` asks for only as members of a group ("all", "paired", ...):
-    an index of a group that is not defined for the table at hand is reported as NA, while an
-    index named on its own raises."""
+    """The names that ``index`` asks for only as members of a group ("all", "paired", ...).
+
+    An index of a group that is not defined for the table at hand is reported as NA, while an
+    index named on its own raises: this says which is which.
+
+    Parameters
+    ----------
+    index : str, Index or list of them
+        What a caller asked for: a name, an alias, a group or a list of them.
+
+    Returns
+    -------
+    set of str
+        The names of the indices asked for through a group and not named on their own.
+
+    See Also
+    --------
+    resolve_indices : Every index asked for.
+    skip_undefined : Evaluate the indices, leaving out the group members not defined.
+
+    Examples
+    --------
+    >>> sorted(group_members(["simple", "nmi_min"]))
+    ['nmi_joint', 'nmi_sqrt', 'nmi_sum', 'variation_of_information']
+    >>> group_members("jaccard")
+    set()
+    """
     if isinstance(index, str):
         return set(GROUPS[index]) if index in GROUPS else set()
     if isinstance(index, Index):
@@ -78,7 +102,42 @@ def group_members(index) -> set[str]:
 
 
 def resolve_indices(index) -> tuple[list[str], bool]:
-    """Index names from a name, an alias, a group name or a list; and whether one was asked."""
+    """Index names from a name, an alias, a group name or a list.
+
+    Parameters
+    ----------
+    index : str, Index or list of them
+        A name or an alias (``list_indices()``), a group (``GROUPS``: "paired", "simple",
+        "pair counting", "information", "set matching", "fuzzy", "matrix", "overlapping",
+        "all") or a list of them.
+
+    Returns
+    -------
+    names : list of str
+        The registry names, in the order asked, each once.
+    single : bool
+        True when one index was named on its own (not a group, not a list): ``agreement``
+        then returns a float rather than a Series.
+
+    Raises
+    ------
+    TypeError
+        ``index`` is neither a name nor a list of names.
+    ValueError
+        An unknown name (with a did-you-mean), or an empty list.
+
+    See Also
+    --------
+    list_indices : The names, aliases and groups' members.
+    group_members : The names asked for only through a group.
+
+    Examples
+    --------
+    >>> resolve_indices("ari")
+    (['adjusted_rand'], True)
+    >>> resolve_indices(["ari", "simple", "nmi_min"])
+    (['adjusted_rand', 'nmi_min', 'nmi_sqrt', 'nmi_sum', 'nmi_joint', 'variation_of_information'], False)
+    """
     if isinstance(index, str):
         if index in GROUPS:
             return list(GROUPS[index]), False
@@ -103,9 +162,56 @@ def resolve_indices(index) -> tuple[list[str], bool]:
 
 
 def skip_undefined(names, optional, evaluate_one):
-    """Evaluate each name with ``evaluate_one(name)``; an index of a group (``optional``) that
-    is not defined for the input (a ValueError, e.g. kappa on a non-square table) is left out
-    with its reason, and one warning names them all. Returns (values, reasons)."""
+    """Evaluate indices, leaving out the members of a group that are not defined here.
+
+    An index of a group (``optional``) that is not defined for the input (``evaluate_one``
+    raises ValueError, e.g. kappa on a non-square table) is left out with its reason, and one
+    warning names them all; any other error propagates.
+
+    Parameters
+    ----------
+    names : list of str
+        The indices to evaluate.
+    optional : set of str
+        The names asked for only as members of a group (``group_members``).
+    evaluate_one : callable
+        ``evaluate_one(name)`` gives the value of one index.
+
+    Returns
+    -------
+    values : dict
+        Index name -> value, for the indices evaluated.
+    reasons : dict
+        Index name -> why it is not defined, for the indices left out.
+
+    Raises
+    ------
+    ValueError
+        An index named on its own is not defined, or none is.
+
+    Warns
+    -----
+    UserWarning
+        Naming the group members left out, with their reasons.
+
+    See Also
+    --------
+    group_members : Which names are optional.
+
+    Examples
+    --------
+    >>> import warnings
+    >>> def one(name):
+    ...     if name == "kappa":
+    ...         raise ValueError("needs a square table")
+    ...     return 0.5
+    >>> with warnings.catch_warnings(record=True) as caught:
+    ...     warnings.simplefilter("always")
+    ...     skip_undefined(["rand", "kappa"], {"kappa"}, one)
+    ({'rand': 0.5}, {'kappa': 'needs a square table'})
+    >>> str(caught[0].message)
+    '1 index(es) of the group are not defined here and are reported as NA: kappa: needs a square table'
+    """
     values, reasons = {}, {}
     for name in names:
         try:
@@ -125,7 +231,35 @@ def skip_undefined(names, optional, evaluate_one):
 
 
 def split_options(names, options):
-    """Give each index the options it takes; an option that no index takes is an error."""
+    """Give each index the options it takes.
+
+    Parameters
+    ----------
+    names : list of str
+        Registry names of the indices asked for.
+    options : dict
+        The options a caller passed (``**options``).
+
+    Returns
+    -------
+    dict
+        Index name -> the options it takes (an empty dict for an index that takes none of
+        them).
+
+    Raises
+    ------
+    TypeError
+        An option that no index takes (with a did-you-mean).
+
+    See Also
+    --------
+    list_indices : The options of each index (column ``options``).
+
+    Examples
+    --------
+    >>> split_options(["mutual_info", "rand"], {"base": 2})
+    {'mutual_info': {'base': 2}, 'rand': {}}
+    """
     per = {name: {} for name in names}
     for key, value in options.items():
         takers = [n for n in names if key in REGISTRY[n].options]
@@ -235,16 +369,67 @@ def _kinds_of(rec: Index) -> str:
 
 
 def list_indices(family: str | None = None) -> pd.DataFrame:
-    """The registry as a DataFrame, one row per index (optionally one family only), with its
-    family, kind, input, the kinds of clustering it is defined for (``kinds``: exclusive hard,
-    fuzzy, non-exclusive hard, possibilistic, non-exhaustive hard, similarity matrix; empty for
-    indices of a contingency table), range, optimum, symmetry, additive statistic, the null moments that have
-    a closed form (``exact_moments``), options, aliases and reference.
+    """The catalogue of agreement indices: the registry as a DataFrame, one row per index.
 
+    Parameters
+    ----------
+    family : str, optional
+        One family only: "pair counting", "pairs of pairs", "information", "set matching",
+        "association", "fuzzy", "matrix" or "overlapping".
+
+    Returns
+    -------
+    DataFrame
+        Indexed by name, with the index's ``title``, ``family``, ``kind`` ("similarity",
+        "distance" or "statistic": no fixed optimum), ``input`` (what it is computed from:
+        "table", or memberships, matrices, ...), ``kinds`` (the kinds of clustering it is
+        defined for: exclusive hard, fuzzy, non-exclusive hard, possibilistic,
+        non-exhaustive hard, similarity matrix; empty for indices of a contingency table),
+        ``range``, ``optimum``, ``symmetric``, ``statistic`` (s or t: the additive cell
+        statistic it is a function of, given the margins), ``exact_moments`` (the null
+        moments that have a closed form), ``vectorised``, ``options`` (with their defaults),
+        ``aliases`` and ``reference`` (each index's source: authors, year, title).
+
+    Raises
+    ------
+    ValueError
+        An unknown family.
+
+    See Also
+    --------
+    clusteragree.agreement : Evaluate indices.
+    clusteragree.get_index : One index's registry record.
+    catalogue_markdown : The catalogue as the README's tables.
+
+    References
+    ----------
+    Hubert, L. & Arabie, P. (1985), "Comparing partitions", Journal of Classification 2,
+    193-218.
+
+    Vinh, N. X., Epps, J. & Bailey, J. (2010), "Information theoretic measures for clusterings
+    comparison: variants, properties, normalization and correction for chance", Journal of
+    Machine Learning Research 11, 2837-2854.
+
+    Amorim, M. J. (2015), "On clustering stability", PhD thesis, ISCTE - University Institute
+    of Lisbon.
+
+    Horta, D. & Campello, R. J. G. B. (2015), "Comparing hard and overlapping clusterings",
+    Journal of Machine Learning Research 16.
+
+    Rezaei, M. & Franti, P. (2016), "Set matching measures for external cluster validity",
+    IEEE Transactions on Knowledge and Data Engineering 28(8).
+
+    Zhang, S., Wong, H.-S. & Shen, Y. (2012), "Generalized adjusted Rand indices for cluster
+    ensembles", Pattern Recognition 45(6).
+
+    Examples
+    --------
     >>> import clusteragree as ca
     >>> df = ca.list_indices()
     >>> df.loc["jaccard", ["family", "kind", "range"]].tolist()
     ['pair counting', 'similarity', '[0, 1]']
+    >>> ca.list_indices("information").loc["mutual_info", "options"]
+    'base=None'
     """
     rows = []
     for rec in REGISTRY.values():

@@ -61,11 +61,24 @@ def _table(rows: dict[str, list[str]], labels) -> str:
 
 
 def catalogue_markdown() -> str:
-    """The README's two catalogue tables (hard partitions; fuzzy, overlapping and matrix
-    indices) as markdown, separated by a blank line. Each entry is the index name with its
-    aliases, its options and defaults, and whether it is a distance, a statistic (no fixed
-    optimum) or not reflexive (identical clusterings need not reach its optimum).
+    """The README's two catalogue tables, generated from the registry.
 
+    Returns
+    -------
+    str
+        Two markdown tables separated by a blank line: the indices of hard partitions, then
+        those of fuzzy, overlapping and possibilistic clusterings and similarity matrices,
+        one row per family. Each entry is the index name with its aliases, its options and
+        defaults, and whether it is a distance, a statistic (no fixed optimum) or not
+        reflexive (identical clusterings need not reach its optimum).
+
+    See Also
+    --------
+    clusteragree.list_indices : The same registry as a DataFrame.
+    kinds_markdown : The kinds of clustering each index takes.
+
+    Examples
+    --------
     >>> "cramers_v" in catalogue_markdown()
     True
     """

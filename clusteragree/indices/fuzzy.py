@@ -69,9 +69,42 @@ _AMODIO = ("Hullermeier et al. (2012); Amodio, S., D'Ambrosio, A., Iorio, C. & S
 
 
 def membership_kind(U) -> str:
-    """'exclusive hard', 'fuzzy', 'non-exclusive hard', 'possibilistic' or, for 0/1
-    memberships that leave an object in no cluster (a cover), 'non-exhaustive hard'.
+    """The kind of a clustering given by its memberships (Horta & Campello 2015, sec. 3).
 
+    Parameters
+    ----------
+    U : array-like, shape (n_objects, n_clusters) or (n_objects,)
+        Memberships in [0, 1], objects in rows (like ``predict_proba``); 1-D hard labels are
+        read as one-hot memberships.
+
+    Returns
+    -------
+    str
+        "exclusive hard" (one 1 per row: a partition), "fuzzy" (rows summing to 1),
+        "non-exclusive hard" (0/1, an object in several clusters), "possibilistic" (any
+        other memberships, every object with some) or, for 0/1 memberships that leave an
+        object in no cluster (a cover), "non-exhaustive hard".
+
+    Raises
+    ------
+    ValueError
+        Memberships outside [0, 1], NaN, an empty matrix, or an object with no membership in
+        non-0/1 memberships.
+
+    See Also
+    --------
+    clusteragree.list_indices : The kinds each index takes (column ``kinds``).
+    clusteragree.agreement : Indices of fuzzy and overlapping clusterings.
+
+    References
+    ----------
+    Horta, D. & Campello, R. J. G. B. (2015), "Comparing hard and overlapping clusterings",
+    Journal of Machine Learning Research 16.
+
+    Examples
+    --------
+    >>> membership_kind([0, 1, 1])
+    'exclusive hard'
     >>> membership_kind([[0.2, 0.8], [1.0, 0.0]])
     'fuzzy'
     >>> membership_kind([[1, 1], [0, 1], [0, 0]])

@@ -75,35 +75,61 @@ def mari(counts):
 
 
 def mari_null_moments(rows, cols, *, model: str = "perm", n: int | None = None) -> dict:
-    """Exact null moments of MARI's numerator D = a11 - E and denominator G = (p + q)/2 - E, and
-    delta-method approximations of the mean and variance of MARI = D / G.
+    """Exact null moments of the modified adjusted Rand index's numerator and denominator.
 
-    model="perm" (default): both margins fixed, ``rows`` and ``cols`` the cluster sizes (one
-        labelling uniformly permuted against the other; generalized hypergeometric tables).
-        D and G are affine in s = sum n_ij^2 and L = sum n_ij a_i b_j given the margins, and
-        E, Var and Cov of (s, L) are sums of E[(n_c)_r (n_c')_u], r + u <= 4, that factor into
-        row and column sums (O(K + Q); ``clusteragree._moments.mari``).
-    model="multinomial": the null of Sundqvist, Chiquet & Rigaill: x and y independent, each of
-        the ``n`` objects' labels drawn iid with probabilities proportional to ``rows`` and to
-        ``cols`` (``n`` defaults to their common total when they are counts). D and G are
-        U-statistics of order 4 (Hoeffding's variance formula).
+    MARI = D / G with numerator D = a11 - E and denominator G = (p + q)/2 - E. Its null mean
+    and variance have no closed form, but those of D and G do; from them the second-order
+    delta method for a ratio approximates the mean and variance of MARI. E[D] = 0 exactly
+    under both models: E is unbiased for E[a11] (a random relabelling, or iid labels, sends
+    each object pair to a pair together in y with the same probability). E[MARI] is not
+    exactly 0, as G is random and correlated with D, but tiny: against the exact laws of
+    tables with n = 26 to 60 the approximations were within 5e-4 (relative) of E[MARI] and
+    Var[MARI] under fixed margins, and within 1e-2 under the multinomial null at n = 30
+    (tests/indices/test_mari.py).
 
-    E[D] = 0 exactly under both: E is unbiased for E[a11] (a random relabelling, or iid
-    labels, sends each object pair to a pair together in y with the same probability).
+    Parameters
+    ----------
+    rows, cols : array-like
+        Under "perm", the cluster sizes of x and y (whole counts, equal totals); under
+        "multinomial", the label probabilities of x and y, up to a factor (counts or
+        weights).
+    model : {"perm", "multinomial"}, default "perm"
+        "perm": both margins fixed (one labelling uniformly permuted against the other;
+        generalized hypergeometric tables). D and G are affine in s = sum n_ij^2 and
+        L = sum n_ij a_i b_j given the margins, and E, Var and Cov of (s, L) are sums of
+        E[(n_c)_r (n_c')_u], r + u <= 4, that factor into row and column sums (O(K + Q)).
+        "multinomial": the null of Sundqvist, Chiquet & Rigaill: x and y independent, each of
+        the ``n`` objects' labels drawn iid with probabilities proportional to ``rows`` and
+        to ``cols``. D and G are then U-statistics of order 4 (Hoeffding's variance formula).
+    n : int, optional
+        The number of objects under "multinomial" (default: the common total of ``rows`` and
+        ``cols`` when they are counts); not for "perm".
 
-    Returns a dict: ``mean_numerator``, ``var_numerator``, ``mean_denominator``,
-    ``var_denominator``, ``cov_numerator_denominator`` (exact, ``fractions.Fraction``), and
-    the APPROXIMATIONS ``mean_mari_approx`` = mu_D/mu_G - Cov(D, G)/mu_G^2 + mu_D Var(G)/mu_G^3
-    and ``var_mari_approx`` = Var(D)/mu_G^2 - 2 mu_D Cov(D, G)/mu_G^3 + mu_D^2 Var(G)/mu_G^4
-    (second-order delta method for a ratio, floats; 1.0 and 0.0 when mu_G = 0, i.e. both
-    partitions surely identical); plus ``model`` and ``n``. E[MARI] is not exactly 0, as G is
-    random and correlated with D, but tiny; against the exact laws of tables with n = 26 to 60
-    the approximations were within 5e-4 (relative) of E[MARI] and Var[MARI] under fixed
-    margins, and within 1e-2 under the multinomial null at n = 30 (tests/indices/test_mari.py).
+    Returns
+    -------
+    dict
+        ``mean_numerator``, ``var_numerator``, ``mean_denominator``, ``var_denominator`` and
+        ``cov_numerator_denominator``, exact (``fractions.Fraction``); the approximations
+        ``mean_mari_approx`` = mu_D/mu_G - Cov(D, G)/mu_G^2 + mu_D Var(G)/mu_G^3 and
+        ``var_mari_approx`` = Var(D)/mu_G^2 - 2 mu_D Cov(D, G)/mu_G^3 + mu_D^2 Var(G)/mu_G^4
+        (floats; 1.0 and 0.0 when mu_G = 0, i.e. both partitions surely identical); and
+        ``model`` and ``n``.
 
-    Sundqvist, Chiquet & Rigaill (2023), "Adjusting the adjusted Rand Index", Computational
-    Statistics 38.
+    See Also
+    --------
+    clusteragree.agreement : ``index="mari"`` evaluates MARI.
+    clusteragree.nulls.null_distribution : Its full null law (exact, Patefield, permutation).
 
+    References
+    ----------
+    Sundqvist, M., Chiquet, J. & Rigaill, G. (2023), "Adjusting the adjusted Rand Index",
+    Computational Statistics 38.
+
+    Hoeffding, W. (1948), "A class of statistics with asymptotically normal distribution",
+    Annals of Mathematical Statistics 19.
+
+    Examples
+    --------
     >>> m = ca.mari_null_moments([50, 30], [40, 40])
     >>> m["mean_numerator"], round(float(m["var_numerator"]), 4)
     (Fraction(0, 1), 177.301)

@@ -31,10 +31,44 @@ _ZHANG = ('Zhang, S., Wong, H.-S. & Shen, Y. (2012), "Generalized adjusted Rand 
 
 
 def coassociation(*clusterings) -> np.ndarray:
-    """The co-association (consensus) matrix of one or more clusterings of the same objects:
-    the share of clusterings that put objects i and j together (for memberships U: the mean of
-    U U^T, the co-membership degree). The diagonal is 1 for partitions.
+    """The co-association (consensus) matrix of one or more clusterings of the same objects.
 
+    Entry (i, j) is the share of the clusterings that put objects i and j together; for
+    memberships U, the mean of U U^T (the co-membership degree). The diagonal is 1 for
+    partitions. The matrix compares with a partition or another matrix through the
+    generalized adjusted Rand indices (``index="ari_mp"``, ``"ari_mm"``).
+
+    Parameters
+    ----------
+    *clusterings : array-like
+        Label vectors (n,) or membership matrices (n, k) of the same n objects.
+
+    Returns
+    -------
+    ndarray of float, shape (n, n)
+        The symmetric co-association matrix.
+
+    Raises
+    ------
+    TypeError
+        No clustering given.
+    ValueError
+        Clusterings of different numbers of objects, or memberships outside [0, 1].
+
+    See Also
+    --------
+    clusteragree.agreement : ``index="ari_mp"`` or ``"ari_mm"`` compare such matrices.
+
+    References
+    ----------
+    Fred, A. L. N. & Jain, A. K. (2005), "Combining multiple clusterings using evidence
+    accumulation", IEEE Transactions on Pattern Analysis and Machine Intelligence 27(6).
+
+    Zhang, S., Wong, H.-S. & Shen, Y. (2012), "Generalized adjusted Rand indices for cluster
+    ensembles", Pattern Recognition 45(6).
+
+    Examples
+    --------
     >>> coassociation([0, 0, 1], [0, 1, 1])
     array([[1. , 0.5, 0. ],
            [0.5, 1. , 0.5],

@@ -41,7 +41,57 @@ __all__ = ["Model", "NullMethod", "MODELS", "register_model", "register_method",
 
 @dataclass(frozen=True)
 class Model:
-    """A random model: what is random under the null, and what is kept fixed."""
+    """A random model: what is random under the null, and what is kept fixed.
+
+    The models are declared once, in ``clusteragree.nulls._methods`` (``MODELS``); look one
+    up with ``get_model``.
+
+    Parameters
+    ----------
+    name : str
+        The name callers pass as ``model=`` (or ``null=``): "perm", "num", "num1", "all",
+        "all1", "objects", "pairs".
+    title : str
+        A short phrase for printing: "both margins fixed (permutation model)".
+    description : str
+        One sentence for users.
+    fixed : str
+        What the model keeps: "both margins", "x; y's number of clusters", ...
+    inputs : {"table", "pairs"}, default "table"
+        "table": a model of partitions (through their table); "pairs": of object pairs
+        (fuzzy memberships, similarity matrices).
+    one_sided : bool, default False
+        The reference clustering (x, or ``reference=``) is fixed.
+    default_method : str, default "patefield"
+        The method used when none is given.
+    auto : tuple of str, default ()
+        What ``method="auto"`` tries, in order.
+    reference : str, default ""
+        The model's sources.
+
+    See Also
+    --------
+    get_model : The record of a name.
+    list_nulls : Every method of every model.
+    NullMethod : One way of getting a law under a model.
+
+    References
+    ----------
+    Hubert, L. & Arabie, P. (1985), "Comparing partitions", Journal of Classification 2,
+    193-218.
+
+    Gates, A. J. & Ahn, Y.-Y. (2017), "The impact of random models on clustering similarity",
+    Journal of Machine Learning Research 18.
+
+    Mantel, N. (1967), "The detection of disease clustering and a generalized regression
+    approach", Cancer Research 27.
+
+    Examples
+    --------
+    >>> m = ca.nulls.get_model("num1")
+    >>> m.fixed, m.one_sided, m.default_method
+    ("x, and y's number of clusters", True, 'simulation')
+    """
 
     name: str
     title: str  # a short phrase for printing: "both margins fixed (permutation model)"
@@ -58,10 +108,53 @@ class Model:
 class NullMethod:
     """One way of getting the null law of indices under one model.
 
-    ``law(request)`` returns a dict index name -> NullDistribution (build each with
-    ``request.null(rec, ...)``); ``check(request)``, if given, raises before any work when the
-    method cannot serve the request (too large, an index it cannot do); ``describe(nd)`` says
-    in a few words how a law was obtained (for printing; default: ``description``).
+    Declared next to its algorithm with ``register_method``; the engine
+    (``clusteragree.nulls.plan`` and ``run``) dispatches through these records.
+
+    Parameters
+    ----------
+    name : str
+        The name callers pass as ``method=``.
+    model : str
+        The model it serves (one record per method and model).
+    title : str
+        The heading of a printed test: "Exact agreement test".
+    description : str
+        How the law is obtained, in a few words.
+    law : callable
+        ``law(request)`` returns a dict index name -> NullDistribution for a checked
+        ``NullRequest`` (build each with ``request.null_of(rec, values=..., probabilities=...)``,
+        ``samples=...`` or ``moments=...``).
+    monte_carlo : bool, default False
+        A Monte Carlo method (it takes ``n_sim`` and ``seed``).
+    default_n_sim : int, optional
+        Its default Monte Carlo size (required when ``monte_carlo``).
+    check : callable, optional
+        ``check(request)`` raises before any work when the method cannot serve the request
+        (too large, an index it cannot do).
+    describe : callable, optional
+        ``describe(nd)`` says in a few words how a law was obtained (for printing; default:
+        ``description``).
+    options : tuple of str, default ()
+        Method arguments beyond ``n_sim`` and ``seed`` ("exhaustive", ...).
+    bytes_per_object : int, default 0
+        The memory a Monte Carlo method holds per object while it draws (labels, their
+        permuted copies; 0 for methods that draw tables): the engine checks n times this
+        before any work.
+    extra : dict, optional
+        Anything else the method keeps.
+
+    See Also
+    --------
+    register_method : Declare a method.
+    get_method : The record of a method under a model.
+    Model : The random models.
+
+    Examples
+    --------
+    >>> m = ca.nulls.get_method("patefield", "perm")
+    >>> m.key, m.monte_carlo, m.default_n_sim
+    (('patefield', 'perm'), True, 17000)
     """
 
     name: str
@@ -81,6 +174,7 @@ class NullMethod:
 
     @property
     def key(self) -> tuple[str, str]:
+        """(name, model): the method's key in the registry."""
         return (self.name, self.model)
 
 
@@ -96,7 +190,45 @@ def register_model(model: Model) -> Model:
 
 
 def register_method(method: NullMethod) -> NullMethod:
-    """Declare a null method (one record per method and model)."""
+    """Declare a null method (one record per method and model).
+
+    Parameters
+    ----------
+    method : NullMethod
+        The record.
+
+    Returns
+    -------
+    NullMethod
+        The record, as registered.
+
+    Raises
+    ------
+    ValueError
+        An unknown model, a method declared twice under one model, or a Monte Carlo method
+        without a default size.
+
+    See Also
+    --------
+    NullMethod : What a record holds.
+    list_nulls : The registered methods.
+
+    Examples
+    --------
+    A toy null, a fair coin between 0 and 1, for any index of a table:
+
+    >>> from clusteragree.nulls import NullMethod, register_method
+    >>> from clusteragree.nulls._methods import unregister_method
+    >>> def coin(request):
+    ...     return {rec.name: request.null_of(rec, values=[0.0, 1.0], probabilities=[0.5, 0.5])
+    ...             for rec in request.indices}
+    >>> _ = register_method(NullMethod("coin", "perm", "Coin agreement test", "a fair coin",
+    ...                                law=coin))
+    >>> nd = ca.nulls.null_distribution([[3, 1], [1, 3]], index="rand", method="coin")
+    >>> nd.mean, nd.describe()
+    (0.5, 'both margins fixed (permutation model); a fair coin')
+    >>> unregister_method("coin", "perm")
+    """
     if method.model not in MODELS:
         raise ValueError(f"method {method.name!r}: unknown model {method.model!r}")
     if method.key in _METHODS:
@@ -113,7 +245,34 @@ def unregister_method(name: str, model: str) -> None:
 
 
 def get_model(model) -> Model:
-    """The record of a model name (or the record itself), with a did-you-mean."""
+    """The record of a random model.
+
+    Parameters
+    ----------
+    model : str or Model
+        A model's name ("perm", "num", "num1", "all", "all1", "objects", "pairs"), or its
+        record (returned as it is).
+
+    Returns
+    -------
+    Model
+        The record.
+
+    Raises
+    ------
+    ValueError
+        An unknown name (with a did-you-mean).
+
+    See Also
+    --------
+    get_method : The record of a method under a model.
+    list_nulls : Every method of every model.
+
+    Examples
+    --------
+    >>> ca.nulls.get_model("perm").title
+    'both margins fixed (permutation model)'
+    """
     if isinstance(model, Model):
         return model
     if not isinstance(model, str):
@@ -135,8 +294,36 @@ def all_method_names() -> list[str]:
 
 
 def get_method(method, model) -> NullMethod:
-    """The record of ``method`` under ``model``; a clear error naming both when the model has
-    no such method."""
+    """The record of a null method under a model.
+
+    Parameters
+    ----------
+    method : str or NullMethod
+        The method's name (``list_nulls()``), or its record (returned as it is).
+    model : str or Model
+        The model.
+
+    Returns
+    -------
+    NullMethod
+        The record.
+
+    Raises
+    ------
+    ValueError
+        The model has no such method: the error names the model's methods and the models
+        the method serves.
+
+    See Also
+    --------
+    get_model : The record of a model.
+    list_nulls : Every method of every model.
+
+    Examples
+    --------
+    >>> ca.nulls.get_method("exact", "num").title
+    'Exact agreement test'
+    """
     mod = get_model(model)
     if isinstance(method, NullMethod):
         return method
@@ -156,8 +343,24 @@ def get_method(method, model) -> NullMethod:
 
 
 def list_nulls() -> pd.DataFrame:
-    """Every null method with its model, as a DataFrame (one row per method and model).
+    """Every null method with its model.
 
+    Returns
+    -------
+    DataFrame
+        One row per method and model (a MultiIndex ``(method, model)``), with columns
+        ``title`` (the heading of a printed test), ``how`` (how the law is obtained),
+        ``model_title``, ``fixed`` (what the model keeps), ``monte_carlo`` and
+        ``default_n_sim``.
+
+    See Also
+    --------
+    null_distribution : Take one of them (``method=``, ``model=``).
+    Model : The random models.
+    NullMethod : The methods.
+
+    Examples
+    --------
     >>> df = ca.nulls.list_nulls()
     >>> df.loc["patefield"].reset_index()[["model", "monte_carlo", "default_n_sim"]]
       model  monte_carlo  default_n_sim

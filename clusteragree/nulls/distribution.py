@@ -46,12 +46,40 @@ NULL_COLUMNS = ("null_mean", "null_median", "null_sd", "null_skewness", "model",
 
 
 def n_sim_for(error: float = 0.01, confidence: float = 0.99, z_decimals: int | None = 3) -> int:
-    """Monte Carlo size so that a p-value is estimated within ``error`` with the given confidence
-    (Amorim 2015, ch. 4 eq 26): T >= (1/4) (z / error)^2, z = Phi^-1(1 - alpha/2).
+    """Monte Carlo size so that a p-value is estimated within ``error`` with given confidence.
 
-    The thesis takes z from a printed table, to three decimals (2.576): ``z_decimals=3`` gives
-    its 16,590; ``z_decimals=None`` uses the exact quantile (16,588).
+    The thesis' bound (Amorim 2015, ch. 4 eq 26): T >= (1/4) (z / error)^2 with
+    z = Phi^-1(1 - alpha/2), from the worst case p = 1/2 of the binomial standard error
+    sqrt(p (1 - p) / T). The thesis takes z from a printed table, to three decimals (2.576):
+    ``z_decimals=3`` gives its 16,590 (hence its 17,000 tables); ``z_decimals=None`` uses the
+    exact quantile (16,588).
 
+    Parameters
+    ----------
+    error : float, default 0.01
+        The largest error of the estimated p-value, in (0, 1).
+    confidence : float, default 0.99
+        The confidence 1 - alpha with which the error is not exceeded, in (0, 1).
+    z_decimals : int or None, default 3
+        Round z to this many decimals, as a printed table does; None: the exact quantile.
+
+    Returns
+    -------
+    int
+        The number of Monte Carlo draws T.
+
+    See Also
+    --------
+    NullDistribution.pvalue_ci : The confidence interval of a Monte Carlo p-value.
+    clusteragree.nulls.random_tables : The thesis' random tables.
+
+    References
+    ----------
+    Amorim, M. J. (2015), "On clustering stability", PhD thesis, ISCTE - University Institute
+    of Lisbon, ch. 4 eq 26.
+
+    Examples
+    --------
     >>> n_sim_for(0.01, 0.99)
     16590
     >>> n_sim_for(0.01, 0.99, z_decimals=None)
@@ -78,7 +106,19 @@ _CHUNK = 1 << 18
 class NullDistribution:
     """The law of an agreement index under a null model.
 
-    Build it with ``clusteragree.nulls.null_distribution``; the constructor is for null methods.
+    Build it with ``clusteragree.nulls.null_distribution``; the constructor is for null
+    methods. It holds the exact law (``values`` with ``probabilities``), Monte Carlo
+    ``samples``, or closed-form moments only, and answers the same questions of each: mean,
+    median, variance, skewness, quantiles, the cdf, p-values, z-scores and chance adjustment,
+    with Monte Carlo standard errors.
+
+    Conventions. P-values: exact laws give P(T >= t) counting ties (values within a relative
+    1e-9 of t count as equal); samples give (1 + #{T >= t}) / (B + 1) (Phipson & Smyth
+    2010), or the thesis' #{T >= t} / B with ``plus_one=False``; "two-sided" doubles the
+    smaller one-sided p-value (capped at 1). Adjustment: (I - c) / (max - c) for a
+    similarity, (c - I) / (c - min) for a distance, c the null mean, median or a quantile.
+    Quantiles: exact laws give the smallest value with cdf >= q (the median is the lower
+    median); samples numpy's default (linear interpolation, R's type 7).
 
     Parameters
     ----------
@@ -95,14 +135,59 @@ class NullDistribution:
         Closed-form moments ("mean", "var").
     model : str or Model
         The random model (default "perm": both margins fixed).
-    details : dict
+    options : dict, optional
+        The options of the index the law was computed with (e.g. ``{"base": 2}``).
+    details : dict, optional
         What else the method wants to report (seed, number of tables, ...).
 
     Attributes
     ----------
+    index : Index
+        The index's registry record.
     method, model : str
         The names of the method and model; ``method_record`` and ``model_record`` are their
         registry records (titles and descriptions, for printing).
+    values, probabilities : ndarray or None
+        The exact law (sorted values, ties merged), or None.
+    samples : ndarray or None
+        The Monte Carlo draws, or None.
+
+    See Also
+    --------
+    null_distribution : The law of an index for two clusterings.
+    null_distributions : The laws of several indices from the same random tables.
+    clusteragree.agreement_test : The test built on it.
+
+    References
+    ----------
+    Amorim, M. J. (2015), "On clustering stability", PhD thesis, ISCTE - University Institute
+    of Lisbon, ch. 4.
+
+    Gates, A. J. & Ahn, Y.-Y. (2017), "The impact of random models on clustering similarity",
+    Journal of Machine Learning Research 18.
+
+    Phipson, B. & Smyth, G. K. (2010), "Permutation P-values should never be zero: calculating
+    exact P-values when permutations are randomly drawn", Statistical Applications in
+    Genetics and Molecular Biology 9(1).
+
+    Examples
+    --------
+    >>> nd = ca.nulls.null_distribution([[30, 20], [10, 20]], index="rand", method="exact")
+    >>> nd                                             # Amorim (2015), Table 8
+    NullDistribution(rand, method='exact', model='perm', exact law, 16 values)
+      null: both margins fixed (permutation model); dynamic programme on s
+      mean = 0.49968, sd = 0.0084303
+      median = 0.494937, skewness = 2.761, 1% / 99% quantiles = 0.493671 / 0.539241
+    >>> round(nd.pvalue(0.5253), 5), round(nd.adjust(0.5253), 5)
+    (0.03683, 0.05121)
+
+    A law built by hand:
+
+    >>> from clusteragree.nulls import NullDistribution
+    >>> law = NullDistribution("jaccard", "exact", values=[0.2, 0.4, 0.6],
+    ...                        probabilities=[0.25, 0.5, 0.25])
+    >>> law.mean, law.median, law.pvalue(0.6)
+    (0.4, 0.4, 0.25)
     """
 
     def __init__(self, index, method, *, values=None, probabilities=None, samples=None,
@@ -155,6 +240,7 @@ class NullDistribution:
 
     @property
     def is_sampled(self) -> bool:
+        """True when the law is known from Monte Carlo ``samples``."""
         return self.samples is not None
 
     @property
@@ -173,6 +259,7 @@ class NullDistribution:
     # -- moments ---------------------------------------------------------------------------
     @property
     def mean(self) -> float:
+        """The null mean E[I] (exact, from the samples, or in closed form)."""
         if "mean" not in self._cache:
             if self.values is not None:
                 self._cache["mean"] = float((self.values * self.probabilities).sum())
@@ -186,6 +273,8 @@ class NullDistribution:
 
     @property
     def var(self) -> float:
+        """The null variance Var[I] (samples: with ddof = 1); an error when it has no closed
+        form under this model."""
         if self.values is not None:
             return float(((self.values - self.mean) ** 2 * self.probabilities).sum())
         if self.samples is not None:
@@ -201,6 +290,7 @@ class NullDistribution:
 
     @property
     def std(self) -> float:
+        """The null standard deviation, sqrt(Var[I])."""
         return math.sqrt(max(self.var, 0.0))
 
     @property
@@ -237,10 +327,34 @@ class NullDistribution:
 
     @property
     def median(self) -> float:
+        """The null median, ``quantile(0.5)`` (exact laws: the lower median)."""
         return self.quantile(0.5)
 
     def quantile(self, q):
-        """The q-quantile (exact laws: smallest value with cdf >= q)."""
+        """Null quantiles.
+
+        Parameters
+        ----------
+        q : float or array-like of float
+            Levels in [0, 1].
+
+        Returns
+        -------
+        float or ndarray
+            Exact laws: the smallest value with cdf >= q; samples: numpy's default (linear
+            interpolation, R's type 7).
+
+        Raises
+        ------
+        ValueError
+            Closed-form moments only (no law), or a level outside [0, 1].
+
+        Examples
+        --------
+        >>> nd = ca.nulls.null_distribution([[30, 20], [10, 20]], index="rand")
+        >>> nd.quantile([0.05, 0.5, 0.95]).round(5).tolist()
+        [0.49367, 0.49494, 0.51392]
+        """
         self._need_law("a quantile")
         qa = np.asarray(q, dtype=float)
         if np.any((qa < 0) | (qa > 1)) or np.isnan(qa).any():
@@ -257,7 +371,18 @@ class NullDistribution:
         return float(out) if out.ndim == 0 else out
 
     def cdf(self, t):
-        """P(T <= t) (ties within the relative tolerance count as <=)."""
+        """The null cdf, P(T <= t).
+
+        Parameters
+        ----------
+        t : float or array-like of float
+            Index values.
+
+        Returns
+        -------
+        float or ndarray
+            P(T <= t); values within a relative 1e-9 of t (``TIE_RTOL``) count as equal.
+        """
         self._need_law("the cdf")
         t = np.asarray(t, dtype=float)
         tol = TIE_RTOL * np.maximum(1.0, np.abs(t))
@@ -285,9 +410,27 @@ class NullDistribution:
     def pvalue(self, observed: float, alternative: str = "greater", plus_one: bool = True) -> float:
         """P-value of ``observed`` under this null.
 
-        ``alternative="greater"``: agreement above chance for a similarity (use "less" for a
-        distance). Exact laws give P(T >= t); samples give (1 + #{T >= t}) / (B + 1), or #/B with
-        ``plus_one=False`` (the thesis' estimate).
+        Parameters
+        ----------
+        observed : float
+            The observed value of the index.
+        alternative : {"greater", "less", "two-sided"}, default "greater"
+            "greater": agreement above chance for a similarity (use "less" for a distance);
+            "two-sided" doubles the smaller one-sided p-value (capped at 1).
+        plus_one : bool, default True
+            Samples: (1 + #{T >= t}) / (B + 1), or #{T >= t} / B with ``plus_one=False`` (the
+            thesis' estimate). Exact laws give P(T >= t) either way.
+
+        Returns
+        -------
+        float
+            The p-value; ties within a relative 1e-9 of ``observed`` count as extreme.
+
+        Examples
+        --------
+        >>> nd = ca.nulls.null_distribution([[30, 20], [10, 20]], index="rand")
+        >>> round(nd.pvalue(0.5253), 5), round(nd.pvalue(0.5253, "two-sided"), 5)
+        (0.03683, 0.07367)
         """
         self._need_law("a p-value")
         check_choice(alternative, "alternative", ALTERNATIVES)
@@ -302,9 +445,23 @@ class NullDistribution:
 
     def pvalue_se(self, observed: float, alternative: str = "greater",
                   plus_one: bool = False) -> float:
-        """Monte Carlo standard error of the p-value, sqrt(p (1 - p) / B), with p the plain
-        share #{T >= t} / B or (``plus_one=True``) the reported (1 + #) / (B + 1), which keeps
-        it positive when no draw is as extreme; 0 for exact laws."""
+        """Monte Carlo standard error of the p-value, sqrt(p (1 - p) / B).
+
+        Parameters
+        ----------
+        observed : float
+            The observed value of the index.
+        alternative : {"greater", "less", "two-sided"}, default "greater"
+            As in ``pvalue``.
+        plus_one : bool, default False
+            p is the plain share #{T >= t} / B, or (True) the reported (1 + #) / (B + 1),
+            which keeps the error positive when no draw is as extreme.
+
+        Returns
+        -------
+        float
+            The standard error; 0 for exact laws.
+        """
         if self.values is not None:
             return 0.0
         p = self.pvalue(observed, alternative, plus_one=plus_one)
@@ -312,8 +469,32 @@ class NullDistribution:
 
     def pvalue_ci(self, observed: float, alternative: str = "greater", confidence: float = 0.99,
                   method: str = "normal"):
-        """Confidence interval for the Monte Carlo p-value: the thesis' normal interval
-        (Amorim 2015, ch. 4 eq 25), or ``method="exact"`` for Clopper-Pearson."""
+        """Confidence interval for the Monte Carlo p-value #{T >= t} / B.
+
+        Parameters
+        ----------
+        observed : float
+            The observed value of the index.
+        alternative : {"greater", "less", "two-sided"}, default "greater"
+            As in ``pvalue``.
+        confidence : float, default 0.99
+            The confidence level.
+        method : {"normal", "exact"}, default "normal"
+            The thesis' normal interval (Amorim 2015, ch. 4 eq 25), clipped to [0, 1], or
+            Clopper-Pearson's exact binomial interval.
+
+        Returns
+        -------
+        tuple of float
+            (low, high); (p, p) for exact laws.
+
+        Examples
+        --------
+        >>> nd = ca.nulls.null_distribution([[30, 20], [10, 20]], index="rand",
+        ...                                 method="patefield", seed=1)
+        >>> [round(float(v), 4) for v in nd.pvalue_ci(0.5253, method="exact")]
+        [0.032, 0.0394]
+        """
         check_choice(method, "method", ("normal", "exact"))
         p = self.pvalue(observed, alternative, plus_one=False)
         if self.values is not None:
@@ -333,8 +514,19 @@ class NullDistribution:
         return 0.0 if self.samples is None else self.std / math.sqrt(self.n_sim)
 
     def quantile_se(self, q: float) -> float:
-        """Monte Carlo standard error of a quantile, sqrt(q(1-q)/B) / f(x_q), with the density
-        f estimated by a Gaussian kernel; 0 for exact laws."""
+        """Monte Carlo standard error of a quantile, sqrt(q (1 - q) / B) / f(x_q).
+
+        Parameters
+        ----------
+        q : float
+            The level, in [0, 1].
+
+        Returns
+        -------
+        float
+            The standard error, with the density f estimated by a Gaussian kernel (Scott's
+            bandwidth); 0 for exact laws and point masses, inf where f is 0.
+        """
         if self.samples is None:
             self._need_law("a quantile")
             return 0.0
@@ -360,22 +552,56 @@ class NullDistribution:
 
     # -- chance adjustment -----------------------------------------------------------------
     def center(self, center="mean") -> float:
-        """The null centre: "mean", "median" or a quantile q in [0, 1] (e.g. 0.99: the P99)."""
+        """The null centre c of the chance adjustment.
+
+        Parameters
+        ----------
+        center : "mean", "median" or float, default "mean"
+            The null mean, the median, or a quantile level q in [0, 1] (0.99: the P99).
+
+        Returns
+        -------
+        float
+            The centre.
+        """
         center = check_center(center)
         if isinstance(center, str):
             return self.mean if center == "mean" else self.median
         return self.quantile(center)
 
     def adjust(self, observed: float, center="mean", optimum: float | None = None) -> float:
-        """Chance-adjusted index (Amorim 2015, eq 3): (I - c) / (max - c) for a similarity,
-        (c - I) / (c - min) for a distance; ``optimum`` (the max of a similarity, the min of
-        a distance) defaults to the index's own (1 for the similarities, 0 for the distances).
+        """Chance-adjusted index (Amorim 2015, eq 3).
+
+        (I - c) / (max - c) for a similarity, (c - I) / (c - min) for a distance, with c the
+        null centre (``center``).
 
         When the centre is the optimum (a null law of one point at the optimum, e.g. the only
         table of two clusterings of singletons) the ratio is 0/0, and the registry's rule for a
         vanishing denominator decides: 1 if I is the optimum, else 0. "Is" means up to the
         tie tolerance (``TIE_RTOL``), as everywhere values are compared: an optimum passed one
         rounding away from the law's value gives the same answer as the exact one.
+
+        Parameters
+        ----------
+        observed : float
+            The observed value of the index.
+        center : "mean", "median" or float, default "mean"
+            The null centre c: the mean, the median or a quantile level in [0, 1].
+        optimum : float, optional
+            The max of a similarity or the min of a distance; default the index's own (1 for
+            the similarities, 0 for the distances). Needed for an index with no fixed optimum
+            (mutual_info).
+
+        Returns
+        -------
+        float
+            The adjusted value: 0 at the chance level, 1 at the optimum.
+
+        Examples
+        --------
+        >>> nd = ca.nulls.null_distribution([[30, 20], [10, 20]], index="rand")
+        >>> round(nd.adjust(0.5253), 5), round(nd.adjust(0.5253, "median"), 5)
+        (0.05121, 0.06012)
         """
         t = _check_observed(observed)
         c = self.center(center)
@@ -392,8 +618,19 @@ class NullDistribution:
         return ((t - c) if self.index.kind != "distance" else (c - t)) / span
 
     def zscore(self, observed: float) -> float:
-        """(I - E[I]) / sd[I] (0 when the null law is a point mass and I equals it, up to the
-        tie tolerance; +-inf when it differs)."""
+        """The standardised index, (I - E[I]) / sd[I].
+
+        Parameters
+        ----------
+        observed : float
+            The observed value of the index.
+
+        Returns
+        -------
+        float
+            The z-score; 0 when the null law is a point mass and I equals it (up to the tie
+            tolerance), +-inf when it differs.
+        """
         t = _check_observed(observed)
         sd = self.std
         if sd == 0:
@@ -404,7 +641,13 @@ class NullDistribution:
 
     # -- display ---------------------------------------------------------------------------
     def describe(self) -> str:
-        """How this law was obtained, in words: the model, the method and its size and seed."""
+        """How this law was obtained, in words: the model, the method and its size and seed.
+
+        Returns
+        -------
+        str
+            E.g. "both margins fixed (permutation model); 17,000 Patefield tables; seed 1".
+        """
         rec = self.method_record
         how = rec.describe(self) if rec.describe is not None else rec.description
         if self.details.get("auto"):
@@ -425,8 +668,14 @@ class NullDistribution:
         return self.has_law or "var" in self._moments
 
     def summary(self) -> pd.Series:
-        """The null part of the result schema: null_mean, null_median, null_sd,
-        null_skewness, model, method, n_sim (NA where this null cannot give it)."""
+        """The null part of the package's result schema.
+
+        Returns
+        -------
+        Series
+            null_mean, null_median, null_sd, null_skewness, model, method and n_sim (NA where
+            this null cannot give it), named after the index.
+        """
         sd = self.std if self.has_variance else pd.NA
         full = self.has_law
         return pd.Series({
@@ -492,7 +741,20 @@ class NullDistribution:
     def plot(self, observed: float | None = None, ax=None, bins="auto"):
         """The null law with its mean and median (and the observed value) marked.
 
-        A histogram of the samples (seaborn) or the pmf of an exact law; returns the axes.
+        Parameters
+        ----------
+        observed : float, optional
+            Mark this value (a red line; an arrow at the edge when it lies far outside the
+            law).
+        ax : matplotlib Axes, optional
+            Draw here (default: a new figure).
+        bins : int, sequence or str, default "auto"
+            The histogram's bins (samples only; seaborn's ``histplot``).
+
+        Returns
+        -------
+        matplotlib Axes
+            A histogram of the samples or the pmf of an exact law.
         """
         self._need_law("a plot")
         import matplotlib.pyplot as plt

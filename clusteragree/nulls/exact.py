@@ -29,6 +29,7 @@ import math
 import numpy as np
 from scipy.special import gammaln
 
+from .._docs import fill_doc
 from .._moments.combinatorics import compositions, count_compositions_upto
 from .._validate import check_positive_int
 from ._methods import NullMethod, register_method
@@ -50,14 +51,43 @@ def _check_margins(rows, cols):
     return a, b
 
 
+@fill_doc
 def count_tables(rows, cols, limit: int | None = None) -> int:
     """The number of K x Q tables of non-negative integers with the given margins (exact).
 
-    With ``limit``, stops as soon as the count is known to exceed it and returns ``limit + 1``
-    (every partial table completes to at least one table, so partial counts are lower bounds).
+    The tables are counted column by column over the multisets of remaining row margins,
+    never listed; this is how the exact methods decide, before any work, whether a law by
+    enumeration fits ``max_tables``.
 
+    Parameters
+    ----------
+    %(rows, cols)s
+    limit : int, optional
+        Stop as soon as the count is known to exceed ``limit`` and return ``limit + 1``
+        (every partial table completes to at least one table, so partial counts are lower
+        bounds).
+
+    Returns
+    -------
+    int
+        The number of tables (an exact Python int), or ``limit + 1``.
+
+    See Also
+    --------
+    enumerate_tables : Every table, with its probability.
+    statistic_law : The law of s or t without listing tables.
+
+    References
+    ----------
+    Amorim, M. J. (2015), "On clustering stability", PhD thesis, ISCTE - University Institute
+    of Lisbon, ch. 4 and App. A.
+
+    Examples
+    --------
     >>> count_tables([50, 30], [40, 40])     # Amorim (2015), Table 11: n11 = 10..40
     31
+    >>> count_tables([10, 10, 10], [10, 10, 10]), count_tables([10] * 3, [10] * 3, limit=100)
+    (2211, 101)
     """
     a, b = _check_margins(rows, cols)
     states = {tuple(sorted(a.tolist(), reverse=True)): 1}
@@ -94,12 +124,49 @@ def _too_many_tables(rows, cols, max_tables):
     )
 
 
+@fill_doc
 def enumerate_tables(rows, cols, max_tables: int = DEFAULT_MAX_TABLES):
-    """Every table with the given margins and its probability f(M).
+    """Every table with the given margins and its probability under the permutation model.
 
-    Returns ``tables`` of shape (N, K, Q) and ``probabilities`` (N,). Counts the tables first
-    and raises ``ValueError`` if there are more than ``max_tables``.
+    A table M has the generalized hypergeometric probability
+    f(M) = prod_i a_i! prod_j b_j! / (n! prod_ij n_ij!) (the law of Fisher's exact test of
+    an r x c table; Freeman & Halton 1951).
 
+    Parameters
+    ----------
+    %(rows, cols)s
+    max_tables : int, default 2,000,000
+        The tables are counted first; more than this many is an error, before any is listed.
+
+    Returns
+    -------
+    tables : ndarray of int64, shape (N, K, Q)
+        Every table, in lexicographic order (zero margins dropped).
+    probabilities : ndarray of float, shape (N,)
+        Their probabilities f(M), summing to 1.
+
+    Raises
+    ------
+    ValueError
+        Margins with different totals, or more than ``max_tables`` tables.
+
+    See Also
+    --------
+    count_tables : How many there are.
+    statistic_law : The law of s or t without listing tables.
+    clusteragree.nulls.null_distribution : ``method="exact"`` uses it for the indices that
+        are not functions of s or t.
+
+    References
+    ----------
+    Freeman, G. H. & Halton, J. H. (1951), "Note on an exact treatment of contingency,
+    goodness of fit and other problems of significance", Biometrika 38.
+
+    Amorim, M. J. (2015), "On clustering stability", PhD thesis, ISCTE - University Institute
+    of Lisbon, App. A eq 5.
+
+    Examples
+    --------
     >>> tables, p = enumerate_tables([2, 1], [2, 1])
     >>> tables.tolist(), np.round(p * 3, 12).tolist()
     ([[[1, 1], [1, 0]], [[2, 0], [0, 1]]], [2.0, 1.0])
@@ -199,18 +266,62 @@ def _state_ids(rows: np.ndarray, top: int):
 DEFAULT_MAX_WORK = 10_000_000
 
 
+@fill_doc
 def statistic_law(rows, cols, statistic: str = "s", max_work: int = DEFAULT_MAX_WORK):
-    """Exact law of s = sum n_ij^2 (``statistic="s"``) or t = sum n_ij log n_ij (``"t"``) over
-    all tables with the given margins, by the network-algorithm dynamic programme.
+    """The exact law of an additive cell statistic over all tables with the given margins.
 
-    Returns ``values`` (sorted) and ``probabilities``. Raises ``ValueError`` when the size
-    estimated from the margins is far above ``max_work`` (``check_dp_size``), and before any
-    column whose entries (states x partial values x column compositions, times the key length)
-    would exceed ``max_work``: the law is then too large to hold, and Monte Carlo is the way.
+    By a network-algorithm dynamic programme (Mehta & Patel 1983): columns are processed one
+    at a time, the state being the multiset of remaining row margins, and each state carries
+    the exact law of the partial statistic; no table is listed. Every pair-counting index is
+    a function of s and every information index of t given the margins, so one law serves
+    them all.
 
+    Parameters
+    ----------
+    %(rows, cols)s
+    statistic : {"s", "t"}, default "s"
+        s = sum n_ij^2 (pair counting) or t = sum n_ij log n_ij (information; computed
+        exactly as prime exponents of prod n_ij^n_ij, so ties are exact).
+    max_work : int, default 10,000,000
+        The largest dynamic programme allowed: an error, before any work, when the size
+        estimated from the margins is far above it, and before any column whose entries
+        (states x partial values x column compositions, times the key length) would exceed
+        it. The law is then too large to hold, and Monte Carlo is the way.
+
+    Returns
+    -------
+    values : ndarray of float
+        The distinct values of the statistic, sorted.
+    probabilities : ndarray of float
+        Their probabilities, summing to 1.
+
+    Raises
+    ------
+    ValueError
+        An unknown statistic, margins with different totals, or a law too large for
+        ``max_work``.
+
+    See Also
+    --------
+    enumerate_tables : Every table (for indices that are not functions of s or t).
+    clusteragree.nulls.null_distribution : ``method="exact"`` uses it.
+
+    References
+    ----------
+    Mehta, C. R. & Patel, N. R. (1983), "A network algorithm for performing Fisher's exact
+    test in r x c contingency tables", Journal of the American Statistical Association 78.
+
+    Amorim, M. J. (2015), "On clustering stability", PhD thesis, ISCTE - University Institute
+    of Lisbon, App. A.
+
+    Examples
+    --------
     >>> v, p = statistic_law([2, 2], [2, 2])      # tables [[1,1],[1,1]] and the two diagonals
     >>> v.tolist(), np.round(p * 6, 12).tolist()
     ([4.0, 8.0], [4.0, 2.0])
+    >>> v, p = statistic_law([3, 2], [2, 3], "t")  # t = sum n log n: 4 log 2, 8 log 2, ...
+    >>> v.round(4).tolist(), np.round(p * 10, 12).tolist()
+    ([1.3863, 2.7726, 4.6821], [6.0, 3.0, 1.0])
     """
     if statistic not in ("s", "t"):
         raise ValueError(f"statistic must be 's' or 't', got {statistic!r}")

@@ -23,6 +23,7 @@ from functools import lru_cache
 
 import numpy as np
 
+from .._docs import fill_doc
 from .._moments.cells import expected_xlogx_sum
 from .._moments.squares import moments_of_s
 from .._moments.mi_variance import DEFAULT_MAX_SECONDS, check_variance_time, n_mi_variance
@@ -83,13 +84,61 @@ def _check_linear(rec):
         )
 
 
+@fill_doc
 def index_moments(index, rows, cols, *, max_seconds=DEFAULT_MAX_SECONDS, **options) -> dict:
-    """Closed-form null moments of an index that is affine in its statistic given the margins,
-    I = alpha + beta x (x = s or t): {"mean": alpha + beta E[x], "var": beta^2 Var[x]}.
+    """Closed-form null moments of an index that is affine in its statistic given the margins.
 
-    Raises ``ValueError`` for an index that is not affine in its statistic, and for an
-    information index whose exact variance is predicted to take more than ``max_seconds``.
+    Under the permutation model (both margins fixed), an index marked ``linear`` in the
+    registry is I = alpha + beta x given the margins, with x = s = sum n_ij^2 (the L family
+    of pair-counting indices: rand, adjusted_rand, czekanowski, fowlkes_mallows, ...) or
+    x = t = sum n_ij log n_ij (the information indices: MI, the NMIs with fixed normalisers,
+    VI, AMI, ...), so E[I] = alpha + beta E[x] and Var[I] = beta^2 Var[x]. E[s] and Var[s] are
+    exact rationals; E[t] comes from the cells' hypergeometric laws (Vinh et al.'s expected
+    mutual information) and Var[t] from the joint laws of pairs of cells (Romano et al.).
 
+    Parameters
+    ----------
+    %(index)s
+    %(rows, cols)s
+    max_seconds : float, default 60
+        The exact variance of an information index is refused, before any work, when its
+        time predicted from the margins is above this.
+    %(**options)s
+
+    Returns
+    -------
+    dict
+        ``{"mean": E[I], "var": Var[I]}``.
+
+    Raises
+    ------
+    ValueError
+        An index that is not affine in its statistic (use ``method="exact"``, "patefield" or
+        "permutation"), or a variance over its time budget.
+
+    See Also
+    --------
+    clusteragree.nulls.null_distribution : ``method="hypergeometric"`` gives these moments.
+    moments_of_s : The exact moments of s.
+
+    References
+    ----------
+    Albatineh, A. N., Niewiadomska-Bugaj, M. & Mihalko, D. (2006), "On similarity indices and
+    correction for chance agreement", Journal of Classification 23.
+
+    Vinh, N. X., Epps, J. & Bailey, J. (2010), "Information theoretic measures for clusterings
+    comparison: variants, properties, normalization and correction for chance", Journal of
+    Machine Learning Research 11, 2837-2854.
+
+    Romano, S., Bailey, J., Nguyen, V. & Verspoor, K. (2014), "Standardized mutual information
+    for clustering comparisons: one step further in adjustment for chance", Proceedings of
+    the 31st International Conference on Machine Learning (ICML).
+
+    Examples
+    --------
+    >>> m = index_moments("rand", [50, 30], [40, 40])          # Amorim (2015), Table 8
+    >>> round(m["mean"], 5)
+    0.49968
     >>> m = index_moments("mutual_info", [3, 2], [2, 3])
     >>> round(m["mean"], 6), round(m["var"], 6)
     (0.162939, 0.044283)

@@ -27,6 +27,7 @@ from __future__ import annotations
 import numpy as np
 from scipy import stats
 
+from .._docs import fill_doc
 from .._validate import check_positive_int, check_seed
 from ._methods import NullMethod, register_method
 from ._request import sampled_laws
@@ -106,9 +107,50 @@ def random_table_batches(rows, cols, n_sim: int, rng, progress: bool = False):
         yield start, stop, out
 
 
+@fill_doc
 def random_tables(rows, cols, n_sim: int = DEFAULT_N_SIM, seed=None, progress: bool = False):
-    """``n_sim`` random tables with the given margins, shape (n_sim, K, Q), int64.
+    """Random tables with the given margins (Patefield's algorithm AS 159).
 
+    Each table is drawn from the generalized hypergeometric law of the permutation model
+    (both margins fixed), by scipy's ``random_table(...).rvs(method="patefield")`` in
+    memory-bounded batches; the thesis' IADJUST draws 17,000 of them. A margin with one
+    non-empty row or column has one table, returned directly.
+
+    Parameters
+    ----------
+    %(rows, cols)s
+    n_sim : int, default 17,000
+        The number of tables.
+    %(seed)s
+    progress : bool, default False
+        Show a progress bar over the batches.
+
+    Returns
+    -------
+    ndarray of int64, shape (n_sim, K, Q)
+        The tables (zero margins kept as empty rows and columns).
+
+    Raises
+    ------
+    ValueError
+        Bad margins, or more than 10**8 objects (``MAX_N``: beyond it the sampler's double
+        precision and integer arithmetic fail).
+
+    See Also
+    --------
+    clusteragree.nulls.null_distribution : ``method="patefield"`` evaluates indices on them.
+    n_sim_for : The Monte Carlo size for a given precision of the p-value.
+
+    References
+    ----------
+    Patefield, W. M. (1981), "Algorithm AS 159: An efficient method of generating random
+    R x C tables with given row and column totals", Applied Statistics 30(1), 91-97.
+
+    Amorim, M. J. (2015), "On clustering stability", PhD thesis, ISCTE - University Institute
+    of Lisbon, ch. 4.
+
+    Examples
+    --------
     >>> t = random_tables([3, 2], [4, 1], n_sim=5, seed=1)
     >>> t.shape, bool((t.sum(axis=2) == [3, 2]).all() and (t.sum(axis=1) == [4, 1]).all())
     ((5, 2, 2), True)

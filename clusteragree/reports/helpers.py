@@ -20,9 +20,24 @@ __all__ = ["setup", "table", "significant", "DIGITS", "load_clusterings"]
 
 
 def setup():
-    """Configure a report notebook: seaborn's theme, readable figure sizes and PNG figures
-    embedded at a resolution fit for print. (Warnings are not hidden: a report with a warning
-    fails its test.)"""
+    """Configure a report notebook: seaborn's theme, figure sizes and resolution.
+
+    Seaborn's "whitegrid" theme, readable figure sizes, PNG figures embedded at a resolution
+    fit for print, and pandas' display precision (``DIGITS``). Warnings are not hidden: a
+    report with a warning fails its test.
+
+    See Also
+    --------
+    table : Results as a captioned HTML table.
+
+    Examples
+    --------
+    >>> import matplotlib as mpl
+    >>> with mpl.rc_context(), pd.option_context("display.precision", 6):  # restored after
+    ...     setup()
+    ...     mpl.rcParams["figure.dpi"], pd.get_option("display.precision")
+    (110.0, 4)
+    """
     import matplotlib as mpl
     import seaborn as sns
 
@@ -56,7 +71,7 @@ def _readable(path: str, name: str):
 def load_clusterings(dataset: str = "statlog_em", table_file: str = "", data_file: str = "",
                      x_column: str = "", y_column: str = "", x_file: str = "",
                      y_file: str = ""):
-    """The contingency table of a report's two clusterings, from exactly one source:
+    """The contingency table of a report's two clusterings, from exactly one source.
 
     * ``table_file``: a CSV contingency table (row labels in the first column, column labels
       in the header);
@@ -64,8 +79,40 @@ def load_clusterings(dataset: str = "statlog_em", table_file: str = "", data_fil
     * ``x_file`` and ``y_file``: two text files with one label per line;
     * otherwise the built-in table ``dataset`` (``ca.load_dataset``).
 
-    Returns ``(table, source)``, ``source`` a sentence naming where the table came from.
+    Parameters
+    ----------
+    dataset : str, default "statlog_em"
+        A table of ``ca.list_datasets()``, used when no file is given.
+    table_file : str, optional
+        A CSV contingency table: row labels in the first column, column labels in the
+        header.
+    data_file : str, optional
+        A CSV with one row per object; the clusterings are its columns ``x_column`` and
+        ``y_column``.
+    x_column, y_column : str, optional
+        The columns of ``data_file`` holding the two clusterings (x: the table's rows).
+    x_file, y_file : str, optional
+        Two text files with one label per line (no blank line).
 
+    Returns
+    -------
+    table : ContingencyTable
+        The table of the two clusterings.
+    source : str
+        A sentence naming where the table came from.
+
+    Raises
+    ------
+    ValueError, FileNotFoundError
+        More than one source, a missing file, or a file that cannot be read.
+
+    See Also
+    --------
+    clusteragree.load_dataset : The built-in tables.
+    clusteragree.crosstab : The table of two labellings.
+
+    Examples
+    --------
     >>> tab, source = load_clusterings()
     >>> tab.shape, source
     ((4, 4), 'built-in data set statlog_em: Statlog (Vehicle Silhouettes) classes x EM clusters, n = 846 (Amorim 2015, Ch.4 Table 1)')

@@ -43,8 +43,31 @@ class ReportError(RuntimeError):
 
 @dataclass(frozen=True)
 class Report:
-    """One report: its notebook and what it shows; ``check`` validates the parameters'
-    content (e.g. that the input files exist) before the notebook runs."""
+    """One report: its notebook and what it shows (a record of ``REPORTS``).
+
+    Parameters
+    ----------
+    name : str
+        The name ``report()`` and ``clusteragree report NAME`` take.
+    notebook : str
+        The notebook's file in ``notebooks/``.
+    description : str
+        What the report shows, in a sentence.
+    check : callable, optional
+        ``check(params)`` validates the parameters' content (e.g. that the input files
+        exist) before the notebook runs, raising on bad content.
+
+    See Also
+    --------
+    list_reports : Every report.
+    report : Run one.
+
+    Examples
+    --------
+    >>> rep = REPORTS["stability-study"]
+    >>> rep.notebook, rep.check is None
+    ('stability-study.ipynb', True)
+    """
 
     name: str
     notebook: str
@@ -82,7 +105,22 @@ REPORTS: dict[str, Report] = {r.name: r for r in (
 
 
 def notebooks_dir() -> Path:
-    """The folder holding the report notebooks (``notebooks/`` next to the package)."""
+    """The folder holding the report notebooks (``notebooks/`` next to the package).
+
+    Returns
+    -------
+    pathlib.Path
+        The absolute path of the repository's ``notebooks/`` folder.
+
+    See Also
+    --------
+    list_reports : The reports and their notebooks.
+
+    Examples
+    --------
+    >>> (notebooks_dir() / "agreement.ipynb").is_file()
+    True
+    """
     return Path(__file__).resolve().parents[2] / "notebooks"
 
 
@@ -101,14 +139,53 @@ def _get(name) -> Report:
 
 
 def list_reports() -> pd.DataFrame:
-    """The reports, one row each: name (index), notebook and description."""
+    """The reports, one row each.
+
+    Returns
+    -------
+    DataFrame
+        Indexed by name (like ``list_indices`` and ``list_datasets``), with the
+        ``notebook`` and the ``description``.
+
+    See Also
+    --------
+    report : Run a report.
+    report_parameters : A report's parameters.
+
+    Examples
+    --------
+    >>> ca.list_reports().index.tolist()
+    ['agreement', 'null-distributions', 'stability-study', 'regression-approximations']
+    """
     return pd.DataFrame([{"name": r.name, "notebook": r.notebook, "description": r.description}
                          for r in REPORTS.values()]).set_index("name")
 
 
 def report_parameters(name: str) -> pd.DataFrame:
-    """The parameters a report's notebook declares (its cell tagged ``parameters``): name
-    (index), type, default and help, as papermill reads them."""
+    """The parameters a report's notebook declares (its cell tagged ``parameters``).
+
+    Parameters
+    ----------
+    name : str
+        A report of ``list_reports()``.
+
+    Returns
+    -------
+    DataFrame
+        Indexed by parameter name, as papermill reads them: ``type``, ``default`` and
+        ``help`` (the comment beside each).
+
+    See Also
+    --------
+    report : Run the report with some of them changed.
+    coerce_parameters : Check values against them.
+
+    Examples
+    --------
+    >>> params = report_parameters("agreement")
+    >>> params.loc["n_sim", ["type", "default"]].tolist()
+    ['int', 17000]
+    """
     import papermill as pm
 
     rep = _get(name)
@@ -155,10 +232,42 @@ def _coerce(key: str, value, kind: str):
 
 
 def coerce_parameters(name: str, params: dict, declared: pd.DataFrame | None = None) -> dict:
-    """Check each parameter against the notebook's declaration (its name, with a did-you-mean,
-    and its type) and convert command-line strings to the declared type. File parameters
-    (``*_file``) become absolute paths, so the notebook finds them wherever it runs.
-    ``declared``: ``report_parameters(name)``, when the caller has it already."""
+    """Check parameters against the notebook's declaration and give them its types.
+
+    Each parameter's name is checked (with a did-you-mean) and its type; command-line
+    strings are converted to the declared type ("yes", "true", "1", "on" and their opposites
+    for a bool). File parameters (``*_file``) become absolute paths, so the notebook finds
+    them wherever it runs.
+
+    Parameters
+    ----------
+    name : str
+        A report of ``list_reports()``.
+    params : dict
+        Parameter name -> value (strings from the command line, or values of the type).
+    declared : DataFrame, optional
+        ``report_parameters(name)``, when the caller has it already.
+
+    Returns
+    -------
+    dict
+        The parameters with the declared types.
+
+    Raises
+    ------
+    ValueError, TypeError
+        An unknown parameter, or a value that is not of (or cannot be read as) its type.
+
+    See Also
+    --------
+    parse_assignments : The command line's ``-p key=value``.
+    report_parameters : The declarations.
+
+    Examples
+    --------
+    >>> coerce_parameters("agreement", {"n_sim": "500", "quick": "yes"})
+    {'n_sim': 500, 'quick': True}
+    """
     declared = report_parameters(name) if declared is None else declared
     out = {}
     for key, value in params.items():
@@ -173,7 +282,32 @@ def coerce_parameters(name: str, params: dict, declared: pd.DataFrame | None = N
 
 
 def parse_assignments(items) -> dict:
-    """``["key=value", ...]`` (the command line's ``-p``) -> dict of strings."""
+    """The command line's ``-p key=value`` assignments as a dict.
+
+    Parameters
+    ----------
+    items : sequence of str or None
+        ``["key=value", ...]``; each key must be an identifier.
+
+    Returns
+    -------
+    dict
+        Key -> value, both strings (``coerce_parameters`` gives them their types).
+
+    Raises
+    ------
+    ValueError
+        An item that is not ``key=value``.
+
+    See Also
+    --------
+    coerce_parameters : Give the values their declared types.
+
+    Examples
+    --------
+    >>> parse_assignments(["n_sim=500", "quick=yes"])
+    {'n_sim': '500', 'quick': 'yes'}
+    """
     out = {}
     for item in items or ():
         key, sep, value = item.partition("=")
@@ -291,6 +425,38 @@ def report(name: str = "agreement", output=None, format: str = "html", *, code: 
         A progress bar over the notebook's cells.
     **parameters
         The notebook's parameters (``report_parameters(name)``), e.g. ``quick=True``.
+
+    Returns
+    -------
+    pathlib.Path
+        The report's absolute path.
+
+    Raises
+    ------
+    ValueError, TypeError, FileNotFoundError, PermissionError
+        Before the notebook starts: an unknown report or parameter, a value of the wrong
+        type, a missing input file or an output that cannot be written.
+    ReportError
+        A cell of the notebook failed (the message names the cell and the error); no report
+        is written.
+
+    See Also
+    --------
+    list_reports : The reports.
+    report_parameters : A report's parameters.
+
+    Examples
+    --------
+    Everything is checked before the notebook starts:
+
+    >>> ca.report("agreement", n_simm=500)
+    Traceback (most recent call last):
+    ...
+    ValueError: report 'agreement' has no parameter 'n_simm'; its parameters: dataset, table_file, data_file, x_column, y_column, x_file, y_file, indices, n_sim, seed, quick. Did you mean 'n_sim'?
+
+    A quick run of the default report (about 15 seconds):
+
+    >>> path = ca.report("agreement", output="agreement.html", quick=True)  # doctest: +SKIP
     """
     rep = _get(name)
     fmt = check_choice(format, "format", FORMATS)
@@ -321,16 +487,60 @@ def report(name: str = "agreement", output=None, format: str = "html", *, code: 
 
 
 def fingerprint(name: str, params: dict) -> str:
-    """What a rendered report was made from: the notebook's content (a hash) and the
-    parameters given. Stamped into every report (HTML meta tag, PDF keywords), so a test can
-    tell a committed example report that no longer matches its notebook."""
+    """What a rendered report was made from: the notebook's content and the parameters given.
+
+    Stamped into every report (HTML meta tag, PDF keywords), so a test can tell a committed
+    example report that no longer matches its notebook.
+
+    Parameters
+    ----------
+    name : str
+        A report of ``list_reports()``.
+    params : dict
+        The parameters given (after ``coerce_parameters``).
+
+    Returns
+    -------
+    str
+        "clusteragree-report NAME; notebook sha256 <16 hex digits>; parameters <JSON>".
+
+    See Also
+    --------
+    read_fingerprint : The fingerprint stamped into a report.
+
+    Examples
+    --------
+    >>> fingerprint("agreement", {"quick": True}).endswith('parameters {"quick": true}')
+    True
+    """
     digest = hashlib.sha256((notebooks_dir() / REPORTS[name].notebook).read_bytes()).hexdigest()
     return f"clusteragree-report {name}; notebook sha256 {digest[:16]}; parameters " \
            f"{json.dumps(params, sort_keys=True)}"
 
 
 def read_fingerprint(path) -> str | None:
-    """The fingerprint stamped into a rendered report (HTML or PDF), or None."""
+    """The fingerprint stamped into a rendered report.
+
+    Parameters
+    ----------
+    path : str or path
+        A report, HTML or PDF.
+
+    Returns
+    -------
+    str or None
+        The fingerprint, or None when the report has none.
+
+    See Also
+    --------
+    fingerprint : What it is made of.
+
+    Examples
+    --------
+    >>> example = notebooks_dir().parent / "reports" / "agreement.html"   # committed
+    >>> read_fingerprint(example) == fingerprint("agreement", {})
+    True
+    """
     path = Path(path)
     if path.suffix == ".pdf":
         import pypdf
@@ -360,8 +570,32 @@ def _publish(path: Path, content: bytes) -> None:
 
 
 def render_examples(folder="reports", progress: bool = True) -> list[Path]:
-    """Render every report with its defaults into ``folder`` (HTML), and the default report
-    as PDF too: the committed examples (``clusteragree report --all``)."""
+    """Render the committed example reports (``clusteragree report --all``).
+
+    Every report with its defaults, as HTML, and the default report as PDF too.
+
+    Parameters
+    ----------
+    folder : str or path, default "reports"
+        Where to write them.
+    progress : bool, default True
+        Progress bars over the notebooks' cells.
+
+    Returns
+    -------
+    list of pathlib.Path
+        The reports written.
+
+    See Also
+    --------
+    report : Render one report.
+
+    Examples
+    --------
+    Several minutes (the full-size reports):
+
+    >>> paths = render_examples("reports")  # doctest: +SKIP
+    """
     paths = []
     for name in REPORTS:
         paths.append(report(name, output=Path(folder) / f"{name}.html", progress=progress))

@@ -224,13 +224,41 @@ def _contour_cdf(lam, b, x):
 def quadratic_form_cdf(lam, b, x) -> np.ndarray | float:
     """P[Q < x] for Q = sum_k lam_k Y_k^2 + 2 b_k Y_k, Y_1, ..., Y_p independent N(0, 1).
 
-    ``lam`` and ``b`` have shape (p,) (one form; a float is returned) or (m, p) with ``x`` of
-    shape (m,) (m forms at once). Q is lam_k (Y_k + b_k / lam_k)^2 - b_k^2 / lam_k summed: a
+    Q is lam_k (Y_k + b_k / lam_k)^2 - b_k^2 / lam_k summed: a
     weighted sum of non-central chi-squares (1 degree of freedom, non-centrality
     b_k^2 / lam_k^2) plus a normal term (2 b_k Y_k where lam_k = 0). The Gil-Pelaez inversion
     of its characteristic function is integrated along a path through the saddle point (see the
     module's docstring); absolute error about 1e-10. Eigenvalues |lam_k| <= 1e-12 count as 0.
+    MixSim computes the same law with Davies' algorithm.
 
+    Parameters
+    ----------
+    lam : array-like of float, shape (p,) or (m, p)
+        The weights lam_k of the squares: one form, or m forms at once.
+    b : array-like of float, shape (p,) or (m, p)
+        The weights b_k of the linear terms.
+    x : float or array-like of float, shape (m,)
+        Where the cdf is evaluated (one point per form).
+
+    Returns
+    -------
+    float or ndarray of float, shape (m,)
+        P[Q < x]: a float for one form, an array for m forms.
+
+    See Also
+    --------
+    misclassification : Its use: the misclassification probabilities of a mixture.
+    scipy.stats.ncx2 : The non-central chi-square law of one term.
+
+    References
+    ----------
+    Gil-Pelaez, J. (1951), "Note on the inversion theorem", Biometrika 38.
+
+    Davies, R. B. (1980), "Algorithm AS 155: The distribution of a linear combination of
+    chi-squared random variables", Applied Statistics 29.
+
+    Examples
+    --------
     >>> round(quadratic_form_cdf([0.0], [0.5], 1.0), 6) == round(float(ndtr(1.0)), 6)
     True
     >>> from scipy.stats import chi2
@@ -345,13 +373,45 @@ def _closed_form(w_from, w_to, distance):
 
 
 def misclassification(weights, means, covariances, *, method: str = "auto") -> np.ndarray:
-    """The K x K matrix of omega_{j|i} (row i, column j): the probability that an object of
-    component i is classified to component j, w_j phi_j(X) > w_i phi_i(X) (Maitra & Melnykov
-    2010). The diagonal is 0.
+    """The misclassification probabilities omega_{j|i} of a Gaussian mixture.
 
-    ``method="auto"`` uses the closed form for pairs with equal covariances and the quadratic
-    form's law (``quadratic_form_cdf``) for the others; ``"general"`` uses the latter for all.
+    omega_{j|i} is the probability that an object of component i is classified to component
+    j, w_j phi_j(X) > w_i phi_i(X) (Maitra & Melnykov 2010). With equal covariances it has the
+    closed form Phi((log(w_j / w_i) - D^2 / 2) / D), D the Mahalanobis distance between the
+    means.
 
+    Parameters
+    ----------
+    weights : array-like of float, shape (K,)
+        The mixing proportions (positive).
+    means : array-like of float, shape (K, p)
+        The components' means.
+    covariances : array-like of float, shape (K, p, p)
+        The components' covariance matrices (symmetric positive definite).
+    method : {"auto", "general"}, default "auto"
+        "auto" uses the closed form for the pairs with equal covariances and the quadratic
+        form's law (``quadratic_form_cdf``) for the others; "general" the latter for all.
+
+    Returns
+    -------
+    ndarray of float, shape (K, K)
+        omega_{j|i} in row i, column j; the diagonal is 0.
+
+    See Also
+    --------
+    overlap : The pairwise overlaps omega_ij = omega_{i|j} + omega_{j|i}.
+    quadratic_form_cdf : The law it rests on.
+
+    References
+    ----------
+    Maitra, R. & Melnykov, V. (2010), "Simulating data to study performance of finite mixture
+    modeling and clustering algorithms", Journal of Computational and Graphical Statistics 19.
+
+    Melnykov, V., Chen, W.-C. & Maitra, R. (2012), "MixSim: an R package for simulating data to
+    study performance of clustering algorithms", Journal of Statistical Software 51.
+
+    Examples
+    --------
     >>> m = misclassification([0.3, 0.7], [[0.0], [1.0]], [[[1.0]], [[1.0]]])
     >>> np.round(m, 6).tolist()
     [[0.0, 0.635816], [0.088942, 0.0]]
@@ -378,9 +438,29 @@ def misclassification(weights, means, covariances, *, method: str = "auto") -> n
 
 @dataclass(frozen=True)
 class MixtureOverlap:
-    """Overlaps of a mixture: ``average`` and ``maximum`` of omega_ij over the pairs,
-    ``pairwise`` (K x K, omega_ij, diagonal 0) and ``misclassification`` (K x K, omega_{j|i}
-    in row i, column j)."""
+    """The overlaps of a Gaussian mixture (the result of ``overlap``).
+
+    Parameters
+    ----------
+    average : float
+        The mean of omega_ij over the K (K - 1) / 2 pairs (MixSim's BarOmega).
+    maximum : float
+        The largest omega_ij (MixSim's MaxOmega).
+    pairwise : ndarray of float, shape (K, K)
+        omega_ij = omega_{i|j} + omega_{j|i}, symmetric, diagonal 0.
+    misclassification : ndarray of float, shape (K, K)
+        omega_{j|i} in row i, column j.
+
+    See Also
+    --------
+    overlap : Compute them.
+
+    Examples
+    --------
+    >>> ov = overlap([0.5, 0.5], [[0.0], [1.0]], [[[1.0]], [[1.0]]])
+    >>> ov.pairwise.round(6).tolist()
+    [[0.0, 0.617075], [0.617075, 0.0]]
+    """
 
     average: float
     maximum: float
@@ -389,9 +469,44 @@ class MixtureOverlap:
 
 
 def overlap(weights, means, covariances, *, method: str = "auto") -> MixtureOverlap:
-    """Average and maximum pairwise overlap omega_ij = omega_{i|j} + omega_{j|i} of a
-    Gaussian mixture (Maitra & Melnykov 2010; MixSim's BarOmega and MaxOmega).
+    """Average and maximum pairwise overlap of a Gaussian mixture, as MixSim defines them.
 
+    The overlap of components i and j is omega_ij = omega_{i|j} + omega_{j|i}, the sum of the
+    two misclassification probabilities (Maitra & Melnykov 2010; MixSim's BarOmega and
+    MaxOmega are its mean and largest value over the pairs).
+
+    Parameters
+    ----------
+    weights : array-like of float, shape (K,)
+        The mixing proportions (positive).
+    means : array-like of float, shape (K, p)
+        The components' means.
+    covariances : array-like of float, shape (K, p, p)
+        The components' covariance matrices (symmetric positive definite).
+    method : {"auto", "general"}, default "auto"
+        "auto" uses the closed form for the pairs with equal covariances and the quadratic
+        form's law (``quadratic_form_cdf``) for the others; "general" the latter for all.
+
+    Returns
+    -------
+    MixtureOverlap
+        ``average``, ``maximum``, ``pairwise`` and ``misclassification``.
+
+    See Also
+    --------
+    misclassification : The omega_{j|i}.
+    clusteragree.studies.simulate.mixture : Mixtures with a target average overlap.
+
+    References
+    ----------
+    Maitra, R. & Melnykov, V. (2010), "Simulating data to study performance of finite mixture
+    modeling and clustering algorithms", Journal of Computational and Graphical Statistics 19.
+
+    Melnykov, V., Chen, W.-C. & Maitra, R. (2012), "MixSim: an R package for simulating data to
+    study performance of clustering algorithms", Journal of Statistical Software 51.
+
+    Examples
+    --------
     >>> ov = overlap([0.5, 0.5], [[0.0], [1.0]], [[[1.0]], [[1.0]]])
     >>> round(ov.average, 6), round(2 * float(ndtr(-0.5)), 6)
     (0.617075, 0.617075)

@@ -80,6 +80,22 @@ _TABLE_LABELS = {"min": "Min", "max": "Max", "skewness": "Skew", "sd": "Sd"}
 def null_label(n_sim: int) -> str:
     """The null model and method in words, for captions and titles.
 
+    Parameters
+    ----------
+    n_sim : int
+        The number of Patefield tables.
+
+    Returns
+    -------
+    str
+        The model's title and the method with its size.
+
+    See Also
+    --------
+    null_shapes : Its ``.attrs["null"]``.
+
+    Examples
+    --------
     >>> null_label(17000)
     'both margins fixed (permutation model); 17,000 Patefield tables'
     """
@@ -88,15 +104,43 @@ def null_label(n_sim: int) -> str:
 
 
 def law_shapes(samples, reference: float = 0.99, optimum=1.0) -> pd.DataFrame:
-    """The summary of each law, one row per row of ``samples`` (laws x draws), vectorised.
+    """The shape of each of several laws given by samples, vectorised.
 
-    Columns (``SHAPE_COLUMNS``): mean, median, sd, skewness (G1), min, max, range,
-    mean_minus_median, reference_value = Q(reference), adjusted_mean = (Q - mean) /
-    (optimum - mean), adjusted_median = (Q - median) / (optimum - median), adjustment_gap =
-    adjusted_median - adjusted_mean, adjustment_ratio = adjusted_median / adjusted_mean (NaN
-    when adjusted_mean is 0, i.e. a point mass). When a centre equals the optimum the adjusted
-    value is 1 if Q is the optimum too, else 0 (the package's rule).
+    Parameters
+    ----------
+    samples : array-like of float, shape (laws, draws) or (draws,)
+        The draws of each law (at least 3 per law), finite.
+    reference : float, default 0.99
+        The quantile level, in (0, 1), of the reference observed value Q at which the two
+        adjustments are compared (0.99: an agreement just significant at the 1 % level).
+    optimum : float or array-like of float, default 1.0
+        The maximum of each index (one value, or one per law).
 
+    Returns
+    -------
+    DataFrame
+        One row per law, columns ``SHAPE_COLUMNS``: mean, median (numpy's default quantile,
+        R type 7), sd (ddof = 1), skewness (the adjusted Fisher-Pearson coefficient G1, as
+        ``scipy.stats.skew(bias=False)``; 0 for a point mass), min, max, range,
+        mean_minus_median, reference_value = Q(reference), adjusted_mean = (Q - mean) /
+        (optimum - mean), adjusted_median = (Q - median) / (optimum - median),
+        adjustment_gap = adjusted_median - adjusted_mean and adjustment_ratio =
+        adjusted_median / adjusted_mean (NaN when adjusted_mean is 0, i.e. a point mass).
+        When a centre equals the optimum the adjusted value is 1 if Q is the optimum too,
+        else 0 (the package's rule).
+
+    See Also
+    --------
+    null_shapes : The laws of the thesis' design, summarised by it.
+    clusteragree.nulls.NullDistribution.skewness : The same G1 of one law.
+
+    References
+    ----------
+    Amorim, M. J. (2015), "On clustering stability", PhD thesis, ISCTE - University Institute
+    of Lisbon, Ch.4 and App. C.
+
+    Examples
+    --------
     >>> s = law_shapes([[0.1, 0.1, 0.1, 0.2, 0.5]], reference=0.99)
     >>> round(float(s.loc[0, "skewness"]), 4), round(float(s.loc[0, "adjustment_gap"]), 4)
     (1.9245, 0.0711)
@@ -222,10 +266,41 @@ def _cell(k, balance, n, ss, names, n_sim):
 
 def cell_laws(k: int, balance: str, n: int | None = None, rep: int = 0, *, indices="paired",
               n_sim: int = 17_000, seed: int | None = 1):
-    """The null laws of one design cell: ``(rows, cols, laws)`` with the margins drawn for
-    (k, balance, n, rep) and ``laws`` a dict index -> ``NullDistribution`` (Patefield tables,
-    the same tables for every index). The laws ``null_shapes`` summarises for that cell.
+    """The null laws of one design cell: the laws ``null_shapes`` summarises for that cell.
 
+    Parameters
+    ----------
+    k : {2, 3, 4}
+        The number of clusters.
+    balance : {"balanced", "unbalanced"}
+        The scenario's cluster weights.
+    n : int, optional
+        The number of objects (default the thesis' n for this K).
+    rep : int, default 0
+        The margin draw (0, 1, ...).
+    indices : str or sequence of str, default "paired"
+        Similarities of a contingency table with a fixed maximum: names, aliases or groups
+        (default the thesis' eight paired indices).
+    n_sim : int, default 17,000
+        Patefield tables per cell (at least 10; the thesis: 17,000), the same tables for
+        every index.
+    seed : int or None, default 1
+        The root of every cell's streams (a non-negative int); None draws fresh entropy once.
+
+    Returns
+    -------
+    rows, cols : ndarray of int64
+        The margins drawn for (k, balance, n, rep).
+    laws : dict
+        Index name -> ``NullDistribution`` (Patefield tables, the same for every index).
+
+    See Also
+    --------
+    null_shapes : Every cell, summarised.
+    clusteragree.studies.simulate.random_margins : The margins.
+
+    Examples
+    --------
     >>> rows, cols, laws = cell_laws(3, "unbalanced", 300, n_sim=200, seed=1)
     >>> int(rows.sum()), laws["rand"].n_sim, laws["jaccard"].method
     (300, 200, 'patefield')
@@ -243,7 +318,7 @@ def cell_laws(k: int, balance: str, n: int | None = None, rep: int = 0, *, indic
 def null_shapes(ks=(2, 3, 4), balances=BALANCE, n_values=(500, 800, 1100), reps: int = 30,
                 indices="paired", n_sim: int = 17_000, seed: int | None = 1,
                 reference: float = 0.99, progress: bool = False) -> pd.DataFrame:
-    """The shape of each index's null law across the design, as a tidy DataFrame.
+    """The shape of each index's null law across the thesis' design, as a tidy DataFrame.
 
     For every K in ``ks``, balance, n in ``n_values`` and ``reps`` margin draws
     (``random_margins``: the classes' and the clusters' sizes, two multinomial draws with the
@@ -252,9 +327,52 @@ def null_shapes(ks=(2, 3, 4), balances=BALANCE, n_values=(500, 800, 1100), reps:
     summarised by ``law_shapes`` (``reference``: the quantile level of the reference observed
     value at which the mean and median adjustments are compared).
 
-    Columns: K, balance, n, rep, rows, cols (the margins, as text), index, n_sim, then
-    ``SHAPE_COLUMNS``. ``.attrs["null"]`` names the null model and method.
+    Parameters
+    ----------
+    ks : int or sequence of int, default (2, 3, 4)
+        Numbers of clusters of the design.
+    balances : str or sequence of str, default ("balanced", "unbalanced")
+        Cluster weights of the design.
+    n_values : int or sequence of int, default (500, 800, 1100)
+        Numbers of objects (each at least the largest K).
+    reps : int, default 30
+        Margin draws per (K, balance, n).
+    indices : str or sequence of str, default "paired"
+        Similarities of a contingency table with a fixed maximum: names, aliases or groups
+        (default the thesis' eight paired indices).
+    n_sim : int, default 17,000
+        Patefield tables per cell (at least 10; the thesis: 17,000), the same tables for
+        every index.
+    seed : int or None, default 1
+        The root of every cell's streams (a non-negative int); None draws fresh entropy once.
+    reference : float, default 0.99
+        As in ``law_shapes``.
+    progress : bool, default False
+        Show a progress bar over the cells.
 
+    Returns
+    -------
+    DataFrame
+        One row per cell and index: K, balance, n, rep, rows, cols (the margins, as text),
+        index, n_sim, then ``SHAPE_COLUMNS``. ``.attrs["null"]`` names the null model and
+        method.
+
+    See Also
+    --------
+    law_shapes : The summary of one law.
+    summary_table : The layout of the thesis' Tables 16-18.
+    exact_shapes : The exact laws beside the Monte Carlo ones.
+
+    References
+    ----------
+    Amorim, M. J. (2015), "On clustering stability", PhD thesis, ISCTE - University Institute
+    of Lisbon, Ch.4 (Figures 2-3) and App. C Tables 16-18.
+
+    Patefield, W. M. (1981), "Algorithm AS 159: An efficient method of generating random
+    R x C tables with given row and column totals", Applied Statistics 30(1), 91-97.
+
+    Examples
+    --------
     >>> s = null_shapes(ks=(3,), balances="balanced", n_values=(300,), reps=2, n_sim=300,
     ...                 indices=["rand", "jaccard"], seed=5)
     >>> s[["K", "n", "rep", "index"]].values.tolist()
@@ -293,12 +411,40 @@ def null_shapes(ks=(2, 3, 4), balances=BALANCE, n_values=(500, 800, 1100), reps:
 
 def example_laws(k: int = 3, n: int | None = None, rep: int = 0, *, indices="paired",
                  n_sim: int = 17_000, seed: int | None = 1) -> pd.DataFrame:
-    """The null samples of one balanced and one unbalanced scenario (default K = 3 with the
-    thesis' n = 800, as the thesis' Figures 2-3), for plotting: a long DataFrame with columns
-    balance, index, value (``n_sim`` values per balance and index). They are the laws of
-    ``null_shapes``' cell (k, balance, n, rep) for the same seed. ``.attrs``: the margins of
-    each scenario and the null's name.
+    """The null samples of one balanced and one unbalanced scenario, for plotting.
 
+    By default K = 3 with the thesis' n = 800, as the thesis' Figures 2-3. They are the laws
+    of ``null_shapes``' cell (k, balance, n, rep) for the same seed.
+
+    Parameters
+    ----------
+    k : {2, 3, 4}, default 3
+        The number of clusters.
+    n : int, optional
+        The number of objects (default the thesis' n for this K).
+    rep : int, default 0
+        The margin draw.
+    indices : str or sequence of str, default "paired"
+        Similarities of a contingency table with a fixed maximum: names, aliases or groups
+        (default the thesis' eight paired indices).
+    n_sim : int, default 17,000
+        Patefield tables per cell (at least 10; the thesis: 17,000), the same tables for
+        every index.
+    seed : int or None, default 1
+        The root of every cell's streams (a non-negative int); None draws fresh entropy once.
+
+    Returns
+    -------
+    DataFrame
+        Long: columns balance, index, value (``n_sim`` values per balance and index);
+        ``.attrs`` holds the margins of each scenario and the null's name.
+
+    See Also
+    --------
+    cell_laws : The laws of one cell.
+
+    Examples
+    --------
     >>> laws = example_laws(2, 100, n_sim=50, indices=["rand"], seed=1)
     >>> laws.groupby("balance").size().tolist(), laws.attrs["margins"]["balanced"][0]
     ([50, 50], [43, 57])
@@ -316,12 +462,33 @@ def example_laws(k: int = 3, n: int | None = None, rep: int = 0, *, indices="pai
 
 
 def exact_shapes(shapes: pd.DataFrame, k: int = 2) -> pd.DataFrame:
-    """The exact null laws of the cells of ``shapes`` with K = ``k`` (their margins, read back
-    from the rows and cols columns), beside the Monte Carlo summaries: columns K, balance, n,
-    rep, index, then exact_mean, exact_median, exact_sd, exact_skewness from the exact law
-    (``method="exact"``: the network-algorithm dynamic programme, cheap for 2 x 2 tables;
-    larger K may be refused as too large), and the Monte Carlo mean, median, sd, skewness.
+    """The exact null laws of the cells of ``shapes``, beside the Monte Carlo summaries.
 
+    The margins of each cell with K = ``k`` are read back from its rows and cols columns and
+    its exact law computed (``method="exact"``: the network-algorithm dynamic programme,
+    cheap for 2 x 2 tables; larger K may be refused as too large).
+
+    Parameters
+    ----------
+    shapes : DataFrame
+        The result of ``null_shapes``.
+    k : int, default 2
+        The number of clusters whose cells are computed.
+
+    Returns
+    -------
+    DataFrame
+        Columns K, balance, n, rep, index, then exact_mean, exact_median, exact_sd and
+        exact_skewness from the exact law, and the Monte Carlo mean, median, sd and
+        skewness.
+
+    See Also
+    --------
+    null_shapes : The Monte Carlo summaries.
+    clusteragree.nulls.statistic_law : The exact law.
+
+    Examples
+    --------
     >>> s = null_shapes(ks=(2,), balances="balanced", n_values=(60,), reps=1, n_sim=2000,
     ...                 indices=["rand"], seed=1)
     >>> e = exact_shapes(s)
@@ -356,11 +523,32 @@ def exact_shapes(shapes: pd.DataFrame, k: int = 2) -> pd.DataFrame:
 
 def summary_table(shapes: pd.DataFrame, k: int | None = None,
                   stats=("min", "max", "skewness", "sd")) -> pd.DataFrame:
-    """The layout of the thesis' Tables 16-18 (Amorim 2015, App. C): rows balance x index,
-    columns (n, statistic) for one K (``k=``), or (K, statistic) over every K (averaged over n
-    too), each statistic averaged over the margin draws (reps). The thesis' labels Min, Max,
+    """The layout of the thesis' Tables 16-18 (Amorim 2015, App. C).
+
+    Each statistic is averaged over the margin draws (reps); the thesis' labels Min, Max,
     Skew, Sd name the default statistics.
 
+    Parameters
+    ----------
+    shapes : DataFrame
+        The result of ``null_shapes``.
+    k : int, optional
+        One K: columns (n, statistic); default every K: columns (K, statistic), averaged
+        over n too.
+    stats : str or sequence of str, default ("min", "max", "skewness", "sd")
+        Columns of ``SHAPE_COLUMNS``.
+
+    Returns
+    -------
+    DataFrame
+        Rows balance x index.
+
+    See Also
+    --------
+    thesis_null_table : The thesis' published tables.
+
+    Examples
+    --------
     >>> s = null_shapes(ks=(2,), n_values=(100, 200), reps=2, n_sim=100, indices=["rand"])
     >>> summary_table(s, k=2).shape
     (2, 8)
@@ -401,11 +589,33 @@ _SEPARATIONS = ("poor", "moderate", "good")
 
 
 def thesis_null_table(k: int) -> pd.DataFrame:
-    """The thesis' published Table 16 (K = 2), 17 (K = 3) or 18 (K = 4) (Amorim 2015, App. C:
-    the indices under H0, EM solutions with n = 500, 800, 1100 objects), quoted as printed
-    (``data/thesis_tables_16_18.csv``):
-    rows balance x index (package names), columns (separation, statistic).
+    """The thesis' published Table 16 (K = 2), 17 (K = 3) or 18 (K = 4), quoted as printed.
 
+    Amorim (2015), App. C: the indices under H0, EM solutions with n = 500, 800, 1100
+    objects, 17,000 Patefield tables each, averaged over 30 data sets
+    (``data/thesis_tables_16_18.csv``).
+
+    Parameters
+    ----------
+    k : {2, 3, 4}
+        The number of clusters.
+
+    Returns
+    -------
+    DataFrame
+        Rows balance x index (package names), columns (separation, statistic).
+
+    See Also
+    --------
+    summary_table : The same layout, recomputed.
+
+    References
+    ----------
+    Amorim, M. J. (2015), "On clustering stability", PhD thesis, ISCTE - University Institute
+    of Lisbon, App. C Tables 16-18.
+
+    Examples
+    --------
     >>> float(thesis_null_table(3).loc[("balanced", "rand"), ("separation: good", "Skew")])
     3.192
     """

@@ -46,6 +46,7 @@ import numpy as np
 import pandas as pd
 from scipy.optimize import brentq
 
+from .._docs import fill_doc
 from .._validate import check_choice, check_positive_int, check_real, check_seed
 from .grid import run_grid
 from .mixture_overlap import average_overlap_at, pair_terms
@@ -81,10 +82,49 @@ def _check_k(k):
     return int(k)
 
 
+@fill_doc
 def random_margins(k: int, balance: str, n: int | None = None, seed=None):
-    """Row and column margins of a K x K table of the design: two independent multinomial
-    draws of ``n`` objects (default: the thesis' n for this K) with the scenario's weights.
-    Empty clusters are redrawn, so every margin is positive."""
+    """Row and column margins of a K x K table of the thesis' design.
+
+    Two independent multinomial draws of ``n`` objects with the scenario's weights
+    (``THESIS_WEIGHTS[k][balance]``): the classes' sizes and the sizes of the clusters an
+    algorithm finds, independent under the null. A draw with an empty cluster is drawn
+    again, so every margin is positive.
+
+    Parameters
+    ----------
+    k : {2, 3, 4}
+        The number of clusters.
+    balance : {"balanced", "unbalanced"}
+        The scenario's cluster weights.
+    n : int, optional
+        The number of objects (at least k); default the thesis' n for this K
+        (``THESIS_N``: 500, 800, 1100).
+    %(seed)s
+
+    Returns
+    -------
+    rows : ndarray of int64, shape (k,)
+        The row margins.
+    cols : ndarray of int64, shape (k,)
+        The column margins.
+
+    See Also
+    --------
+    clusteragree.tables.margin_table : A table with these margins.
+    mixture : A data set of the design.
+
+    References
+    ----------
+    Amorim, M. J. (2015), "On clustering stability", PhD thesis, ISCTE - University Institute
+    of Lisbon, Ch.4 Table 9.
+
+    Examples
+    --------
+    >>> rows, cols = random_margins(3, "unbalanced", seed=1)
+    >>> int(rows.sum()), int(cols.sum()), bool((rows > 0).all())
+    (800, 800, True)
+    """
     k = _check_k(k)
     balance = check_choice(balance, "balance", BALANCE)
     n = THESIS_N[k] if n is None else check_positive_int(n, "n", minimum=k)
@@ -101,12 +141,42 @@ def random_margins(k: int, balance: str, n: int | None = None, seed=None):
 # -- Gaussian mixtures with a target average overlap ----------------------------------------
 
 
+@fill_doc
 def random_covariance(p: int, seed=None, eccentricity: float = ECCENTRICITY) -> np.ndarray:
-    """A random p x p covariance matrix as MixSim draws one: the sample covariance (divisor p)
-    of p + 1 standard normal vectors; if its eccentricity e = sqrt(1 - l_min / l_max) exceeds
-    ``eccentricity``, its eigenvalues are moved linearly towards the largest,
-    l -> l_max (1 - eccentricity^2 (l_max - l) / (l_max - l_min)), so that e = eccentricity.
+    """A random p x p covariance matrix, as MixSim draws one.
 
+    The sample covariance (divisor p) of p + 1 standard normal vectors; if its eccentricity
+    e = sqrt(1 - l_min / l_max) exceeds ``eccentricity``, its eigenvalues are moved linearly
+    towards the largest, l -> l_max (1 - eccentricity^2 (l_max - l) / (l_max - l_min)), so
+    that e = eccentricity.
+
+    Parameters
+    ----------
+    p : int
+        The dimension.
+    %(seed)s
+    eccentricity : float, default 0.9
+        The largest eccentricity, in (0, 1) (MixSim's default 0.9).
+
+    Returns
+    -------
+    ndarray of float, shape (p, p)
+        A symmetric positive definite matrix.
+
+    See Also
+    --------
+    mixture : Draws one per component.
+
+    References
+    ----------
+    Maitra, R. & Melnykov, V. (2010), "Simulating data to study performance of finite mixture
+    modeling and clustering algorithms", Journal of Computational and Graphical Statistics 19.
+
+    Melnykov, V., Chen, W.-C. & Maitra, R. (2012), "MixSim: an R package for simulating data to
+    study performance of clustering algorithms", Journal of Statistical Software 51.
+
+    Examples
+    --------
     >>> s = random_covariance(3, seed=1)
     >>> bool(np.allclose(s, s.T)), bool(np.linalg.eigvalsh(s).min() > 0)
     (True, True)
@@ -169,12 +239,13 @@ def _labels(weights, n: int, rng) -> np.ndarray:
     raise ValueError(f"n = {n} objects leave a class empty in 10,000 draws; use a larger n")
 
 
+@fill_doc
 def mixture(k: int, balance: str, separation: str, n: int | None = None, p: int | None = None,
             seed=None, overlap: float | None = None, tol: float = 1e-6):
-    """A data set of the thesis' design: a Gaussian mixture with K components whose average
-    pairwise overlap is the scenario's, and n objects drawn from it.
+    """A data set of the thesis' design: a Gaussian mixture with a target average overlap.
 
-    Weights ``THESIS_WEIGHTS[k][balance]``; p (default K, as in the thesis) variables; n
+    The mixture has K components whose average pairwise overlap is the scenario's; n
+    objects are drawn from it. Weights ``THESIS_WEIGHTS[k][balance]``; p (default K, as in the thesis) variables; n
     (default ``THESIS_N[k]``) objects; target average overlap ``THESIS_OVERLAP[separation]``
     (0.6, 0.15, 0.02), or ``overlap`` when given. The overlap is MixSim's (Maitra & Melnykov
     2010): omega_ij = omega_{i|j} + omega_{j|i}, omega_{j|i} the probability that an object of
@@ -189,10 +260,59 @@ def mixture(k: int, balance: str, separation: str, n: int | None = None, p: int 
     ``random_margins``; drawn again until every class has an object); labels are 0..K-1 in
     component order. Parameters and data come from two streams spawned from ``seed``.
 
-    Returns ``(X, labels, info)``: X (n x p), labels (n,), and ``info`` with ``weights``,
-    ``means`` (scaled), ``covariances``, ``overlap`` (achieved average), ``max_overlap``,
-    ``target``, ``scale`` (c) and ``draws`` (parameter draws needed).
+    Parameters
+    ----------
+    k : {2, 3, 4}
+        The number of components.
+    balance : {"balanced", "unbalanced"}
+        The weights, ``THESIS_WEIGHTS[k][balance]``.
+    separation : {"poor", "moderate", "good"}
+        The target average overlap, ``THESIS_OVERLAP[separation]`` (0.6, 0.15, 0.02).
+    n : int, optional
+        The number of objects (default ``THESIS_N[k]``).
+    p : int, optional
+        The number of variables (default k, as in the thesis).
+    %(seed)s
+    overlap : float, optional
+        Another target average overlap, in (0, 1).
+    tol : float, default 1e-6
+        The absolute tolerance on the achieved average overlap, in [1e-8, 1).
 
+    Returns
+    -------
+    X : ndarray of float, shape (n, p)
+        The data.
+    labels : ndarray of int64, shape (n,)
+        Each object's component, 0..K-1.
+    info : dict
+        ``weights``, ``means`` (scaled), ``covariances``, ``overlap`` (the achieved
+        average), ``max_overlap``, ``target``, ``scale`` (c) and ``draws`` (the parameter
+        draws needed).
+
+    Raises
+    ------
+    ValueError
+        The target not reached in ``MAX_DRAWS`` parameter draws, or bad arguments.
+
+    See Also
+    --------
+    design : The 540 data sets of the thesis.
+    simulate_row : The data set of one row of the design.
+    clusteragree.studies.mixture_overlap.overlap : The overlap of a mixture.
+
+    References
+    ----------
+    Amorim, M. J. (2015), "On clustering stability", PhD thesis, ISCTE - University Institute
+    of Lisbon, Ch.4 Table 9.
+
+    Maitra, R. & Melnykov, V. (2010), "Simulating data to study performance of finite mixture
+    modeling and clustering algorithms", Journal of Computational and Graphical Statistics 19.
+
+    Melnykov, V., Chen, W.-C. & Maitra, R. (2012), "MixSim: an R package for simulating data to
+    study performance of clustering algorithms", Journal of Statistical Software 51.
+
+    Examples
+    --------
     >>> X, labels, info = mixture(3, "unbalanced", "moderate", n=90, seed=2)
     >>> X.shape, round(info["overlap"], 6), info["target"]
     ((90, 3), 0.15, 0.15)
@@ -244,16 +364,40 @@ DESIGN_COLUMNS = ("scenario", "balance", "k", "p", "n", "separation", "target_ov
 
 
 def design(reps: int = 30, seed=1) -> pd.DataFrame:
-    """The thesis' 540 data sets (Amorim 2015, Ch.4 Table 9): 2 balances x 3 K x 3 degrees
-    of separation = 18 scenarios, ``reps`` (30) data sets each; one row per data set.
+    """The thesis' 540 data sets (Amorim 2015, Ch.4 Table 9), one row per data set.
 
-    Columns: ``scenario`` (the thesis' code: balance 1/2, K, separation 1/2/3, e.g. "132"),
-    ``balance``, ``k``, ``p`` (= K), ``n``, ``separation``, ``target_overlap``, ``rep`` and
-    ``seed``: an integer drawn from ``numpy.random.SeedSequence(seed,
-    spawn_key=(balance code, K, separation code, rep))`` (``grid.run_grid``'s "keyed"
-    seeding), so a row's data set (``simulate_row``) is the same whatever other rows are
-    built, in what order or where.
+    2 balances x 3 K x 3 degrees of separation = 18 scenarios, ``reps`` data sets each.
 
+    Parameters
+    ----------
+    reps : int, default 30
+        Data sets per scenario (the thesis: 30).
+    seed : int, SeedSequence or Generator, default 1
+        The root of the rows' seeds.
+
+    Returns
+    -------
+    DataFrame
+        Columns ``scenario`` (the thesis' code: balance 1/2, K, separation 1/2/3, e.g.
+        "132"), ``balance``, ``k``, ``p`` (= K), ``n``, ``separation``, ``target_overlap``,
+        ``rep`` and ``seed``: an integer drawn from ``numpy.random.SeedSequence(seed,
+        spawn_key=(balance code, K, separation code, rep))`` (``grid.run_grid``'s "keyed"
+        seeding), so a row's data set
+        (``simulate_row``) is the same whatever other rows are built, in what order or
+        where.
+
+    See Also
+    --------
+    simulate_row : The data set of a row.
+    clusteragree.studies.study.run : Cluster every data set and test the agreement.
+
+    References
+    ----------
+    Amorim, M. J. (2015), "On clustering stability", PhD thesis, ISCTE - University Institute
+    of Lisbon, Ch.4 Table 9.
+
+    Examples
+    --------
     >>> d = design(reps=2, seed=1)
     >>> d.shape, d.scenario.nunique(), d.scenario.iloc[0], d.scenario.iloc[-1]
     ((36, 9), 18, '121', '243')
@@ -280,9 +424,30 @@ def design(reps: int = 30, seed=1) -> pd.DataFrame:
 
 
 def simulate_row(row, tol: float = 1e-6):
-    """The data set of one ``design`` row (a pandas Series or a mapping with its columns):
-    ``mixture(k, balance, separation, n=n, p=p, seed=seed, overlap=target_overlap)``.
+    """The data set of one ``design`` row.
 
+    ``mixture(k, balance, separation, n=n, p=p, seed=seed, overlap=target_overlap)`` with the
+    row's values.
+
+    Parameters
+    ----------
+    row : Series or mapping
+        A row of ``design()`` (at least k, balance, separation, n, p, seed, target_overlap).
+    tol : float, default 1e-6
+        As in ``mixture``.
+
+    Returns
+    -------
+    tuple of (ndarray, ndarray, dict)
+        ``(X, labels, info)``, as ``mixture`` returns.
+
+    See Also
+    --------
+    design : The rows.
+    mixture : The data set of a scenario.
+
+    Examples
+    --------
     >>> X, labels, info = simulate_row(design(reps=1).iloc[0])
     >>> X.shape, round(info["overlap"], 6)
     ((500, 2), 0.6)

@@ -318,9 +318,22 @@ def weighted_cv(X, k, algorithm="kmeans", seed=None, *, repeats=None,
 
     Returns
     -------
-    ContingencyTable (``repeats`` not given) or DataFrame with columns repeat, n, k,
-    k_training and k_test (the clusters each partition uses), one column per index (observed)
-    and, with ``null``, ``<index>_adjusted`` and ``<index>_pvalue``.
+    ContingencyTable or DataFrame
+        Without ``repeats``, the stability table of one split (rows: training, columns:
+        test). With it, one row per split: columns repeat, n, k, k_training and k_test (the
+        clusters each partition uses), one column per index (observed) and, with ``null``,
+        ``<index>_adjusted`` and ``<index>_pvalue``.
+
+    See Also
+    --------
+    external_table : Agreement with known classes (external validity).
+    subsample_stability : Stability by subsampling, with 13AGRI.
+    clusteragree.iadjust : The thesis' chance adjustment of a table.
+
+    References
+    ----------
+    Amorim, M. J. (2015), "On clustering stability", PhD thesis, ISCTE - University Institute
+    of Lisbon, Ch.4.
 
     Examples
     --------
@@ -391,13 +404,47 @@ def _describe(algorithm) -> str:
 
 def external_table(X, y, k, algorithm="kmeans", seed=None, *, n_init=None,
                    threads=1) -> ContingencyTable:
-    """External validity: the classes ``y`` (rows) against the clusters (columns) of the
-    clustering fitted on all of ``X`` (Amorim 2015, "On clustering stability": agreement with
-    the "ground truth").
+    """External validity: known classes against the clusters fitted on all the data.
 
-    ``algorithm``, ``seed``, ``n_init`` and ``threads`` as in ``weighted_cv``; ``y`` holds one known class
-    per object (same order as X; a pandas Series must share a DataFrame X's index).
+    The agreement of a clustering with the "ground truth" (Amorim 2015, "On clustering
+    stability"): the contingency table of the classes ``y`` (rows) against the clusters
+    (columns) of the clustering fitted on all of ``X``.
 
+    Parameters
+    ----------
+    X : array-like or DataFrame of shape (n_objects, n_features)
+        Numeric, finite.
+    y : array-like or Series of shape (n_objects,)
+        One known class per object, in X's order (a Series must share a DataFrame X's
+        index); no missing classes.
+    k : int
+        The number of clusters, 2 <= k <= n.
+    algorithm : "kmeans", "em" or an estimator, default "kmeans"
+        As in ``weighted_cv``.
+    seed : None, int, SeedSequence or Generator, optional
+        The fit's random_state comes from it.
+    n_init : int, optional
+        Starts of the fit (default 10 for "kmeans", 1 for "em").
+    threads : int or None, default 1
+        BLAS / OpenMP threads of the fit; None leaves the libraries' default.
+
+    Returns
+    -------
+    ContingencyTable
+        Classes (rows, named "class") against clusters (columns, named "cluster").
+
+    See Also
+    --------
+    weighted_cv : Stability, the other table of the thesis' study.
+    clusteragree.agreement_test : Test the table's agreement against chance.
+
+    References
+    ----------
+    Amorim, M. J. (2015), "On clustering stability", PhD thesis, ISCTE - University Institute
+    of Lisbon, Ch.4-5.
+
+    Examples
+    --------
     >>> from sklearn.datasets import make_blobs
     >>> X, y = make_blobs(n_samples=60, centers=3, cluster_std=0.5, random_state=1)
     >>> from clusteragree.studies.stability import external_table
@@ -434,13 +481,40 @@ def external_table(X, y, k, algorithm="kmeans", seed=None, *, n_init=None,
 class StabilityResult:
     """Subsampling stability over numbers of clusters (Horta & Campello 2015, Algorithm 2).
 
-    table : DataFrame, one row per k: k, stability (t_k, the mean pairwise 13AGRI), sd (of
-        the pairwise values; the pairs share subsamples, so it is no standard error of t_k),
-        n_pairs, prototype (the subsample whose clustering agrees most with the others).
-    best_k : the k with the largest stability (the smallest such k on a tie).
-    agreements : k -> (B, B) matrix of pairwise 13AGRI (diagonal 1).
-    prototypes : k -> memberships (n_objects x k) of the prototype clustering V^k.
-    subsamples : (B, m) indices of the objects of each subsample.
+    The result of ``subsample_stability``; printing it shows the best k and the table.
+
+    Parameters
+    ----------
+    table : DataFrame
+        One row per k: k, stability (t_k, the mean pairwise 13AGRI), sd (of the pairwise
+        values; the pairs share subsamples, so it is no standard error of t_k), n_pairs,
+        prototype (the subsample whose clustering agrees most with the others).
+    best_k : int
+        The k with the largest stability (the smallest such k on a tie).
+    agreements : dict
+        k -> (B, B) matrix of pairwise 13AGRI (diagonal 1).
+    prototypes : dict
+        k -> memberships (n_objects x k) of the prototype clustering V^k.
+    subsamples : ndarray of int, shape (B, m)
+        The indices of the objects of each subsample.
+
+    See Also
+    --------
+    subsample_stability : Compute it.
+
+    References
+    ----------
+    Horta, D. & Campello, R. J. G. B. (2015), "Comparing hard and overlapping clusterings",
+    Journal of Machine Learning Research 16, section 7.4.
+
+    Examples
+    --------
+    >>> from sklearn.datasets import make_blobs
+    >>> from clusteragree.studies.stability import subsample_stability
+    >>> X, _ = make_blobs(n_samples=60, centers=[[0, 0], [5, 0], [0, 5]], random_state=2)
+    >>> res = subsample_stability(X, ks=[2, 3], algorithm="kmeans", n_subsamples=4, seed=1)
+    >>> res.best_k, res.agreements[3].shape, res.prototypes[3].shape, res.subsamples.shape
+    (3, (4, 4), (60, 3), (4, 48))
     """
 
     table: pd.DataFrame
@@ -488,22 +562,44 @@ def subsample_stability(X, ks=range(2, 7), algorithm="em", *, n_subsamples=100, 
 
     Parameters
     ----------
-    X : array-like or DataFrame (n_objects, n_features), numeric and finite.
-    ks : the numbers of clusters to compare (each 2 <= k <= the subsample size).
-    algorithm : "em" (GaussianMixture, full covariances, the paper's), "kmeans", or an
-        estimator with fit and predict (and predict_proba for probabilistic memberships).
-    n_subsamples : int >= 3, B (three subsamples give the three pairs the sd needs).
-    fraction : float in (0, 1), the share of objects in each subsample (rounded).
-    seed : the subsamples and each fit's random_state come from independent spawned streams;
+    X : array-like or DataFrame of shape (n_objects, n_features)
+        Numeric and finite.
+    ks : iterable of int, default range(2, 7)
+        The numbers of clusters to compare (each 2 <= k <= the subsample size).
+    algorithm : "em", "kmeans" or an estimator, default "em"
+        "em": GaussianMixture with full covariances (the paper's); "kmeans"; or an estimator
+        with fit and predict (and predict_proba for probabilistic memberships).
+    n_subsamples : int, default 100
+        B, at least 3 (three subsamples give the three pairs the sd needs).
+    fraction : float, default 0.8
+        The share of objects in each subsample, in (0, 1) (rounded).
+    seed : None, int, SeedSequence or Generator, optional
+        The subsamples and each fit's random_state come from independent spawned streams;
         the streams of one k do not depend on the other ks asked for.
-    memberships : "auto" (predict_proba when the estimator has it: EM's probabilistic
-        clustering; otherwise one-hot labels), "proba" or "hard" (one-hot ``predict``
-        labels, for which 13AGRI is the adjusted Rand index).
-    n_init, threads : as in ``weighted_cv`` (threads also bounds the 13AGRI computations).
+    memberships : {"auto", "proba", "hard"}, default "auto"
+        "auto": predict_proba when the estimator has it (EM's probabilistic clustering),
+        otherwise one-hot labels; "proba"; or "hard" (one-hot ``predict`` labels, for which
+        13AGRI is the adjusted Rand index).
+    n_init : int, optional
+        Starts of each fit, as in ``weighted_cv``.
+    threads : int or None, default 1
+        BLAS / OpenMP threads of each fit and of the 13AGRI computations; None leaves the
+        libraries' default.
 
     Returns
     -------
-    StabilityResult (``.table``, ``.best_k``, ``.agreements``, ``.prototypes``).
+    StabilityResult
+        ``.table`` (one row per k), ``.best_k``, ``.agreements`` and ``.prototypes``.
+
+    See Also
+    --------
+    weighted_cv : The thesis' weighted cross-validation.
+    clusteragree.agreement : ``index="agri"`` is 13AGRI.
+
+    References
+    ----------
+    Horta, D. & Campello, R. J. G. B. (2015), "Comparing hard and overlapping clusterings",
+    Journal of Machine Learning Research 16, section 7.4.
 
     Examples
     --------

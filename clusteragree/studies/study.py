@@ -68,8 +68,34 @@ _TABLES = ("external", "stability")
 
 
 def quick_design(seed=1):
-    """The CI-sized design: one data set per scenario for K = 2 and 3 with the thesis' weights
-    and the three separations, at n = 200 objects (12 data sets)."""
+    """The CI-sized design: 12 data sets of 200 objects.
+
+    One data set per scenario for K = 2 and 3, with the thesis' weights and the three
+    separations, at n = 200 objects.
+
+    Parameters
+    ----------
+    seed : int, SeedSequence or Generator, default 1
+        As in ``clusteragree.studies.simulate.design``.
+
+    Returns
+    -------
+    DataFrame
+        12 rows of ``design(reps=1, seed=seed)`` with ``n`` set to 200.
+
+    See Also
+    --------
+    clusteragree.studies.simulate.design : The full design.
+    run : Run a study of a design.
+
+    Examples
+    --------
+    >>> quick_design()[["scenario", "k", "n", "separation"]].head(3)
+      scenario  k    n separation
+    0      121  2  200       poor
+    1      122  2  200   moderate
+    2      123  2  200       good
+    """
     from .simulate import design
 
     d = design(reps=1, seed=seed)
@@ -79,8 +105,31 @@ def quick_design(seed=1):
 
 
 def units(design: pd.DataFrame, algorithms=ALGORITHMS) -> list[dict]:
-    """One dict per (design row, algorithm): the row's values, the algorithm and a unit id
-    (``"0007-em"``) that names its result file."""
+    """The units of a study: one per design row and algorithm.
+
+    Parameters
+    ----------
+    design : DataFrame
+        ``clusteragree.studies.simulate.design()`` or a subset of its rows.
+    algorithms : sequence of {"kmeans", "em"}, default ("kmeans", "em")
+        The clustering algorithms.
+
+    Returns
+    -------
+    list of dict
+        One dict per (design row, algorithm): the row's values, its position ``row``, the
+        algorithm and a unit id (``"0007-em"``) that names its result file.
+
+    See Also
+    --------
+    run_unit : The results of one unit.
+    run : Run them all.
+
+    Examples
+    --------
+    >>> [u["unit"] for u in units(quick_design().head(2), ["kmeans", "em"])]
+    ['0000-kmeans', '0000-em', '0001-kmeans', '0001-em']
+    """
     _check_design(design)
     algorithms = _check_algorithms(algorithms)
     out = []
@@ -126,8 +175,44 @@ def _unit_seeds(unit: dict, seed=None):
 
 def run_unit(unit: dict, indices=DEFAULT_INDICES, n_sim: int = 17_000,
              model: str = "perm", seed=None) -> pd.DataFrame:
-    """The result rows of one unit: for its external and stability tables, ``compare``'s row
-    of every index, with the unit's keys in front (``KEYS``)."""
+    """The result rows of one unit.
+
+    The unit's data set is simulated from its design row's seed and clustered; for its two
+    tables, external (classes against the clusters of all objects) and stability (weighted
+    cross-validation), ``compare`` gives a row per index.
+
+    Parameters
+    ----------
+    unit : dict
+        One of ``units(design, algorithms)``.
+    indices : str or sequence of str, default ``DEFAULT_INDICES``
+        Index names or groups (the thesis' paired and information indices).
+    n_sim : int, default 17,000
+        Random tables (or partitions) per null law.
+    model : {"perm", "num", "num1", "all", "all1"}, default "perm"
+        The random model of the nulls ("perm": Patefield tables; the others: random
+        partitions, ``method="simulation"``).
+    seed : int, optional
+        Salts the clustering's and the nulls' random streams (the data set is the row's own).
+
+    Returns
+    -------
+    DataFrame
+        For each table and index, the unit's keys (``KEYS``) and ``compare``'s row (the
+        package's result schema).
+
+    See Also
+    --------
+    run : Every unit of a design.
+    clusteragree.compare : The rows.
+
+    Examples
+    --------
+    >>> unit = units(quick_design().head(1), ["kmeans"])[0]
+    >>> res = run_unit(unit, indices=["rand"], n_sim=99, seed=1)
+    >>> res[["unit", "table", "index"]].values.tolist()
+    [['0000-kmeans', 'external', 'rand'], ['0000-kmeans', 'stability', 'rand']]
+    """
     from ..inference import compare
     from .simulate import mixture
     from .stability import external_table, weighted_cv
@@ -175,7 +260,7 @@ _READ_FLOATS = {} if int(pd.__version__.split(".")[0]) >= 3 else {"float_precisi
 
 
 class StudyWarning(UserWarning):
-    """A study folder holds a file that is damaged, or is not a unit of its study, or misses
+    """A study folder holds a damaged file, a file that is no unit of its study, or misses
     units: the message names the files."""
 
 
@@ -464,6 +549,17 @@ def load_results(source) -> pd.DataFrame:
         Naming every unit file of the folder that is damaged or another study's (left out),
         every file named like a unit that is no unit of this study (ignored), and how many
         units are not finished.
+
+    See Also
+    --------
+    run : Run a study.
+    clusteragree.studies.study_results : Its summaries in the thesis' tables.
+
+    Examples
+    --------
+    >>> res = load_results("thesis")                 # the full design, k-means and EM
+    >>> res.shape, sorted(res["algorithm"].unique())
+    ((30240, 27), ['em', 'kmeans'])
     """
     from ..datasets import data_dir
 
@@ -500,8 +596,11 @@ def run(design: pd.DataFrame, algorithms=ALGORITHMS, indices=DEFAULT_INDICES,
     design : DataFrame
         ``clusteragree.studies.simulate.design(reps, seed)`` or a subset of its rows
         (``quick_design()`` for a CI-sized run).
-    algorithms : list of {"kmeans", "em"}
-    indices : index names or groups (default: the thesis' paired and information indices).
+    algorithms : sequence of {"kmeans", "em"}, default ("kmeans", "em")
+        The clustering algorithms: k-means (sklearn KMeans) and EM for Gaussian mixtures
+        (sklearn GaussianMixture, full covariances).
+    indices : str or sequence of str, default ``DEFAULT_INDICES``
+        Index names or groups (the thesis' paired and information indices).
     n_sim : int
         Random tables (or partitions) per null law (the thesis: 17,000).
     seed : int, optional
@@ -519,7 +618,8 @@ def run(design: pd.DataFrame, algorithms=ALGORITHMS, indices=DEFAULT_INDICES,
         computed again, files named like units that are no unit of this study are named and
         ignored. A run whose settings differ from the folder's is refused, naming each
         difference. Other files in the folder are left alone.
-    model : the random model of the nulls ("perm": Patefield tables; others: random
+    model : {"perm", "num", "num1", "all", "all1"}, default "perm"
+        The random model of the nulls ("perm": Patefield tables; the others: random
         partitions, ``method="simulation"``).
     processes : int, optional
         Run the units in this many local processes (ignored with ``client``). The workers end
@@ -547,6 +647,28 @@ def run(design: pd.DataFrame, algorithms=ALGORITHMS, indices=DEFAULT_INDICES,
     -----
     StudyWarning
         Naming the damaged unit files (computed again) and the foreign ones (ignored).
+
+    See Also
+    --------
+    load_results : Read a study's results back.
+    clusteragree.studies.study_results : The thesis' summaries of the results.
+    clusteragree.studies.simulate.design : The design.
+
+    References
+    ----------
+    Amorim, M. J. (2015), "On clustering stability", PhD thesis, ISCTE - University Institute
+    of Lisbon, Ch.4-5.
+
+    Examples
+    --------
+    >>> res = run(quick_design().head(1), algorithms=["kmeans"], indices=["rand", "jaccard"],
+    ...           n_sim=99, seed=1, progress=False)
+    >>> res[["unit", "table", "index", "statistic"]].round(4)
+              unit      table    index  statistic
+    0  0000-kmeans   external     rand    0.5088
+    1  0000-kmeans   external  jaccard    0.3488
+    2  0000-kmeans  stability     rand    0.8521
+    3  0000-kmeans  stability  jaccard    0.7549
     """
     todo = units(design, algorithms)
     algorithms = _check_algorithms(algorithms)

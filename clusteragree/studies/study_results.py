@@ -48,8 +48,36 @@ def _adjusted(results: pd.DataFrame, index: str, center: str) -> pd.DataFrame:
 
 
 def paired_units(results: pd.DataFrame, index: str, center: str = "mean") -> pd.DataFrame:
-    """One row per unit (data set x algorithm): the design keys, and the index adjusted on the
-    external table and on the stability table side by side."""
+    """External validity and stability side by side, one row per unit.
+
+    Parameters
+    ----------
+    results : DataFrame
+        The results of ``clusteragree.studies.study.run`` (or ``load_results``).
+    index : str
+        An index the results hold (registry name).
+    center : {"mean", "median"}, default "mean"
+        The adjusted value used: ``adjusted_mean`` or ``adjusted_median``.
+
+    Returns
+    -------
+    DataFrame
+        One row per unit (data set x algorithm): the design keys, and the index adjusted on
+        the external table (column ``external``) and on the stability table (``stability``).
+
+    See Also
+    --------
+    scenario_table : Their means by scenario.
+    stability_validity : Their correlation.
+
+    Examples
+    --------
+    >>> from clusteragree.studies.study import load_results
+    >>> res = load_results("thesis")
+    >>> units = paired_units(res, "rand")
+    >>> len(units), units[["external", "stability"]].iloc[0].round(3).tolist()
+    (1080, [0.131, 0.579])
+    """
     part = _adjusted(results, index, center)
     keys = [c for c in ("unit", "scenario", "balance", "k", "separation", "rep", "algorithm",
                         "overlap") if c in part.columns]
@@ -60,9 +88,43 @@ def paired_units(results: pd.DataFrame, index: str, center: str = "mean") -> pd.
 
 def scenario_table(results: pd.DataFrame, index: str = "rand", center: str = "mean",
                    algorithm: str | None = None) -> pd.DataFrame:
-    """The thesis' Ch.5 Tables 2-3: the adjusted index averaged over the data sets of each
-    scenario; rows balance x separation, columns (external / stability, K) — and the algorithm
-    when the results hold several and ``algorithm`` is None."""
+    """The thesis' Ch.5 Tables 2-3: the adjusted index averaged over each scenario's data sets.
+
+    Parameters
+    ----------
+    results : DataFrame
+        The results of ``clusteragree.studies.study.run`` (or ``load_results``).
+    index : str, default "rand"
+        An index the results hold (the thesis: rand, whose mean-adjusted value is Rand_a, and
+        nmi_joint, MIH_a).
+    center : {"mean", "median"}, default "mean"
+        The adjusted value used: ``adjusted_mean`` or ``adjusted_median``.
+    algorithm : {"kmeans", "em"}, optional
+        One algorithm only.
+
+    Returns
+    -------
+    DataFrame
+        Rows balance x separation, columns (table: external / stability, K), and the
+        algorithm as a column level when the results hold several and ``algorithm`` is None.
+
+    See Also
+    --------
+    paired_units : The values averaged.
+
+    References
+    ----------
+    Amorim, M. J. (2015), "On clustering stability", PhD thesis, ISCTE - University Institute
+    of Lisbon, Ch.5 Tables 2-3.
+
+    Examples
+    --------
+    >>> from clusteragree.studies.study import load_results
+    >>> res = load_results("thesis")
+    >>> table = scenario_table(res, "rand", algorithm="em")
+    >>> table.loc[("balanced", "good")].round(3).tolist()   # external, then stability; K = 2, 3, 4
+    [0.957, 0.937, 0.893, 0.98, 0.945, 0.907]
+    """
     units = paired_units(results, index, center)
     if algorithm is not None:
         units = units[units["algorithm"] == algorithm]
@@ -77,9 +139,48 @@ def scenario_table(results: pd.DataFrame, index: str = "rand", center: str = "me
 
 def factor_correlations(results: pd.DataFrame, indices, table: str = "external",
                         center: str = "mean") -> pd.DataFrame:
-    """Spearman correlations of each adjusted index with the design factors (separation as
-    1 < 2 < 3, K, and balance as 0 balanced / 1 unbalanced) over the units, per algorithm, with
-    their p-values (the thesis' Ch.4 Table 9)."""
+    """Spearman correlations of each adjusted index with the design factors.
+
+    Over the units, per algorithm, with their p-values (the thesis' Ch.4 Table 9): separation
+    as 1 < 2 < 3, K, and balance as 0 balanced / 1 unbalanced. A factor that does not vary is
+    left out.
+
+    Parameters
+    ----------
+    results : DataFrame
+        The results of ``clusteragree.studies.study.run`` (or ``load_results``).
+    indices : sequence of str
+        The indices (registry names the results hold).
+    table : {"external", "stability"}, default "external"
+        The table whose adjusted values are correlated.
+    center : {"mean", "median"}, default "mean"
+        The adjusted value used: ``adjusted_mean`` or ``adjusted_median``.
+
+    Returns
+    -------
+    DataFrame
+        One row per index, algorithm and factor: ``spearman``, ``pvalue`` and ``units``.
+
+    See Also
+    --------
+    scipy.stats.spearmanr : The correlation and its p-value.
+
+    References
+    ----------
+    Amorim, M. J. (2015), "On clustering stability", PhD thesis, ISCTE - University Institute
+    of Lisbon, Ch.4 Table 9.
+
+    Spearman, C. (1904), "The proof and measurement of association between two things",
+    American Journal of Psychology 15.
+
+    Examples
+    --------
+    >>> from clusteragree.studies.study import load_results
+    >>> res = load_results("thesis")
+    >>> rho = factor_correlations(res, ["rand"])
+    >>> rho.loc[rho.algorithm == "em", ["factor", "spearman"]].round(3).values.tolist()
+    [['separation', 0.918], ['k', -0.138], ['balance', 0.029]]
+    """
     check_choice(table, "table", ("external", "stability"))
     rows = []
     for index in indices:
@@ -97,10 +198,46 @@ def factor_correlations(results: pd.DataFrame, indices, table: str = "external",
 
 
 def stability_validity(results: pd.DataFrame, index: str, center: str = "mean"):
-    """Pearson correlations between stability and external validity (both adjusted): across
-    every unit, across the scenario means (the thesis' inter-scenario view), and within each
-    scenario (Ch.5 Table 4). Returns ``(summary, within)``: a Series of the first two (per
-    algorithm) and a DataFrame of the within-scenario correlations."""
+    """Pearson correlations between stability and external validity (both adjusted).
+
+    Across every unit, across the scenario means (the thesis' inter-scenario view), and
+    within each scenario (Ch.5 Table 4). A correlation of fewer than three points or of a
+    constant variable is NaN.
+
+    Parameters
+    ----------
+    results : DataFrame
+        The results of ``clusteragree.studies.study.run`` (or ``load_results``).
+    index : str
+        An index the results hold.
+    center : {"mean", "median"}, default "mean"
+        The adjusted value used: ``adjusted_mean`` or ``adjusted_median``.
+
+    Returns
+    -------
+    summary : Series
+        Per algorithm, r across all units and across the scenario means.
+    within : DataFrame
+        One row per algorithm and scenario (balance, separation, k): ``units`` and
+        ``pearson``.
+
+    See Also
+    --------
+    paired_units : The pairs correlated.
+
+    References
+    ----------
+    Amorim, M. J. (2015), "On clustering stability", PhD thesis, ISCTE - University Institute
+    of Lisbon, Ch.5 Table 4.
+
+    Examples
+    --------
+    >>> from clusteragree.studies.study import load_results
+    >>> res = load_results("thesis")
+    >>> summary, within = stability_validity(res, "rand")
+    >>> summary.round(3).tolist(), within.shape
+    ([0.82, 0.969, 0.63, 0.842], (36, 6))
+    """
     units = paired_units(results, index, center)
     summary, within = {}, []
     for algorithm, part in units.groupby("algorithm", sort=False):
@@ -127,9 +264,44 @@ def _pearson(x, y) -> float:
 
 def algorithm_comparison(results: pd.DataFrame, index: str = "rand", center: str = "mean",
                          table: str = "stability") -> pd.DataFrame:
-    """EM against k-means, paired by data set: the mean adjusted index of each on balanced
-    and on unbalanced scenarios, their mean difference (EM - k-means) and Wilcoxon's
-    signed-rank p-value of the paired differences."""
+    """EM against k-means, paired by data set.
+
+    Parameters
+    ----------
+    results : DataFrame
+        The results of ``clusteragree.studies.study.run`` (or ``load_results``).
+        They must hold both algorithms.
+    index : str, default "rand"
+        An index the results hold.
+    center : {"mean", "median"}, default "mean"
+        The adjusted value used: ``adjusted_mean`` or ``adjusted_median``.
+    table : {"stability", "external"}, default "stability"
+        The table whose adjusted values are compared.
+
+    Returns
+    -------
+    DataFrame
+        One row per balance: the mean adjusted index of ``em`` and of ``kmeans``, their mean
+        difference ``em - kmeans``, the share of data sets where EM is better, the number of
+        ``data sets`` and Wilcoxon's signed-rank p-value of the paired differences (NaN with
+        fewer than 6 data sets or no difference).
+
+    See Also
+    --------
+    scipy.stats.wilcoxon : The signed-rank test.
+
+    References
+    ----------
+    Wilcoxon, F. (1945), "Individual comparisons by ranking methods", Biometrics Bulletin 1.
+
+    Examples
+    --------
+    >>> from clusteragree.studies.study import load_results
+    >>> res = load_results("thesis")
+    >>> cmp = algorithm_comparison(res, "rand")
+    >>> cmp[["em", "kmeans", "data sets"]].round(3).values.tolist()
+    [[0.661, 0.788, 270.0], [0.633, 0.772, 270.0]]
+    """
     check_choice(table, "table", ("external", "stability"))
     units = paired_units(results, index, center)
     wide = units.pivot_table(index=["scenario", "rep", "balance"], columns="algorithm",
