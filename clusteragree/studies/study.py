@@ -665,10 +665,10 @@ def run(design: pd.DataFrame, algorithms=ALGORITHMS, indices=DEFAULT_INDICES,
     ...           n_sim=99, seed=1, progress=False)
     >>> res[["unit", "table", "index", "statistic"]].round(4)
               unit      table    index  statistic
-    0  0000-kmeans   external     rand    0.5088
-    1  0000-kmeans   external  jaccard    0.3488
-    2  0000-kmeans  stability     rand    0.8521
-    3  0000-kmeans  stability  jaccard    0.7549
+    0  0000-kmeans   external     rand     0.5088
+    1  0000-kmeans   external  jaccard     0.3488
+    2  0000-kmeans  stability     rand     0.8521
+    3  0000-kmeans  stability  jaccard     0.7549
     """
     todo = units(design, algorithms)
     algorithms = _check_algorithms(algorithms)
