@@ -12,13 +12,15 @@ from . import nulls
 from .nulls import NullSpec
 from .studies import simulate, stability, study
 from .datasets import list_datasets, load_dataset
-from .indices import agreement, get_index, list_indices, mari_null_moments
+from .indices import get_index, list_indices, mari_null_moments
 from .indices.fuzzy import membership_kind
 from .indices.matrices import coassociation
-from .inference import AgreementTest, adjust, agreement_test, compare, format_results, iadjust
+from .inference import (AgreementTest, adjust, agreement, agreement_test, compare,
+                        format_results, iadjust)
 from .reports.runner import list_reports, report
 from ._version import __version__ as __version__
-from .tables import ContingencyTable, PairCounts, crosstab
+from .tables import ContingencyTable, PairCounts
+from .inputs import crosstab
 
 __all__ = [
     "AgreementTest",

@@ -27,7 +27,8 @@ import pandas as pd
 
 from ._validate import check_positive_int, check_seed
 from .datasets import DATASETS, load_dataset
-from .indices import GROUPS, agreement, get_index, list_indices
+from .indices import GROUPS, get_index, list_indices
+from .inference import agreement
 from .inference import compare, format_results
 from .studies.study import DEFAULT_INDICES, StudyWarning, quick_design
 from .studies.study import run as study_run

@@ -1,5 +1,6 @@
-"""Tests and chance adjustment: glue from an index and a null law to a result.
+"""Agreement, tests and chance adjustment: glue from an index and a null law to a result.
 
+* ``agreement``: the value of one or several indices (no null).
 * ``agreement_test``: one index, its null law, p-value and adjusted values, printed like R's
   ``htest``.
 * ``adjust``: the chance-adjusted value of one index (a float).
@@ -18,16 +19,19 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 
+import numpy as np
 import pandas as pd
 
 from ._display import definition_table, figure_html, table
 from ._validate import check_bool, check_choice, check_real
-from .indices import Index, evaluate_pairwise, get_index, group_members
+from ._validate import check_options
+from .indices import (Index, PairIndex, evaluate_checked, evaluate_pairwise, get_index,
+                      group_members, resolve_indices, skip_undefined, split_options)
 from .nulls import NullDistribution, NullSpec, plan, run
 from .nulls.distribution import ALTERNATIVES, check_center
 from .nulls.engine import entry, index_records
 
-__all__ = ["AgreementTest", "ResultsFrame", "agreement_test", "adjust", "compare", "iadjust",
+__all__ = ["agreement", "AgreementTest", "ResultsFrame", "agreement_test", "adjust", "compare", "iadjust",
            "format_results", "RESULT_COLUMNS", "FLOAT_COLUMNS"]
 
 #: The one result schema of a test of one index (``to_frame()``, ``compare`` rows).
@@ -251,6 +255,79 @@ def _test_of(rec: Index, nd: NullDistribution, request, alternative: str,
                          null=nd, index=rec.name, alternative=alternative,
                          data_name=request.clusterings.describe(), zscore=z, pvalue_se=se,
                          note=note, record=rec)
+
+
+def agreement(x, y=None, index="adjusted_rand", *, data=None, dropna=False, join="exact",
+              **options):
+    """Agreement between two clusterings by one or several indices.
+
+    Parameters
+    ----------
+    x, y : label vectors (x rows, y columns; the reference classes first in validation),
+        membership matrices (objects x clusters), covers (0/1 memberships or lists of sets) or
+        similarity matrices (n x n), as arrays or pandas objects; each index takes the kinds
+        of clustering its definition covers (``kinds`` in ``list_indices()``) and refuses the
+        others by name; or column names with ``data=``; or ``x`` alone as a ContingencyTable, a K x Q table of
+        counts or a batch of tables of shape (..., K, Q).
+    index : str or list of str
+        An index name or alias (``ca.list_indices()``), a group ("paired", "simple",
+        "pair counting", "information", "set matching", "all") or a list of them.
+    data : DataFrame, optional
+        Read ``x`` and ``y`` as column names of ``data``.
+    dropna : bool
+        Leave out objects whose label is missing in x or y (otherwise missing labels raise).
+    join : {"exact", "inner"}
+        Two pandas objects (Series of labels, DataFrames of memberships or similarity
+        matrices) are paired by their index: "exact" (default) needs the same index labels in
+        any order, "inner" keeps the objects in both (see ``crosstab``); a pandas object and
+        an array are paired by position.
+    **options
+        Options of the indices (e.g. ``base=2``, ``average="max"``, ``simplified=True``); with
+        several indices each option goes to those that take it.
+
+    Returns
+    -------
+    float for one index on one table; a pandas Series (indexed by index name) for several;
+    numpy arrays (one index) or a DataFrame (several) for a batch of tables.
+
+    Examples
+    --------
+    >>> import clusteragree as ca
+    >>> ca.agreement([0, 0, 1, 1], [0, 0, 1, 2], index="jaccard")
+    0.5
+    >>> ca.agreement([0, 0, 1, 1], [0, 0, 1, 2], index=["rand", "ari"]).round(3).to_dict()
+    {'rand': 0.833, 'adjusted_rand': 0.571}
+    """
+    names, single = resolve_indices(index)
+    recs = [get_index(n) for n in names]
+    per = split_options(names, options)
+    opts = {r.name: check_options(per[r.name], r.options, f"index {r.name!r}") for r in recs}
+    clusterings = entry(x, y, data, dropna, join, recs, batch=True)
+
+    def one(name):
+        rec = recs[names.index(name)]
+        if isinstance(rec, PairIndex):
+            return np.asarray(evaluate_pairwise(rec, clusterings.pair(rec), opts[name]))
+        return evaluate_checked(rec, clusterings.counts, opts[name])
+
+    values, reasons = skip_undefined(names, group_members(index), one)
+    first = next(iter(values.values()))
+    if first.ndim == 0:
+        if single:
+            return float(first)
+        out = pd.Series({k: float(values[k]) if k in values else pd.NA for k in names},
+                        name="agreement", dtype="Float64" if reasons else float)
+        out.attrs["not_defined"] = reasons
+        return out
+    if single:
+        return first
+    if first.ndim != 1:
+        raise ValueError(
+            f"several indices on a batch need a 1-D batch of tables, got batch shape {first.shape}"
+        )
+    out = pd.DataFrame(values)
+    out.attrs["not_defined"] = reasons
+    return out
 
 
 def agreement_test(x, y=None, index="rand", method=None, *, model=None, n_sim=None, seed=None,

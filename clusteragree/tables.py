@@ -16,16 +16,15 @@ ISCTE - University Institute of Lisbon, App. B eqs 6-9).
 
 from __future__ import annotations
 
+import numbers
 from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
 
 from ._docs import fill_doc
-from ._validate import check_counts, check_label_pair, read_memberships, suggest
 
-__all__ = ["ContingencyTable", "PairCounts", "crosstab", "pair_counts", "margin_table"]
-
+__all__ = ["ContingencyTable", "PairCounts", "pair_counts", "margin_table"]
 
 
 @dataclass(frozen=True)
@@ -332,142 +331,6 @@ def _check_axis_labels(labels, size: int, name: str) -> np.ndarray:
 
 # -- cross-classification --------------------------------------------------------------------
 
-_DIRECT_BINCOUNT_LIMIT = 1 << 24  # cells of the label-range grid we accept for direct counting
-
-
-def _codes(labels):
-    """Integer codes 0..K-1 and the K labels they stand for (sorted where sortable)."""
-    if isinstance(labels, pd.Series) and isinstance(labels.dtype, pd.CategoricalDtype):
-        cat = labels.array
-        return np.asarray(cat.codes, dtype=np.int64), np.asarray(cat.categories)
-    values = labels.to_numpy() if isinstance(labels, pd.Series) else labels
-    if values.dtype.kind in "iub" and not (values.dtype.kind == "u" and values.dtype.itemsize == 8
-                                           and int(values.max()) > np.iinfo(np.int64).max):
-        values = values.astype(np.int64, copy=False)
-        lo, hi = int(values.min()), int(values.max())
-        if hi - lo < max(2 * len(values), 1024):
-            return values - lo, np.arange(lo, hi + 1)
-    try:
-        codes, uniques = pd.factorize(values, sort=True)
-    except TypeError:  # labels of mixed, unorderable types
-        codes, uniques = pd.factorize(values, sort=False)
-    return codes.astype(np.int64, copy=False), np.asarray(uniques)
-
-
-@fill_doc
-def crosstab(x, y=None, *, data: pd.DataFrame | None = None, dropna: bool = False,
-             join: str = "exact") -> ContingencyTable:
-    """Cross-classify two labellings of the same objects.
-
-    Parameters
-    ----------
-    x, y : array-like or Series of hashable labels, or str
-        The two labellings (hard partitions) of the same objects; column names when ``data``
-        is given. ``x`` gives the rows, ``y`` the columns (in validation pass the reference
-        classes as ``x``, the order of scikit-learn's ``labels_true, labels_pred``). Labels
-        may be ints, strings, pandas Series or Categoricals (unused categories are dropped).
-    %(data)s
-    %(dropna)s
-    join : {"exact", "inner"}, default "exact"
-        Two pandas Series are paired by their index, as pandas does: with "exact" their
-        indexes must hold the same labels (in any order), with "inner" the objects in both are
-        kept (a warning says how many were left out). Other inputs are paired by position; an
-        (n, 1) array is read as n labels.
-
-    Returns
-    -------
-    ContingencyTable
-        The K x Q counts of the objects in each cluster of x (rows, sorted labels) and of y
-        (columns), with the labels; names from the Series' names or the column names.
-
-    See Also
-    --------
-    ContingencyTable : The table and its pair counts.
-    clusteragree.agreement : Indices of agreement of two clusterings or their table.
-    pandas.crosstab : The same counts as a DataFrame.
-
-    References
-    ----------
-    Hubert, L. & Arabie, P. (1985), "Comparing partitions", Journal of Classification 2,
-    193-218.
-
-    Examples
-    --------
-    >>> tab = crosstab(["a", "a", "b", "b"], [1, 1, 1, 2])
-    >>> tab.counts.tolist()
-    [[2, 0], [1, 1]]
-    >>> tab.row_labels.tolist(), tab.col_labels.tolist()
-    (['a', 'b'], [1, 2])
-    """
-    names = ("x", "y")
-    if data is not None:
-        if not isinstance(data, pd.DataFrame):
-            raise TypeError(f"data must be a pandas DataFrame, got {type(data).__name__}")
-        for arg, value in (("x", x), ("y", y)):
-            if not isinstance(value, str):
-                raise TypeError(f"with data=..., {arg} must be a column name, got {value!r}")
-            if value not in data.columns:
-                cols = [str(c) for c in data.columns]
-                raise ValueError(
-                    f"{arg}={value!r} is not a column of data (columns: {cols})."
-                    + suggest(value, cols)
-                )
-        names = (x, y)
-        x, y = data[x], data[y]
-    else:
-        if y is None:
-            raise TypeError("crosstab needs two labellings: crosstab(x, y)")
-        names = tuple(
-            v.name if isinstance(v, pd.Series) and v.name is not None else d
-            for v, d in ((x, "x"), (y, "y"))
-        )
-    x, y = check_label_pair(x, y, dropna=dropna, join=join)
-    cx, lx = _codes(x)
-    cy, ly = _codes(y)
-    K, Q = len(lx), len(ly)
-    if K * Q <= _DIRECT_BINCOUNT_LIMIT:
-        counts = np.bincount(cx * Q + cy, minlength=K * Q).reshape(K, Q)
-    else:  # too many cells for a dense grid over all label codes: count distinct pairs
-        keys, flat = np.unique(cx * np.int64(Q) + cy, return_inverse=True)
-        rows, cols = np.unique(keys // Q), np.unique(keys % Q)
-        counts = np.zeros((len(rows), len(cols)), dtype=np.int64)
-        counts[np.searchsorted(rows, keys // Q), np.searchsorted(cols, keys % Q)] = np.bincount(
-            flat.ravel()
-        )
-        lx, ly = lx[rows], ly[cols]
-    return ContingencyTable(counts, lx, ly, names=names)
-
-
-def _is_2d(obj) -> bool:
-    if isinstance(obj, (str, bytes, ContingencyTable)):
-        return False
-    try:
-        return np.ndim(obj) == 2
-    except ValueError:  # a ragged nested sequence: check_labels says what is wrong
-        return False
-
-
-def _hard_labels(obj, name):
-    """Labels of a hard partition given as a 2-D array: an (n, 1) column of labels, or one-hot
-    memberships (objects x clusters)."""
-    arr = obj.to_numpy() if isinstance(obj, pd.DataFrame) else np.asarray(obj)
-    if arr.shape[1] == 1:
-        return arr[:, 0]  # a column of labels
-    if arr.dtype.kind in "iu" and arr.size and (arr.min() < 0 or arr.max() > 1):
-        raise ValueError(
-            f"{name} is a 2-D array of shape {arr.shape} holding integers other than 0 and 1: "
-            "labels must be 1-D (an (n, 1) column is read as labels), and a membership matrix "
-            "(objects x clusters) holds values in [0, 1]")
-    U, kind = read_memberships(obj, name)
-    if kind != "exclusive hard":
-        families = {"non-exclusive hard": "'fuzzy' or 'overlapping' family",
-                    "non-exhaustive hard": "'overlapping' family"}.get(kind, "'fuzzy' family")
-        raise ValueError(
-            f"{name} is a {kind} clustering: contingency-table indices need hard partitions; "
-            f"use an index of the {families} (ca.list_indices() says which kinds each takes)"
-        )
-    return U.argmax(axis=1)
-
 
 def as_counts(x, allow_batch: bool = True) -> np.ndarray:
     """x given alone: a K x Q table of counts (or a batch of them), checked."""
@@ -482,23 +345,6 @@ def as_counts(x, allow_batch: bool = True) -> np.ndarray:
                 "counts (x here is 1-D, like labels)")
     return check_counts(x, "x (a table of counts, since y is not given)",
                         allow_batch=allow_batch)
-
-
-def as_table(x, y=None, *, data=None, dropna: bool = False, join: str = "exact"
-             ) -> ContingencyTable:
-    """One ContingencyTable from a table, a K x Q array of counts, or two clusterings (label
-    vectors, column names with ``data``, (n, 1) columns of labels, or one-hot membership
-    matrices of hard partitions)."""
-    if isinstance(x, ContingencyTable):
-        if y is not None or data is not None:
-            raise TypeError("pass either a ContingencyTable or two labellings x, y, not both")
-        return x
-    if y is None and data is None:
-        return ContingencyTable(as_counts(x, allow_batch=False))
-    if data is None and (_is_2d(x) or _is_2d(y)):
-        x = _hard_labels(x, "x") if _is_2d(x) else x
-        y = _hard_labels(y, "y") if _is_2d(y) else y
-    return crosstab(x, y, data=data, dropna=dropna, join=join)
 
 
 @fill_doc
@@ -549,3 +395,61 @@ def margin_table(rows, cols) -> np.ndarray:
         else:
             j += 1
     return out
+
+
+#: The largest number of objects a table may hold: every count and pair count is then exact
+#: (integers up to 2^53 are exact in double precision; sums of squares use Python integers).
+MAX_COUNT = 2**53
+
+
+def _too_large(name: str) -> str:
+    return (f"{name} holds more than 2**53 objects in a table: counts this large cannot be "
+            "held exactly in double precision, which every index needs")
+
+
+def check_counts(counts, name: str = "counts", *, allow_batch: bool = True) -> np.ndarray:
+    """Return a contingency table (or a batch of them) as an int64 array of shape (..., K, Q).
+
+    Counts must be finite, non-negative whole numbers; a table needs at least one object.
+    """
+    try:
+        arr = np.asarray(counts)
+    except ValueError as exc:
+        raise TypeError(f"{name} must be a 2-D table of counts: {exc}") from None
+    if arr.dtype == object and arr.size and all(
+            isinstance(v, numbers.Integral) for v in arr.ravel().tolist()):
+        if max(abs(int(v)) for v in arr.ravel().tolist()) > MAX_COUNT:
+            raise ValueError(_too_large(name))
+    if arr.dtype == object or not (
+        np.issubdtype(arr.dtype, np.number) or arr.dtype == np.bool_
+    ):
+        raise TypeError(f"{name} must hold numbers (counts), got dtype {arr.dtype}")
+    if np.issubdtype(arr.dtype, np.complexfloating):
+        raise TypeError(f"{name} must hold real counts, got complex numbers")
+    if arr.ndim < 2:
+        raise ValueError(
+            f"{name} must be a 2-D table (K rows x Q columns), got {arr.ndim}-D input of shape "
+            f"{arr.shape}; for two label vectors use crosstab(x, y)"
+        )
+    if arr.ndim > 2 and not allow_batch:
+        raise ValueError(f"{name} must be one 2-D table, got shape {arr.shape}")
+    if arr.shape[-1] == 0 or arr.shape[-2] == 0:
+        raise ValueError(f"{name} is empty (shape {arr.shape}): a table needs a row and a column")
+    if np.issubdtype(arr.dtype, np.floating):
+        if not np.all(np.isfinite(arr)):
+            raise ValueError(f"{name} contains NaN or infinite values; counts must be finite")
+        if np.any(arr != np.round(arr)):
+            raise ValueError(f"{name} must hold whole numbers (counts of objects), got fractions")
+    if np.any(arr < 0):
+        raise ValueError(f"{name} must be non-negative counts, got a negative value {arr.min()}")
+    if arr.size:
+        approx = arr.sum(axis=(-2, -1), dtype=float).ravel()
+        near = np.flatnonzero(approx >= MAX_COUNT / 2)  # check these in exact integers
+        flat = arr.reshape((-1,) + arr.shape[-2:])
+        if any(sum(int(v) for v in flat[i].ravel().tolist()) > MAX_COUNT for i in near):
+            raise ValueError(_too_large(name))
+    arr = arr.astype(np.int64, copy=False)
+    totals = arr.sum(axis=(-2, -1))
+    if np.any(totals == 0):
+        raise ValueError(f"{name} has a table with no objects (all counts are 0)")
+    return arr

@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 
 import clusteragree as ca
-from clusteragree._validate import KINDS
+from clusteragree.inputs import KINDS
 from clusteragree.indices import REGISTRY, STATISTICS, Index, PairIndex, TableIndex
 
 PACKAGE = Path(ca.__file__).resolve().parent

@@ -70,10 +70,10 @@ SUMMARY_RULES = frozenset({"GL08", "SS01"})
 REFERENCES = frozenset({
     # tables and indices
     "clusteragree.tables.ContingencyTable",
-    "clusteragree.tables.crosstab",
+    "clusteragree.inputs.crosstab.crosstab",
     "clusteragree.tables.pair_counts",
     "clusteragree.tables.PairCounts",
-    "clusteragree.indices.agreement",
+    "clusteragree.inference.agreement",
     "clusteragree.indices.list_indices",
     "clusteragree.indices.mari.mari_null_moments",
     "clusteragree.indices.matrices.coassociation",
@@ -132,7 +132,7 @@ PENDING = frozenset({
     "clusteragree.indices._registry.TableIndex.on_counts",
     "clusteragree.indices._registry.evaluate",
     "clusteragree.indices._registry.get_index",
-    "clusteragree.indices.agreement",
+    "clusteragree.inference.agreement",
     "clusteragree.inference.AgreementTest",
     "clusteragree.inference.AgreementTest.method",
     "clusteragree.inference.AgreementTest.model",

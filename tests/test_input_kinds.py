@@ -27,7 +27,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import clusteragree as ca
-from clusteragree._validate import sets_to_memberships
+from clusteragree.inputs.memberships import sets_to_memberships
 from clusteragree.indices import REGISTRY, PairIndex
 
 SETTINGS = dict(deadline=None, derandomize=True, database=None, max_examples=40,

@@ -1,4 +1,4 @@
-"""The catalogue of agreement indices: one registry, and ``agreement`` to evaluate them.
+"""The catalogue of agreement indices: one registry of ``Index`` records.
 
 Every index is a ``TableIndex`` (a function of the contingency table of two partitions) or a
 ``PairIndex`` (a function of what two clusterings say about each pair of objects), both
@@ -18,22 +18,21 @@ from __future__ import annotations
 
 import warnings
 
-import numpy as np
 import pandas as pd
 
-from ..inputs import as_clusterings
-from ..tables import ContingencyTable, as_counts
 from . import pairs, information, matching, fuzzy, fuzzy_reviewed, matrices  # noqa: F401, I001
 from . import association, overlapping, standardised, mari, reduced, fuzzy_campello  # noqa: F401, I001
 from . import tsallis, catalogue  # noqa: F401, I001
-from .._validate import check_options, suggest
+from .._validate import suggest
 from ._common import STATISTICS
 from ._pairwise import evaluate_pairwise, gather_objects, pair_vectors
-from ._registry import REGISTRY, Index, PairIndex, TableIndex, evaluate, get_index, register_groups
+from ._registry import (REGISTRY, Index, PairIndex, TableIndex, evaluate, evaluate_checked,
+                        get_index, register_groups)
 from .catalogue import catalogue_markdown
 from .mari import mari_null_moments
 
-__all__ = ["agreement", "list_indices", "catalogue_markdown", "get_index", "evaluate", "resolve_indices",
+__all__ = ["list_indices", "catalogue_markdown", "get_index", "evaluate", "evaluate_checked",
+           "resolve_indices",
            "mari_null_moments",
            "group_members", "skip_undefined",
            "split_options", "GROUPS",
@@ -273,84 +272,6 @@ def split_options(names, options):
         for n in takers:
             per[n][key] = value
     return per
-
-
-def agreement(x, y=None, index="adjusted_rand", *, data=None, dropna=False, join="exact",
-              **options):
-    """Agreement between two clusterings by one or several indices.
-
-    Parameters
-    ----------
-    x, y : label vectors (x rows, y columns; the reference classes first in validation),
-        membership matrices (objects x clusters), covers (0/1 memberships or lists of sets) or
-        similarity matrices (n x n), as arrays or pandas objects; each index takes the kinds
-        of clustering its definition covers (``kinds`` in ``list_indices()``) and refuses the
-        others by name; or column names with ``data=``; or ``x`` alone as a ContingencyTable, a K x Q table of
-        counts or a batch of tables of shape (..., K, Q).
-    index : str or list of str
-        An index name or alias (``ca.list_indices()``), a group ("paired", "simple",
-        "pair counting", "information", "set matching", "all") or a list of them.
-    data : DataFrame, optional
-        Read ``x`` and ``y`` as column names of ``data``.
-    dropna : bool
-        Leave out objects whose label is missing in x or y (otherwise missing labels raise).
-    join : {"exact", "inner"}
-        Two pandas objects (Series of labels, DataFrames of memberships or similarity
-        matrices) are paired by their index: "exact" (default) needs the same index labels in
-        any order, "inner" keeps the objects in both (see ``crosstab``); a pandas object and
-        an array are paired by position.
-    **options
-        Options of the indices (e.g. ``base=2``, ``average="max"``, ``simplified=True``); with
-        several indices each option goes to those that take it.
-
-    Returns
-    -------
-    float for one index on one table; a pandas Series (indexed by index name) for several;
-    numpy arrays (one index) or a DataFrame (several) for a batch of tables.
-
-    Examples
-    --------
-    >>> import clusteragree as ca
-    >>> ca.agreement([0, 0, 1, 1], [0, 0, 1, 2], index="jaccard")
-    0.5
-    >>> ca.agreement([0, 0, 1, 1], [0, 0, 1, 2], index=["rand", "ari"]).round(3).to_dict()
-    {'rand': 0.833, 'adjusted_rand': 0.571}
-    """
-    names, single = resolve_indices(index)
-    per = split_options(names, options)
-    pairwise = [n for n in names if isinstance(REGISTRY[n], PairIndex)]
-    tabled = [n for n in names if n not in pairwise]
-    if not pairwise and y is None and data is None and not isinstance(x, ContingencyTable):
-        counts = as_counts(x)  # a table or a batch of tables
-    else:
-        clus = as_clusterings(x, y, data=data, dropna=dropna, join=join, table=bool(tabled),
-                              pairs=pairwise)
-        counts = clus.table.counts if tabled else None
-    def one(name):
-        rec = REGISTRY[name]
-        if name in pairwise:
-            opts = check_options(per[name], rec.options, f"index {name!r}")
-            return np.asarray(evaluate_pairwise(rec, clus.pair(rec), opts))
-        return evaluate(name, counts, **per[name])
-
-    values, reasons = skip_undefined(names, group_members(index), one)
-    first = next(iter(values.values()))
-    if first.ndim == 0:
-        if single:
-            return float(first)
-        out = pd.Series({k: float(values[k]) if k in values else pd.NA for k in names},
-                        name="agreement", dtype="Float64" if reasons else float)
-        out.attrs["not_defined"] = reasons
-        return out
-    if single:
-        return first
-    if first.ndim != 1:
-        raise ValueError(
-            f"several indices on a batch need a 1-D batch of tables, got batch shape {first.shape}"
-        )
-    out = pd.DataFrame(values)
-    out.attrs["not_defined"] = reasons
-    return out
 
 
 def _exact_moments(rec: Index) -> str:

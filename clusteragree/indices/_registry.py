@@ -38,11 +38,14 @@ from typing import Callable
 
 import numpy as np
 
-from .._validate import KINDS, MATRIX_KIND, check_counts, check_options, suggest
-from .._validate import describe_kind, kind_phrase, or_list
+from ..inputs import KINDS, MATRIX_KIND
+from ..tables import check_counts
+from .._validate import check_options, suggest
+from ..inputs.memberships import describe_kind, kind_phrase, or_list
 from ._common import STATISTICS, identical
 
-__all__ = ["Index", "TableIndex", "PairIndex", "register", "get_index", "evaluate", "REGISTRY",
+__all__ = ["Index", "TableIndex", "PairIndex", "register", "get_index", "evaluate",
+           "evaluate_checked", "REGISTRY",
            "all_names"]
 
 
@@ -155,7 +158,7 @@ class PairIndex(Index):
     inputs_y: tuple[str, ...] | None = None  # y's input formats when they differ from x's
     pair_mean: Callable | None = None  # (xs, ys, **constants, **options) -> exact null mean
     value: Callable | None = None  # (X, Y, **options) -> the index without pair vectors
-    # The kinds of clustering the index's definition covers (``_validate.KINDS``: exclusive
+    # The kinds of clustering the index's definition covers (``inputs.KINDS``: exclusive
     # hard, fuzzy, non-exclusive hard, possibilistic, non-exhaustive hard, similarity matrix),
     # for x and, when they differ, for y; checked once, at the entry
     # (``inputs.Clusterings.pair``), so an index never sees a kind it is not defined for.
@@ -290,7 +293,41 @@ def evaluate(index, counts, **options) -> np.ndarray:
             f"index {rec.name!r} compares {' or '.join(rec.inputs)} inputs, not a contingency "
             f"table: call ca.agreement(x, y, index={rec.name!r}) with the two clusterings"
         )
-    arr = check_counts(counts)
+    return evaluate_checked(rec, check_counts(counts), opts)
+
+
+def evaluate_checked(rec: TableIndex, arr: np.ndarray, opts: dict) -> np.ndarray:
+    """``evaluate`` on counts and options already checked at the entry of a public function.
+
+    Parameters
+    ----------
+    rec : TableIndex
+        The index's record.
+    arr : numpy.ndarray
+        A checked int64 table or batch of tables, shape ``(..., K, Q)``.
+    opts : dict
+        The index's checked options, defaults filled in.
+
+    Returns
+    -------
+    numpy.ndarray
+        The index on each table, shape ``arr.shape[:-2]``.
+
+    Raises
+    ------
+    ValueError
+        A table with fewer objects than the index needs.
+
+    See Also
+    --------
+    evaluate : The same, checking the counts and options first.
+
+    Examples
+    --------
+    >>> rec = get_index("rand")
+    >>> float(evaluate_checked(rec, np.array([[30, 20], [10, 20]]), {}))
+    0.5253164556962026
+    """
     if rec.min_n > 1:
         n_min = int(arr.sum(axis=(-2, -1)).min())
         if n_min < rec.min_n:

@@ -12,7 +12,7 @@ exactly these.
 
 from __future__ import annotations
 
-from .._validate import KINDS
+from ..inputs import KINDS
 from ._registry import REGISTRY, Index, PairIndex
 
 __all__ = ["catalogue_markdown", "catalogue_rows", "kinds_markdown"]
@@ -90,7 +90,7 @@ def catalogue_markdown() -> str:
     return _table(rows, _HARD) + "\n\n" + _table(rows, _SOFT)
 
 
-#: The columns of the kinds table: each kind of ``_validate.KINDS`` under a short heading.
+#: The columns of the kinds table: each kind of ``inputs.KINDS`` under a short heading.
 KIND_HEADINGS = {"exclusive hard": "hard", "fuzzy": "fuzzy", "possibilistic": "possibilistic",
                  "non-exclusive hard": "overlapping hard",
                  "non-exhaustive hard": "covers leaving objects out",

@@ -52,8 +52,10 @@ import math
 
 import numpy as np
 
-from .._validate import MATRIX_KIND, MEMBERSHIP_KINDS, check_choice, check_positive_int
-from .._validate import check_seed, read_memberships
+from ..inputs import MATRIX_KIND, MEMBERSHIP_KINDS
+from .._validate import check_choice, check_positive_int
+from .._validate import check_seed
+from ..inputs.memberships import read_memberships
 from ._common import ratio
 from ._pairwise import row_blocks, sum_of_abs_diff, sum_of_min, upper, upper_of_block
 from ._registry import register

@@ -58,7 +58,7 @@ import math
 import numpy as np
 from scipy.optimize import linear_sum_assignment
 
-from .._validate import MEMBERSHIP_KINDS
+from ..inputs import MEMBERSHIP_KINDS
 from ._registry import register
 from .fuzzy_reviewed import ari_from_pairs
 

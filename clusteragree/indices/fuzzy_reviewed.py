@@ -29,7 +29,7 @@ import math
 
 import numpy as np
 
-from .._validate import MEMBERSHIP_KINDS
+from ..inputs import MEMBERSHIP_KINDS
 from ._common import ratio
 from ._registry import register
 

@@ -20,7 +20,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._validate import MATRIX_KIND, check_memberships
+from ..inputs import MATRIX_KIND
+
+from ..inputs.memberships import check_memberships
 from ._common import ratio
 from ._registry import register
 

@@ -3,7 +3,7 @@
 A cover is a binary membership matrix U (n objects x K clusters, U_ik = 1 when object i is in
 cluster k): an object may be in several clusters or in none (an all-zero row); every cluster
 holds an object. Covers may also be given as lists of sets of objects, converted at the entry
-(``clusteragree._validate.sets_to_memberships``); 1-D labels are partitions, the special case.
+(``clusteragree.inputs.sets_to_memberships``); 1-D labels are partitions, the special case.
 The indices are computed from the two covers themselves, and their null laws come from random
 permutations of y's objects (``ca.agreement_test(..., method="permutation")``).
 
@@ -29,7 +29,8 @@ import numpy as np
 from scipy.sparse import csr_matrix
 from scipy.sparse.csgraph import connected_components
 
-from .._validate import COVER_KIND, check_real
+from ..inputs import COVER_KIND
+from .._validate import check_real
 from ._common import ratio
 from ._pairwise import row_blocks, upper_of_block
 from ._registry import register
@@ -99,7 +100,7 @@ def affinity_matrix(U, alpha=0.9):
     >>> affinity_matrix([[1, 0], [1, 0], [0, 1]], alpha=0.9).round(2).tolist()
     [[0.55, 0.45, 0.0], [0.45, 0.55, 0.0], [0.0, 0.0, 1.0]]
     """
-    from .._validate import check_cover
+    from ..inputs.memberships import check_cover
 
     alpha = _check_alpha(alpha)
     G, C, c = _walk_parts(check_cover(U, "U"), alpha)

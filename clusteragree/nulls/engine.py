@@ -16,11 +16,9 @@ passes ``req.n_sim`` to its sampler.
 
 from __future__ import annotations
 
-import math
-
 from ..indices import (get_index, group_members, resolve_indices, skip_undefined,
                        split_options)
-from ..indices import Index, PairIndex
+from ..indices import Index, PairIndex, evaluate_checked
 from ..inputs import Clusterings, as_clusterings
 from .._validate import check_options
 from ._methods import MODELS, PAIR_MODELS, PARTITION_MODELS, get_method, get_model, methods_of
@@ -42,11 +40,12 @@ def index_records(indices) -> list[Index]:
     return [get_index(n) for n in names]
 
 
-def entry(x, y, data, dropna, join, recs) -> Clusterings:
-    """The one conversion of a public call's clusterings for the indices ``recs``."""
+def entry(x, y, data, dropna, join, recs, batch: bool = False) -> Clusterings:
+    """The one conversion of a public call's clusterings for the indices ``recs``
+    (``batch``: ``x`` may be a batch of tables, for ``agreement``)."""
     return as_clusterings(x, y, data=data, dropna=dropna, join=join,
                           table=any(not _is_pair_index(r) for r in recs),
-                          pairs=[r.name for r in recs if _is_pair_index(r)])
+                          pairs=[r.name for r in recs if _is_pair_index(r)], batch=batch)
 
 
 def _model_for(recs, spec: NullSpec):
@@ -119,10 +118,7 @@ def _choose(recs, options, clusterings, model, spec, rng, observed) -> NullReque
 
 def _observed_value(rec: Index, counts, options) -> float:
     """An index on the observed table (its counts and options checked at the entry)."""
-    value = float(rec.on_counts(counts, **options))
-    if math.isnan(value):  # pragma: no cover - a degenerate case the registry missed
-        raise RuntimeError(f"index {rec.name!r} gave nan; please report this table")
-    return value
+    return float(evaluate_checked(rec, counts, options))
 
 
 def _index_options(recs, options) -> dict:

@@ -118,7 +118,8 @@ def load_clusterings(dataset: str = "statlog_em", table_file: str = "", data_fil
     ((4, 4), 'built-in data set statlog_em: Statlog (Vehicle Silhouettes) classes x EM clusters, n = 846 (Amorim 2015, Ch.4 Table 1)')
     """
     from ..datasets import DATASETS, load_dataset
-    from ..tables import ContingencyTable, crosstab
+    from ..tables import ContingencyTable
+    from ..inputs import crosstab
 
     given = [k for k, v in (("table_file", table_file), ("data_file", data_file),
                             ("x_file / y_file", x_file or y_file)) if v]
@@ -226,7 +227,7 @@ def models_side_by_side(tab, n_sim: int, seed) -> pd.DataFrame:
     under the other models Gates & Ahn's ARI of that model; NMI adjusted under "perm" is Vinh
     et al.'s AMI (arithmetic mean). Rand's means are exact (closed forms); NMI's come from
     ``n_sim`` random tables or partitions."""
-    from ..indices import agreement
+    from ..inference import agreement
     from ..nulls import get_model, null_distribution
 
     observed = agreement(tab, index=["rand", "nmi_sum"])

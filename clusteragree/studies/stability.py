@@ -40,10 +40,12 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
-from .._validate import (check_bool, check_choice, check_labels, check_positive_int, check_real,
-                        check_seed)
-from ..indices import agreement, resolve_indices
-from ..tables import ContingencyTable, crosstab
+from .._validate import check_bool, check_choice, check_positive_int, check_real, check_seed
+from ..inputs.labels import check_labels
+from ..indices import resolve_indices
+from ..inference import agreement
+from ..tables import ContingencyTable
+from ..inputs import crosstab
 
 __all__ = ["ALGORITHMS", "QUASI_ZERO", "StabilityResult", "weighted_cv", "external_table",
            "subsample_stability"]

@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from sklearn.metrics import adjusted_rand_score
 
 import clusteragree as ca
-from clusteragree._validate import sets_to_memberships
+from clusteragree.inputs.memberships import sets_to_memberships
 from clusteragree.indices.overlapping import affinity_matrix
 
 NAMES = ["element_centric", "omega", "onmi_lfk", "onmi_mgh", "geometric_accuracy",

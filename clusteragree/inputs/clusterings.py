@@ -9,7 +9,7 @@ What a caller may give:
   pandas DataFrames;
 * covers (overlapping clusterings) as binary membership matrices or as lists of sets of
   objects, one set a cluster: these become binary membership matrices here, at the entry
-  (``_validate.sets_to_memberships`` says how the objects are numbered).
+  (``inputs.memberships.sets_to_memberships`` says how the objects are numbered).
 
 Two pandas objects (Series of labels, DataFrames of memberships or similarity matrices, in any
 mix) are paired by their index, as pandas aligns: the same labels in any order, or with
@@ -32,12 +32,17 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from ._docs import fill_doc
-from ._validate import (check_choice, check_clustering, check_same_objects, common_objects,
-                        is_indexed, JOINS, sets_to_memberships, take_objects)
-from .tables import ContingencyTable, as_table
+from .._docs import fill_doc
+from .._validate import check_choice
+from ..tables import ContingencyTable, as_counts
+from .crosstab import as_table
+from .labels import JOINS, common_objects, is_indexed, take_objects
+from .matrices import (check_same_objects, check_similarity_matrix, frame_matrix,
+                       is_labelled_matrix, looks_like_similarity_matrix)
+from .memberships import (COVER_KIND, MATRIX_KIND, check_no_empty_cluster, float_array,
+                          is_labels, read_memberships, sets_to_memberships)
 
-__all__ = ["Clusterings", "as_clusterings"]
+__all__ = ["Clusterings", "as_clusterings", "check_clustering"]
 
 
 def _name_of(obj, default: str) -> str:
@@ -60,6 +65,9 @@ class Clusterings:
         The names of x and y, for printing.
     objects : pandas.Index, optional
         The index labels that pair two pandas clusterings, in x's order (None: by position).
+    counts : numpy.ndarray, optional
+        A checked batch of tables of shape (..., K, Q), when ``table`` is None
+        (``ca.agreement`` on a batch); otherwise the table's counts.
 
     Attributes
     ----------
@@ -82,8 +90,10 @@ class Clusterings:
     """
 
     def __init__(self, table: ContingencyTable | None, x=None, y=None, names=("x", "y"),
-                 objects=None):
+                 objects=None, counts=None):
         self.table = table
+        # the counts of the table, or of a batch of tables (``as_clusterings(batch=True)``)
+        self.counts = table.counts if table is not None else counts
         self._x, self._y = x, y
         self._objects = objects  # index labels pairing two pandas clusterings, or None
         self.names = (str(names[0]), str(names[1]))
@@ -176,7 +186,7 @@ class Clusterings:
 
 @fill_doc
 def as_clusterings(x, y=None, *, data=None, dropna: bool = False, join: str = "exact",
-                   table: bool = True, pairs=()) -> Clusterings:
+                   table: bool = True, pairs=(), batch: bool = False) -> Clusterings:
     """Convert what a public function was given, once.
 
     Parameters
@@ -191,6 +201,9 @@ def as_clusterings(x, y=None, *, data=None, dropna: bool = False, join: str = "e
     pairs : sequence of str, default ()
         The names of the indices of object pairs asked for, if any: the two clusterings are
         then kept for them, and must be given as two clusterings, not as a table.
+    batch : bool, default False
+        ``x`` alone may be a batch of tables of shape (..., K, Q) (``ca.agreement``), kept as
+        ``counts`` (its ``table`` is then None).
 
     Returns
     -------
@@ -238,8 +251,78 @@ def as_clusterings(x, y=None, *, data=None, dropna: bool = False, join: str = "e
             f"index {pairs[0]!r} compares the two clusterings themselves (memberships or "
             "similarity matrices), not a contingency table or columns of data=: call it with "
             "x and y")
+    if (batch and table and not pairs and y is None and data is None
+            and not isinstance(x, ContingencyTable)):
+        try:
+            many = np.ndim(x) > 2
+        except ValueError:  # ragged nested lists: as_table names the problem
+            many = False
+        if many:  # a batch of tables of shape (..., K, Q), checked once
+            return Clusterings(None, counts=as_counts(x))
     tab = as_table(take_objects(x, objects), take_objects(y, objects), data=data,
                    dropna=dropna, join=join) if table else None
     names = tab.names if tab is not None else (_name_of(x, "x"), _name_of(y, "y"))
     return Clusterings(tab, x if pairs else None, y if pairs else None, names=names,
                        objects=objects if pairs else None)
+
+
+def check_clustering(obj, name: str, accepted, objects=None) -> tuple[np.ndarray, str, str]:
+    """One clustering for an index of two clusterings, in the input format the index reads
+    (``accepted``: "membership", "matrix", "partition" or "cover"): returns (float array,
+    format, kind), the kind one of ``KINDS`` (the index's record checks it).
+
+    ``objects``: the index labels that pair a pandas clustering with the other one (rows, and
+    for a similarity matrix given as a DataFrame rows and columns, are taken in that order);
+    None to take the clustering as it is (a DataFrame similarity matrix still has its columns
+    put in the order of its rows)."""
+    rows = take_objects(obj, objects)
+    if "matrix" in accepted:
+        if accepted == ("matrix",):
+            shape = obj.shape if isinstance(obj, pd.DataFrame) else (
+                () if is_labels(obj) else np.shape(obj))
+            if len(shape) != 2 or shape[0] != shape[1]:
+                # not a matrix: read as the clustering it is, whose kind the record refuses
+                try:
+                    U, kind = read_memberships(rows, name)
+                except (TypeError, ValueError):
+                    raise ValueError(f"{name} must be a square (n x n) similarity matrix, got "
+                                     f"shape {shape}") from None
+                return U, "membership", kind
+            return check_similarity_matrix(obj, name, objects), "matrix", MATRIX_KIND
+        if not is_labels(obj) and np.ndim(obj) == 2:
+            # a DataFrame is a matrix only when its columns name its objects; an array when it
+            # is square, symmetric and has a unit diagonal
+            if isinstance(obj, pd.DataFrame):
+                candidate = frame_matrix(obj, name, objects) if is_labelled_matrix(obj) else None
+            else:
+                candidate = obj
+            if candidate is not None:
+                arr = float_array(candidate, name, "a numeric membership or similarity matrix")
+                if looks_like_similarity_matrix(arr):
+                    return check_similarity_matrix(arr, name), "matrix", MATRIX_KIND
+    fmt = next((f for f in ("membership", "partition", "cover") if f in accepted), None)
+    if fmt is None:  # pragma: no cover - the registry declares one of these formats
+        raise ValueError(f"{name}: this index takes {' or '.join(accepted)} inputs")
+    if "matrix" not in accepted:
+        # a similarity matrix given to an index of memberships is not read as n objects in n
+        # clusters: its kind is named and the index's record refuses it (the identity, all
+        # singletons, reads the same both ways and stays a partition)
+        if is_labelled_matrix(obj):
+            M = frame_matrix(obj, name, objects)
+        elif isinstance(obj, pd.DataFrame) or is_labels(obj):
+            M = None
+        else:
+            M = obj
+        shape = np.shape(M) if M is not None else ()
+        if len(shape) == 2 and shape[0] == shape[1] > 1:  # square: read it to see
+            try:
+                arr = float_array(M, name, "a numeric matrix")
+            except TypeError:
+                arr = None
+            if (arr is not None and looks_like_similarity_matrix(arr)
+                    and not np.array_equal(arr, np.eye(arr.shape[0]))):
+                return arr, fmt, MATRIX_KIND
+    U, kind = read_memberships(rows, name)
+    if fmt == "cover" and kind in ("exclusive hard", "non-exclusive hard", COVER_KIND):
+        check_no_empty_cluster(U, name)
+    return U, fmt, kind

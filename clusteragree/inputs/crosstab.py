@@ -1,0 +1,171 @@
+"""The contingency table of two hard partitions: ``crosstab`` cross-classifies two labellings of
+the same objects (x the rows, y the columns; in validation the reference classes first, the order
+of scikit-learn's ``labels_true, labels_pred``); one-hot memberships are read as labels.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from .._docs import fill_doc
+from .._validate import suggest
+from ..tables import ContingencyTable, as_counts
+from .labels import check_label_pair
+from .memberships import read_memberships
+
+__all__ = ["crosstab", "as_table"]
+
+
+_DIRECT_BINCOUNT_LIMIT = 1 << 24  # cells of the label-range grid we accept for direct counting
+
+
+def _codes(labels):
+    """Integer codes 0..K-1 and the K labels they stand for (sorted where sortable)."""
+    if isinstance(labels, pd.Series) and isinstance(labels.dtype, pd.CategoricalDtype):
+        cat = labels.array
+        return np.asarray(cat.codes, dtype=np.int64), np.asarray(cat.categories)
+    values = labels.to_numpy() if isinstance(labels, pd.Series) else labels
+    if values.dtype.kind in "iub" and not (values.dtype.kind == "u" and values.dtype.itemsize == 8
+                                           and int(values.max()) > np.iinfo(np.int64).max):
+        values = values.astype(np.int64, copy=False)
+        lo, hi = int(values.min()), int(values.max())
+        if hi - lo < max(2 * len(values), 1024):
+            return values - lo, np.arange(lo, hi + 1)
+    try:
+        codes, uniques = pd.factorize(values, sort=True)
+    except TypeError:  # labels of mixed, unorderable types
+        codes, uniques = pd.factorize(values, sort=False)
+    return codes.astype(np.int64, copy=False), np.asarray(uniques)
+
+
+@fill_doc
+def crosstab(x, y=None, *, data: pd.DataFrame | None = None, dropna: bool = False,
+             join: str = "exact") -> ContingencyTable:
+    """Cross-classify two labellings of the same objects.
+
+    Parameters
+    ----------
+    x, y : array-like or Series of hashable labels, or str
+        The two labellings (hard partitions) of the same objects; column names when ``data``
+        is given. ``x`` gives the rows, ``y`` the columns (in validation pass the reference
+        classes as ``x``, the order of scikit-learn's ``labels_true, labels_pred``). Labels
+        may be ints, strings, pandas Series or Categoricals (unused categories are dropped).
+    %(data)s
+    %(dropna)s
+    join : {"exact", "inner"}, default "exact"
+        Two pandas Series are paired by their index, as pandas does: with "exact" their
+        indexes must hold the same labels (in any order), with "inner" the objects in both are
+        kept (a warning says how many were left out). Other inputs are paired by position; an
+        (n, 1) array is read as n labels.
+
+    Returns
+    -------
+    ContingencyTable
+        The K x Q counts of the objects in each cluster of x (rows, sorted labels) and of y
+        (columns), with the labels; names from the Series' names or the column names.
+
+    See Also
+    --------
+    ContingencyTable : The table and its pair counts.
+    clusteragree.agreement : Indices of agreement of two clusterings or their table.
+    pandas.crosstab : The same counts as a DataFrame.
+
+    References
+    ----------
+    Hubert, L. & Arabie, P. (1985), "Comparing partitions", Journal of Classification 2,
+    193-218.
+
+    Examples
+    --------
+    >>> tab = crosstab(["a", "a", "b", "b"], [1, 1, 1, 2])
+    >>> tab.counts.tolist()
+    [[2, 0], [1, 1]]
+    >>> tab.row_labels.tolist(), tab.col_labels.tolist()
+    (['a', 'b'], [1, 2])
+    """
+    names = ("x", "y")
+    if data is not None:
+        if not isinstance(data, pd.DataFrame):
+            raise TypeError(f"data must be a pandas DataFrame, got {type(data).__name__}")
+        for arg, value in (("x", x), ("y", y)):
+            if not isinstance(value, str):
+                raise TypeError(f"with data=..., {arg} must be a column name, got {value!r}")
+            if value not in data.columns:
+                cols = [str(c) for c in data.columns]
+                raise ValueError(
+                    f"{arg}={value!r} is not a column of data (columns: {cols})."
+                    + suggest(value, cols)
+                )
+        names = (x, y)
+        x, y = data[x], data[y]
+    else:
+        if y is None:
+            raise TypeError("crosstab needs two labellings: crosstab(x, y)")
+        names = tuple(
+            v.name if isinstance(v, pd.Series) and v.name is not None else d
+            for v, d in ((x, "x"), (y, "y"))
+        )
+    x, y = check_label_pair(x, y, dropna=dropna, join=join)
+    cx, lx = _codes(x)
+    cy, ly = _codes(y)
+    K, Q = len(lx), len(ly)
+    if K * Q <= _DIRECT_BINCOUNT_LIMIT:
+        counts = np.bincount(cx * Q + cy, minlength=K * Q).reshape(K, Q)
+    else:  # too many cells for a dense grid over all label codes: count distinct pairs
+        keys, flat = np.unique(cx * np.int64(Q) + cy, return_inverse=True)
+        rows, cols = np.unique(keys // Q), np.unique(keys % Q)
+        counts = np.zeros((len(rows), len(cols)), dtype=np.int64)
+        counts[np.searchsorted(rows, keys // Q), np.searchsorted(cols, keys % Q)] = np.bincount(
+            flat.ravel()
+        )
+        lx, ly = lx[rows], ly[cols]
+    return ContingencyTable(counts, lx, ly, names=names)
+
+
+def _is_2d(obj) -> bool:
+    if isinstance(obj, (str, bytes, ContingencyTable)):
+        return False
+    try:
+        return np.ndim(obj) == 2
+    except ValueError:  # a ragged nested sequence: check_labels says what is wrong
+        return False
+
+
+def _hard_labels(obj, name):
+    """Labels of a hard partition given as a 2-D array: an (n, 1) column of labels, or one-hot
+    memberships (objects x clusters)."""
+    arr = obj.to_numpy() if isinstance(obj, pd.DataFrame) else np.asarray(obj)
+    if arr.shape[1] == 1:
+        return arr[:, 0]  # a column of labels
+    if arr.dtype.kind in "iu" and arr.size and (arr.min() < 0 or arr.max() > 1):
+        raise ValueError(
+            f"{name} is a 2-D array of shape {arr.shape} holding integers other than 0 and 1: "
+            "labels must be 1-D (an (n, 1) column is read as labels), and a membership matrix "
+            "(objects x clusters) holds values in [0, 1]")
+    U, kind = read_memberships(obj, name)
+    if kind != "exclusive hard":
+        families = {"non-exclusive hard": "'fuzzy' or 'overlapping' family",
+                    "non-exhaustive hard": "'overlapping' family"}.get(kind, "'fuzzy' family")
+        raise ValueError(
+            f"{name} is a {kind} clustering: contingency-table indices need hard partitions; "
+            f"use an index of the {families} (ca.list_indices() says which kinds each takes)"
+        )
+    return U.argmax(axis=1)
+
+
+def as_table(x, y=None, *, data=None, dropna: bool = False, join: str = "exact"
+             ) -> ContingencyTable:
+    """One ContingencyTable from a table, a K x Q array of counts, or two clusterings (label
+    vectors, column names with ``data``, (n, 1) columns of labels, or one-hot membership
+    matrices of hard partitions)."""
+    if isinstance(x, ContingencyTable):
+        if y is not None or data is not None:
+            raise TypeError("pass either a ContingencyTable or two labellings x, y, not both")
+        return x
+    if y is None and data is None:
+        return ContingencyTable(as_counts(x, allow_batch=False))
+    if data is None and (_is_2d(x) or _is_2d(y)):
+        x = _hard_labels(x, "x") if _is_2d(x) else x
+        y = _hard_labels(y, "y") if _is_2d(y) else y
+    return crosstab(x, y, data=data, dropna=dropna, join=join)
