@@ -34,11 +34,11 @@ from .._moments.combinatorics import compositions, count_compositions_upto
 from .._validate import check_positive_int
 from ._methods import NullMethod, register_method
 from ._request import values_on_tables
+from .spec import DEFAULT_MAX_TABLES, DEFAULT_MAX_WORK
 
 __all__ = ["count_tables", "enumerate_tables", "statistic_law", "DEFAULT_MAX_TABLES",
            "DEFAULT_MAX_WORK"]
 
-DEFAULT_MAX_TABLES = 2_000_000
 
 
 def _check_margins(rows, cols):
@@ -262,8 +262,6 @@ def _state_ids(rows: np.ndarray, top: int):
     return uniq, inv.ravel()
 
 
-#: Work limit of the dynamic programme: (state, key) entries of one column times key length.
-DEFAULT_MAX_WORK = 10_000_000
 
 
 @fill_doc

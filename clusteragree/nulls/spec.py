@@ -27,9 +27,13 @@ from .._moments.mi_variance import DEFAULT_MAX_SECONDS
 from .._validate import (check_bool, check_choice, check_positive_int, check_real, check_seed,
                          suggest)
 from ._methods import all_method_names, get_model
-from .exact import DEFAULT_MAX_TABLES, DEFAULT_MAX_WORK
 
-__all__ = ["NullSpec", "SETTINGS"]
+__all__ = ["NullSpec", "SETTINGS", "DEFAULT_MAX_TABLES", "DEFAULT_MAX_WORK"]
+
+#: The exact methods' budgets: tables to enumerate, and the dynamic programme's work ((state,
+#: key) entries of one column times the key's length).
+DEFAULT_MAX_TABLES = 2_000_000
+DEFAULT_MAX_WORK = 10_000_000
 
 _REFERENCES = ("x", "y")
 
