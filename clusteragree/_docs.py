@@ -58,8 +58,8 @@ join : {"exact", "inner"}, default "exact"
     out. A pandas object and an array, or two arrays, are paired by position.""",
     "index": """\
 index : str or Index
-    The index: a name or an alias of ``ca.list_indices()`` (e.g. "adjusted_rand" or "ari",
-    "jaccard", "nmi_sqrt").""",
+    The index: a name or an alias of ``ca.list_indices()`` (e.g. "rand", "jaccard",
+    "nmi_sqrt").""",
     "indices": """\
 indices : str or list of str
     Index names or aliases (``ca.list_indices()``), a group ("paired", "simple",
@@ -68,34 +68,29 @@ indices : str or list of str
     for this input (e.g. kappa on a non-square table) is left out with a warning (NA in a
     table of results); an index named on its own raises instead.""",
     "method": """\
-method : str, optional
+method : str, NullSpec or scipy.stats.PermutationMethod, optional
     How the null law is obtained (``ca.nulls.list_nulls()``). Under ``model="perm"``:
     "exact" (the exact law: a dynamic programme on s = sum n_ij^2 or t = sum n_ij log n_ij for
     the pair-counting and information indices, every table enumerated for the others),
     "hypergeometric" (closed-form mean and variance), "patefield" (random tables with the
-    observed margins, Patefield's algorithm AS 159), "permutation" or "simulation" (random
-    relabellings of y). Under the random-partition models: "exact" (the exact mean; the full law when n is
+    observed margins, Patefield's algorithm AS 159) or "permutation" (random relabellings of
+    y). Under the random-partition models: "exact" (the exact mean; the full law when n is
     small) or "simulation" (uniform random partitions). For indices of object pairs:
-    "permutation" or "exact" (the exact mean). "auto" takes the exact law when it fits in
-    ``max_tables`` / ``max_work``, else Monte Carlo, and says so. None: the model's default
-    (17,000 Patefield tables under "perm", the thesis' IADJUST; 17,000 random partitions
-    under the other models; 999 permutations for indices of object pairs).""",
+    "permutation" or "exact" (the exact mean). "auto" takes the exact law when it fits the
+    budgets, else Monte Carlo, and says so. None: the model's default (17,000 Patefield
+    tables under "perm", the thesis' IADJUST; 17,000 random partitions under the other
+    models; 999 permutations for indices of object pairs). A ``ca.NullSpec`` gives the
+    method with its settings (the exact methods' budgets, a one-sided model's reference,
+    exhaustive permutations, a progress bar); scipy's ``PermutationMethod(n_resamples,
+    rng=...)`` is read as ``NullSpec("permutation", n_sim=n_resamples, seed=rng)``.""",
     "model": """\
-model : {"perm", "num", "num1", "all", "all1"}, default "perm"
-    The random model of partitions (Gates & Ahn 2017): "perm", both margins fixed (one
-    labelling randomly permuted against the other); "num", random partitions with the
+model : {"perm", "num", "num1", "all", "all1", "objects", "pairs"}, optional
+    The random model (Gates & Ahn 2017). Of partitions: "perm" (default), both margins fixed
+    (one labelling randomly permuted against the other); "num", random partitions with the
     observed numbers of clusters, and "num1" the same with ``x`` fixed; "all", random
-    partitions of any number of clusters, and "all1" the same with ``x`` fixed. Indices of
-    object pairs (fuzzy memberships, similarity matrices) take ``null=`` instead.""",
-    "null": """\
-null : {"objects", "pairs"}, optional
-    The null of the indices of object pairs (fuzzy memberships, similarity matrices):
-    "objects" (default) permutes y's objects (the Mantel / QAP null), "pairs" its pair
-    values (Amodio et al.'s null).""",
-    "reference": """\
-reference : {"x", "y"}, optional
-    The clustering a one-sided model ("num1", "all1") keeps fixed (default "x", the
-    rows).""",
+    partitions of any number of clusters, and "all1" the same with ``x`` fixed. Of object
+    pairs (fuzzy memberships, similarity matrices): "objects" (their default) permutes y's
+    objects (the Mantel / QAP null), "pairs" its pair values (Amodio et al.'s null).""",
     "n_sim": """\
 n_sim : int, optional
     Monte Carlo size: random tables, permutations or partitions. Default: the method's own
@@ -105,23 +100,6 @@ n_sim : int, optional
 seed : None, int, SeedSequence or Generator, optional
     The only source of randomness (``numpy.random.default_rng(seed)``): the same seed gives
     the same result. None draws fresh entropy.""",
-    "exhaustive": """\
-exhaustive : bool, optional
-    Permutation methods: use every permutation (an exact law). Default: when n <= 8.""",
-    "max_tables, max_work": """\
-max_tables, max_work : int
-    The exact methods refuse, before any work, a law with more tables to enumerate
-    (``max_tables``) or a larger dynamic programme (``max_work``) than these; "auto" then
-    takes Monte Carlo.""",
-    "max_seconds": """\
-max_seconds : float
-    The closed-form variance of an information index (``method="hypergeometric"``) is
-    refused, before any work, when its time predicted from the margins is above this many
-    seconds (default 60; a 50 x 50 table of 10^6 objects takes about 100 s); from 5 s on a
-    progress bar shows.""",
-    "progress": """\
-progress : bool, default False
-    Show a progress bar for long Monte Carlo runs.""",
     "alternative": """\
 alternative : {"greater", "less", "two-sided"}, optional
     The side of the test: "greater", the index is larger than by chance; "less", smaller;

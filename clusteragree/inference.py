@@ -23,6 +23,7 @@ import numpy as np
 import pandas as pd
 
 from ._display import definition_table, figure_html, table
+from ._docs import fill_doc
 from ._validate import check_bool, check_choice, check_real
 from ._validate import check_options
 from .indices import (Index, PairIndex, evaluate_checked, evaluate_pairwise, get_index,
@@ -63,8 +64,57 @@ def _fmt_p(p: float, nd: NullDistribution) -> str:
 
 @dataclass
 class AgreementTest:
-    """Result of ``agreement_test``: print it for an R-style summary; ``to_frame()`` gives the
-    one-row result in the package's one schema (``RESULT_COLUMNS``)."""
+    """Result of ``agreement_test``: one index tested against its null law.
+
+    ``repr(res)`` is short, like scipy's results; ``print(res)`` (or ``res.summary()``) gives
+    the test as R prints an ``htest``; ``to_frame()`` gives the one-row result in the
+    package's one schema (``RESULT_COLUMNS``, the same names as these attributes).
+
+    Parameters
+    ----------
+    statistic : float
+        The observed value of the index.
+    pvalue : float
+        The p-value (nan when the null gives moments only, e.g. ``method="hypergeometric"``).
+    adjusted : dict
+        Centre ("mean", "median") -> the index adjusted for chance, (I - c) / (max - c) (a
+        distance: (c - I) / (c - min)); empty for an index with no fixed optimum.
+    null : NullDistribution
+        The null law.
+    index : str
+        The index's name.
+    alternative : str
+        "greater", "less" or "two-sided".
+    data_name : str
+        What was compared, for printing.
+    zscore : float
+        (statistic - null mean) / null sd (nan when the null has no variance).
+    pvalue_se : float
+        The Monte Carlo standard error of the p-value (0 for an exact law).
+    note : str, optional
+        How the index was computed on this table, when that depends on the table.
+    record : Index, optional
+        The index's registry record (looked up from ``index`` when not given).
+
+    See Also
+    --------
+    agreement_test : Makes it.
+    compare : Many indices as one frame of these rows.
+
+    References
+    ----------
+    Hubert, L. & Arabie, P. (1985), "Comparing partitions", Journal of Classification 2.
+
+    Examples
+    --------
+    >>> res = ca.agreement_test([[30, 20], [10, 20]], index="rand", method="exact")
+    >>> res
+    AgreementTest(index='rand', statistic=0.525316, pvalue=0.0368348, adjusted={'mean': 0.051241, 'median': 0.0601504}, model='perm', method='exact')
+    >>> res.to_frame()[["statistic", "pvalue", "adjusted_mean"]].round(4)
+           statistic  pvalue  adjusted_mean
+    index                                  
+    rand      0.5253  0.0368         0.0512
+    """
 
     statistic: float
     pvalue: float  # nan when the null gives moments only
@@ -84,18 +134,45 @@ class AgreementTest:
 
     @property
     def method(self) -> str:
+        """The name of the null method (``res.null.method``).
+
+        Returns
+        -------
+        str
+            E.g. "exact", "patefield".
+        """
         return self.null.method
 
     @property
     def model(self) -> str:
+        """The name of the random model (``res.null.model``).
+
+        Returns
+        -------
+        str
+            E.g. "perm", "num1".
+        """
         return self.null.model
 
     def to_frame(self) -> pd.DataFrame:
-        """One row, indexed by the index name, with the columns ``RESULT_COLUMNS``."""
+        """The result as a one-row frame of the one schema.
+
+        Returns
+        -------
+        ResultsFrame
+            Indexed by the index name, with the columns ``RESULT_COLUMNS`` (pandas' nullable
+            Float64 and Int64: what the method cannot give is NA).
+        """
         return _frame([self])
 
     def row(self) -> dict:
-        """The result as a dict with the keys ``RESULT_COLUMNS`` (NA where not available)."""
+        """The result as a dict with the keys ``RESULT_COLUMNS``.
+
+        Returns
+        -------
+        dict
+            Column -> value (NA where the method gives nothing).
+        """
         row = dict(self.null.summary())
 
         def na(v):
@@ -119,8 +196,14 @@ class AgreementTest:
                 f"model={self.model!r}, method={self.method!r})")
 
     def summary(self) -> str:
-        """The test as R prints an ``htest``: data, index, observed value and null moments,
-        p-value, alternative, null distribution and adjusted values (``str(res)``)."""
+        """The test as R prints an ``htest`` (``str(res)``).
+
+        Returns
+        -------
+        str
+            Data, index, observed value and null moments, p-value, alternative, null
+            distribution and adjusted values.
+        """
         return str(self)
 
     def __str__(self) -> str:
@@ -257,42 +340,43 @@ def _test_of(rec: Index, nd: NullDistribution, request, alternative: str,
                          note=note, record=rec)
 
 
+@fill_doc
 def agreement(x, y=None, index="adjusted_rand", *, data=None, dropna=False, join="exact",
               **options):
     """Agreement between two clusterings by one or several indices.
 
     Parameters
     ----------
-    x, y : label vectors (x rows, y columns; the reference classes first in validation),
-        membership matrices (objects x clusters), covers (0/1 memberships or lists of sets) or
-        similarity matrices (n x n), as arrays or pandas objects; each index takes the kinds
-        of clustering its definition covers (``kinds`` in ``list_indices()``) and refuses the
-        others by name; or column names with ``data=``; or ``x`` alone as a ContingencyTable, a K x Q table of
-        counts or a batch of tables of shape (..., K, Q).
-    index : str or list of str
+    %(x, y)s
+        ``x`` alone may also be a batch of tables of shape (..., K, Q).
+    index : str, Index or list of str, default "adjusted_rand"
         An index name or alias (``ca.list_indices()``), a group ("paired", "simple",
         "pair counting", "information", "set matching", "all") or a list of them.
-    data : DataFrame, optional
-        Read ``x`` and ``y`` as column names of ``data``.
-    dropna : bool
-        Leave out objects whose label is missing in x or y (otherwise missing labels raise).
-    join : {"exact", "inner"}
-        Two pandas objects (Series of labels, DataFrames of memberships or similarity
-        matrices) are paired by their index: "exact" (default) needs the same index labels in
-        any order, "inner" keeps the objects in both (see ``crosstab``); a pandas object and
-        an array are paired by position.
-    **options
-        Options of the indices (e.g. ``base=2``, ``average="max"``, ``simplified=True``); with
-        several indices each option goes to those that take it.
+    %(data)s
+    %(dropna)s
+    %(join)s
+    %(**options)s
 
     Returns
     -------
-    float for one index on one table; a pandas Series (indexed by index name) for several;
-    numpy arrays (one index) or a DataFrame (several) for a batch of tables.
+    float, Series, numpy.ndarray or DataFrame
+        A float for one index on one table; a Series (indexed by index name) for several;
+        an array (one index) or a DataFrame (several) for a batch of tables.
+
+    See Also
+    --------
+    agreement_test : The index against its null law.
+    list_indices : Every index, with its family, range and options.
+
+    References
+    ----------
+    Hubert, L. & Arabie, P. (1985), "Comparing partitions", Journal of Classification 2.
+
+    Amorim, M. J. (2015), "On clustering stability", PhD thesis, ISCTE - University
+    Institute of Lisbon.
 
     Examples
     --------
-    >>> import clusteragree as ca
     >>> ca.agreement([0, 0, 1, 1], [0, 0, 1, 2], index="jaccard")
     0.5
     >>> ca.agreement([0, 0, 1, 1], [0, 0, 1, 2], index=["rand", "ari"]).round(3).to_dict()
@@ -330,6 +414,7 @@ def agreement(x, y=None, index="adjusted_rand", *, data=None, dropna=False, join
     return out
 
 
+@fill_doc
 def agreement_test(x, y=None, index="rand", method=None, *, model=None, n_sim=None, seed=None,
                    alternative=None, plus_one=True, data=None, dropna=False, join="exact",
                    **options) -> AgreementTest:
@@ -337,30 +422,50 @@ def agreement_test(x, y=None, index="rand", method=None, *, model=None, n_sim=No
 
     Parameters
     ----------
-    x, y, data, dropna, join : the two clusterings (labels, column names with ``data``,
-        membership or similarity matrices) or a table; two pandas objects (Series, or
-        DataFrames of memberships or similarity matrices) are paired by their index
-        (``join="inner"`` keeps the objects in both).
-    index : str
-        The index (``ca.list_indices()``); default the Rand index, a raw index (the ARI is the
-        Rand index adjusted by its null mean, which the test reports).
-    method : str or NullSpec, optional
-        How the null law is obtained (``ca.nulls.list_nulls()``); default: the model's own
-        (17,000 Patefield tables under ``model="perm"``, the thesis' IADJUST; 17,000 random
-        partitions under the other partition models; 999 permutations for fuzzy and matrix
-        indices). "auto": the exact law when it fits, else Monte Carlo. A ``NullSpec`` gives
-        the method with its settings (budgets, reference, exhaustive, progress).
-    model : {"perm", "num", "num1", "all", "all1", "objects", "pairs"}
-        The random model (see ``ca.nulls.null_distribution``).
-    alternative : {"greater", "less", "two-sided"}, optional
-        Default: "greater" for a similarity, "less" for a distance (agreement above chance).
-    plus_one : bool
-        Monte Carlo p-value (1 + #{T >= t}) / (B + 1) (default) or #{T >= t} / B.
+    %(x, y)s
+    index : str or Index, default "rand"
+        The index (``ca.list_indices()``). The default is a raw index: its adjustment by the
+        null mean, which the test reports, is the adjusted Rand index.
+    %(method)s
+    %(model)s
+    %(n_sim)s
+    %(seed)s
+    %(alternative)s
+    %(plus_one)s
+    %(data)s
+    %(dropna)s
+    %(join)s
+    %(**options)s
 
     Returns
     -------
-    AgreementTest, with ``statistic``, ``pvalue``, ``pvalue_se``, ``adjusted`` (by mean and
-    median), ``null`` (the NullDistribution), ``zscore`` and ``to_frame()``.
+    AgreementTest
+        ``statistic``, ``pvalue``, ``pvalue_se``, ``adjusted`` (by the null mean and median),
+        ``zscore``, ``null`` (the NullDistribution) and ``to_frame()``.
+
+    Raises
+    ------
+    ValueError
+        ``method="exact"`` where only the exact mean is known (a test needs the law): use
+        ``adjust`` for the adjusted value, a Monte Carlo method for the test.
+
+    See Also
+    --------
+    adjust : The chance-adjusted value alone.
+    compare : Many indices on the same null tables.
+    clusteragree.nulls.null_distribution : The null law alone.
+    NullSpec : A method with its settings.
+
+    References
+    ----------
+    Amorim, M. J. (2015), "On clustering stability", PhD thesis, ISCTE - University
+    Institute of Lisbon.
+
+    Patefield, W. M. (1981), "Algorithm AS 159: An efficient method of generating random R x C
+    tables with given row and column totals", Applied Statistics 30.
+
+    Gates, A. J. & Ahn, Y.-Y. (2017), "The impact of random models on clustering similarity",
+    Journal of Machine Learning Research 18.
 
     Examples
     --------
@@ -377,13 +482,54 @@ def agreement_test(x, y=None, index="rand", method=None, *, model=None, n_sim=No
     return _test_of(rec, nd, requests[0], alternative, plus_one)
 
 
+@fill_doc
 def adjust(x, y=None, index="rand", method=None, center="mean", *, model=None, n_sim=None,
            seed=None, optimum=None, data=None, dropna=False, join="exact", **options) -> float:
-    """The chance-adjusted value of an index, (I - c) / (max - c) (a distance:
-    (c - I) / (c - min)), with c the null mean, median or a quantile (``center=0.99``: P99)
-    under the chosen random model; ``optimum`` (max or min) defaults to the index's own.
-    ``method`` is a method name or a ``NullSpec`` (see ``agreement_test``).
+    """The chance-adjusted value of an index.
 
+    (I - c) / (max - c) for a similarity, (c - I) / (c - min) for a distance, with c the null
+    mean, median or a quantile under the chosen random model.
+
+    Parameters
+    ----------
+    %(x, y)s
+    index : str or Index, default "rand"
+        The index (``ca.list_indices()``); adjusted by its null mean, "rand" gives the ARI.
+    %(method)s
+    %(center)s
+    %(model)s
+    %(n_sim)s
+    %(seed)s
+    optimum : float, optional
+        The max (a similarity) or min (a distance); default the index's own (1 for most
+        similarities). Needed for an index with no fixed optimum (mutual_info).
+    %(data)s
+    %(dropna)s
+    %(join)s
+    %(**options)s
+
+    Returns
+    -------
+    float
+        The adjusted value (1: the optimum; 0: what chance gives).
+
+    See Also
+    --------
+    agreement_test : The test, with the adjusted values by mean and median.
+    iadjust : The thesis' IADJUST table.
+
+    References
+    ----------
+    Hubert, L. & Arabie, P. (1985), "Comparing partitions", Journal of Classification 2.
+
+    Amorim, M. J. (2015), "On clustering stability", PhD thesis, ISCTE - University
+    Institute of Lisbon.
+
+    Gates, A. J. & Ahn, Y.-Y. (2017), "The impact of random models on clustering similarity",
+    Journal of Machine Learning Research 18.
+
+    Examples
+    --------
     >>> round(ca.adjust(ca.ContingencyTable([[30, 20], [10, 20]]), index="jaccard",
     ...                 method="exact"), 4)                      # Amorim (2015), Table 8
     0.0349
@@ -401,18 +547,49 @@ def adjust(x, y=None, index="rand", method=None, center="mean", *, model=None, n
     return nd.adjust(_observed(rec, requests[0]), center, optimum=optimum)
 
 
+@fill_doc
 def compare(x, y=None, indices="paired", method=None, *, model=None, n_sim=None, seed=None,
             alternative=None, plus_one=True, data=None, dropna=False, join="exact",
             **options) -> pd.DataFrame:
     """Many indices side by side, with their nulls from the same random tables.
 
-    Returns a DataFrame indexed by index name whose rows are ``agreement_test(...).to_frame()``
-    rows (columns ``RESULT_COLUMNS``): statistic, null_mean, null_median, null_sd,
-    null_skewness, pvalue, pvalue_se, alternative, adjusted_mean, adjusted_median, zscore,
-    kind, model, method, n_sim. What a method cannot give (a median from closed-form moments) is NA;
-    indices with no fixed optimum (mutual_info) are not adjusted (NA). ``method`` is a method
-    name or a ``NullSpec`` (see ``agreement_test``).
+    Parameters
+    ----------
+    %(x, y)s
+    %(indices)s
+    %(method)s
+    %(model)s
+    %(n_sim)s
+    %(seed)s
+    %(alternative)s
+    %(plus_one)s
+    %(data)s
+    %(dropna)s
+    %(join)s
+    %(**options)s
 
+    Returns
+    -------
+    ResultsFrame
+        Indexed by index name; its rows are ``agreement_test(...).to_frame()`` rows (columns
+        ``RESULT_COLUMNS``: statistic, null_mean, null_median, null_sd, null_skewness,
+        pvalue, pvalue_se, alternative, adjusted_mean, adjusted_median, zscore, kind, model,
+        method, n_sim). What a method cannot give (a median from closed-form moments) is NA;
+        indices with no fixed optimum (mutual_info) are not adjusted (NA).
+
+    See Also
+    --------
+    agreement_test : One index.
+    iadjust : With the thesis' defaults.
+    format_results : The frame as text.
+
+    References
+    ----------
+    Amorim, M. J. (2015), "On clustering stability", PhD thesis, ISCTE - University
+    Institute of Lisbon.
+
+    Examples
+    --------
     >>> df = ca.compare(ca.ContingencyTable([[30, 20], [10, 20]]), method="exact")
     >>> df.loc[["rand", "sokal_sneath"], ["null_mean", "adjusted_mean"]].round(5)
                   null_mean  adjusted_mean
@@ -444,20 +621,79 @@ def compare(x, y=None, indices="paired", method=None, *, model=None, n_sim=None,
     return frame
 
 
+@fill_doc
 def iadjust(x, y=None, *, indices="paired", method="patefield", n_sim=None, seed=None,
             data=None, dropna=False, join="exact", plus_one=False, **options) -> pd.DataFrame:
-    """The thesis' IADJUST (Amorim 2015, "On clustering stability", ch. 4): ``compare`` with
-    17,000 Patefield tables (``n_sim``; ``method=`` may name another null) and the eight
-    paired indices; the p-value is the thesis' share #{T >= t} / B (``plus_one=False``).
-    Other ``compare`` arguments pass through."""
+    """The thesis' IADJUST: ``compare`` with 17,000 Patefield tables and the paired indices.
+
+    The p-value is the thesis' share #{T >= t} / B (``plus_one=False``).
+
+    Parameters
+    ----------
+    %(x, y)s
+    %(indices)s
+    method : str or NullSpec, default "patefield"
+        Another null may be named (see ``compare``).
+    %(n_sim)s
+    %(seed)s
+    %(data)s
+    %(dropna)s
+    %(join)s
+    plus_one : bool, default False
+        The thesis' #{T >= t} / B; True gives (1 + #{T >= t}) / (B + 1).
+    %(**options)s
+        Other ``compare`` arguments (``model=``, ``alternative=``) pass through too.
+
+    Returns
+    -------
+    ResultsFrame
+        As ``compare``.
+
+    See Also
+    --------
+    compare : The general function.
+
+    References
+    ----------
+    Amorim, M. J. (2015), "On clustering stability", PhD thesis, ISCTE - University
+    Institute of Lisbon.
+
+    Examples
+    --------
+    >>> df = ca.iadjust([[30, 20], [10, 20]], n_sim=2000, seed=1)
+    >>> list(df.index[:3]), int(df["n_sim"].iloc[0])
+    (['rand', 'gower_legendre', 'jaccard'], 2000)
+    """
     return compare(x, y, indices=indices, method=method, n_sim=n_sim, seed=seed, data=data,
                    dropna=dropna, join=join, plus_one=plus_one, **options)
 
 
 def format_results(frame: pd.DataFrame, columns=None, digits: int = 4) -> str:
-    """A results frame (``compare``, ``to_frame()``) as text, R-style: numbers to ``digits``
-    significant digits, NA where the method gives nothing, and the null named above it.
+    """A results frame as text, R-style.
 
+    Numbers to ``digits`` significant digits, NA where the method gives nothing, and the null
+    named above the table.
+
+    Parameters
+    ----------
+    frame : DataFrame
+        A frame of the one schema (``compare``, ``to_frame()``).
+    columns : list of str, optional
+        The columns to show (default all).
+    digits : int, default 4
+        Significant digits.
+
+    Returns
+    -------
+    str
+        The table.
+
+    See Also
+    --------
+    compare : Makes such frames.
+
+    Examples
+    --------
     >>> df = ca.compare([[30, 20], [10, 20]], indices=["rand", "jaccard"], method="exact")
     >>> print(format_results(df, ["statistic", "null_mean", "pvalue", "adjusted_mean"]))
     null: both margins fixed (permutation model); dynamic programme on s

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from ..indices import (get_index, group_members, resolve_indices, skip_undefined,
                        split_options)
+from .._docs import fill_doc
 from ..indices import Index, PairIndex, evaluate_checked
 from ..inputs import Clusterings, as_clusterings
 from .._validate import check_options
@@ -133,10 +134,42 @@ def _index_options(recs, options) -> dict:
 
 def plan(clusterings: Clusterings, recs, spec: NullSpec, options=None, *,
          optional=frozenset()) -> list[NullRequest]:
-    """Checked requests for the null laws of the index records ``recs`` on ``clusterings``
-    (converted by the entry) under ``spec``: every method's size check is run here, before
-    any work. ``optional``: names asked for only as members of a group, left out (with their
-    reason in ``request.not_defined``) when they are not defined for this table."""
+    """Checked requests for the null laws of some indices, before any work.
+
+    Every method's size check is run here: a law too large for the spec's budgets, or an
+    index a method cannot do, is refused before anything is drawn.
+
+    Parameters
+    ----------
+    clusterings : Clusterings
+        The clusterings as the entry converted them (``clusteragree.inputs.as_clusterings``).
+    recs : list of Index
+        The index records, looked up once (``index_records``).
+    spec : NullSpec
+        The random model, the method and their settings.
+    options : dict, optional
+        The index options given to the public call (each goes to the indices that take it).
+    optional : set of str, optional
+        Names asked for only as members of a group: left out, with their reason in
+        ``request.not_defined``, when they are not defined for this table.
+
+    Returns
+    -------
+    list of NullRequest
+        One request per kind of index (table indices; indices of object pairs).
+
+    See Also
+    --------
+    run : Computes the laws of the requests.
+
+    Examples
+    --------
+    >>> from clusteragree.inputs import as_clusterings
+    >>> reqs = plan(as_clusterings([[30, 20], [10, 20]]), index_records("rand"),
+    ...             NullSpec(method="exact"))
+    >>> reqs[0].method.name, reqs[0].model.name
+    ('exact', 'perm')
+    """
     per = _index_options(recs, options)
     rng = spec.generator()
     groups = [g for g in ([r for r in recs if not _is_pair_index(r)],
@@ -173,22 +206,77 @@ def plan(clusterings: Clusterings, recs, spec: NullSpec, options=None, *,
 
 
 def run(requests) -> dict:
-    """The null laws of planned requests: index name -> NullDistribution."""
+    """The null laws of planned requests.
+
+    Parameters
+    ----------
+    requests : list of NullRequest
+        From ``plan``.
+
+    Returns
+    -------
+    dict
+        Index name -> NullDistribution.
+
+    See Also
+    --------
+    plan : Makes the requests.
+
+    Examples
+    --------
+    >>> from clusteragree.inputs import as_clusterings
+    >>> laws = run(plan(as_clusterings([[30, 20], [10, 20]]), index_records("rand"),
+    ...                 NullSpec(method="exact")))
+    >>> round(laws["rand"].mean, 5)
+    0.49968
+    """
     out: dict[str, NullDistribution] = {}
     for req in requests:
         out.update(req.method.law(req))
     return out
 
 
+@fill_doc
 def null_distributions(x, indices="paired", method="exact", *, y=None, model=None, n_sim=None,
                        seed=None, data=None, dropna=False, join="exact",
                        **options) -> dict[str, NullDistribution]:
     """Null distributions of several indices, all from the same random tables or permutations.
 
-    Takes the arguments of ``null_distribution`` (``x`` a table, or ``x`` and ``y=`` two
-    clusterings) with ``indices`` a name, a group or a list; returns a dict
-    index name -> NullDistribution.
+    Parameters
+    ----------
+    x : array-like, Series, DataFrame, str or ContingencyTable
+        The first clustering (``y=`` the second), or a table alone; see
+        ``null_distribution``.
+    %(indices)s
+    method : str, NullSpec or scipy.stats.PermutationMethod, default "exact"
+        How the laws are obtained (see ``null_distribution``).
+    y : array-like, Series, DataFrame or str, optional
+        The second clustering.
+    %(model)s
+    %(n_sim)s
+    %(seed)s
+    %(data)s
+    %(dropna)s
+    %(join)s
+    %(**options)s
 
+    Returns
+    -------
+    dict
+        Index name -> NullDistribution.
+
+    See Also
+    --------
+    null_distribution : One index.
+    clusteragree.compare : The tests of many indices.
+
+    References
+    ----------
+    Amorim, M. J. (2015), "On clustering stability", PhD thesis, ISCTE - University
+    Institute of Lisbon.
+
+    Examples
+    --------
     >>> nds = ca.nulls.null_distributions([[30, 20], [10, 20]], ["rand", "jaccard"], "exact")
     >>> round(nds["rand"].mean, 5), round(nds["jaccard"].mean, 5)   # Amorim (2015), Table 8
     (0.49968, 0.34143)
@@ -199,6 +287,7 @@ def null_distributions(x, indices="paired", method="exact", *, y=None, model=Non
     return run(plan(clusterings, recs, spec, options, optional=group_members(indices)))
 
 
+@fill_doc
 def null_distribution(x, y=None, index="rand", method="exact", *, model=None, n_sim=None,
                       seed=None, data=None, dropna=False, join="exact",
                       **options) -> NullDistribution:
@@ -206,34 +295,39 @@ def null_distribution(x, y=None, index="rand", method="exact", *, model=None, n_
 
     Parameters
     ----------
-    x, y : two clusterings (labels, column names with ``data=``, membership or similarity
-        matrices), or ``x`` alone as a ContingencyTable or a K x Q table of counts.
-    index : str
-        Any index of ``ca.list_indices()``.
-    method : str or NullSpec
-        How the law is obtained (``ca.nulls.list_nulls()``): under ``model="perm"``,
-        "exact", "hypergeometric", "patefield" or "permutation"; under the random partition
-        models, "exact" (exact mean; the full law when n is small) or "simulation"; for
-        indices of object pairs, "permutation" or "exact" (the exact mean). "auto" takes the
-        exact law when it fits, else Monte Carlo. A ``NullSpec`` gives the method with its
-        settings (budgets of the exact methods, a one-sided model's reference, exhaustive
-        permutations, a progress bar).
-    model : {"perm", "num", "num1", "all", "all1", "objects", "pairs"}
-        The random model (Gates & Ahn 2017): both margins fixed (default); random partitions
-        with the observed numbers of clusters (two-sided, or one-sided with x fixed); random
-        partitions of any number of clusters (two- or one-sided). For indices of object pairs
-        (fuzzy memberships, similarity matrices): y's objects permuted ("objects", the
-        default; the Mantel/QAP null) or its pair values ("pairs", Amodio et al.'s null).
-    n_sim : int, optional
-        Monte Carlo size (Patefield: 17,000; permutation: 999; simulation: 17,000).
-    seed : None, int, SeedSequence or Generator
-        The only source of randomness.
-    **options
-        Options of the index (e.g. ``base=2``).
+    %(x, y)s
+    %(index)s
+    %(method)s
+        Here the default is "exact" (``agreement_test``'s is the model's own).
+    %(model)s
+    %(n_sim)s
+    %(seed)s
+    %(data)s
+    %(dropna)s
+    %(join)s
+    %(**options)s
 
     Returns
     -------
     NullDistribution
+        The exact law, a sampled law or closed-form moments, with the model and method named.
+
+    See Also
+    --------
+    null_distributions : Several indices on the same null tables.
+    clusteragree.agreement_test : The test of the observed value against this law.
+    NullSpec : A method with its settings.
+
+    References
+    ----------
+    Amorim, M. J. (2015), "On clustering stability", PhD thesis, ISCTE - University
+    Institute of Lisbon.
+
+    Patefield, W. M. (1981), "Algorithm AS 159: An efficient method of generating random R x C
+    tables with given row and column totals", Applied Statistics 30.
+
+    Gates, A. J. & Ahn, Y.-Y. (2017), "The impact of random models on clustering similarity",
+    Journal of Machine Learning Research 18.
 
     Examples
     --------

@@ -138,8 +138,19 @@ class NullSpec:
         return f"NullSpec({', '.join(given)})"
 
     def generator(self):
-        """The random generator of one call: a Generator seed itself (its stream goes on), or
-        a new one from an int, a SeedSequence or None (checked when the spec was made)."""
+        """The random generator of one call, from the seed checked when the spec was made.
+
+        Returns
+        -------
+        numpy.random.Generator
+            A Generator seed itself (its stream goes on from call to call), or a new one
+            from an int, a SeedSequence or None.
+
+        Examples
+        --------
+        >>> NullSpec(seed=1).generator().integers(10**6) == np.random.default_rng(1).integers(10**6)
+        np.True_
+        """
         if isinstance(self.seed, np.random.Generator):
             return self.seed
         return np.random.default_rng(self.seed)
