@@ -9,9 +9,9 @@ import numpy as np
 import pandas as pd
 
 from .._docs import fill_doc
-from .._validate import suggest
+from .._validate import check_choice, suggest
 from ..tables import ContingencyTable, as_counts
-from .labels import check_label_pair
+from .labels import JOINS, check_label_pair
 from .memberships import read_memberships
 
 __all__ = ["crosstab", "as_table"]
@@ -84,6 +84,7 @@ def crosstab(x, y=None, *, data: pd.DataFrame | None = None, dropna: bool = Fals
     >>> tab.row_labels.tolist(), tab.col_labels.tolist()
     (['a', 'b'], [1, 2])
     """
+    check_choice(join, "join", JOINS)
     names = ("x", "y")
     if data is not None:
         if not isinstance(data, pd.DataFrame):

@@ -11,7 +11,7 @@ from collections.abc import Iterator, Mapping, Sequence
 import numpy as np
 import pandas as pd
 
-from .._validate import check_choice, describe_object
+from .._validate import describe_object
 
 __all__ = ["check_labels", "JOINS", "is_indexed", "common_objects", "take_objects", "check_label_pair"]
 
@@ -95,8 +95,8 @@ def common_objects(x, y, join: str = "exact", names=("x", "y")) -> pd.Index | No
     As pandas aligns: the same labels in any order (``join="exact"``; index sets that differ
     are an error saying how many labels are on one side only), or the labels in both
     (``join="inner"``, with a warning saying how many objects were left out). Duplicate index
-    labels are refused: objects are paired by their index, which must be unique."""
-    check_choice(join, "join", JOINS)
+    labels are refused: objects are paired by their index, which must be unique. ``join`` is
+    checked by the public entry (``as_clusterings``, ``crosstab``)."""
     for n, s in zip(names, (x, y)):
         if not s.index.is_unique:
             dup = s.index[s.index.duplicated()][0]
@@ -142,9 +142,8 @@ def check_label_pair(x, y, *, dropna: bool = False, names=("x", "y"), join: str 
 
     Two pandas Series are paired by their index (``join="exact"``: the same labels in any
     order; ``"inner"``: the labels in both); otherwise by position. Returns the two (possibly
-    reordered or filtered) label vectors.
+    reordered or filtered) label vectors. ``join`` is checked by the public entry.
     """
-    check_choice(join, "join", JOINS)
     x = check_labels(x, names[0])
     y = check_labels(y, names[1])
     if isinstance(x, pd.Series) and isinstance(y, pd.Series):
