@@ -100,6 +100,9 @@ n_sim : int, optional
 seed : None, int, SeedSequence or Generator, optional
     The only source of randomness (``numpy.random.default_rng(seed)``): the same seed gives
     the same result. None draws fresh entropy.""",
+    "progress": """\
+progress : bool, default False
+    Show a progress bar on long runs.""",
     "alternative": """\
 alternative : {"greater", "less", "two-sided"}, optional
     The side of the test: "greater", the index is larger than by chance; "less", smaller;

@@ -17,9 +17,9 @@ What is required (numpydoc's validation codes):
   double quotes (whether the work is the right one no lint can tell).
 
 ``PENDING`` lists the objects whose docstrings are being rewritten with their signatures
-(inference, the null engine, the index registry, the regression approximations): their tests
-are expected to fail (``xfail(strict=True)``), so an entry whose docstring passes fails the
-suite until it is removed from ``PENDING``.
+(inference, the null engine, the null specification): their tests are expected to fail
+(``xfail(strict=True)``), so an entry whose docstring passes fails the suite until it is
+removed from ``PENDING``.
 """
 
 from __future__ import annotations
@@ -113,31 +113,6 @@ REFERENCES = frozenset({
 #: Docstrings rewritten elsewhere, with their signatures: expected to fail until then (remove
 #: an entry once its docstring passes; ``xfail(strict=True)`` fails the suite until it is).
 PENDING = frozenset({
-    "clusteragree.indices._pairwise.evaluate_pairwise",
-    "clusteragree.indices._pairwise.gather_objects",
-    "clusteragree.indices._pairwise.pair_vectors",
-    "clusteragree.indices._registry.Index",
-    "clusteragree.indices._registry.Index.higher_is_better",
-    "clusteragree.indices._registry.PairIndex",
-    "clusteragree.indices._registry.PairIndex.accepted_kinds",
-    "clusteragree.indices._registry.PairIndex.check_kind",
-    "clusteragree.indices._registry.TableIndex",
-    "clusteragree.indices._registry.TableIndex.of_statistic",
-    "clusteragree.indices._registry.TableIndex.on_counts",
-    "clusteragree.indices._registry.evaluate",
-    "clusteragree.indices._registry.get_index",
-    "clusteragree.nulls.approximations.QuadraticFit",
-    "clusteragree.nulls.approximations.approximate_null_mean",
-    "clusteragree.nulls.approximations.identity_null_mean",
-    "clusteragree.studies.approximations.Refit",
-    "clusteragree.studies.approximations.agreement_table",
-    "clusteragree.studies.approximations.approximation_errors",
-    "clusteragree.studies.approximations.approximation_residuals",
-    "clusteragree.studies.approximations.correlations",
-    "clusteragree.studies.approximations.design_null_means",
-    "clusteragree.studies.approximations.fit_approximations",
-    "clusteragree.studies.approximations.margin_null_means",
-    "clusteragree.studies.approximations.simulated_agreement",
 })
 
 #: A reference: a year in parentheses and a title in double quotes.

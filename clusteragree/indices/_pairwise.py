@@ -43,10 +43,39 @@ def upper(M: np.ndarray) -> np.ndarray:
 
 
 def gather_objects(M: np.ndarray, perms: np.ndarray) -> np.ndarray:
-    """Upper triangles of M[pi][:, pi] for each row pi of ``perms`` (shape (B, n)) -> (B, m).
+    """The upper triangles of a matrix with its objects permuted: the objects null.
 
-    Row and column takes keep memory access sequential (a direct gather of m scattered entries
-    per permutation is several times slower for large n)."""
+    For each permutation pi, the strict upper triangle of M[pi][:, pi] (the Mantel / QAP
+    null: the matrix's structure is kept, its objects relabelled). Row and column takes keep
+    memory access sequential (a direct gather of m scattered entries per permutation is
+    several times slower for large n).
+
+    Parameters
+    ----------
+    M : ndarray, shape (n, n)
+        A representation of y (e.g. J = U U^T).
+    perms : ndarray of int, shape (B, n)
+        B permutations of the n objects, one a row.
+
+    Returns
+    -------
+    ndarray of float, shape (B, m)
+        The m = n(n - 1)/2 pair values of each permuted matrix, in the order of ``upper``.
+
+    See Also
+    --------
+    upper : The upper triangle of one matrix.
+    pair_vectors : The pair vectors of two clusterings.
+
+    Examples
+    --------
+    >>> M = np.arange(16.0).reshape(4, 4)
+    >>> upper(M)
+    array([ 1.,  2.,  3.,  6.,  7., 11.])
+    >>> gather_objects(M, np.array([[0, 1, 2, 3], [3, 2, 1, 0]]))
+    array([[ 1.,  2.,  3.,  6.,  7., 11.],
+           [14., 13., 12.,  9.,  8.,  4.]])
+    """
     n = M.shape[0]
     iu, ju = upper_index(n)
     flat = iu * n + ju
@@ -120,15 +149,81 @@ def _upper_vectors(rec, X, kind):
 
 
 def pair_vectors(rec, pair):
-    """Upper-triangle vectors of x's and y's representations, from the validated clusterings
-    ``pair = (X, kx, Y, ky)``."""
+    """The pair vectors of two clusterings: the upper triangles of their representations.
+
+    Each clustering is turned into the index's n x n matrices (``rec.representation``), built
+    by blocks of rows when the representation offers it (no n x n matrix is then held), and
+    each matrix into the vector of its m = n(n - 1)/2 pair values (the order of ``upper``).
+
+    Parameters
+    ----------
+    rec : PairIndex
+        The index's registry record; it must have a ``representation``.
+    pair : tuple
+        The validated clusterings ``(X, format_x, Y, format_y)``
+        (``clusteragree.inputs.Clusterings.pair``).
+
+    Returns
+    -------
+    xs, ys : tuple of ndarray
+        The pair vectors of x's and of y's representations, one vector (shape (m,)) per
+        matrix of the representation.
+
+    See Also
+    --------
+    evaluate_pairwise : The index on the two clusterings.
+    gather_objects : y's pair vectors under permutations of its objects.
+
+    Examples
+    --------
+    >>> from clusteragree.inputs import as_clusterings
+    >>> U = [[1.0, 0.0], [0.8, 0.2], [0.1, 0.9], [0.0, 1.0]]
+    >>> rec = ca.get_index("ndc")
+    >>> xs, ys = pair_vectors(rec, as_clusterings(U, [0, 0, 1, 1], table=False,
+    ...                                           pairs=["ndc"]).pair(rec))
+    >>> xs[0].round(2), ys[0]                           # pairs (0,1), (0,2), ..., (2,3)
+    (array([0.8, 0.1, 0. , 0.3, 0.2, 0.9]), array([1., 0., 0., 0., 0., 1.]))
+    """
     X, kx, Y, ky = pair
     return _upper_vectors(rec, X, kx), _upper_vectors(rec, Y, ky)
 
 
 def evaluate_pairwise(rec, pair, options) -> float:
-    """An index of object pairs on validated clusterings ``pair = (X, kx, Y, ky)`` with checked
-    options."""
+    """An index of object pairs on two validated clusterings (no checks).
+
+    The index is computed from the two clusterings directly (no ``representation``), by its
+    memory-lean direct form (``value``), or from the pair vectors (``pair_vectors``) and the
+    constants of ``prepare``. ``clusteragree.agreement`` is the checked entry.
+
+    Parameters
+    ----------
+    rec : PairIndex
+        The index's registry record.
+    pair : tuple
+        The validated clusterings ``(X, format_x, Y, format_y)``
+        (``clusteragree.inputs.Clusterings.pair``).
+    options : dict
+        The index's options, already checked.
+
+    Returns
+    -------
+    float
+        The index.
+
+    See Also
+    --------
+    pair_vectors : The pair vectors the index is computed from.
+    clusteragree.agreement : Any index on two clusterings, checked.
+
+    Examples
+    --------
+    >>> from clusteragree.inputs import as_clusterings
+    >>> U = [[1.0, 0.0], [0.8, 0.2], [0.1, 0.9], [0.0, 1.0]]
+    >>> rec = ca.get_index("ndc")
+    >>> pair = as_clusterings(U, [0, 0, 1, 1], table=False, pairs=["ndc"]).pair(rec)
+    >>> evaluate_pairwise(rec, pair, {}), ca.agreement(U, [0, 0, 1, 1], index="ndc")
+    (0.85, 0.85)
+    """
     X, kx, Y, ky = pair
     if rec.representation is None:  # an index computed directly from the two clusterings
         return float(rec.func(X, Y, **options))

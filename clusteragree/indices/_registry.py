@@ -38,23 +38,102 @@ from typing import Callable
 
 import numpy as np
 
+from .._docs import PARAMETERS, fill, fill_doc
 from ..inputs import KINDS, MATRIX_KIND
+from ..inputs.memberships import describe_kind, kind_phrase, or_list
 from ..tables import check_counts
 from .._validate import check_options, suggest
-from ..inputs.memberships import describe_kind, kind_phrase, or_list
 from ._common import STATISTICS, identical
 
 __all__ = ["Index", "TableIndex", "PairIndex", "register", "get_index", "evaluate",
            "evaluate_checked", "REGISTRY",
            "all_names"]
 
+#: The fields every index record has (``Index``), written once for the three record classes.
+_FIELDS = {"name, ..., describe": """\
+name : str
+    The index's name in the registry (e.g. "adjusted_rand").
+func : callable
+    The function that computes the index (what it takes depends on the kind of record: see
+    the class description).
+family : str
+    Its family ("pair counting", "information", "set matching", "fuzzy", ...).
+kind : {"similarity", "distance", "statistic"}
+    A similarity (larger is closer), a distance (smaller is closer) or a test statistic.
+range : tuple of float
+    The smallest and largest values the index can take (``-inf`` / ``inf`` when unbounded).
+optimum : float
+    Its best value: the maximum of a similarity, the minimum of a distance.
+symmetric : bool
+    Whether swapping the two clusterings leaves the index unchanged.
+reference : str
+    Where the index is defined (authors and year), as ``ca.list_indices()`` prints it.
+title : str
+    Its name in words (e.g. "Adjusted Rand index (Hubert & Arabie)").
+inputs : tuple of str
+    What it reads: ``("table",)``, or the formats of the clusterings ("membership",
+    "matrix", "cover").
+aliases : tuple of str, default ()
+    Other names ``get_index`` accepts (e.g. "ari").
+options : dict, optional
+    The index's keyword options with their defaults (default: none).
+min_n : int, default 1
+    The fewest objects the index is defined for; ``evaluate`` refuses smaller tables.
+min_n_reason : str, default "a pair to count"
+    Why ``min_n`` objects are needed, for that error message.
+vectorised : bool, default True
+    Whether ``func`` works on a batch of tables (or of pair vectors) at once.
+reflexive : bool, default True
+    Whether the index takes its optimum whenever a clustering is compared with itself (for
+    every clustering of the kinds it takes); see the module docstring.
+describe : callable, optional
+    ``describe(counts, **options)``: a line saying how the index is computed on this table
+    when that depends on the table (an exact or an approximate part), or None; printed by
+    ``agreement_test``."""}
 
+
+def _fill_fields(cls):
+    """Put the shared field text (``_FIELDS``) and ``_docs.PARAMETERS`` into a docstring."""
+    cls.__doc__ = fill(cls.__doc__, {**PARAMETERS, **_FIELDS})
+    return cls
+
+
+@_fill_fields
 @dataclass(frozen=True, kw_only=True)
 class Index:
-    """What the registry knows about one index, whatever it compares: the fields both kinds
-    of index have. Every index is a ``TableIndex`` (a function of the contingency table of two
-    partitions) or a ``PairIndex`` (a function of what two clusterings say about each pair of
-    objects: memberships, covers, similarity matrices); ``register`` builds the right one."""
+    """What the registry knows about one index, whatever it compares.
+
+    The fields both kinds of index have. Every index is a ``TableIndex`` (a function of the
+    contingency table of two partitions) or a ``PairIndex`` (a function of what two
+    clusterings say about each pair of objects: memberships, covers, similarity matrices);
+    ``register`` builds the right one, and a bare ``Index`` is refused. Calling a record
+    evaluates the index on a table (``evaluate``).
+
+    Parameters
+    ----------
+    %(name, ..., describe)s
+
+    Raises
+    ------
+    TypeError
+        A bare ``Index`` (neither a ``TableIndex`` nor a ``PairIndex``).
+    ValueError
+        A ``kind`` other than "similarity", "distance" or "statistic".
+
+    See Also
+    --------
+    get_index : The record of an index name or alias.
+    evaluate : An index on a table or a batch of tables.
+    clusteragree.list_indices : The catalogue of the registered indices.
+
+    Examples
+    --------
+    >>> rec = get_index("ari")
+    >>> isinstance(rec, Index), type(rec).__name__, rec.name, rec.kind, rec.range
+    (True, 'TableIndex', 'adjusted_rand', 'similarity', (-1.0, 1.0))
+    >>> round(float(rec([[30, 20], [10, 20]])), 5)       # Amorim (2015), Table 8
+    0.05124
+    """
 
     name: str
     func: Callable[..., np.ndarray]
@@ -86,16 +165,64 @@ class Index:
 
     @property
     def higher_is_better(self) -> bool:
+        """Whether a larger value means closer clusterings (False for a distance)."""
         return self.kind != "distance"
 
     def __call__(self, counts, **options) -> np.ndarray:
         return evaluate(self, counts, **options)
 
 
+@_fill_fields
 @dataclass(frozen=True, kw_only=True)
 class TableIndex(Index):
-    """An index of the contingency table of two partitions, vectorised over a batch of tables
-    ``(..., K, Q)``; its null laws are laws of random tables (``clusteragree.nulls``)."""
+    """An index of the contingency table of two partitions.
+
+    Its function is vectorised over a batch of tables ``(..., K, Q)``; its null laws are laws
+    of random tables (``clusteragree.nulls``). Most pair-counting and information indices are
+    functions of an additive statistic of the table given its margins (``statistic``), which
+    is how the exact laws of ``s`` or ``t`` become laws of the index (``of_statistic``).
+    ``func(counts, **options)`` takes a batch of tables or, for an index with a
+    ``statistic``, ``func(state, **options)`` the family's state built by ``state``.
+
+    Parameters
+    ----------
+    %(name, ..., describe)s
+    statistic : {"s", "t"}, optional
+        The additive statistic the index is a function of, given the margins: "s" = sum
+        n_ij^2 (pair counting), "t" = sum n_ij log n_ij (information); None: none.
+    state : callable, optional
+        ``state(stat, rows, cols)``: the family's state that ``func`` reads (given with
+        ``statistic``, and only with it).
+    linear : bool, default False
+        Affine in its statistic given the margins, so its null moments have a closed form.
+    affine_state : bool, default False
+        Affine in the family's sums (a11, p, q; or H(x), H(y), MI) with coefficients that
+        depend on n only: its mean under any random model is its value at the mean state.
+    mean_state : callable, optional
+        ``mean_state(sums)``: the family's state from a dict of expected sums (for
+        ``affine_state`` indices).
+
+    Raises
+    ------
+    ValueError
+        ``inputs`` other than ``("table",)``, an unknown ``statistic``, or a ``statistic``
+        without a ``state`` (or the reverse).
+
+    See Also
+    --------
+    PairIndex : An index of object pairs.
+    evaluate : A table index on a table or a batch of tables.
+    register : The decorator that declares an index.
+
+    Examples
+    --------
+    >>> rec = get_index("rand")
+    >>> rec.statistic, rec.linear, rec.inputs
+    ('s', True, ('table',))
+    >>> tables = np.array([[[30, 20], [10, 20]], [[5, 0], [0, 5]]])
+    >>> evaluate(rec, tables).round(5)                   # a batch of two tables
+    array([0.52532, 1.     ])
+    """
 
     inputs: tuple[str, ...] = ("table",)
     statistic: str | None = None  # "s": function of sum n_ij^2 given the margins; "t": of sum n log n
@@ -118,15 +245,66 @@ class TableIndex(Index):
             raise ValueError(f"index {self.name!r}: statistic= and state= go together")
 
     def of_statistic(self, stat, rows, cols, **options) -> np.ndarray:
-        """The index from its additive statistic and the margins (rows (..., K), cols (..., Q)),
-        without the tables: how exact laws of ``s`` or ``t`` become laws of the index.
-        Options are used as given (``evaluate`` checks them)."""
+        """The index from its additive statistic and the margins, without the tables.
+
+        This is how exact laws of ``s`` or ``t`` become laws of the index. Options are used as
+        given (``evaluate`` checks them).
+
+        Parameters
+        ----------
+        stat : array-like of float
+            Values of the index's statistic (``statistic``: s = sum n_ij^2 or t = sum n_ij
+            log n_ij), shape ``(...)``.
+        rows, cols : array-like of int
+            The row margins, shape ``(..., K)``, and the column margins, shape ``(..., Q)``
+            (broadcast against ``stat``).
+        **options
+            The index's options, already checked.
+
+        Returns
+        -------
+        ndarray of float
+            The index for each value of the statistic.
+
+        Raises
+        ------
+        ValueError
+            The index is not a function of an additive statistic.
+
+        Examples
+        --------
+        >>> rec = get_index("rand")
+        >>> tab = np.array([[30, 20], [10, 20]])           # s = sum n_ij^2 = 1800
+        >>> rec.of_statistic(np.array([1800, 2200]), tab.sum(axis=1), tab.sum(axis=0))
+        array([0.52531646, 0.65189873])
+        """
         if self.state is None:
             raise ValueError(f"index {self.name!r} is not a function of an additive statistic")
         return self.func(self.state(stat, rows, cols), **options)
 
     def on_counts(self, counts: np.ndarray, **options) -> np.ndarray:
-        """The index on a validated int64 batch of tables (no checks)."""
+        """The index on a validated int64 batch of tables (no checks).
+
+        Identical partitions take the index's optimum (the registry's rule) when the index is
+        ``reflexive`` and the options are its defaults; ``evaluate`` is the checked entry.
+
+        Parameters
+        ----------
+        counts : ndarray of int64
+            A table or a batch of tables, shape ``(..., K, Q)``, already validated.
+        **options
+            The index's options, already checked.
+
+        Returns
+        -------
+        ndarray of float
+            The index of each table, shape ``counts.shape[:-2]``.
+
+        Examples
+        --------
+        >>> get_index("jaccard").on_counts(np.array([[30, 20], [10, 20]]))
+        array(0.36440678)
+        """
         if self.state is None:
             values = self.func(counts, **options)
             if self.reflexive and self._default_options(options):
@@ -147,11 +325,67 @@ class TableIndex(Index):
         return True
 
 
+@_fill_fields
 @dataclass(frozen=True, kw_only=True)
 class PairIndex(Index):
-    """An index of object pairs: it compares two clusterings (memberships, covers, similarity
-    matrices) pair by pair (see ``indices/_pairwise.py``); its nulls permute y's objects or
-    its pair values."""
+    """An index of object pairs.
+
+    It compares two clusterings (memberships, covers, similarity matrices) by what they say
+    about each pair of objects (``clusteragree.indices._pairwise``); its nulls permute y's
+    objects or its pair values. It declares the kinds of clustering its definition covers,
+    and a clustering of another kind is refused by name (``check_kind``).
+    ``func(xs, ys, **constants, **options)`` takes the pair vectors of x's and y's
+    representations (y's with a leading batch axis of permutations) or, for an index with no
+    ``representation``, ``func(X, Y, **options)`` the two clusterings.
+
+    Parameters
+    ----------
+    %(name, ..., describe)s
+    representation : callable, optional
+        ``representation(X, format)``: the tuple of n x n matrices a clustering is compared
+        by (e.g. J = U U^T); it may offer ``.rows`` to build them by blocks of rows. None: the
+        index reads the clusterings themselves.
+    prepare : callable, optional
+        ``prepare(xs, ys, **options)``: a dict of constants that permutations of y keep (e.g.
+        an expected value), passed to ``func``.
+    inputs_y : tuple of str, optional
+        y's input formats when they differ from x's (``inputs``).
+    pair_mean : callable, optional
+        ``pair_mean(xs, ys, **constants, **options)``: the exact mean under the permutation
+        nulls (both have the same mean), or None.
+    value : callable, optional
+        ``value(X, format_x, Y, format_y, **options)``: the same value without the pair
+        vectors (a memory-lean direct form), or None.
+    kinds : tuple of str
+        The kinds of clustering the index's definition covers (``_validate.KINDS``:
+        "exclusive hard", "fuzzy", "non-exclusive hard", "possibilistic", "non-exhaustive
+        hard", "similarity matrix"), for x and, unless ``kinds_y`` is given, for y.
+    kinds_y : tuple of str, optional
+        The kinds y may be, when they differ from x's.
+    kinds_note : str, default ""
+        Why the definition leaves the other kinds out (for the error message).
+
+    Raises
+    ------
+    ValueError
+        ``inputs`` that name a table, ``kinds`` missing or unknown, or "matrix" inputs
+        without the kind "similarity matrix" (or the reverse).
+
+    See Also
+    --------
+    TableIndex : An index of the contingency table.
+    evaluate_pairwise : A pair index on two validated clusterings.
+    clusteragree.agreement : Any index on two clusterings.
+
+    Examples
+    --------
+    >>> rec = get_index("ndc")
+    >>> type(rec).__name__, rec.inputs, rec.kinds
+    ('PairIndex', ('membership', 'matrix'), ('exclusive hard', 'fuzzy', 'similarity matrix'))
+    >>> U = [[1.0, 0.0], [0.8, 0.2], [0.1, 0.9], [0.0, 1.0]]
+    >>> ca.agreement(U, [0, 0, 1, 1], index=rec)
+    0.85
+    """
 
     representation: Callable | None = None  # (x validated, kind) -> tuple of n x n matrices
     prepare: Callable | None = None  # (xs, ys, **options) -> constants that permutations keep
@@ -181,13 +415,58 @@ class PairIndex(Index):
                              f"{MATRIX_KIND!r} go together")
 
     def accepted_kinds(self, y: bool = False) -> tuple[str, ...]:
-        """The kinds of clustering x (or y) may be for this index of two clusterings."""
+        """The kinds of clustering x (or y) may be for this index of two clusterings.
+
+        Parameters
+        ----------
+        y : bool, default False
+            The kinds of y (``kinds_y`` when the index declares it) rather than of x.
+
+        Returns
+        -------
+        tuple of str
+            The kinds (``_validate.KINDS``).
+
+        Examples
+        --------
+        >>> rec = get_index("ari_mp")
+        >>> rec.accepted_kinds(), rec.accepted_kinds(y=True)
+        (('similarity matrix',), ('exclusive hard',))
+        """
         return (self.kinds_y or self.kinds) if y else self.kinds
 
     def check_kind(self, kind: str, U: np.ndarray, name: str, y: bool = False) -> None:
-        """Refuse a clustering of a kind the index is not defined for: the error names the
-        argument, its kind (and the row that makes it so), the index, the kinds it takes and
-        why, and indices that do take this kind."""
+        """Refuse a clustering of a kind the index is not defined for.
+
+        The error names the argument, its kind (and the row that makes it so), the index, the
+        kinds it takes and why, and indices that do take this kind.
+
+        Parameters
+        ----------
+        kind : str
+            The clustering's kind (``_validate.KINDS``).
+        U : ndarray
+            The clustering (memberships or a similarity matrix), for the error message.
+        name : str
+            The argument's name ("x" or "y"), for the error message.
+        y : bool, default False
+            Check against the kinds y may be (``accepted_kinds(y=True)``).
+
+        Raises
+        ------
+        ValueError
+            The index is not defined for this kind of clustering.
+
+        Examples
+        --------
+        >>> rec = get_index("bc")
+        >>> rec.check_kind("exclusive hard", np.eye(2), "x")           # accepted: None
+        >>> U = np.array([[0.5, 0.5], [0.0, 1.0]])
+        >>> rec.check_kind("fuzzy", U, "x")                  # doctest: +ELLIPSIS
+        Traceback (most recent call last):
+        ...
+        ValueError: x is ... which index 'bc' (...) is not defined for: ...
+        """
         accepted = self.accepted_kinds(y)
         if kind in accepted:
             return
@@ -258,7 +537,42 @@ def all_names() -> list[str]:
 
 
 def get_index(index) -> Index:
-    """The registry record of ``index`` (a name, an alias or a record)."""
+    """The registry record of an index.
+
+    Names are matched without regard to case, spaces or hyphens; a group name ("paired",
+    "all", ...) or an unknown name is refused with a suggestion.
+
+    Parameters
+    ----------
+    index : str or Index
+        A name or an alias of ``ca.list_indices()`` (e.g. "adjusted_rand" or "ari"), or a
+        record (returned as it is).
+
+    Returns
+    -------
+    Index
+        The index's record: a ``TableIndex`` or a ``PairIndex``.
+
+    Raises
+    ------
+    TypeError
+        ``index`` is neither a string nor a record.
+    ValueError
+        An unknown name, or the name of a group of indices.
+
+    See Also
+    --------
+    evaluate : An index on a table or a batch of tables.
+    clusteragree.list_indices : The catalogue of the indices.
+
+    Examples
+    --------
+    >>> rec = get_index("ARI")
+    >>> rec.name, rec.title
+    ('adjusted_rand', 'Adjusted Rand index (Hubert & Arabie)')
+    >>> get_index(rec) is rec
+    True
+    """
     if isinstance(index, Index):
         return index
     if not isinstance(index, str):
@@ -281,10 +595,47 @@ def get_index(index) -> Index:
     return REGISTRY[key]
 
 
+@fill_doc
 def evaluate(index, counts, **options) -> np.ndarray:
     """Evaluate an index on a table or a batch of tables ``(..., K, Q)``.
 
-    Returns a float array of shape ``counts.shape[:-2]`` (a 0-d array for one table).
+    The single checked entry of the table indices: it validates the tables and the options,
+    refuses tables with fewer objects than the index needs, and applies the registry's rule
+    for degenerate tables (see the module docstring).
+
+    Parameters
+    ----------
+    %(index)s
+        An index of the contingency table (``TableIndex``); an index of object pairs needs
+        the clusterings (``ca.agreement``).
+    counts : array-like of int
+        A K x Q table of counts or a batch of them, shape ``(..., K, Q)``.
+    %(**options)s
+
+    Returns
+    -------
+    ndarray of float
+        The index of each table, shape ``counts.shape[:-2]`` (a 0-d array for one table).
+
+    Raises
+    ------
+    TypeError
+        An option the index does not take.
+    ValueError
+        An index of object pairs, a table that is not one of counts, or fewer objects than
+        the index needs.
+
+    See Also
+    --------
+    get_index : The record of an index.
+    clusteragree.agreement : An index on two clusterings or a table.
+
+    Examples
+    --------
+    >>> evaluate("ari", [[30, 20], [10, 20]])              # Amorim (2015), Table 8
+    array(0.05124099)
+    >>> evaluate("vi", np.array([[[5, 0], [0, 5]], [[3, 2], [2, 3]]]), base=2).round(4)
+    array([0.    , 1.9419])
     """
     rec = get_index(index)
     opts = check_options(options, rec.options, f"index {rec.name!r}")

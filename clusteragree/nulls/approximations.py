@@ -69,7 +69,48 @@ _SOURCE = ("Albatineh & Niewiadomska-Bugaj (2011), Correcting Jaccard and other 
 
 @dataclass(frozen=True)
 class QuadraticFit:
-    """E[target] ~ a x^2 + b x + c with x = E[predictor]; ``coef`` = (a, b, c)."""
+    """A quadratic regression of one index's null mean on another's.
+
+    E[target] ~ a x^2 + b x + c with x = E[predictor]. Calling the fit evaluates it at ``x``
+    (a number gives a float, an array an array). ``PUBLISHED`` holds the published fits;
+    ``clusteragree.studies.approximations.fit_approximations`` refits them.
+
+    Parameters
+    ----------
+    target : str
+        The index whose null mean is approximated (e.g. "jaccard").
+    predictor : str
+        The index of the L family whose exact null mean is the regressor x (e.g.
+        "czekanowski").
+    coef : tuple of float
+        The coefficients (a, b, c) of x^2, x and 1.
+    source : str, default ""
+        Where the fit comes from, in words.
+
+    See Also
+    --------
+    approximate_null_mean : A fit applied to a table.
+    identity_null_mean : The exact identities, with no fitted constant.
+
+    References
+    ----------
+    Albatineh, A. N. & Niewiadomska-Bugaj, M. (2011), "Correcting Jaccard and other similarity
+    indices for chance agreement in cluster analysis", Advances in Data Analysis and
+    Classification 5, 179-200.
+
+    Amorim, M. J. (2015), "On clustering stability", PhD thesis, ISCTE - University Institute
+    of Lisbon, eqs 19-21 and Table 7.
+
+    Examples
+    --------
+    >>> fit = PUBLISHED["jaccard"]
+    >>> fit.predictor, fit.coef
+    ('czekanowski', (0.656151, 0.29854, 0.018352))
+    >>> round(fit(0.5), 6)                       # 0.656151 / 4 + 0.29854 / 2 + 0.018352
+    0.33166
+    >>> QuadraticFit("jaccard", "czekanowski", (0.0, 1.0, 0.0))(np.array([0.2, 0.4]))
+    array([0.2, 0.4])
+    """
 
     target: str
     predictor: str
@@ -143,15 +184,57 @@ def _predictor_moments(table, predictor):
 
 
 def approximate_null_mean(table, index: str, fit=None) -> float:
-    """The regression approximation of the null mean (permutation model) of ``index``:
-    ``fit`` (default: the published fits, ``PUBLISHED``) evaluated at the exact closed-form
+    """The regression approximation of the null mean of an index (permutation model).
+
+    The fit (default: the published fits, ``PUBLISHED``) evaluated at the exact closed-form
     null mean of its predictor (E[C] for Jaccard and Sokal-Sneath 2, E[R] for
     Gower-Legendre), as Amorim (2015, "On clustering stability", Table 7) applies the fits
     of Albatineh & Niewiadomska-Bugaj (2011).
 
+    Parameters
+    ----------
+    table : ContingencyTable or array-like of int
+        The K x Q table of counts; its margins are held fixed (permutation model).
+    index : {"jaccard", "gower_legendre", "sokal_sneath2"}
+        The index whose null mean is approximated (a target of ``fit``).
+    fit : QuadraticFit, dict or Refit, optional
+        The regressions: one ``QuadraticFit``, a dict target -> QuadraticFit, or the result
+        of ``clusteragree.studies.approximations.fit_approximations``. Default: ``PUBLISHED``.
+
+    Returns
+    -------
+    float
+        The approximate null mean of ``index``.
+
+    Raises
+    ------
+    TypeError
+        ``fit`` is none of the accepted forms.
+    ValueError
+        ``index`` is not a target of ``fit``.
+
+    See Also
+    --------
+    identity_null_mean : The approximation by an exact identity (no fitted constant).
+    clusteragree.nulls.null_distribution : The exact null law.
+
+    References
+    ----------
+    Albatineh, A. N. & Niewiadomska-Bugaj, M. (2011), "Correcting Jaccard and other similarity
+    indices for chance agreement in cluster analysis", Advances in Data Analysis and
+    Classification 5, 179-200.
+
+    Amorim, M. J. (2015), "On clustering stability", PhD thesis, ISCTE - University Institute
+    of Lisbon, eqs 19-21 and Table 7.
+
+    Examples
+    --------
     >>> tab = ca.load_dataset("thesis_table6a")
     >>> round(approximate_null_mean(tab, "gower_legendre"), 3)   # Table 7, APPROX: 0.668
     0.668
+    >>> identity = QuadraticFit("jaccard", "czekanowski", (0.0, 1.0, 0.0))   # E[C] itself
+    >>> round(approximate_null_mean(tab, "jaccard", fit=identity), 6)
+    0.509002
     """
     fits = check_fits(PUBLISHED if fit is None else fit)
     index = check_choice(index, "index", list(fits))
@@ -160,14 +243,53 @@ def approximate_null_mean(table, index: str, fit=None) -> float:
 
 
 def identity_null_mean(table, index: str, order: int = 2) -> float:
-    """The null mean (permutation model) of ``index`` from its exact identity with an L index
-    (``IDENTITIES``: J = C/(2-C), GL = 2R/(1+R), SS2 = C/(4-3C)): ``order=1`` the plug-in
-    g(mu), ``order=2`` the delta method g(mu) + g''(mu) sigma^2 / 2, with mu and sigma^2 the
+    """The null mean of an index from its exact identity with an L index (permutation model).
+
+    The identities (``IDENTITIES``) J = C/(2-C), GL = 2R/(1+R), SS2 = C/(4-3C) hold on every
+    table, so E[target] = E[g(predictor)]: ``order=1`` approximates it by the plug-in g(mu),
+    ``order=2`` by the delta method g(mu) + g''(mu) sigma^2 / 2, with mu and sigma^2 the
     exact null mean and variance of the predictor (hypergeometric closed form).
 
+    Parameters
+    ----------
+    table : ContingencyTable or array-like of int
+        The K x Q table of counts; its margins are held fixed (permutation model).
+    index : {"jaccard", "gower_legendre", "sokal_sneath2"}
+        The index whose null mean is approximated.
+    order : {1, 2}, default 2
+        1: the plug-in g(mu); 2: with the second-order (delta method) correction.
+
+    Returns
+    -------
+    float
+        The approximate null mean of ``index``.
+
+    Raises
+    ------
+    ValueError
+        An index without an identity, or an order other than 1 or 2.
+
+    See Also
+    --------
+    approximate_null_mean : The published regression approximations.
+    clusteragree.nulls.null_distribution : The exact null law.
+
+    References
+    ----------
+    Albatineh, A. N. & Niewiadomska-Bugaj, M. (2011), "Correcting Jaccard and other similarity
+    indices for chance agreement in cluster analysis", Advances in Data Analysis and
+    Classification 5, 179-200.
+
+    Amorim, M. J. (2015), "On clustering stability", PhD thesis, ISCTE - University Institute
+    of Lisbon, eqs 19-21 and Table 7.
+
+    Examples
+    --------
     >>> tab = ca.load_dataset("thesis_table6a")
     >>> round(identity_null_mean(tab, "gower_legendre", order=1), 5)
     0.66638
+    >>> round(identity_null_mean(tab, "jaccard"), 6)     # the exact mean: 0.341426
+    0.341425
     """
     index = check_choice(index, "index", list(IDENTITIES))
     if isinstance(order, bool) or order not in (1, 2):

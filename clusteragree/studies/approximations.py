@@ -30,6 +30,7 @@ from numbers import Integral
 import numpy as np
 import pandas as pd
 
+from .._docs import fill_doc
 from .._validate import check_bool, check_choice, check_positive_int, check_real, check_seed
 from ..indices import GROUPS
 from ..nulls import NullSpec, null_distributions
@@ -99,24 +100,56 @@ def _control_variate(y, x, mu):
     return float(y.mean() - beta * (x.mean() - mu)), float(resid.std(ddof=1) / math.sqrt(y.size))
 
 
+@fill_doc
 def margin_null_means(rows, cols, *, n_sim: int = 17_000, seed=None,
                       max_work: int = 2_000_000) -> dict:
-    """Null means (permutation model: both margins fixed) of the eight paired indices for
-    tables with row margins ``rows`` and column margins ``cols``.
+    """Null means (permutation model: both margins fixed) of the eight paired indices.
 
-    The means of Rand, Czekanowski and Fowlkes-Mallows are always the exact closed forms
-    (hypergeometric); the others come from the exact law (dynamic programme on s) when its
-    estimated size fits ``max_work`` (``method="auto"``), else from ``n_sim`` Patefield
-    tables. Every paired index is a function of s given the margins and E[s] is known, so
+    The tables have row margins ``rows`` and column margins ``cols``. The means of Rand,
+    Czekanowski and Fowlkes-Mallows are always the exact closed forms (hypergeometric); the
+    others come from the exact law (dynamic programme on s) when its estimated size fits
+    ``max_work`` (``method="auto"``), else from ``n_sim`` Patefield tables. Every paired index is a function of s given the margins and E[s] is known, so
     the Monte Carlo means use Czekanowski (affine in s) as control variate,
     mean(I) - beta (mean(C) - E[C]) with beta the sample regression slope: an estimate whose
     standard error is that of the residual I - beta C, far below the plain mean's.
 
-    Returns a dict: ``method`` ("exact" or "patefield"), ``n_sim`` (None when exact),
-    ``mean_<index>``, ``se_<index>`` (0 when exact), ``mean_plain_<index>`` and
-    ``se_plain_<index>`` (the plain Monte Carlo mean and its s.e.), and the exact null
-    variances ``var_rand`` and ``var_czekanowski``.
+    Parameters
+    ----------
+    rows, cols : array-like of int
+        The row and column margins (cluster sizes): positive whole numbers with equal totals
+        (at least 2 objects).
+    n_sim : int, default 17000
+        The number of Patefield tables when the exact law does not fit ``max_work``.
+    %(seed)s
+    max_work : int, default 2000000
+        The largest dynamic programme on s computed exactly (``NullSpec.max_work``).
 
+    Returns
+    -------
+    dict
+        ``method`` ("exact" or "patefield"), ``n_sim`` (None when exact), ``mean_<index>``,
+        ``se_<index>`` (0 when exact), ``mean_plain_<index>`` and ``se_plain_<index>`` (the
+        plain Monte Carlo mean and its s.e.), and the exact null variances ``var_rand`` and
+        ``var_czekanowski``.
+
+    Raises
+    ------
+    ValueError
+        Margins that are not positive whole numbers with equal totals, or fewer than 2
+        objects.
+
+    See Also
+    --------
+    design_null_means : These means over the thesis' design.
+    clusteragree.nulls.null_distributions : The null laws they come from.
+
+    References
+    ----------
+    Amorim, M. J. (2015), "On clustering stability", PhD thesis, ISCTE - University Institute
+    of Lisbon, ch. 4 and Table 8.
+
+    Examples
+    --------
     >>> out = margin_null_means([30, 50], [40, 40])
     >>> out["method"], round(out["mean_jaccard"], 5)   # Amorim (2015), Table 8: 0.34143
     ('exact', 0.34143)
@@ -168,6 +201,7 @@ def _check_design(n_values, ks, balances):
     return n_values, ks, balances
 
 
+@fill_doc
 def design_null_means(reps: int = 10, n_values=(500, 800, 1100), ks=(2, 3, 4),
                       balances=BALANCE, *, n_sim: int = 17_000, seed=1,
                       max_work: int = 2_000_000, progress: bool = False) -> pd.DataFrame:
@@ -180,10 +214,48 @@ def design_null_means(reps: int = 10, n_values=(500, 800, 1100), ks=(2, 3, 4),
     fits ``max_work``, else ``n_sim`` Patefield tables with a control variate (the means of
     R, C and Fowlkes-Mallows are exact closed forms always).
 
-    Returns a DataFrame, one row per margin draw: ``k``, ``balance``, ``n``, ``rep``,
-    ``rows``, ``cols`` (the margins as text), ``method``, ``n_sim`` and the columns of
-    ``margin_null_means``.
+    Parameters
+    ----------
+    reps : int, default 10
+        Margin draws per cell of the design.
+    n_values : sequence of int, default (500, 800, 1100)
+        The numbers of objects n.
+    ks : sequence of int, default (2, 3, 4)
+        The numbers of clusters K (those of the thesis' design).
+    balances : sequence of str, default ("balanced", "unbalanced")
+        The cluster weights of the thesis' design (``simulate.BALANCE``).
+    n_sim : int, default 17000
+        Patefield tables per draw when the exact law does not fit ``max_work``.
+    %(seed)s
+        Default 1.
+    max_work : int, default 2000000
+        The largest dynamic programme on s computed exactly.
+    %(progress)s
 
+    Returns
+    -------
+    DataFrame
+        One row per margin draw: ``k``, ``balance``, ``n``, ``rep``, ``rows``, ``cols``
+        (the margins as text), ``method``, ``n_sim`` and the columns of
+        ``margin_null_means``.
+
+    See Also
+    --------
+    margin_null_means : The null means of one pair of margins.
+    fit_approximations : The regressions refitted on these means.
+    approximation_errors : The errors of the approximations on them.
+
+    References
+    ----------
+    Amorim, M. J. (2015), "On clustering stability", PhD thesis, ISCTE - University Institute
+    of Lisbon, ch. 4, Table 9.
+
+    Albatineh, A. N. & Niewiadomska-Bugaj, M. (2011), "Correcting Jaccard and other similarity
+    indices for chance agreement in cluster analysis", Advances in Data Analysis and
+    Classification 5, 179-200.
+
+    Examples
+    --------
     >>> frame = design_null_means(1, n_values=(60,), ks=(2,), balances=("balanced",), seed=1)
     >>> frame[["k", "n", "method"]].to_dict("records")
     [{'k': 2, 'n': 60, 'method': 'exact'}]
@@ -215,8 +287,36 @@ def design_null_means(reps: int = 10, n_values=(500, 800, 1100), ks=(2, 3, 4),
 
 @dataclass(frozen=True)
 class Refit:
-    """What ``fit_approximations`` returns: a tidy coefficient table, a per-target summary
-    (R^2, residual s.d., number of points) and the fits themselves (target -> QuadraticFit)."""
+    """The refitted regressions: what ``fit_approximations`` returns.
+
+    Wherever a fit is asked for (``approximate_null_mean``, ``approximation_errors``), a
+    ``Refit`` stands for its ``fits``.
+
+    Parameters
+    ----------
+    coefficients : DataFrame
+        One row per target and term: target, predictor, term ("x^2", "x", "1"), estimate,
+        std_err, ci_low, ci_high, published (the published coefficient).
+    summary : DataFrame
+        One row per target: target, predictor, r_squared, resid_sd, n_points.
+    fits : dict
+        The fits, target -> ``QuadraticFit``.
+
+    See Also
+    --------
+    fit_approximations : The refit.
+    QuadraticFit : One fit.
+
+    Examples
+    --------
+    >>> x = np.linspace(0.2, 0.6, 9)
+    >>> frame = pd.DataFrame({"mean_czekanowski": x, "mean_jaccard": 0.5 * x**2 + 0.3 * x + 0.02})
+    >>> refit = fit_approximations(frame, targets=["jaccard"])
+    >>> refit.summary[["target", "predictor", "n_points"]].to_dict("records")
+    [{'target': 'jaccard', 'predictor': 'czekanowski', 'n_points': 9}]
+    >>> refit.coefficients["term"].tolist()
+    ['x^2', 'x', '1']
+    """
 
     coefficients: pd.DataFrame
     summary: pd.DataFrame
@@ -237,14 +337,52 @@ def _need_columns(frame, columns):
 
 
 def fit_approximations(frame: pd.DataFrame, targets=TARGETS, confidence: float = 0.95) -> Refit:
-    """Refit the published quadratic regressions: ordinary least squares (statsmodels) of each
-    target's null mean on its predictor's, E[T] = a x^2 + b x + c, over the rows of a
-    ``design_null_means`` frame (the published fits: Albatineh & Niewiadomska-Bugaj 2011).
+    """Refit the published quadratic regressions of the null means.
 
-    Returns a ``Refit``: ``coefficients`` (target, predictor, term, estimate, std_err,
-    ci_low, ci_high at ``confidence``, published), ``summary`` (target, predictor, r_squared,
-    resid_sd, n_points) and ``fits``.
+    Ordinary least squares (statsmodels) of each target's null mean on its predictor's,
+    E[T] = a x^2 + b x + c, over the rows of a ``design_null_means`` frame (the published
+    fits: Albatineh & Niewiadomska-Bugaj 2011).
 
+    Parameters
+    ----------
+    frame : DataFrame
+        Null means, one row per table: the columns ``mean_<target>`` and
+        ``mean_<predictor>`` (a ``design_null_means`` frame has them); at least 4 rows.
+    targets : str or sequence of str, default TARGETS
+        The indices refitted, among "jaccard", "gower_legendre" and "sokal_sneath2".
+    confidence : float, default 0.95
+        The level of the coefficients' confidence intervals, in (0, 1).
+
+    Returns
+    -------
+    Refit
+        ``coefficients`` (target, predictor, term, estimate, std_err, ci_low, ci_high at
+        ``confidence``, published), ``summary`` (target, predictor, r_squared, resid_sd,
+        n_points) and ``fits``.
+
+    Raises
+    ------
+    ValueError
+        An unknown target, a confidence outside (0, 1), missing columns or fewer than 4
+        rows.
+
+    See Also
+    --------
+    design_null_means : The null means refitted.
+    approximation_errors : The refitted fits compared with the others.
+    clusteragree.nulls.approximations.PUBLISHED : The published fits.
+
+    References
+    ----------
+    Albatineh, A. N. & Niewiadomska-Bugaj, M. (2011), "Correcting Jaccard and other similarity
+    indices for chance agreement in cluster analysis", Advances in Data Analysis and
+    Classification 5, 179-200.
+
+    Amorim, M. J. (2015), "On clustering stability", PhD thesis, ISCTE - University Institute
+    of Lisbon, eqs 19-21.
+
+    Examples
+    --------
     >>> x = np.linspace(0.2, 0.6, 9)
     >>> frame = pd.DataFrame({"mean_czekanowski": x, "mean_jaccard": 0.5 * x**2 + 0.3 * x + 0.02})
     >>> refit = fit_approximations(frame, targets=["jaccard"])
@@ -287,14 +425,43 @@ def fit_approximations(frame: pd.DataFrame, targets=TARGETS, confidence: float =
 
 
 def approximation_residuals(frame: pd.DataFrame, fits) -> pd.DataFrame:
-    """Every approximation of every target's null mean on every row of a
-    ``design_null_means`` frame, with its error against the row's exact (or Monte Carlo)
-    mean: the published fit, the refitted one (``fits``: ``fit_approximations``'s result or a
-    dict of QuadraticFit), the identity plug-in g(mu) and the identity with the delta-method
-    correction g(mu) + g''(mu) Var / 2.
+    """Every approximation of every target's null mean on every row of a design frame.
 
-    A long DataFrame: row, k, balance, n, method, target, predictor, x (the predictor's exact
-    mean), truth, truth_se, approach, approximation, error (approximation - truth).
+    Each approximation is compared with the row's exact (or Monte Carlo) mean: the published
+    fit, the refitted one, the identity plug-in g(mu) and the identity with the delta-method
+    correction g(mu) + g''(mu) Var / 2 (``APPROACHES``).
+
+    Parameters
+    ----------
+    frame : DataFrame
+        A ``design_null_means`` frame (k, balance, n, method and the means, s.e. and
+        variances of the targets and their predictors).
+    fits : Refit, dict or QuadraticFit
+        The refitted regressions: ``fit_approximations``'s result, a dict target ->
+        QuadraticFit, or one QuadraticFit; the targets compared are those it fits.
+
+    Returns
+    -------
+    DataFrame
+        A long frame, one row per table, target and approach: row, k, balance, n, method,
+        target, predictor, x (the predictor's exact mean), truth, truth_se, approach,
+        approximation, error (approximation - truth).
+
+    Raises
+    ------
+    ValueError
+        ``fits`` fits none of the targets, or ``frame`` lacks columns.
+
+    See Also
+    --------
+    approximation_errors : The errors summarised per target and approach.
+
+    Examples
+    --------
+    >>> frame = design_null_means(1, n_values=(60,), ks=(2,), balances=("balanced",), seed=1)
+    >>> res = approximation_residuals(frame, PUBLISHED)
+    >>> res.shape, sorted(set(res["approach"])) == sorted(APPROACHES)
+    ((12, 13), True)
     """
     fits = check_fits(fits)
     targets = [t for t in TARGETS if t in fits]
@@ -329,11 +496,34 @@ def approximation_residuals(frame: pd.DataFrame, fits) -> pd.DataFrame:
 
 
 def approximation_errors(frame: pd.DataFrame, fits) -> pd.DataFrame:
-    """Per target and approach (``APPROACHES``): the largest and the mean absolute error of
+    """The errors of the approximate null means, per target and approach.
+
+    For each target and approach (``APPROACHES``): the largest and the mean absolute error of
     the approximate null means over the rows of a ``design_null_means`` frame, the largest
     over the rows whose means are exact laws (NA if none), and the largest Monte Carlo s.e.
     of the reference means (errors below it are not resolved).
 
+    Parameters
+    ----------
+    frame : DataFrame
+        A ``design_null_means`` frame.
+    fits : Refit, dict or QuadraticFit
+        The refitted regressions (``fit_approximations``'s result, a dict target ->
+        QuadraticFit, or one QuadraticFit).
+
+    Returns
+    -------
+    DataFrame
+        Indexed by (target, approach), with the columns max_abs_error, mean_abs_error,
+        max_abs_error_exact and max_reference_se.
+
+    See Also
+    --------
+    approximation_residuals : The error on every row.
+    fit_approximations : The refitted regressions.
+
+    Examples
+    --------
     >>> frame = design_null_means(1, n_values=(60, 90), ks=(2,), seed=1)
     >>> errors = approximation_errors(frame, PUBLISHED)
     >>> bool((errors.loc["jaccard", "identity + delta"].max_abs_error
@@ -351,11 +541,43 @@ def approximation_errors(frame: pd.DataFrame, fits) -> pd.DataFrame:
 
 # -- observed, null and adjusted values on simulated tables -------------------------------------
 
+@fill_doc
 def agreement_table(rows, weights, keep: float, seed=None) -> np.ndarray:
-    """An observed table of the agreement model: the objects of class i (``rows[i]`` of
-    them) each keep their class as cluster label with probability ``keep``, else take a label
-    drawn from ``weights``; empty clusters (columns) are dropped.
+    """An observed table of the agreement model.
 
+    The objects of class i (``rows[i]`` of them) each keep their class as cluster label with
+    probability ``keep``, else take a label drawn from ``weights``; empty clusters (columns)
+    are dropped.
+
+    Parameters
+    ----------
+    rows : array-like of int
+        The class sizes (the row margins): positive whole numbers, at least 2 objects.
+    weights : array-like of float
+        The probabilities of the cluster labels an object that does not keep its class
+        takes, one per class, summing to 1.
+    keep : float
+        The probability that an object keeps its class as label, in [0, 1].
+    %(seed)s
+
+    Returns
+    -------
+    ndarray of int
+        The K x Q table of counts (classes x non-empty clusters).
+
+    Raises
+    ------
+    ValueError
+        Bad class sizes, weights or ``keep``.
+
+    See Also
+    --------
+    simulated_agreement : Null means and adjusted values on such tables.
+
+    Examples
+    --------
+    >>> agreement_table([5, 5], [0.5, 0.5], keep=0.5, seed=1).tolist()
+    [[3, 2], [1, 4]]
     >>> agreement_table([5, 5], [0.5, 0.5], keep=1.0, seed=1).tolist()
     [[5, 0], [0, 5]]
     """
@@ -374,6 +596,7 @@ def agreement_table(rows, weights, keep: float, seed=None) -> np.ndarray:
     return tab[:, tab.sum(axis=0) > 0]
 
 
+@fill_doc
 def simulated_agreement(reps: int = 10, n_values=(500, 800, 1100), ks=(2, 3, 4),
                         balances=BALANCE, *, keep_range=(0.1, 0.9), n_sim: int = 17_000,
                         method: str = "patefield", seed=1,
@@ -388,9 +611,46 @@ def simulated_agreement(reps: int = 10, n_values=(500, 800, 1100), ks=(2, 3, 4),
     ``n_sim`` tables, or "exact" / "auto") gives the null means and the adjusted values
     (I - E[I]) / (1 - E[I]).
 
-    Returns a DataFrame, one row per table: k, balance, n, rep, keep, method, n_sim and
-    ``observed_<index>``, ``null_mean_<index>``, ``adjusted_<index>`` for the eight indices.
+    Parameters
+    ----------
+    reps : int, default 10
+        Tables per cell of the design.
+    n_values : sequence of int, default (500, 800, 1100)
+        The numbers of objects n.
+    ks : sequence of int, default (2, 3, 4)
+        The numbers of classes K (those of the thesis' design).
+    balances : sequence of str, default ("balanced", "unbalanced")
+        The class and cluster weights of the thesis' design (``simulate.BALANCE``).
+    keep_range : tuple of float, default (0.1, 0.9)
+        The interval (low, high) in [0, 1] of the uniform law of ``keep``.
+    n_sim : int, default 17000
+        Patefield tables per null law (``method="patefield"`` or "auto").
+    method : {"patefield", "exact", "auto"}, default "patefield"
+        How the null means are obtained (``ca.compare``).
+    %(seed)s
+        Default 1.
+    %(progress)s
 
+    Returns
+    -------
+    DataFrame
+        One row per table: k, balance, n, rep, keep, method, n_sim and
+        ``observed_<index>``, ``null_mean_<index>``, ``adjusted_<index>`` for the eight
+        indices.
+
+    See Also
+    --------
+    agreement_table : One table of the agreement model.
+    correlations : The correlations of these columns.
+    clusteragree.compare : The indices, null means and adjusted values of a table.
+
+    References
+    ----------
+    Amorim, M. J. (2015), "On clustering stability", PhD thesis, ISCTE - University Institute
+    of Lisbon, ch. 4.
+
+    Examples
+    --------
     >>> frame = simulated_agreement(1, n_values=(40,), ks=(2,), balances=("balanced",),
     ...                             n_sim=200, seed=1)
     >>> frame.shape
@@ -436,10 +696,35 @@ _QUANTITIES = {"null mean": "null_mean", "observed": "observed", "adjusted": "ad
 
 
 def correlations(frame: pd.DataFrame, method: str = "pearson") -> pd.DataFrame:
-    """Correlations (``method`` "pearson" or "spearman") across the tables of a
-    ``simulated_agreement`` frame between the null means, observed values and adjusted values
-    of the paired indices: a square DataFrame whose rows and columns are (quantity, index).
+    """Correlations between the null means, observed and adjusted values of the paired indices.
 
+    Computed across the tables of a ``simulated_agreement`` frame.
+
+    Parameters
+    ----------
+    frame : DataFrame
+        A ``simulated_agreement`` frame (the columns ``observed_<index>``,
+        ``null_mean_<index>``, ``adjusted_<index>``), at least 3 tables, no column constant.
+    method : {"pearson", "spearman"}, default "pearson"
+        The correlation coefficient.
+
+    Returns
+    -------
+    DataFrame
+        A square matrix of correlations whose rows and columns are (quantity, index), with
+        quantity "null mean", "observed" or "adjusted".
+
+    Raises
+    ------
+    ValueError
+        Missing columns, fewer than 3 tables, or a constant column.
+
+    See Also
+    --------
+    simulated_agreement : The tables.
+
+    Examples
+    --------
     >>> frame = simulated_agreement(2, n_values=(40,), ks=(2, 3), n_sim=200, seed=1)
     >>> correlations(frame, "spearman").shape
     (24, 24)
