@@ -21,7 +21,7 @@ __all__ = ["ExactLaw", "SampledLaw", "Moments", "TIE_RTOL", "tolerance", "check_
 TIE_RTOL = 1e-9
 
 #: Samples per chunk of the moment and density sums (2 MB of float64).
-CHUNK = 1 << 18
+_CHUNK = 1 << 18
 
 
 def tolerance(t: float) -> float:
@@ -132,8 +132,8 @@ class SampledLaw:
         if self._moments is None:
             B, mean = self.samples.size, float(self.samples.mean())
             s2 = s3 = 0.0
-            for start in range(0, B, CHUNK):
-                dev = self.samples[start:start + CHUNK] - mean
+            for start in range(0, B, _CHUNK):
+                dev = self.samples[start:start + _CHUNK] - mean
                 sq = dev * dev  # plain reductions, not BLAS: no thread start-up
                 s2 += float(sq.sum())
                 s3 += float((sq * dev).sum())
@@ -215,8 +215,8 @@ class SampledLaw:
         bw = math.sqrt(self._sample_moments()[0]) * B ** (-1 / 5)
         lo, hi = np.searchsorted(self._sorted, [x - 40 * bw, x + 40 * bw])
         total = 0.0
-        for start in range(int(lo), int(hi), CHUNK):
-            z = (self._sorted[start:min(start + CHUNK, int(hi))] - x) / bw
+        for start in range(int(lo), int(hi), _CHUNK):
+            z = (self._sorted[start:min(start + _CHUNK, int(hi))] - x) / bw
             total += float(np.exp(-0.5 * z * z).sum())
         return total / (B * bw * math.sqrt(2 * math.pi))
 
