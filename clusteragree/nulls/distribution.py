@@ -6,6 +6,8 @@ It holds one of
 * closed-form moments only (``method="hypergeometric"``, exact means under random models),
 and answers the same questions of each: mean, median, variance, skewness, quantiles, the cdf,
 p-values, z-scores and chance adjustment, with standard errors for Monte Carlo figures.
+The three kinds are ``ExactLaw``, ``SampledLaw`` and ``Moments`` (``_laws``): the public methods
+check their arguments once and ask the law; the plot and the HTML are ``_display``'s.
 
 Conventions (README):
 * p-values. Exact: P(T >= t) counting ties (values within a relative 1e-9 of t count as equal).
