@@ -1,6 +1,8 @@
-"""HTML building blocks for results shown in Jupyter (``_repr_html_``) and in reports.
+"""HTML building blocks for results shown in Jupyter (``_repr_html_``) and in reports, and
+the plot of a null law.
 
-No import of the package: every module may use it.
+No import of the package: every module may use it (a null law is taken as it comes, by its
+attributes).
 
 >>> significant(0.000123456), significant(123456.7), significant(17000), significant(None)
 ('0.0001235', '1.235e+05', '17,000', 'NA')
@@ -18,7 +20,8 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:  # pragma: no cover
     import pandas as pd
 
-__all__ = ["DIGITS", "significant", "figure_html", "definition_table", "table"]
+__all__ = ["DIGITS", "significant", "figure_html", "definition_table", "table", "plot_null",
+           "law_html"]
 
 #: Significant digits of every number a report or an HTML result shows.
 DIGITS = 4
@@ -125,3 +128,80 @@ def table(frame: pd.DataFrame, caption: str | None = None, digits: int = DIGITS)
                                     "white-space: nowrap;"},
         {"selector": "th", "props": "text-align: right; padding: 0.2em 0.6em;"},
     ])
+
+
+# -- null laws (a NullDistribution, by its attributes) -------------------------------------------
+
+def plot_null(nd, observed: float | None = None, ax=None, bins="auto"):
+    """A null law with its mean and median (and the observed value) marked.
+
+    Parameters
+    ----------
+    nd : NullDistribution
+        A law known in full (exact or sampled): ``nd.plot`` checks that.
+    observed : float, optional
+        Mark this value (a red line; an arrow at the edge when it lies far outside the law).
+    ax : matplotlib Axes, optional
+        Draw here (default: a new figure).
+    bins : int, sequence or str, default "auto"
+        The histogram's bins (samples only; seaborn's ``histplot``).
+
+    Returns
+    -------
+    matplotlib Axes
+        A histogram of the samples or the pmf of an exact law.
+    """
+    import matplotlib.pyplot as plt
+    import seaborn as sns
+
+    if ax is None:
+        _, ax = plt.subplots(figsize=(6.5, 3.6))
+    if nd.samples is not None:
+        sns.histplot(nd.samples, bins=bins, stat="probability", ax=ax, color="0.65",
+                     edgecolor="white")
+    else:
+        ax.vlines(nd.values, 0, nd.probabilities, color="0.45", lw=1.5)
+        ax.set_ylabel("probability")
+    ax.axvline(nd.mean, color="C0", ls="-", lw=1.5, label=f"mean {nd.mean:.4g}")
+    ax.axvline(nd.median, color="C2", ls="--", lw=1.5, label=f"median {nd.median:.4g}")
+    if observed is not None:
+        _mark_observed(nd, ax, observed)
+    ax.set_xlabel(f"{nd.index.name} under H0 ({nd.model}, {nd.method})")
+    ax.legend(frameon=False, fontsize="small")
+    return ax
+
+
+def _mark_observed(nd, ax, observed: float) -> None:
+    """A red line at the observed value; when it lies far outside the law (more than the
+    law's own width away), the axis keeps the law's scale and an arrow at the edge points
+    to the observed value, so that the law stays visible."""
+    lo, hi = nd.quantile(0.0005), nd.quantile(0.9995)
+    width = hi - lo
+    if width > 0 and not lo - width <= observed <= hi + width:
+        ax.set_xlim(lo - 0.3 * width, hi + 0.3 * width)
+        right = observed > hi
+        edge = hi + 0.27 * width if right else lo - 0.27 * width
+        ax.annotate(f"observed {observed:.4g}", xy=(edge, 0.55), xycoords=("data", "axes fraction"),
+                    xytext=(-8 if right else 8, 0), textcoords="offset points", color="C3",
+                    ha="right" if right else "left", va="center", fontsize="small",
+                    arrowprops=dict(arrowstyle="<-" if not right else "->", color="C3"))
+        ax.plot([], [], color="C3", lw=2, label=f"observed {observed:.4g} (off scale)")
+    else:
+        ax.axvline(observed, color="C3", lw=2, label=f"observed {observed:.4g}")
+
+
+def law_html(nd, kind: str) -> str:
+    """A null law in HTML: its summary as a table under a title naming the ``kind`` of law
+    ("exact law", "Monte Carlo law", "moments only") and, when the law is known, its plot."""
+    s = nd.summary()
+    rows = [("mean", significant(s["null_mean"])), ("sd", significant(s["null_sd"]))]
+    if nd.has_law:
+        rows += [("median", significant(s["null_median"])),
+                 ("skewness", significant(s["null_skewness"])),
+                 ("1% / 99% quantiles", f"{significant(nd.quantile(0.01))} / "
+                                        f"{significant(nd.quantile(0.99))}")]
+    out = definition_table(f"Null distribution of {nd.index.name} ({kind})", rows,
+                           caption=f"null: {nd.describe()}")
+    if nd.has_law:
+        out += figure_html(nd.plot().figure)
+    return out

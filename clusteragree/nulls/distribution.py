@@ -6,6 +6,8 @@ It holds one of
 * closed-form moments only (``method="hypergeometric"``, exact means under random models),
 and answers the same questions of each: mean, median, variance, skewness, quantiles, the cdf,
 p-values, z-scores and chance adjustment, with standard errors for Monte Carlo figures.
+The three kinds are ``ExactLaw``, ``SampledLaw`` and ``Moments`` (``_laws``): the public methods
+check their arguments once and ask the law; the plot and the HTML are ``_display``'s.
 
 Conventions (README):
 * p-values. Exact: P(T >= t) counting ties (values within a relative 1e-9 of t count as equal).
@@ -27,15 +29,13 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
-from .._display import definition_table, figure_html, significant
+from .._display import law_html, plot_null
 from .._validate import check_choice, check_real
 from ..indices import get_index
+from ._laws import TIE_RTOL, ExactLaw, Moments, SampledLaw, check_levels, tolerance
 from ._methods import get_method, get_model
 
 __all__ = ["NullDistribution", "n_sim_for", "TIE_RTOL", "ALTERNATIVES", "NULL_COLUMNS"]
-
-#: Relative tolerance under which two index values count as tied in p-values and the cdf.
-TIE_RTOL = 1e-9
 
 #: The alternatives of every test and p-value.
 ALTERNATIVES = ("greater", "less", "two-sided")
@@ -93,14 +93,6 @@ def n_sim_for(error: float = 0.01, confidence: float = 0.99, z_decimals: int | N
     if z_decimals is not None:
         z = round(z, z_decimals)
     return math.ceil(0.25 * (z / error) ** 2 - 1e-9)
-
-
-def _tol(t: float) -> float:
-    return TIE_RTOL * max(1.0, abs(t))
-
-
-#: Samples per chunk of the moment and density sums (2 MB of float64).
-_CHUNK = 1 << 18
 
 
 class NullDistribution:
@@ -202,35 +194,10 @@ class NullDistribution:
         given = [v is not None for v in (values, samples, moments)]
         if sum(given) != 1:
             raise ValueError("give exactly one of values (with probabilities), samples or moments")
-        self.values = self.probabilities = self.samples = None
-        self._moments = dict(moments or {})
-        if values is not None:
-            v = np.asarray(values, dtype=float).ravel()
-            p = np.asarray(probabilities, dtype=float).ravel()
-            if v.shape != p.shape or v.size == 0:
-                raise ValueError("values and probabilities must be non-empty and of equal length")
-            if np.any(p < 0) or not math.isclose(p.sum(), 1.0, rel_tol=1e-9, abs_tol=1e-9):
-                raise ValueError(f"probabilities must be >= 0 and sum to 1 (sum = {p.sum()!r})")
-            order = np.argsort(v, kind="stable")
-            v, p = v[order], p[order] / p.sum()
-            # merge values equal up to rounding into one atom
-            new = np.ones(len(v), bool)
-            new[1:] = np.diff(v) > TIE_RTOL * np.maximum(1.0, np.abs(v[1:]))
-            starts = np.flatnonzero(new)
-            self.values = v[starts]
-            self.probabilities = np.add.reduceat(p, starts)
-            self._cum = np.cumsum(self.probabilities)
-        elif samples is not None:
-            s = np.asarray(samples, dtype=float).ravel()
-            if s.size == 0:
-                raise ValueError("samples is empty")
-            if np.isnan(s).any():
-                raise ValueError("samples contain nan")
-            self.samples = s
-            self._sorted = np.sort(s)
-        elif "mean" not in self._moments:
-            raise ValueError("moments must hold at least the mean")
-        self._cache: dict = {}
+        self._law = (ExactLaw(values, probabilities) if values is not None
+                     else SampledLaw(samples) if samples is not None else Moments(moments))
+        self.values, self.probabilities = self._law.values, self._law.probabilities
+        self.samples = self._law.samples
 
     # -- what kind of law ----------------------------------------------------------------
     @property
@@ -246,10 +213,21 @@ class NullDistribution:
     @property
     def n_sim(self) -> int | None:
         """Number of Monte Carlo draws (None for exact laws and moments)."""
-        return None if self.samples is None else int(self.samples.size)
+        return self._law.n_sim
+
+    @property
+    def has_law(self) -> bool:
+        """True when the full law is known (exact or sampled), not only moments."""
+        return self._law.has_law
+
+    @property
+    def has_variance(self) -> bool:
+        """True when the variance is known (a law, or moments with a variance); reading it may
+        still be refused (a closed-form variance over its time budget)."""
+        return self._law.has_variance
 
     def _need_law(self, what: str):
-        if self.values is None and self.samples is None:
+        if not self._law.has_law:
             raise ValueError(
                 f"{what} is not available from the {self.method!r} null ({self.index.name}: "
                 "closed-form moments only); use a method that gives the law "
@@ -260,33 +238,18 @@ class NullDistribution:
     @property
     def mean(self) -> float:
         """The null mean E[I] (exact, from the samples, or in closed form)."""
-        if "mean" not in self._cache:
-            if self.values is not None:
-                self._cache["mean"] = float((self.values * self.probabilities).sum())
-            elif self.samples is not None:
-                lo, hi = self._sorted[0], self._sorted[-1]  # a point mass has its value as mean
-                self._cache["mean"] = float(lo if lo == hi else min(max(self.samples.mean(), lo),
-                                                                     hi))
-            else:
-                self._cache["mean"] = float(self._moments["mean"])
-        return self._cache["mean"]
+        return self._law.mean
 
     @property
     def var(self) -> float:
         """The null variance Var[I] (samples: with ddof = 1); an error when it has no closed
         form under this model."""
-        if self.values is not None:
-            return float(((self.values - self.mean) ** 2 * self.probabilities).sum())
-        if self.samples is not None:
-            if self.samples.size < 2 or self._sorted[0] == self._sorted[-1]:
-                return 0.0
-            return self._sample_moments()[0]
-        if "var" not in self._moments:
+        if not self._law.has_variance:
             raise ValueError(
                 f"the variance of {self.index.name!r} has no closed form under "
                 f"model={self.model!r}; use a method that gives the law (ca.nulls.list_nulls())"
             )
-        return float(self._moments["var"])
+        return self._law.var()
 
     @property
     def std(self) -> float:
@@ -298,32 +261,7 @@ class NullDistribution:
         """Third standardised moment (0 for a point mass)."""
         self._need_law("the skewness")
         sd = self.std
-        if sd == 0:
-            return 0.0
-        if self.values is not None:
-            return float(((((self.values - self.mean) / sd) ** 3) * self.probabilities).sum())
-        B = self.samples.size
-        if B < 3:
-            return 0.0
-        m2, m3 = self._sample_moments()[1:]
-        if m2 == 0:
-            return 0.0
-        # the adjusted Fisher-Pearson coefficient G1 (scipy.stats.skew(bias=False))
-        return m3 / m2**1.5 * math.sqrt(B * (B - 1)) / (B - 2)
-
-    def _sample_moments(self):
-        """(variance with ddof=1, m2, m3) of the samples about their mean, computed once, in
-        chunks: no temporary as large as the samples (10^7 draws are 80 MB)."""
-        if "sample_moments" not in self._cache:
-            B, mean = self.samples.size, float(self.samples.mean())
-            s2 = s3 = 0.0
-            for start in range(0, B, _CHUNK):
-                dev = self.samples[start:start + _CHUNK] - mean
-                sq = dev * dev  # plain reductions, not BLAS: no thread start-up
-                s2 += float(sq.sum())
-                s3 += float((sq * dev).sum())
-            self._cache["sample_moments"] = (s2 / (B - 1), s2 / B, s3 / B)
-        return self._cache["sample_moments"]
+        return 0.0 if sd == 0 else self._law.skewness(sd)
 
     @property
     def median(self) -> float:
@@ -356,18 +294,7 @@ class NullDistribution:
         [0.49367, 0.49494, 0.51392]
         """
         self._need_law("a quantile")
-        qa = np.asarray(q, dtype=float)
-        if np.any((qa < 0) | (qa > 1)) or np.isnan(qa).any():
-            raise ValueError(f"q must lie in [0, 1], got {q!r}")
-        if self.values is not None:
-            idx = np.searchsorted(self._cum, qa - 1e-12, side="left")
-            out = self.values[np.minimum(idx, len(self.values) - 1)]
-        else:  # numpy's default (R type 7), read off the sorted samples
-            srt = self._sorted
-            h = (srt.size - 1) * qa
-            lo = np.floor(h).astype(int)
-            hi = np.minimum(lo + 1, srt.size - 1)
-            out = srt[lo] + (h - lo) * (srt[hi] - srt[lo])
+        out = self._law.quantile(check_levels(q))
         return float(out) if out.ndim == 0 else out
 
     def cdf(self, t):
@@ -385,28 +312,10 @@ class NullDistribution:
         """
         self._need_law("the cdf")
         t = np.asarray(t, dtype=float)
-        tol = TIE_RTOL * np.maximum(1.0, np.abs(t))
-        if self.values is not None:
-            idx = np.searchsorted(self.values, t + tol, side="right")
-            out = np.where(idx > 0, self._cum[np.maximum(idx - 1, 0)], 0.0)
-        else:
-            out = np.searchsorted(self._sorted, t + tol, side="right") / self._sorted.size
+        out = self._law.cdf(t, TIE_RTOL * np.maximum(1.0, np.abs(t)))
         return float(out) if np.ndim(out) == 0 else out
 
     # -- tests -----------------------------------------------------------------------------
-    def _count_tail(self, t: float, alternative: str):
-        """(mass or count of T at least as extreme as t, total)."""
-        tol = _tol(t)
-        if self.values is not None:
-            if alternative == "greater":
-                return float(self.probabilities[self.values >= t - tol].sum()), 1.0
-            return float(self.probabilities[self.values <= t + tol].sum()), 1.0
-        if alternative == "greater":
-            k = self._sorted.size - np.searchsorted(self._sorted, t - tol, side="left")
-        else:
-            k = np.searchsorted(self._sorted, t + tol, side="right")
-        return int(k), self._sorted.size
-
     def pvalue(self, observed: float, alternative: str = "greater", plus_one: bool = True) -> float:
         """P-value of ``observed`` under this null.
 
@@ -434,14 +343,14 @@ class NullDistribution:
         """
         self._need_law("a p-value")
         check_choice(alternative, "alternative", ALTERNATIVES)
-        t = _check_observed(observed)
+        return self._pvalue(_check_observed(observed), alternative, plus_one)
+
+    def _pvalue(self, t: float, alternative: str, plus_one: bool) -> float:
+        """``pvalue`` of a checked t and alternative, from a law."""
         if alternative == "two-sided":
-            return min(1.0, 2 * min(self.pvalue(t, "greater", plus_one),
-                                    self.pvalue(t, "less", plus_one)))
-        k, total = self._count_tail(t, alternative)
-        if self.values is not None:
-            return min(1.0, k)
-        return (k + 1) / (total + 1) if plus_one else k / total
+            return min(1.0, 2 * min(self._law.pvalue(t, "greater", plus_one),
+                                    self._law.pvalue(t, "less", plus_one)))
+        return self._law.pvalue(t, alternative, plus_one)
 
     def pvalue_se(self, observed: float, alternative: str = "greater",
                   plus_one: bool = False) -> float:
@@ -462,10 +371,10 @@ class NullDistribution:
         float
             The standard error; 0 for exact laws.
         """
-        if self.values is not None:
+        if self.is_exact:  # no Monte Carlo error (and nothing to check)
             return 0.0
-        p = self.pvalue(observed, alternative, plus_one=plus_one)
-        return math.sqrt(p * (1 - p) / self.n_sim)
+        p = self.pvalue(observed, alternative, plus_one=plus_one)  # refused without a law
+        return self._law.pvalue_se(p)
 
     def pvalue_ci(self, observed: float, alternative: str = "greater", confidence: float = 0.99,
                   method: str = "normal"):
@@ -497,21 +406,12 @@ class NullDistribution:
         """
         check_choice(method, "method", ("normal", "exact"))
         p = self.pvalue(observed, alternative, plus_one=False)
-        if self.values is not None:
-            return (p, p)
-        B = self.n_sim
-        if method == "exact":
-            k = round(p * B)
-            ci = stats.binomtest(k, B).proportion_ci(confidence_level=confidence)
-            return (float(ci.low), float(ci.high))
-        z = stats.norm.ppf(1 - (1 - confidence) / 2)
-        half = z * math.sqrt(p * (1 - p) / B)
-        return (max(0.0, p - half), min(1.0, p + half))
+        return self._law.pvalue_ci(p, confidence, method)
 
     @property
     def mean_se(self) -> float:
         """Standard error of the mean (Monte Carlo); 0 for exact laws and closed forms."""
-        return 0.0 if self.samples is None else self.std / math.sqrt(self.n_sim)
+        return self._law.mean_se()
 
     def quantile_se(self, q: float) -> float:
         """Monte Carlo standard error of a quantile, sqrt(q (1 - q) / B) / f(x_q).
@@ -527,28 +427,8 @@ class NullDistribution:
             The standard error, with the density f estimated by a Gaussian kernel (Scott's
             bandwidth); 0 for exact laws and point masses, inf where f is 0.
         """
-        if self.samples is None:
-            self._need_law("a quantile")
-            return 0.0
-        x = self.quantile(q)
-        if self.std == 0:
-            return 0.0
-        f = self._kernel_density(x)
-        return math.sqrt(q * (1 - q) / self.n_sim) / f if f > 0 else math.inf
-
-    def _kernel_density(self, x: float) -> float:
-        """The Gaussian kernel density of the samples at x with Scott's bandwidth
-        sd B^(-1/5) (``scipy.stats.gaussian_kde``'s default, the same number), summed over
-        the samples within 40 bandwidths of x (the others add exp(-800) = 0), which the sorted
-        samples give by bisection: no array as large as the samples."""
-        B = self.samples.size
-        bw = math.sqrt(self._sample_moments()[0]) * B ** (-1 / 5)
-        lo, hi = np.searchsorted(self._sorted, [x - 40 * bw, x + 40 * bw])
-        total = 0.0
-        for start in range(int(lo), int(hi), _CHUNK):
-            z = (self._sorted[start:min(start + _CHUNK, int(hi))] - x) / bw
-            total += float(np.exp(-0.5 * z * z).sum())
-        return total / (B * bw * math.sqrt(2 * math.pi))
+        self._need_law("a quantile")
+        return self._law.quantile_se(q)
 
     # -- chance adjustment -----------------------------------------------------------------
     def center(self, center="mean") -> float:
@@ -612,9 +492,13 @@ class NullDistribution:
                 f"{self.index.name!r} has no fixed optimum; pass optimum= (e.g. min(H(x), H(y)) "
                 "for the mutual information)"
             )
+        return self._adjust(t, c, best)
+
+    def _adjust(self, t: float, c: float, best: float) -> float:
+        """``adjust`` of a checked t, with the centre c and a finite optimum."""
         span = (best - c) if self.index.kind != "distance" else (c - best)
-        if abs(span) <= _tol(best):
-            return 1.0 if abs(t - best) <= _tol(best) else 0.0
+        if abs(span) <= tolerance(best):
+            return 1.0 if abs(t - best) <= tolerance(best) else 0.0
         return ((t - c) if self.index.kind != "distance" else (c - t)) / span
 
     def zscore(self, observed: float) -> float:
@@ -631,13 +515,65 @@ class NullDistribution:
             The z-score; 0 when the null law is a point mass and I equals it (up to the tie
             tolerance), +-inf when it differs.
         """
-        t = _check_observed(observed)
+        return self._zscore(_check_observed(observed))
+
+    def _zscore(self, t: float) -> float:
+        """``zscore`` of a checked t."""
         sd = self.std
         if sd == 0:
-            if abs(t - self.mean) <= _tol(self.mean):
+            if abs(t - self.mean) <= tolerance(self.mean):
                 return 0.0
             return math.copysign(math.inf, t - self.mean)
         return (t - self.mean) / sd
+
+    def test(self, observed: float, alternative: str = "greater", plus_one: bool = True):
+        """The figures of a test of ``observed`` against this null, its arguments checked once.
+
+        The same numbers as ``pvalue``, ``pvalue_se``, ``zscore`` and ``adjust`` called one by
+        one (``agreement_test`` reports them), NaN where this null cannot give them.
+
+        Parameters
+        ----------
+        observed : float
+            The observed value of the index.
+        alternative : {"greater", "less", "two-sided"}, default "greater"
+            As in ``pvalue``.
+        plus_one : bool, default True
+            As in ``pvalue``; the standard error is that of the same p-value.
+
+        Returns
+        -------
+        pvalue : float
+            ``pvalue(observed, alternative, plus_one)``; NaN without a law (moments only).
+        pvalue_se : float
+            ``pvalue_se(observed, alternative, plus_one)``; NaN without a law.
+        zscore : float
+            ``zscore(observed)``; NaN without a variance.
+        adjusted : dict
+            ``adjust(observed, center)`` by centre: "mean", and "median" when the law is
+            known; empty for an index with no fixed optimum (mutual_info).
+
+        Examples
+        --------
+        >>> nd = ca.nulls.null_distribution([[30, 20], [10, 20]], index="rand")
+        >>> p, se, z, adjusted = nd.test(0.5253)
+        >>> round(p, 5), se, round(z, 3), {c: round(a, 5) for c, a in adjusted.items()}
+        (0.03683, 0.0, 3.039, {'mean': 0.05121, 'median': 0.06012})
+        """
+        check_choice(alternative, "alternative", ALTERNATIVES)
+        t = _check_observed(observed)
+        if self.has_law:
+            p = self._pvalue(t, alternative, plus_one)
+            se = self._law.pvalue_se(p)
+        else:
+            p = se = math.nan
+        z = self._zscore(t) if self.has_variance else math.nan  # moments without a variance
+        best = self.index.optimum
+        centers = (() if not math.isfinite(best)  # no fixed optimum: adjust(..., optimum=)
+                   else ("mean", "median") if self.has_law else ("mean",))
+        adjusted = {c: self._adjust(t, self.mean if c == "mean" else self.median, best)
+                    for c in centers}
+        return p, se, z, adjusted
 
     # -- display ---------------------------------------------------------------------------
     def describe(self) -> str:
@@ -655,17 +591,6 @@ class NullDistribution:
         seed = self.details.get("seed")
         return f"{self.model_record.title}; {how}" + (f"; seed {seed}" if seed is not None
                                                         else "")
-
-    @property
-    def has_law(self) -> bool:
-        """True when the full law is known (exact or sampled), not only moments."""
-        return self.values is not None or self.samples is not None
-
-    @property
-    def has_variance(self) -> bool:
-        """True when the variance is known (a law, or moments with a variance); reading it may
-        still be refused (a closed-form variance over its time budget)."""
-        return self.has_law or "var" in self._moments
 
     def summary(self) -> pd.Series:
         """The null part of the package's result schema.
@@ -688,8 +613,7 @@ class NullDistribution:
         }, name=self.index.name)
 
     def __repr__(self) -> str:
-        what = (f"exact law, {len(self.values)} values" if self.is_exact
-                else f"{self.n_sim} draws" if self.is_sampled else "moments only")
+        what = self._law.what()
         s = self.summary()
         parts = [f"NullDistribution({self.index.name}, method={self.method!r}, "
                  f"model={self.model!r}, {what})",
@@ -705,38 +629,7 @@ class NullDistribution:
 
     def _repr_html_(self) -> str:
         """Jupyter: the summary as a table and, when the law is known, its plot."""
-        s = self.summary()
-        rows = [("mean", significant(s["null_mean"])), ("sd", significant(s["null_sd"]))]
-        if self.has_law:
-            rows += [("median", significant(s["null_median"])),
-                     ("skewness", significant(s["null_skewness"])),
-                     ("1% / 99% quantiles", f"{significant(self.quantile(0.01))} / "
-                                            f"{significant(self.quantile(0.99))}")]
-        kind = ("exact law" if self.is_exact else "Monte Carlo law" if self.is_sampled
-                else "moments only")
-        out = definition_table(f"Null distribution of {self.index.name} ({kind})", rows,
-                               caption=f"null: {self.describe()}")
-        if self.has_law:
-            out += figure_html(self.plot().figure)
-        return out
-
-    def _mark_observed(self, ax, observed: float) -> None:
-        """A red line at the observed value; when it lies far outside the law (more than the
-        law's own width away), the axis keeps the law's scale and an arrow at the edge points
-        to the observed value, so that the law stays visible."""
-        lo, hi = self.quantile(0.0005), self.quantile(0.9995)
-        width = hi - lo
-        if width > 0 and not lo - width <= observed <= hi + width:
-            ax.set_xlim(lo - 0.3 * width, hi + 0.3 * width)
-            right = observed > hi
-            edge = hi + 0.27 * width if right else lo - 0.27 * width
-            ax.annotate(f"observed {observed:.4g}", xy=(edge, 0.55), xycoords=("data", "axes fraction"),
-                        xytext=(-8 if right else 8, 0), textcoords="offset points", color="C3",
-                        ha="right" if right else "left", va="center", fontsize="small",
-                        arrowprops=dict(arrowstyle="<-" if not right else "->", color="C3"))
-            ax.plot([], [], color="C3", lw=2, label=f"observed {observed:.4g} (off scale)")
-        else:
-            ax.axvline(observed, color="C3", lw=2, label=f"observed {observed:.4g}")
+        return law_html(self, self._law.kind)
 
     def plot(self, observed: float | None = None, ax=None, bins="auto"):
         """The null law with its mean and median (and the observed value) marked.
@@ -757,24 +650,7 @@ class NullDistribution:
             A histogram of the samples or the pmf of an exact law.
         """
         self._need_law("a plot")
-        import matplotlib.pyplot as plt
-        import seaborn as sns
-
-        if ax is None:
-            _, ax = plt.subplots(figsize=(6.5, 3.6))
-        if self.samples is not None:
-            sns.histplot(self.samples, bins=bins, stat="probability", ax=ax, color="0.65",
-                         edgecolor="white")
-        else:
-            ax.vlines(self.values, 0, self.probabilities, color="0.45", lw=1.5)
-            ax.set_ylabel("probability")
-        ax.axvline(self.mean, color="C0", ls="-", lw=1.5, label=f"mean {self.mean:.4g}")
-        ax.axvline(self.median, color="C2", ls="--", lw=1.5, label=f"median {self.median:.4g}")
-        if observed is not None:
-            self._mark_observed(ax, observed)
-        ax.set_xlabel(f"{self.index.name} under H0 ({self.model}, {self.method})")
-        ax.legend(frameon=False, fontsize="small")
-        return ax
+        return plot_null(self, observed, ax=ax, bins=bins)
 
 
 def check_center(center):

@@ -211,9 +211,9 @@ def test_chunked_moments_and_density_equal_numpy_and_scipy(monkeypatch):
     # of it (peak memory: benchmarks/bench_memory.py); many chunks here, and a ragged last one
     from scipy import stats
 
-    from clusteragree.nulls import distribution
+    from clusteragree.nulls import _laws
 
-    monkeypatch.setattr(distribution, "_CHUNK", 977)
+    monkeypatch.setattr(_laws, "_CHUNK", 977)
     nd = ca.nulls.null_distribution([[30, 12, 8], [10, 25, 15], [5, 9, 36]], index="ari",
                                     method="patefield", n_sim=20_000, seed=4)
     s = nd.samples

@@ -1,0 +1,247 @@
+"""The three ways a null law is known, behind one interface: ``ExactLaw`` (values with their
+probabilities), ``SampledLaw`` (Monte Carlo draws) and ``Moments`` (closed-form moments only).
+
+``NullDistribution`` holds one of them and delegates to it what differs between them: the
+moments, quantiles, the cdf, tail counts and the p-value read off them, and Monte Carlo
+standard errors. Its arguments arrive checked (``NullDistribution`` validates them once);
+a law is not checked again here. ``Moments`` has no law: ``has_law`` is False and
+``NullDistribution`` refuses quantiles, the cdf and p-values before asking it.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from scipy import stats
+
+__all__ = ["ExactLaw", "SampledLaw", "Moments", "TIE_RTOL", "tolerance", "check_levels"]
+
+#: Relative tolerance under which two index values count as tied in p-values and the cdf.
+TIE_RTOL = 1e-9
+
+#: Samples per chunk of the moment and density sums (2 MB of float64).
+_CHUNK = 1 << 18
+
+
+def tolerance(t: float) -> float:
+    """The tie tolerance at t: ``TIE_RTOL`` relative, absolute below 1."""
+    return TIE_RTOL * max(1.0, abs(t))
+
+
+def check_levels(q) -> np.ndarray:
+    """Quantile levels as a float array, each in [0, 1]."""
+    qa = np.asarray(q, dtype=float)
+    if np.any((qa < 0) | (qa > 1)) or np.isnan(qa).any():
+        raise ValueError(f"q must lie in [0, 1], got {q!r}")
+    return qa
+
+
+class ExactLaw:
+    """The exact law: sorted ``values`` (ties merged) with their ``probabilities``."""
+
+    has_law = has_variance = True
+    samples = None
+    n_sim = None
+    kind = "exact law"
+
+    def __init__(self, values, probabilities):
+        v = np.asarray(values, dtype=float).ravel()
+        p = np.asarray(probabilities, dtype=float).ravel()
+        if v.shape != p.shape or v.size == 0:
+            raise ValueError("values and probabilities must be non-empty and of equal length")
+        if np.any(p < 0) or not math.isclose(p.sum(), 1.0, rel_tol=1e-9, abs_tol=1e-9):
+            raise ValueError(f"probabilities must be >= 0 and sum to 1 (sum = {p.sum()!r})")
+        order = np.argsort(v, kind="stable")
+        v, p = v[order], p[order] / p.sum()
+        # merge values equal up to rounding into one atom
+        new = np.ones(len(v), bool)
+        new[1:] = np.diff(v) > TIE_RTOL * np.maximum(1.0, np.abs(v[1:]))
+        starts = np.flatnonzero(new)
+        self.values = v[starts]
+        self.probabilities = np.add.reduceat(p, starts)
+        self._cum = np.cumsum(self.probabilities)
+        self.mean = float((self.values * self.probabilities).sum())
+
+    def what(self) -> str:
+        return f"exact law, {len(self.values)} values"
+
+    def var(self) -> float:
+        return float(((self.values - self.mean) ** 2 * self.probabilities).sum())
+
+    def skewness(self, sd: float) -> float:
+        return float(((((self.values - self.mean) / sd) ** 3) * self.probabilities).sum())
+
+    def quantile(self, qa: np.ndarray):
+        """The smallest value with cdf >= q."""
+        idx = np.searchsorted(self._cum, qa - 1e-12, side="left")
+        return self.values[np.minimum(idx, len(self.values) - 1)]
+
+    def cdf(self, t: np.ndarray, tol: np.ndarray):
+        idx = np.searchsorted(self.values, t + tol, side="right")
+        return np.where(idx > 0, self._cum[np.maximum(idx - 1, 0)], 0.0)
+
+    def pvalue(self, t: float, alternative: str, plus_one: bool) -> float:
+        """P(T >= t) ("greater") or P(T <= t) ("less"), ties counted."""
+        tol = tolerance(t)
+        if alternative == "greater":
+            mass = float(self.probabilities[self.values >= t - tol].sum())
+        else:
+            mass = float(self.probabilities[self.values <= t + tol].sum())
+        return min(1.0, mass)
+
+    def pvalue_se(self, p: float) -> float:
+        return 0.0
+
+    def pvalue_ci(self, p: float, confidence: float, method: str):
+        return (p, p)
+
+    def mean_se(self) -> float:
+        return 0.0
+
+    def quantile_se(self, q) -> float:
+        return 0.0
+
+
+class SampledLaw:
+    """A law known from Monte Carlo ``samples`` (kept with a sorted copy)."""
+
+    has_law = has_variance = True
+    values = probabilities = None
+    kind = "Monte Carlo law"
+
+    def __init__(self, samples):
+        s = np.asarray(samples, dtype=float).ravel()
+        if s.size == 0:
+            raise ValueError("samples is empty")
+        if np.isnan(s).any():
+            raise ValueError("samples contain nan")
+        self.samples = s
+        self._sorted = np.sort(s)
+        self.n_sim = int(s.size)
+        lo, hi = self._sorted[0], self._sorted[-1]  # a point mass has its value as mean
+        self.mean = float(lo if lo == hi else min(max(s.mean(), lo), hi))
+        self._moments = None
+
+    def what(self) -> str:
+        return f"{self.n_sim} draws"
+
+    def _sample_moments(self):
+        """(variance with ddof=1, m2, m3) of the samples about their mean, computed once, in
+        chunks: no temporary as large as the samples (10^7 draws are 80 MB)."""
+        if self._moments is None:
+            B, mean = self.samples.size, float(self.samples.mean())
+            s2 = s3 = 0.0
+            for start in range(0, B, _CHUNK):
+                dev = self.samples[start:start + _CHUNK] - mean
+                sq = dev * dev  # plain reductions, not BLAS: no thread start-up
+                s2 += float(sq.sum())
+                s3 += float((sq * dev).sum())
+            self._moments = (s2 / (B - 1), s2 / B, s3 / B)
+        return self._moments
+
+    def var(self) -> float:
+        """With ddof = 1; 0 for one draw or a point mass."""
+        if self.samples.size < 2 or self._sorted[0] == self._sorted[-1]:
+            return 0.0
+        return self._sample_moments()[0]
+
+    def skewness(self, sd: float) -> float:
+        B = self.samples.size
+        if B < 3:
+            return 0.0
+        m2, m3 = self._sample_moments()[1:]
+        if m2 == 0:
+            return 0.0
+        # the adjusted Fisher-Pearson coefficient G1 (scipy.stats.skew(bias=False))
+        return m3 / m2**1.5 * math.sqrt(B * (B - 1)) / (B - 2)
+
+    def quantile(self, qa: np.ndarray):
+        """numpy's default (R type 7), read off the sorted samples."""
+        srt = self._sorted
+        h = (srt.size - 1) * qa
+        lo = np.floor(h).astype(int)
+        hi = np.minimum(lo + 1, srt.size - 1)
+        return srt[lo] + (h - lo) * (srt[hi] - srt[lo])
+
+    def cdf(self, t: np.ndarray, tol: np.ndarray):
+        return np.searchsorted(self._sorted, t + tol, side="right") / self._sorted.size
+
+    def pvalue(self, t: float, alternative: str, plus_one: bool) -> float:
+        """(1 + k) / (B + 1) or k / B, k the draws at least as extreme as t."""
+        tol = tolerance(t)
+        if alternative == "greater":
+            k = self._sorted.size - np.searchsorted(self._sorted, t - tol, side="left")
+        else:
+            k = np.searchsorted(self._sorted, t + tol, side="right")
+        k, total = int(k), self._sorted.size
+        return (k + 1) / (total + 1) if plus_one else k / total
+
+    def pvalue_se(self, p: float) -> float:
+        return math.sqrt(p * (1 - p) / self.n_sim)
+
+    def pvalue_ci(self, p: float, confidence: float, method: str):
+        """Clopper-Pearson's ("exact") or the normal interval of the share p, in [0, 1]."""
+        B = self.n_sim
+        if method == "exact":
+            k = round(p * B)
+            ci = stats.binomtest(k, B).proportion_ci(confidence_level=confidence)
+            return (float(ci.low), float(ci.high))
+        z = stats.norm.ppf(1 - (1 - confidence) / 2)
+        half = z * math.sqrt(p * (1 - p) / B)
+        return (max(0.0, p - half), min(1.0, p + half))
+
+    def std(self) -> float:
+        return math.sqrt(max(self.var(), 0.0))
+
+    def mean_se(self) -> float:
+        return self.std() / math.sqrt(self.n_sim)
+
+    def quantile_se(self, q) -> float:
+        """sqrt(q (1 - q) / B) / f(x_q), f a Gaussian kernel density; 0 for a point mass."""
+        x = self.quantile(check_levels(q))
+        x = float(x) if x.ndim == 0 else x
+        if self.std() == 0:
+            return 0.0
+        f = self._kernel_density(x)
+        return math.sqrt(q * (1 - q) / self.n_sim) / f if f > 0 else math.inf
+
+    def _kernel_density(self, x: float) -> float:
+        """The Gaussian kernel density of the samples at x with Scott's bandwidth
+        sd B^(-1/5) (``scipy.stats.gaussian_kde``'s default, the same number), summed over
+        the samples within 40 bandwidths of x (the others add exp(-800) = 0), which the sorted
+        samples give by bisection: no array as large as the samples."""
+        B = self.samples.size
+        bw = math.sqrt(self._sample_moments()[0]) * B ** (-1 / 5)
+        lo, hi = np.searchsorted(self._sorted, [x - 40 * bw, x + 40 * bw])
+        total = 0.0
+        for start in range(int(lo), int(hi), _CHUNK):
+            z = (self._sorted[start:min(start + _CHUNK, int(hi))] - x) / bw
+            total += float(np.exp(-0.5 * z * z).sum())
+        return total / (B * bw * math.sqrt(2 * math.pi))
+
+
+class Moments:
+    """Closed-form moments only: the mean, perhaps the variance (which may be deferred: read
+    with ``float`` each time, it may refuse over its time budget)."""
+
+    has_law = False
+    values = probabilities = samples = None
+    n_sim = None
+    kind = "moments only"
+
+    def __init__(self, moments: dict):
+        self.moments = dict(moments)
+        if "mean" not in self.moments:
+            raise ValueError("moments must hold at least the mean")
+        self.mean = float(self.moments["mean"])
+        self.has_variance = "var" in self.moments
+
+    def what(self) -> str:
+        return "moments only"
+
+    def var(self) -> float:
+        return float(self.moments["var"])
+
+    def mean_se(self) -> float:
+        return 0.0

@@ -1,0 +1,122 @@
+"""``NullDistribution`` on its three kinds of law (exact, sampled, moments only): the one-check
+entry point ``test`` gives the numbers of the separate public methods, each argument is checked
+once, and the plot drawn by ``clusteragree._display.plot_null`` is the one ``nd.plot`` gives."""
+
+from __future__ import annotations
+
+import math
+
+import matplotlib
+import numpy as np
+import pytest
+
+import clusteragree as ca
+from clusteragree import _display
+from clusteragree.nulls import NullDistribution, distribution
+
+matplotlib.use("Agg")
+
+TAB = [[30, 20], [10, 20]]
+TAB3 = [[5, 1, 0], [2, 3, 4], [0, 2, 6]]
+U = np.random.default_rng(0).dirichlet([1, 1, 1], 9)
+V = np.random.default_rng(1).dirichlet([1, 1], 9)
+
+LAWS = {
+    "exact rand": lambda: ca.nulls.null_distribution(TAB, index="rand", method="exact"),
+    "exact vi": lambda: ca.nulls.null_distribution(TAB3, index="vi", method="exact"),
+    "exact mutual_info": lambda: ca.nulls.null_distribution(TAB, index="mutual_info",
+                                                            method="exact"),
+    "patefield ari": lambda: ca.nulls.null_distribution(TAB3, index="adjusted_rand",
+                                                        method="patefield", seed=3, n_sim=800),
+    "permutation jaccard": lambda: ca.nulls.null_distribution(TAB, index="jaccard",
+                                                              method="permutation", seed=2),
+    "hypergeometric rand": lambda: ca.nulls.null_distribution(TAB, index="rand",
+                                                              method="hypergeometric"),
+    "fuzzy ndc exact mean": lambda: ca.nulls.null_distribution(U, V, index="ndc",
+                                                               method="exact"),
+    "point mass": lambda: NullDistribution("jaccard", "exact", values=[1.0],
+                                           probabilities=[1.0]),
+}
+
+
+def _same(a, b) -> bool:
+    return (math.isnan(a) and math.isnan(b)) or a == b
+
+
+@pytest.mark.parametrize("name", list(LAWS))
+@pytest.mark.parametrize("alternative", ["greater", "less", "two-sided"])
+@pytest.mark.parametrize("plus_one", [True, False])
+def test_test_gives_the_numbers_of_the_separate_methods(name, alternative, plus_one):
+    nd = LAWS[name]()
+    for observed in (0.0, 0.4, 0.5253, 0.8, 1.0):
+        p, se, z, adjusted = nd.test(observed, alternative, plus_one)
+        if nd.has_law:
+            assert p == nd.pvalue(observed, alternative, plus_one=plus_one)
+            assert se == nd.pvalue_se(observed, alternative, plus_one=plus_one)
+        else:
+            assert math.isnan(p) and math.isnan(se)
+        assert _same(z, nd.zscore(observed) if nd.has_variance else math.nan)
+        if math.isfinite(nd.index.optimum):
+            centers = ("mean", "median") if nd.has_law else ("mean",)
+            assert adjusted == {c: nd.adjust(observed, c) for c in centers}
+        else:
+            assert adjusted == {}
+
+
+def test_test_checks_its_arguments_with_the_messages_of_the_methods():
+    nd = LAWS["exact rand"]()
+    with pytest.raises(ValueError, match="alternative"):
+        nd.test(0.5, "bigger")
+    with pytest.raises(ValueError, match="observed is nan"):
+        nd.test(math.nan)
+    with pytest.raises(TypeError, match="observed must be a number"):
+        nd.test("0.5")
+
+
+def test_each_value_is_checked_once_per_call(monkeypatch):
+    calls = []
+    check = distribution._check_observed
+    monkeypatch.setattr(distribution, "_check_observed",
+                        lambda observed: calls.append(observed) or check(observed))
+    nd = LAWS["patefield ari"]()
+    nd.test(0.3, "two-sided")
+    assert calls == [0.3]
+    for method in (lambda: nd.pvalue(0.3, "two-sided"), lambda: nd.adjust(0.3, "median"),
+                   lambda: nd.zscore(0.3), lambda: nd.pvalue_se(0.3, "two-sided")):
+        calls.clear()
+        method()
+        assert calls == [0.3]
+
+
+def test_agreement_test_reports_the_numbers_of_test():
+    t = ca.agreement_test(TAB3, index="adjusted_rand", method="patefield", seed=3, n_sim=800)
+    p, se, z, adjusted = t.null.test(t.statistic, t.alternative, True)
+    assert (t.pvalue, t.pvalue_se, t.zscore, t.adjusted) == (p, se, z, adjusted)
+
+
+@pytest.mark.parametrize("name", ["exact rand", "patefield ari"])
+def test_plot_null_draws_the_law_and_the_observed_line(name):
+    import matplotlib.pyplot as plt
+
+    nd = LAWS[name]()
+    observed = nd.quantile(0.9)
+    ax = _display.plot_null(nd, observed)
+    labels = [line.get_label() for line in ax.get_lines()]
+    assert labels == [f"mean {nd.mean:.4g}", f"median {nd.median:.4g}",
+                      f"observed {observed:.4g}"]
+    assert ax.get_lines()[-1].get_xdata()[0] == observed and ax.get_lines()[-1].get_color() == "C3"
+    assert (ax.collections or ax.patches)  # the pmf's lines or the histogram's bars
+    mine = nd.plot(observed)  # the method draws the same figure
+    assert [(ln.get_label(), list(ln.get_xdata())) for ln in mine.get_lines()] == \
+        [(ln.get_label(), list(ln.get_xdata())) for ln in ax.get_lines()]
+    far = _display.plot_null(nd, nd.mean + 100)  # off scale: an arrow, the law's axis kept
+    assert far.texts and "off scale" in far.get_legend().get_texts()[-1].get_text()
+    plt.close("all")
+
+
+def test_the_html_of_a_law_names_its_kind_and_shows_its_plot():
+    assert "(exact law)" in LAWS["exact rand"]()._repr_html_()
+    html = LAWS["patefield ari"]()._repr_html_()
+    assert "(Monte Carlo law)" in html and "<img" in html
+    html = LAWS["hypergeometric rand"]()._repr_html_()
+    assert "(moments only)" in html and "<img" not in html
