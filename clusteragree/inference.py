@@ -293,12 +293,6 @@ def _frame(tests) -> pd.DataFrame:
     return frame.astype(types)
 
 
-def _centers_for(nd: NullDistribution):
-    if not math.isfinite(nd.index.optimum):
-        return ()  # no fixed optimum (mutual_info): not adjusted; use adjust(..., optimum=)
-    return ("mean", "median") if nd.has_law else ("mean",)
-
-
 def _observed(rec: Index, request) -> float:
     """The observed value (table indices: computed once, when the request was planned)."""
     if rec.name in request.observed:
@@ -324,18 +318,12 @@ def _test_of(rec: Index, nd: NullDistribution, request, alternative: str,
     (``alternative`` is checked by the caller)."""
     _need_exact_law(rec, nd)
     observed = _observed(rec, request)
-    if nd.has_law:
-        p = nd.pvalue(observed, alternative, plus_one=plus_one)
-        se = nd.pvalue_se(observed, alternative, plus_one=plus_one)
-    else:
-        p = se = math.nan
-    z = nd.zscore(observed) if nd.has_variance else math.nan  # moments without a variance
+    # p-value, its Monte Carlo s.e., z and the adjusted values, each argument checked once
+    p, se, z, adjusted = nd.test(observed, alternative, plus_one)
     note = None
     if rec.describe is not None and request.clusterings.table is not None:
         note = rec.describe(request.clusterings.table.counts, **request.options[rec.name])
-    return AgreementTest(statistic=observed, pvalue=p,
-                         adjusted={c: nd.adjust(observed, c) for c in _centers_for(nd)},
-                         null=nd, index=rec.name, alternative=alternative,
+    return AgreementTest(statistic=observed, pvalue=p, adjusted=adjusted, null=nd, index=rec.name, alternative=alternative,
                          data_name=request.clusterings.describe(), zscore=z, pvalue_se=se,
                          note=note, record=rec)
 
