@@ -39,11 +39,17 @@ __all__ = ["agreement", "AgreementTest", "ResultsFrame", "agreement_test", "adju
 #: The names are scipy's (``statistic``, ``pvalue``, ...), the same as ``AgreementTest``'s
 #: attributes.
 RESULT_COLUMNS = ("statistic", "null_mean", "null_median", "null_sd", "null_skewness",
-                  "pvalue", "pvalue_se", "alternative", "adjusted_mean", "adjusted_median",
-                  "zscore", "kind", "model", "method", "n_sim")
+                  "pvalue", "pvalue_se", "n_extreme", "pvalue_upper", "alternative",
+                  "adjusted_mean", "adjusted_median", "zscore", "kind", "model", "method",
+                  "n_sim")
 #: The numeric columns of the schema (pandas' nullable Float64: NA stays NA).
 FLOAT_COLUMNS = ("statistic", "null_mean", "null_median", "null_sd", "null_skewness",
-                 "pvalue", "pvalue_se", "adjusted_mean", "adjusted_median", "zscore")
+                 "pvalue", "pvalue_se", "pvalue_upper", "adjusted_mean", "adjusted_median",
+                 "zscore")
+#: The count columns of the schema (pandas' nullable Int64).
+INT_COLUMNS = ("n_extreme", "n_sim")
+#: The confidence level of ``pvalue_upper``, the one-sided bound on a Monte Carlo p-value.
+PVALUE_BOUND_LEVEL = 0.95
 _SIDES = {"greater": "greater than", "less": "less than", "two-sided": "different from"}
 
 
@@ -53,13 +59,19 @@ def _default_alternative(rec: Index, alternative):
     return check_choice(alternative, "alternative", ALTERNATIVES)
 
 
-def _fmt_p(p: float, nd: NullDistribution) -> str:
-    if nd.samples is not None:
-        text = f"= {p:.4g}"
-        if p <= 1.0 / (nd.n_sim + 1) + 1e-15:
-            text += " (no simulated value as extreme)"
-        return text
-    return "< 1e-300" if p < 1e-300 else f"= {p:.4g}"
+def _fmt_p(res) -> str:
+    """The p-value of a test in words: exact, or Monte Carlo with its error, or, when no
+    simulated value is as extreme, the floor 1/(B + 1) with the count and an upper bound
+    (never a standard error as large as the estimate)."""
+    nd, p = res.null, res.pvalue
+    if not nd.is_sampled:
+        return "< 1e-300" if p < 1e-300 else f"= {p:.4g}"
+    B, k = nd.n_sim, res.n_extreme
+    if k == 0:
+        return (f"< {1 / (B + 1):.4g} (0 of {B:,} simulated values as extreme; one-sided "
+                f"{PVALUE_BOUND_LEVEL:.0%} upper bound {res.pvalue_upper:.3g})")
+    return (f"= {p:.4g} (Monte Carlo s.e. {res.pvalue_se:.2g}; {k:,} of {B:,} simulated "
+            "values as extreme)")
 
 
 @dataclass
@@ -90,9 +102,16 @@ class AgreementTest:
     zscore : float
         (statistic - null mean) / null sd (nan when the null has no variance).
     pvalue_se : float
-        The Monte Carlo standard error of the p-value (0 for an exact law).
+        The Monte Carlo standard error of the p-value (0 for an exact law; nan when no
+        simulated value is as extreme, where ``pvalue_upper`` bounds it instead).
     note : str, optional
         How the index was computed on this table, when that depends on the table.
+    n_extreme : int, optional
+        Monte Carlo laws: how many of the ``n_sim`` simulated values are at least as extreme
+        as the statistic (None for an exact law or moments).
+    pvalue_upper : float
+        Monte Carlo laws: a one-sided 95% Clopper-Pearson upper bound on the p-value (nan
+        otherwise); with ``n_extreme == 0`` the p-value is reported as below 1 / (B + 1).
     record : Index, optional
         The index's registry record (looked up from ``index`` when not given).
 
@@ -126,6 +145,8 @@ class AgreementTest:
     zscore: float  # nan when the null has no variance
     pvalue_se: float  # Monte Carlo standard error of the p-value; 0 exact; nan moments only
     note: str | None = None  # how the index was computed on this table (``Index.describe``)
+    n_extreme: int | None = None  # Monte Carlo: the draws at least as extreme as the statistic
+    pvalue_upper: float = math.nan  # Monte Carlo: one-sided 95% Clopper-Pearson bound on p
     record: Index | None = field(default=None, repr=False, compare=False)  # the index's record
 
     def __post_init__(self):
@@ -179,7 +200,8 @@ class AgreementTest:
             return pd.NA if v is None or (isinstance(v, float) and math.isnan(v)) else v
 
         row.update(statistic=self.statistic, pvalue=na(self.pvalue),
-                   pvalue_se=na(self.pvalue_se), alternative=self.alternative,
+                   pvalue_se=na(self.pvalue_se), n_extreme=na(self.n_extreme),
+                   pvalue_upper=na(self.pvalue_upper), alternative=self.alternative,
                    adjusted_mean=na(self.adjusted.get("mean")),
                    adjusted_median=na(self.adjusted.get("median")), zscore=na(self.zscore),
                    kind=self.record.kind)
@@ -216,10 +238,7 @@ class AgreementTest:
                  *([self.note] if self.note else []),
                  f"observed = {self.statistic:.6g}, null mean = {nd.mean:.6g}{median}{z}"]
         if not math.isnan(self.pvalue):
-            pv = f"p-value {_fmt_p(self.pvalue, nd)}"
-            if self.pvalue_se:
-                pv += f" (Monte Carlo s.e. {self.pvalue_se:.2g})"
-            lines.append(pv)
+            lines.append(f"p-value {_fmt_p(self)}")
         else:
             lines.append("p-value: not available from closed-form moments (use a method that "
                          "gives the law)")
@@ -248,10 +267,7 @@ class AgreementTest:
         if not math.isnan(self.zscore):
             rows.append(("z", f"{self.zscore:.4g}"))
         if not math.isnan(self.pvalue):
-            pv = _fmt_p(self.pvalue, nd).removeprefix("= ")
-            if self.pvalue_se:
-                pv += f" (Monte Carlo s.e. {self.pvalue_se:.2g})"
-            rows.append(("p-value", pv))
+            rows.append(("p-value", _fmt_p(self).removeprefix("= ")))
         rows.append(("alternative", f"{rec.name} is {_SIDES[self.alternative]} its value by "
                                     "chance"))
         how = "(I - c) / (max - c)" if rec.kind != "distance" else "(c - I) / (c - min)"
@@ -289,7 +305,7 @@ def _frame(tests) -> pd.DataFrame:
     frame = ResultsFrame([t.row() for t in tests], columns=list(RESULT_COLUMNS),
                          index=pd.Index([t.index for t in tests], name="index"))
     types = {c: "Float64" for c in FLOAT_COLUMNS}
-    types["n_sim"] = "Int64"
+    types.update({c: "Int64" for c in INT_COLUMNS})
     return frame.astype(types)
 
 
@@ -320,12 +336,19 @@ def _test_of(rec: Index, nd: NullDistribution, request, alternative: str,
     observed = _observed(rec, request)
     # p-value, its Monte Carlo s.e., z and the adjusted values, each argument checked once
     p, se, z, adjusted = nd.test(observed, alternative, plus_one)
+    k = upper = None
+    if nd.is_sampled:
+        k = nd.tail_count(observed, alternative)
+        upper = nd.pvalue_upper(observed, alternative, PVALUE_BOUND_LEVEL)
+        if k == 0:  # the estimate is a floor: its s.e. would be as large as itself
+            se = math.nan
     note = None
     if rec.describe is not None and request.clusterings.table is not None:
         note = rec.describe(request.clusterings.table.counts, **request.options[rec.name])
     return AgreementTest(statistic=observed, pvalue=p, adjusted=adjusted, null=nd, index=rec.name, alternative=alternative,
                          data_name=request.clusterings.describe(), zscore=z, pvalue_se=se,
-                         note=note, record=rec)
+                         note=note, record=rec, n_extreme=k,
+                         pvalue_upper=math.nan if upper is None else upper)
 
 
 @fill_doc
@@ -692,8 +715,12 @@ def format_results(frame: pd.DataFrame, columns=None, digits: int = 4) -> str:
     """
     cols = list(columns) if columns is not None else list(frame.columns)
     shown = frame[cols].astype(object).copy()
+    floor = (frame["n_extreme"] == 0).fillna(False) if "n_extreme" in frame else None
     for c in cols:
-        if c in FLOAT_COLUMNS:
+        if c == "pvalue" and floor is not None:  # no simulated value as extreme: p < 1/(B+1)
+            shown[c] = ["NA" if pd.isna(v) else f"<{float(v):#.{digits - 1}g}" if low
+                        else f"{float(v):#.{digits}g}" for v, low in zip(frame[c], floor)]
+        elif c in FLOAT_COLUMNS:
             shown[c] = [("NA" if pd.isna(v) else f"{float(v):#.{digits}g}") for v in frame[c]]
         else:
             shown[c] = ["NA" if pd.isna(v) else v for v in frame[c]]

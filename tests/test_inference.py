@@ -162,3 +162,37 @@ def test_one_hot_hard_memberships_work_like_labels_everywhere():
     assert np.array_equal(a.values, b.values) and np.allclose(a.probabilities, b.probabilities)
     with pytest.raises(ValueError, match="x is a fuzzy clustering"):
         ca.agreement_test([[0.4, 0.6]] * 6, V, index="jaccard", method="exact")
+
+
+def test_a_p_value_at_the_monte_carlo_floor_is_a_bound_with_its_count():
+    # the reproducer: n = 846, no simulated table as extreme as the observed one
+    res = ca.agreement_test(ca.load_dataset("statlog_em"), index="sokal_sneath", seed=1)
+    B = res.null.n_sim
+    assert res.n_extreme == 0 and res.pvalue == pytest.approx(1 / (B + 1))
+    assert np.isnan(res.pvalue_se)  # never a standard error as large as the estimate
+    # Clopper-Pearson's one-sided bound for 0 of B: 1 - 0.05 ** (1 / B), about 3 / B
+    assert res.pvalue_upper == pytest.approx(1 - 0.05 ** (1 / B), rel=1e-9)
+    text = str(res)
+    assert "p-value < 5.882e-05 (0 of 17,000 simulated values as extreme; one-sided 95% upper " \
+           "bound 0.000176)" in text and "s.e." not in text
+    row = res.to_frame().loc["sokal_sneath"]
+    assert row["n_extreme"] == 0 and pd.isna(row["pvalue_se"])
+    df = ca.compare(ca.load_dataset("statlog_em"), indices=["rand", "jaccard"], n_sim=500,
+                    seed=1)
+    assert (df["n_extreme"] == 0).all() and df["pvalue_se"].isna().all()
+    assert "<0.00200" in ca.format_results(df, ["pvalue"])
+
+
+def test_a_p_value_above_the_floor_keeps_its_error_and_says_its_count():
+    tab = ca.ContingencyTable([[30, 20], [10, 20]])
+    res = ca.agreement_test(tab, index="rand", n_sim=2000, seed=1)
+    k = int(np.sum(res.null.samples >= res.statistic - 1e-9 * abs(res.statistic)))
+    assert res.n_extreme == k > 0 and res.pvalue == pytest.approx((k + 1) / 2001)
+    assert f"{k:,} of 2,000 simulated values as extreme" in str(res)
+    from scipy import stats
+
+    bound = stats.binomtest(k, 2000, alternative="less").proportion_ci(0.95).high
+    assert res.pvalue_upper == pytest.approx(bound) and res.pvalue_upper > res.pvalue
+    exact = ca.agreement_test(tab, index="rand", method="exact")
+    assert exact.n_extreme is None and np.isnan(exact.pvalue_upper)
+    assert pd.isna(exact.to_frame().loc["rand", "n_extreme"])

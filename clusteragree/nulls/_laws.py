@@ -167,14 +167,16 @@ class SampledLaw:
     def cdf(self, t: np.ndarray, tol: np.ndarray):
         return np.searchsorted(self._sorted, t + tol, side="right") / self._sorted.size
 
-    def pvalue(self, t: float, alternative: str, plus_one: bool) -> float:
-        """(1 + k) / (B + 1) or k / B, k the draws at least as extreme as t."""
+    def count(self, t: float, alternative: str) -> int:
+        """k, the draws at least as extreme as t ("greater": T >= t; "less": T <= t)."""
         tol = tolerance(t)
         if alternative == "greater":
-            k = self._sorted.size - np.searchsorted(self._sorted, t - tol, side="left")
-        else:
-            k = np.searchsorted(self._sorted, t + tol, side="right")
-        k, total = int(k), self._sorted.size
+            return int(self._sorted.size - np.searchsorted(self._sorted, t - tol, side="left"))
+        return int(np.searchsorted(self._sorted, t + tol, side="right"))
+
+    def pvalue(self, t: float, alternative: str, plus_one: bool) -> float:
+        """(1 + k) / (B + 1) or k / B, k the draws at least as extreme as t."""
+        k, total = self.count(t, alternative), self._sorted.size
         return (k + 1) / (total + 1) if plus_one else k / total
 
     def pvalue_se(self, p: float) -> float:

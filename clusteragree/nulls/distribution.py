@@ -376,6 +376,102 @@ class NullDistribution:
         p = self.pvalue(observed, alternative, plus_one=plus_one)  # refused without a law
         return self._law.pvalue_se(p)
 
+    def tail_count(self, observed: float, alternative: str = "greater") -> int:
+        """How many simulated values are at least as extreme as ``observed``.
+
+        Parameters
+        ----------
+        observed : float
+            The observed value of the index.
+        alternative : {"greater", "less", "two-sided"}, default "greater"
+            As in ``pvalue``; "two-sided" counts the smaller tail (the one that gives the
+            p-value).
+
+        Returns
+        -------
+        int
+            k of the ``n_sim`` draws (ties within a relative 1e-9 count as extreme).
+
+        Raises
+        ------
+        ValueError
+            The law is not a Monte Carlo law.
+
+        See Also
+        --------
+        pvalue_upper : The bound on the p-value that k gives.
+
+        Examples
+        --------
+        >>> nd = ca.nulls.null_distribution([[30, 20], [10, 20]], index="rand",
+        ...                                 method="patefield", n_sim=2000, seed=1)
+        >>> nd.tail_count(0.9), nd.tail_count(0.5253) > 0
+        (0, True)
+        """
+        if not self.is_sampled:
+            raise ValueError(f"a count of simulated values needs a Monte Carlo law; this one is "
+                             f"{self._law.kind}")
+        check_choice(alternative, "alternative", ALTERNATIVES)
+        return self._tail_count(_check_observed(observed), alternative)
+
+    def _tail_count(self, t: float, alternative: str) -> int:
+        if alternative == "two-sided":
+            return min(self._law.count(t, "greater"), self._law.count(t, "less"))
+        return self._law.count(t, alternative)
+
+    def pvalue_upper(self, observed: float, alternative: str = "greater",
+                     confidence: float = 0.95) -> float:
+        """A one-sided upper confidence bound for the p-value a Monte Carlo law estimates.
+
+        Clopper-Pearson's exact binomial bound on the tail probability from k of B draws as
+        extreme (doubled, capped at 1, for "two-sided"): with k = 0 the p-value is only known
+        to be below it, about 3 / B at 95%. An exact law gives its p-value itself.
+
+        Parameters
+        ----------
+        observed : float
+            The observed value of the index.
+        alternative : {"greater", "less", "two-sided"}, default "greater"
+            As in ``pvalue``.
+        confidence : float, default 0.95
+            The confidence level of the bound.
+
+        Returns
+        -------
+        float
+            The upper bound.
+
+        See Also
+        --------
+        tail_count : k.
+        pvalue_ci : A two-sided interval.
+
+        References
+        ----------
+        Clopper, C. J. & Pearson, E. S. (1934), "The use of confidence or fiducial limits
+        illustrated in the case of the binomial", Biometrika 26.
+
+        Examples
+        --------
+        >>> nd = ca.nulls.null_distribution([[30, 20], [10, 20]], index="rand",
+        ...                                 method="patefield", n_sim=2000, seed=1)
+        >>> round(nd.pvalue_upper(0.9), 5)                 # 0 of 2,000: about 3 / 2000
+        0.0015
+        """
+        self._need_law("a p-value")
+        check_choice(alternative, "alternative", ALTERNATIVES)
+        confidence = _check_confidence(confidence)
+        t = _check_observed(observed)
+        if not self.is_sampled:
+            return self._pvalue(t, alternative, True)
+        return self._pvalue_upper(t, alternative, confidence)
+
+    def _pvalue_upper(self, t: float, alternative: str, confidence: float) -> float:
+        k = self._tail_count(t, alternative)
+        bound = float(stats.binomtest(k, self.n_sim, alternative="less").proportion_ci(
+            confidence_level=confidence).high)
+        return min(1.0, 2 * bound) if alternative == "two-sided" else bound
+
     def pvalue_ci(self, observed: float, alternative: str = "greater", confidence: float = 0.99,
                   method: str = "normal"):
         """Confidence interval for the Monte Carlo p-value #{T >= t} / B.
@@ -673,3 +769,11 @@ def _check_observed(observed) -> float:
     if math.isnan(t):
         raise ValueError("observed is nan")
     return t
+
+
+def _check_confidence(confidence) -> float:
+    """A confidence level strictly between 0 and 1."""
+    level = check_real(confidence, "confidence", "a confidence level in (0, 1)")
+    if not 0 < level < 1:
+        raise ValueError(f"confidence must be in (0, 1), got {confidence!r}")
+    return level

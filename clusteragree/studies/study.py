@@ -52,7 +52,7 @@ import pandas as pd
 
 from .._validate import check_bool, check_choice, check_positive_int
 from ..indices import resolve_indices
-from ..inference import FLOAT_COLUMNS, RESULT_COLUMNS
+from ..inference import FLOAT_COLUMNS, INT_COLUMNS, RESULT_COLUMNS
 
 __all__ = ["run", "run_unit", "units", "quick_design", "load_results", "THESIS_RESULTS",
            "ALGORITHMS", "DEFAULT_INDICES", "KEYS", "RECORD", "StudyWarning"]
@@ -271,7 +271,8 @@ def _schema() -> dict:
     text = pd.Series(["x"]).dtype
     types = {c: text for c in _TEXT}
     types.update({c: "int64" for c in ("k", "p", "n", "rep")}, overlap="float64")
-    types.update({c: "Float64" for c in FLOAT_COLUMNS}, n_sim="Int64")
+    types.update({c: "Float64" for c in FLOAT_COLUMNS})
+    types.update({c: "Int64" for c in INT_COLUMNS})
     return types
 
 
