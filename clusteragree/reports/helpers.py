@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import pandas as pd
 
-from .._display import DIGITS, significant, table
+from .._display import DIGITS, PNG_METADATA, significant, table
 
 __all__ = ["setup", "table", "significant", "DIGITS", "load_clusterings"]
 
@@ -43,8 +43,25 @@ def setup():
 
     sns.set_theme(context="notebook", style="whitegrid", font_scale=0.9)
     mpl.rcParams.update({"figure.figsize": (7.5, 4.0), "figure.dpi": 110, "savefig.dpi": 110,
-                         "figure.autolayout": False, "axes.titlesize": "medium"})
+                         "figure.autolayout": False, "axes.titlesize": "medium",
+                         "svg.hashsalt": "clusteragree"})  # SVG ids not random
     pd.set_option("display.precision", DIGITS)
+    _figures_without_metadata()
+
+
+def _figures_without_metadata():
+    """Figures shown in a notebook as PNG without the "Software" key (matplotlib's version):
+    the same figure gives the same bytes. Nothing outside IPython."""
+    try:
+        from IPython import get_ipython
+        from matplotlib_inline.config import InlineBackend
+    except ImportError:  # pragma: no cover
+        return
+    shell = get_ipython()
+    if shell is not None and hasattr(shell, "display_formatter"):
+        # the inline backend's own settings: it re-applies them when pyplot draws first
+        InlineBackend.instance(parent=shell).print_figure_kwargs = {
+            "bbox_inches": "tight", "metadata": PNG_METADATA}
 
 
 def _read_labels(path: str, name: str) -> list[str]:

@@ -368,6 +368,32 @@ h1, h2 { break-after: avoid; }
 </style>"""
 
 
+def _normalise(executed: Path) -> None:
+    """Strip what differs between two runs of the same notebook with the same parameters, so
+    that the report (and the kept notebook) is the same file byte for byte: papermill's and
+    nbclient's clock times and durations, the temporary folder's paths, and the random id of
+    the cell papermill injects the parameters into."""
+    import nbformat
+
+    nb = nbformat.read(str(executed), as_version=4)
+    meta = nb.metadata.get("papermill", {})
+    for key in ("start_time", "end_time", "duration", "environment_variables"):
+        meta.pop(key, None)
+    for key in ("input_path", "output_path"):
+        if meta.get(key):
+            meta[key] = Path(meta[key]).name
+    for cell in nb.cells:
+        for out in cell.get("outputs", []):  # "<...Styler at 0x7f...>": an address
+            text = out.get("data", {}).get("text/plain")
+            if isinstance(text, str):
+                out["data"]["text/plain"] = re.sub(r" at 0x[0-9a-f]+>", ">", text)
+        cell.metadata.pop("execution", None)
+        cell.metadata.pop("papermill", None)
+        if "injected-parameters" in cell.metadata.get("tags", []):
+            cell.id = "injected-parameters"
+    nbformat.write(nb, str(executed))
+
+
 def _render_html(executed: Path, code: bool) -> str:
     import nbformat
     from nbconvert import HTMLExporter
@@ -473,6 +499,7 @@ def report(name: str = "agreement", output=None, format: str = "html", *, code: 
     with tempfile.TemporaryDirectory(prefix="clusteragree-report-") as tmp:
         executed = Path(tmp) / rep.notebook
         _execute(notebooks_dir() / rep.notebook, executed, params, progress)
+        _normalise(executed)
         page = _stamp(_render_html(executed, code), fingerprint(name, params))
         if fmt == "html":
             _publish(path, page.encode("utf-8"))
