@@ -5,6 +5,8 @@
 * ``table(frame, caption)``: a DataFrame as a captioned HTML table with numbers to 4 significant
   digits and NA for missing values; the caption names the null model and method.
 * ``significant(x, digits)``: one number as text to ``digits`` significant digits.
+* ``session_info(seed)``: the footer of every report, like R's ``sessionInfo()``: versions, the
+  random generator and the seed.
 
 >>> significant(0.0123456), significant(float("nan"))
 ('0.01235', 'NA')
@@ -16,7 +18,10 @@ import pandas as pd
 
 from .._display import DIGITS, PNG_METADATA, significant, table
 
-__all__ = ["setup", "table", "significant", "DIGITS", "load_clusterings"]
+__all__ = ["setup", "table", "significant", "DIGITS", "load_clusterings", "session_info"]
+
+#: The packages whose versions a report's footer names, in that order.
+SESSION_PACKAGES = ("clusteragree", "numpy", "scipy", "pandas", "statsmodels")
 
 
 def setup():
@@ -62,6 +67,55 @@ def _figures_without_metadata():
         # the inline backend's own settings: it re-applies them when pyplot draws first
         InlineBackend.instance(parent=shell).print_figure_kwargs = {
             "bbox_inches": "tight", "metadata": PNG_METADATA}
+
+
+def session_info(seed):
+    """The footer of a report, like R's ``sessionInfo()``: what made its numbers.
+
+    Python's version and the versions of clusteragree, numpy, scipy, pandas and statsmodels,
+    the random generator (numpy's PCG64, through ``numpy.random.default_rng``) and the seed
+    the report used. No clock time: the same notebook with the same parameters renders to
+    the same bytes.
+
+    Parameters
+    ----------
+    seed : int
+        The report's seed.
+
+    Returns
+    -------
+    IPython.display.Markdown
+        A rule and one paragraph, shown as the last output of a notebook cell.
+
+    Examples
+    --------
+    >>> text = session_info(7).data
+    >>> "PCG64" in text and "seed 7" in text and "numpy " + np.__version__ in text
+    True
+    """
+    import platform
+    from importlib.metadata import PackageNotFoundError, version
+
+    import numpy as np
+    from IPython.display import Markdown
+
+    def _version(name):
+        if name == "clusteragree":
+            from .._version import __version__
+
+            return __version__
+        try:
+            return version(name)
+        except PackageNotFoundError:  # pragma: no cover
+            return "not installed"
+
+    generator = type(np.random.default_rng(0).bit_generator).__name__
+    packages = ", ".join(f"{name} {_version(name)}" for name in SESSION_PACKAGES)
+    return Markdown(
+        "---\n\n"
+        f"**Session info** (like R's `sessionInfo()`): Python {platform.python_version()}; "
+        f"{packages}. Random numbers: numpy's {generator} generator "
+        f"(`numpy.random.default_rng`), seed {seed}.")
 
 
 def _read_labels(path: str, name: str) -> list[str]:

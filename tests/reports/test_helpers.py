@@ -158,3 +158,22 @@ def test_null_distribution_and_compare_html():
 ])
 def test_significant_digits(value, text):
     assert significant(value) == text
+
+
+# -- the footer --------------------------------------------------------------------------------
+
+def test_session_info_names_versions_generator_and_seed_and_no_clock():
+    import platform
+
+    import scipy
+    import statsmodels
+
+    text = reporting.session_info(42).data
+    for name, version in [("clusteragree", ca.__version__), ("numpy", np.__version__),
+                          ("scipy", scipy.__version__), ("pandas", pd.__version__),
+                          ("statsmodels", statsmodels.__version__),
+                          ("Python", platform.python_version())]:
+        assert f"{name} {version}" in text
+    assert "PCG64" in text and "seed 42" in text
+    assert not re.search(r"\d{4}-\d{2}-\d{2}|\d{1,2}:\d{2}", text), "no date or time"
+    assert reporting.session_info(42).data == text, "the same footer twice"

@@ -46,6 +46,9 @@ def test_notebook_follows_the_report_conventions(name):
     headings = [line for c in nb.cells if c.cell_type == "markdown"
                 for line in c.source.splitlines() if line.startswith("## ")]
     assert headings[-1] == "## Reading"
+    last = nb.cells[-1]
+    assert last.cell_type == "code" and last.source.startswith("reporting.session_info(seed)"), \
+        "every report ends with its session info (versions, generator, seed)"
     assert not any(c.get("outputs") for c in nb.cells if c.cell_type == "code"), \
         "notebooks are committed without outputs"
     assert nb.metadata["kernelspec"]["name"] == "python3"
@@ -86,6 +89,8 @@ def test_every_report_renders_in_quick_mode(name, tmp_path):
     assert "hl-ipython3" not in body, "code is hidden (no highlighted input cell)"
     assert "permutation model" in body or "Patefield" in body, "the null is named"
     assert read_fingerprint(out) == fingerprint(name, {"quick": True})
+    footer = body[body.rindex("Session info"):]
+    assert "PCG64" in footer and "seed 1" in footer and "statsmodels" in footer
 
 
 @pytest.mark.slow  # papermill (and WeasyPrint): seconds per report
