@@ -130,6 +130,13 @@ def _read_labels(path: str, name: str) -> list[str]:
     return [line.strip() for line in lines]
 
 
+def _name(path: str) -> str:
+    """A file as a report names it: its name, without the folders."""
+    from pathlib import Path
+
+    return Path(path).name
+
+
 def _readable(path: str, name: str):
     from pathlib import Path
 
@@ -170,7 +177,8 @@ def load_clusterings(dataset: str = "statlog_em", table_file: str = "", data_fil
     table : ContingencyTable
         The table of the two clusterings.
     source : str
-        A sentence naming where the table came from.
+        A phrase naming where the table came from: files by their names, not their paths
+        (the report is shared; the folders it was made in are not).
 
     Raises
     ------
@@ -201,14 +209,14 @@ def load_clusterings(dataset: str = "statlog_em", table_file: str = "", data_fil
         names = (frame.index.name or "x", frame.columns.name or "y")
         return (ContingencyTable(frame.to_numpy(), frame.index.to_numpy(),
                                  frame.columns.to_numpy(), names=names),
-                f"contingency table read from {table_file}")
+                f"the contingency table in {_name(table_file)}")
     if data_file:
         if not (x_column and y_column):
             raise ValueError("data_file needs x_column and y_column: the two columns holding "
                              "the clusterings")
         frame = pd.read_csv(_readable(data_file, "data_file"))
         return (crosstab(x_column, y_column, data=frame),
-                f"columns {x_column} (rows) and {y_column} (columns) of {data_file}")
+                f"columns {x_column} (rows) and {y_column} (columns) of {_name(data_file)}")
     if x_file or y_file:
         if not (x_file and y_file):
             raise ValueError("x_file and y_file go together: one file of labels for each "
@@ -220,7 +228,7 @@ def load_clusterings(dataset: str = "statlog_em", table_file: str = "", data_fil
         from pathlib import Path
 
         tab = crosstab(pd.Series(x, name=Path(x_file).stem), pd.Series(y, name=Path(y_file).stem))
-        return tab, f"labels read from {x_file} (rows) and {y_file} (columns)"
+        return tab, f"the labels in {_name(x_file)} (rows) and {_name(y_file)} (columns)"
     return load_dataset(dataset), f"built-in data set {dataset}: {DATASETS[dataset][2]}"
 
 

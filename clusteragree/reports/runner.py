@@ -529,7 +529,8 @@ def fingerprint(name: str, params: dict) -> str:
     Returns
     -------
     str
-        "clusteragree-report NAME; notebook sha256 <16 hex digits>; parameters <JSON>".
+        "clusteragree-report NAME; notebook sha256 <16 hex digits>; parameters <JSON>"; input
+        files (``*_file``) by their names, not their folders, like the report itself.
 
     See Also
     --------
@@ -539,8 +540,12 @@ def fingerprint(name: str, params: dict) -> str:
     --------
     >>> fingerprint("agreement", {"quick": True}).endswith('parameters {"quick": true}')
     True
+    >>> fingerprint("agreement", {"x_file": "/home/me/x.txt"}).endswith('{"x_file": "x.txt"}')
+    True
     """
     digest = hashlib.sha256((notebooks_dir() / REPORTS[name].notebook).read_bytes()).hexdigest()
+    params = {k: Path(v).name if k.endswith("_file") and isinstance(v, str) and v else v
+              for k, v in params.items()}
     return f"clusteragree-report {name}; notebook sha256 {digest[:16]}; parameters " \
            f"{json.dumps(params, sort_keys=True)}"
 

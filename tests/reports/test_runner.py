@@ -93,6 +93,24 @@ def test_every_report_renders_in_quick_mode(name, tmp_path):
     assert "PCG64" in footer and "seed 1" in footer and "statsmodels" in footer
 
 
+@pytest.mark.slow  # papermill: seconds
+def test_report_of_label_files_describes_them_by_name(tmp_path):
+    folder = tmp_path / "home-of-mine" / "project"
+    folder.mkdir(parents=True)
+    x = [c for c in "abc" for _ in range(30)]
+    y = [c for c in "123" for _ in range(25)] + ["1"] * 15
+    (folder / "classes.txt").write_text("\n".join(x) + "\n")
+    (folder / "clusters.txt").write_text("\n".join(y) + "\n")
+    out = ca.report("agreement", output=tmp_path / "mine.html", quick=True, progress=False,
+                    x_file=folder / "classes.txt", y_file=folder / "clusters.txt")
+    page = out.read_text("utf-8")
+    body = re.sub(r"<[^>]+>", "", page)
+    data = body[body.index("Data:"):body.index("Run:")]
+    assert "classes.txt" in data and "clusters.txt" in data and "n = 90 objects" in data
+    assert "groups of classes (rows)" in data and "groups of clusters (columns)" in data
+    assert "home-of-mine" not in page, "files by name, not by path (fingerprint included)"
+
+
 @pytest.mark.slow  # papermill (and WeasyPrint): seconds per report
 def test_pdf_report_has_pages_and_the_title(tmp_path):
     pypdf = pytest.importorskip("pypdf")
