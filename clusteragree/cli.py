@@ -86,8 +86,9 @@ def _report(args) -> int:
             print(f"wrote {path}")
         return 0
     params = parse_assignments(args.parameter)
-    if args.quick:
-        params["quick"] = "true"
+    if args.quick:  # shorthand for -p quick=true; it overrides nothing given explicitly
+        if params.setdefault("quick", "true").strip().lower() in ("false", "no", "0", "off"):
+            raise ValueError(f"--quick contradicts -p quick={params['quick']}")
     path = report(args.name, output=args.output, format=args.format, code=args.code,
                   keep_notebook=args.keep_notebook, progress=sys.stderr.isatty(), **params)
     print(f"wrote {path}")

@@ -23,12 +23,13 @@ import json
 import os
 import re
 import tempfile
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import pandas as pd
 
-from .._validate import check_bool, check_choice, suggest
+from .._validate import (check_bool, check_choice, check_fraction, check_positive_int, check_seed,
+                         suggest)
 
 __all__ = ["REPORTS", "Report", "ReportError", "list_reports", "report_parameters",
            "coerce_parameters", "parse_assignments", "report", "notebooks_dir", "fingerprint",
@@ -56,6 +57,9 @@ class Report:
     check : callable, optional
         ``check(params)`` validates the parameters' content (e.g. that the input files
         exist) before the notebook runs, raising on bad content.
+    quick : dict, optional
+        The parameter values quick mode (``quick=True``) stands for: a parameter the caller
+        gives keeps the caller's value.
 
     See Also
     --------
@@ -65,14 +69,15 @@ class Report:
     Examples
     --------
     >>> rep = REPORTS["stability-study"]
-    >>> rep.notebook, rep.check is None
-    ('stability-study.ipynb', True)
+    >>> rep.notebook, rep.check is None, rep.quick
+    ('stability-study.ipynb', True, {'n_sim': 500})
     """
 
     name: str
     notebook: str
     description: str
     check: object = None  # callable(params: dict) -> None, raising on bad content
+    quick: dict = field(default_factory=dict)
 
 
 def _check_agreement_inputs(params: dict) -> None:
@@ -91,17 +96,44 @@ REPORTS: dict[str, Report] = {r.name: r for r in (
     Report("agreement", "agreement.ipynb",
            "two clusterings: every index against its null law, p-values, adjusted values, "
            "null means by method, random models",
-           check=_check_agreement_inputs),
+           check=_check_agreement_inputs, quick={"n_sim": 2000}),
     Report("null-distributions", "null-distributions.ipynb",
            "the shapes of null laws across the thesis' design (K, balance, n): skewness, "
-           "spread, where mean and median adjustment disagree"),
+           "spread, where mean and median adjustment disagree",
+           quick={"reps": 1, "n_sim": 2000, "n_values": "500,800"}),
     Report("stability-study", "stability-study.ipynb",
            "the thesis' simulation study: external validity and stability by scenario and "
-           "algorithm, their correlation across and within scenarios, EM against k-means"),
+           "algorithm, their correlation across and within scenarios, EM against k-means",
+           quick={"n_sim": 500}),
     Report("regression-approximations", "regression-approximations.ipynb",
            "Albatineh & Niewiadomska-Bugaj's regressions for null means, refitted across the "
-           "thesis' design, against exact identities; correlations between indices"),
+           "thesis' design, against exact identities; correlations between indices",
+           quick={"reps": 1, "n_sim": 2000}),
 )}
+
+
+def _check_n_values(value, name):
+    parts = [part for part in value.split(",") if part.strip()]
+    try:
+        numbers = [int(part) for part in parts]
+    except ValueError:
+        numbers = []
+    if not numbers:
+        raise ValueError(f"{name} must be comma-separated whole numbers, got {value!r}")
+    for n in numbers:
+        check_positive_int(n, name, minimum=4)  # the design's largest K is 4
+
+
+#: The range of a parameter, by its name, in whichever report declares it: checked with the
+#: type, before the kernel starts.
+PARAMETER_RANGES = {
+    "n_sim": check_positive_int,
+    "reps": check_positive_int,
+    "max_work": check_positive_int,
+    "seed": check_seed,
+    "reference": check_fraction,
+    "n_values": _check_n_values,
+}
 
 
 def notebooks_dir() -> Path:
@@ -234,8 +266,8 @@ def _coerce(key: str, value, kind: str):
 def coerce_parameters(name: str, params: dict, declared: pd.DataFrame | None = None) -> dict:
     """Check parameters against the notebook's declaration and give them its types.
 
-    Each parameter's name is checked (with a did-you-mean) and its type; command-line
-    strings are converted to the declared type ("yes", "true", "1", "on" and their opposites
+    Each parameter's name is checked (with a did-you-mean), its type and its range
+    (``PARAMETER_RANGES``: e.g. n_sim >= 1, seed >= 0); command-line strings are converted to the declared type ("yes", "true", "1", "on" and their opposites
     for a bool). File parameters (``*_file``) become absolute paths, so the notebook finds
     them wherever it runs.
 
@@ -256,7 +288,8 @@ def coerce_parameters(name: str, params: dict, declared: pd.DataFrame | None = N
     Raises
     ------
     ValueError, TypeError
-        An unknown parameter, or a value that is not of (or cannot be read as) its type.
+        An unknown parameter, a value that is not of (or cannot be read as) its type, or
+        one out of its range.
 
     See Also
     --------
@@ -267,6 +300,10 @@ def coerce_parameters(name: str, params: dict, declared: pd.DataFrame | None = N
     --------
     >>> coerce_parameters("agreement", {"n_sim": "500", "quick": "yes"})
     {'n_sim': 500, 'quick': True}
+    >>> coerce_parameters("agreement", {"n_sim": "0"})
+    Traceback (most recent call last):
+    ...
+    ValueError: parameter n_sim must be >= 1, got 0
     """
     declared = report_parameters(name) if declared is None else declared
     out = {}
@@ -275,6 +312,8 @@ def coerce_parameters(name: str, params: dict, declared: pd.DataFrame | None = N
             raise ValueError(f"report {name!r} has no parameter {key!r}; its parameters: "
                              f"{', '.join(declared.index)}." + suggest(key, declared.index))
         value = _coerce(key, value, declared.loc[key, "type"])
+        if key in PARAMETER_RANGES:
+            PARAMETER_RANGES[key](value, f"parameter {key}")
         if key.endswith("_file") and value:
             value = str(Path(value).expanduser().resolve())
         out[key] = value
@@ -450,7 +489,9 @@ def report(name: str = "agreement", output=None, format: str = "html", *, code: 
     progress : bool
         A progress bar over the notebook's cells.
     **parameters
-        The notebook's parameters (``report_parameters(name)``), e.g. ``quick=True``.
+        The notebook's parameters (``report_parameters(name)``), e.g. ``quick=True``. Quick
+        mode stands for smaller values of some of them (``REPORTS[name].quick``); those given
+        here keep their values.
 
     Returns
     -------
@@ -491,14 +532,17 @@ def report(name: str = "agreement", output=None, format: str = "html", *, code: 
     check_bool(progress, "progress")
     declared = report_parameters(name)
     params = coerce_parameters(name, parameters, declared)
+    run = dict(params)
+    if params.get("quick"):  # quick mode's values, but never over a value given
+        run = {**coerce_parameters(name, rep.quick, declared), **params}
     if rep.check is not None:
-        rep.check({**declared["default"].to_dict(), **params})
+        rep.check({**declared["default"].to_dict(), **run})
     path = _check_output(output, name, fmt)
     if fmt == "pdf":
         _check_pdf_support()
     with tempfile.TemporaryDirectory(prefix="clusteragree-report-") as tmp:
         executed = Path(tmp) / rep.notebook
-        _execute(notebooks_dir() / rep.notebook, executed, params, progress)
+        _execute(notebooks_dir() / rep.notebook, executed, run, progress)
         _normalise(executed)
         page = _stamp(_render_html(executed, code), fingerprint(name, params))
         if fmt == "html":

@@ -148,6 +148,19 @@ BAD = [
     (dict(output="/proc/no/report.html"), PermissionError, "cannot be written"),
     (dict(output=ROOT), ValueError, "is a folder"),
     (dict(format="docx"), ValueError, "format must be one of"),
+    # out of range: refused before the kernel starts, naming the parameter
+    (dict(seed=-1), ValueError, "parameter seed must be a non-negative int, got -1"),
+    (dict(n_sim=0), ValueError, "parameter n_sim must be >= 1, got 0"),
+    (dict(name="null-distributions", reference=1.5), ValueError,
+     "parameter reference must be a number strictly between 0 and 1"),
+    (dict(name="null-distributions", n_values="500,2"), ValueError,
+     "parameter n_values must be >= 4, got 2"),
+    (dict(name="null-distributions", n_values="many"), ValueError,
+     "parameter n_values must be comma-separated whole numbers"),
+    (dict(name="regression-approximations", reps=0), ValueError, "parameter reps must be >= 1"),
+    (dict(name="regression-approximations", max_work=-5), ValueError,
+     "parameter max_work must be >= 1"),
+    (dict(name="stability-study", quick=True, n_sim=0), ValueError, "parameter n_sim must be"),
 ]
 
 
@@ -172,6 +185,10 @@ def test_bad_input_is_refused_before_work(kwargs, exc, message, monkeypatch):
     (["report", "-p", "colour=red"], "has no parameter 'colour'"),
     (["report", "-p", "x_file=/nope.txt", "-p", "y_file=/nope.txt"], "x_file: no such file"),
     (["report", "-o", "/proc/x/r.html"], "cannot be written"),
+    (["report", "-p", "seed=-1"], "parameter seed must be a non-negative int, got -1"),
+    (["report", "--quick", "-p", "n_sim=0"], "parameter n_sim must be >= 1, got 0"),
+    (["report", "null-distributions", "-p", "reference=1"], "parameter reference must be"),
+    (["report", "--quick", "-p", "quick=no"], "--quick contradicts -p quick=no"),
 ])
 def test_cli_errors_exit_2_with_one_line(argv, message, capsys, monkeypatch):
     monkeypatch.setattr(rp, "_execute", lambda *a, **k: pytest.fail("notebook started"))
@@ -180,6 +197,32 @@ def test_cli_errors_exit_2_with_one_line(argv, message, capsys, monkeypatch):
     assert stop.value.code == 2
     err = capsys.readouterr().err
     assert message in err and "Traceback" not in err
+    assert len(err.strip().splitlines()) == 1
+
+
+@pytest.mark.parametrize("name, given, expected", [
+    ("agreement", {}, {"quick": True, "n_sim": 2000}),
+    ("agreement", {"n_sim": 300}, {"quick": True, "n_sim": 300}),
+    ("null-distributions", {"n_sim": 300, "n_values": "600"},
+     {"quick": True, "reps": 1, "n_sim": 300, "n_values": "600"}),
+    ("regression-approximations", {"reps": 2}, {"quick": True, "reps": 2, "n_sim": 2000}),
+    ("stability-study", {"n_sim": 50}, {"quick": True, "n_sim": 50}),
+])
+def test_quick_never_overrides_a_parameter_given(name, given, expected, tmp_path, monkeypatch):
+    seen = []
+
+    def record(notebook, out, params, progress):
+        seen.append(params)
+        raise ReportError("stopped before the kernel")
+
+    monkeypatch.setattr(rp, "_execute", record)
+    with pytest.raises(ReportError):
+        ca.report(name, output=tmp_path / "r.html", quick=True, **given)
+    argv = ["report", name, "--quick", "-o", str(tmp_path / "c.html")]
+    argv += [f"-p{key}={value}" for key, value in given.items()]
+    with pytest.raises(SystemExit):
+        cli.main(argv)
+    assert seen == [expected, expected], "the given values reach the notebook, on both paths"
 
 
 def test_cli_list_and_parameters(capsys):
