@@ -72,6 +72,33 @@ def demo(dataset: str = "statlog_em", out=sys.stdout, n_sim: int = 17_000,
     return frame
 
 
+#: The width of ``clusteragree indices``: a terminal's, or a page's.
+WIDTH = 100
+
+
+def indices_listing(width: int = WIDTH) -> str:
+    """The catalogue of indices as text no wider than ``width``: one block per family, one
+    line per index (name, kind, range, title and aliases), long titles wrapped under the
+    title column."""
+    import textwrap
+
+    frame = list_indices()
+    name_w = max(map(len, frame.index)) + 2
+    kind_w = max(map(len, frame["kind"])) + 2
+    range_w = max(map(len, frame["range"])) + 2
+    indent = name_w + kind_w + range_w + 2
+    lines = [f"{'index':<{name_w + 2}}{'kind':<{kind_w}}{'range':<{range_w}}title (also: aliases)"]
+    for family, part in frame.groupby("family", sort=False):
+        lines.append("\n" + family)
+        for name, row in part.iterrows():
+            text = row["title"] + (f" (also: {row['aliases']})" if row["aliases"] else "")
+            wrapped = textwrap.wrap(text, width - indent) or [""]
+            lines.append(f"  {name:<{name_w}}{row['kind']:<{kind_w}}{row['range']:<{range_w}}"
+                         f"{wrapped[0]}".rstrip())
+            lines += [" " * indent + more for more in wrapped[1:]]
+    return "\n".join(lines)
+
+
 def _report(args) -> int:
     if args.list:
         for name, row in list_reports().iterrows():
@@ -211,10 +238,7 @@ def main(argv=None) -> int:
         elif args.command == "study":
             return _study(args)
         else:
-            with pd.option_context("display.max_rows", None, "display.width", 200,
-                                   "display.max_colwidth", 40):
-                print(list_indices()[["title", "family", "kind", "range",
-                                      "aliases"]].to_string())
+            print(indices_listing())
         sys.stdout.flush()
     except BrokenPipeError:  # the reader went away (clusteragree indices | head): not an error
         devnull = os.open(os.devnull, os.O_WRONLY)
