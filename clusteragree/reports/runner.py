@@ -267,8 +267,9 @@ def coerce_parameters(name: str, params: dict, declared: pd.DataFrame | None = N
     """Check parameters against the notebook's declaration and give them its types.
 
     Each parameter's name is checked (with a did-you-mean), its type and its range
-    (``PARAMETER_RANGES``: e.g. n_sim >= 1, seed >= 0); command-line strings are converted to the declared type ("yes", "true", "1", "on" and their opposites
-    for a bool). File parameters (``*_file``) become absolute paths, so the notebook finds
+    (``PARAMETER_RANGES``: e.g. n_sim >= 1, seed >= 0); command-line strings are converted
+    to the declared type ("yes", "true", "1", "on" and their opposites for a bool). File
+    parameters (``*_file``) become absolute paths, so the notebook finds
     them wherever it runs.
 
     Parameters
