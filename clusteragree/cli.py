@@ -99,6 +99,11 @@ def indices_listing(width: int = WIDTH) -> str:
     return "\n".join(lines)
 
 
+def _progress():
+    """A bar on a terminal; without one (a log, CI), a line now and then."""
+    return True if sys.stderr.isatty() else "lines"
+
+
 def _report(args) -> int:
     if args.list:
         for name, row in list_reports().iterrows():
@@ -109,7 +114,7 @@ def _report(args) -> int:
             print(f"{key:<12}{row['type']:<6}{row['default']!r:<14}{row['help']}")
         return 0
     if args.all:
-        for path in render_examples("reports", progress=sys.stderr.isatty()):
+        for path in render_examples("reports", progress=_progress()):
             print(f"wrote {path}")
         return 0
     params = parse_assignments(args.parameter)
@@ -117,7 +122,7 @@ def _report(args) -> int:
         if params.setdefault("quick", "true").strip().lower() in ("false", "no", "0", "off"):
             raise ValueError(f"--quick contradicts -p quick={params['quick']}")
     path = report(args.name, output=args.output, format=args.format, code=args.code,
-                  keep_notebook=args.keep_notebook, progress=sys.stderr.isatty(), **params)
+                  keep_notebook=args.keep_notebook, progress=_progress(), **params)
     print(f"wrote {path}")
     return 0
 

@@ -22,6 +22,7 @@ import html
 import json
 import os
 import re
+import sys
 import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -381,12 +382,45 @@ def _check_pdf_support():
                           f"libpango-1.0-0 libpangoft2-1.0-0); the import said: {exc}") from None
 
 
-def _execute(notebook: Path, out: Path, params: dict, progress: bool) -> None:
+class _ProgressLines:
+    """A stream for tqdm that turns its redrawn status line into plain lines: progress in a log
+    (no terminal) rather than carriage returns or nothing."""
+
+    def __init__(self, stream):
+        self.stream, self.last = stream, None
+
+    def write(self, text: str) -> None:
+        for part in re.split(r"[\r\n]+", text):
+            part = part.strip()
+            if part and part != self.last:
+                print(part, file=self.stream, flush=True)
+                self.last = part
+
+    def flush(self) -> None:
+        self.stream.flush()
+
+
+#: Seconds between two progress lines (``progress="lines"``), at most one per executed cell.
+PROGRESS_INTERVAL = 10.0
+
+
+def _progress_bar(progress, name: str):
+    """papermill's progress_bar: a bar (True), nothing (False), or for "lines" a line now and
+    then on stderr, "clusteragree report NAME: cell 5 of 16, 00:12 elapsed"."""
+    if progress != "lines":
+        return progress
+    return {"file": _ProgressLines(sys.stderr), "mininterval": PROGRESS_INTERVAL, "miniters": 1,
+            "desc": f"clusteragree report {name}", "ascii": True,
+            "bar_format": "{desc}: cell {n_fmt} of {total_fmt}, {elapsed} elapsed"}
+
+
+def _execute(notebook: Path, out: Path, params: dict, progress) -> None:
     import papermill as pm
 
     try:
         pm.execute_notebook(str(notebook), str(out), parameters=params, kernel_name="python3",
-                            progress_bar=progress, cwd=os.getcwd(), log_output=False,
+                            progress_bar=_progress_bar(progress, notebook.stem), cwd=os.getcwd(),
+                            log_output=False,
                             extra_arguments=["--IPKernelApp.log_level=ERROR"])
     except pm.PapermillExecutionError as exc:
         source = exc.source.strip()
@@ -487,8 +521,9 @@ def report(name: str = "agreement", output=None, format: str = "html", *, code: 
         Show the notebook's code cells (hidden by default).
     keep_notebook : bool
         Keep the executed notebook beside the report (same name, ``.ipynb``).
-    progress : bool
-        A progress bar over the notebook's cells.
+    progress : bool or "lines"
+        A progress bar over the notebook's cells (True), nothing (False), or a line on stderr
+        now and then ("lines": what the command line does without a terminal).
     **parameters
         The notebook's parameters (``report_parameters(name)``), e.g. ``quick=True``. Quick
         mode stands for smaller values of some of them (``REPORTS[name].quick``); those given
@@ -530,7 +565,8 @@ def report(name: str = "agreement", output=None, format: str = "html", *, code: 
     fmt = check_choice(format, "format", FORMATS)
     check_bool(code, "code")
     check_bool(keep_notebook, "keep_notebook")
-    check_bool(progress, "progress")
+    if progress != "lines":
+        check_bool(progress, "progress")
     declared = report_parameters(name)
     params = coerce_parameters(name, parameters, declared)
     run = dict(params)
@@ -655,8 +691,8 @@ def render_examples(folder="reports", progress: bool = True) -> list[Path]:
     ----------
     folder : str or path, default "reports"
         Where to write them.
-    progress : bool, default True
-        Progress bars over the notebooks' cells.
+    progress : bool or "lines", default True
+        Progress bars over the notebooks' cells (``report``'s ``progress``).
 
     Returns
     -------

@@ -3,9 +3,14 @@ cell leaves no report, the committed example reports match their notebooks."""
 
 from __future__ import annotations
 
+import hashlib
 import importlib
+import io
 import json
+import os
 import re
+import subprocess
+import sys
 import time
 from pathlib import Path
 
@@ -237,6 +242,47 @@ def test_cli_strings_become_the_declared_types():
     assert coerce_parameters("agreement", {"n_sim": "500", "quick": "TRUE", "seed": "7",
                                            "dataset": "thesis_table6a"}) == {
         "n_sim": 500, "quick": True, "seed": 7, "dataset": "thesis_table6a"}
+
+
+# -- the same report twice: the same bytes; progress in a log -------------------------------
+
+@pytest.mark.slow  # papermill: two quick renders through the command line
+def test_same_report_twice_gives_the_same_bytes_and_progress_lines(tmp_path):
+    """What ``clusteragree report`` writes depends on the notebook and its parameters only
+    (no clock time, no random table or cell id), so a re-render leaves a clone clean. Run
+    without a terminal, the command prints a line of progress now and then."""
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    digests = []
+    for run in ("one", "two"):
+        out = tmp_path / run / "agreement.html"
+        res = subprocess.run([sys.executable, "-m", "clusteragree", "report", "--quick",
+                              "-o", str(out), "--keep-notebook"], cwd=tmp_path, env=env,
+                             capture_output=True, text=True, check=True)
+        lines = res.stderr.splitlines()
+        assert len(lines) >= 2 and all(re.fullmatch(
+            r"clusteragree report agreement: cell \d+ of (\d+), [\d:]+ elapsed", line)
+            for line in lines), res.stderr
+        assert re.match(r"clusteragree report agreement: cell (\d+) of \1,", lines[-1])
+        digests.append([hashlib.sha256(out.read_bytes()).hexdigest(),
+                        hashlib.sha256(out.with_suffix(".ipynb").read_bytes()).hexdigest()])
+    assert digests[0] == digests[1], "the report and its kept notebook, byte for byte"
+
+
+def test_progress_lines_for_a_log():
+    from tqdm import tqdm
+
+    stream = io.StringIO()
+    options = rp._progress_bar("lines", "demo")
+    options.update(file=rp._ProgressLines(stream), mininterval=0)
+    bar = tqdm(total=3, **options)
+    for _ in range(3):
+        bar.update(1)
+    bar.close()
+    lines = stream.getvalue().splitlines()
+    assert [line.split(", ")[0] for line in lines] == [
+        f"clusteragree report demo: cell {i} of 3" for i in range(4)]
+    assert "\r" not in stream.getvalue()
+    assert rp._progress_bar(True, "demo") is True and rp._progress_bar(False, "demo") is False
 
 
 # -- a failing cell: the command fails, names the cell, and writes nothing ------------------
