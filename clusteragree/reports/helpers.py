@@ -87,6 +87,10 @@ def session_info(seed):
     IPython.display.Markdown
         A rule and one paragraph, shown as the last output of a notebook cell.
 
+    See Also
+    --------
+    setup : The notebooks' first call; this is their last.
+
     Examples
     --------
     >>> text = session_info(7).data
