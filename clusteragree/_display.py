@@ -11,6 +11,7 @@ attributes).
 from __future__ import annotations
 
 import base64
+import hashlib
 import html
 import io
 import math
@@ -25,6 +26,23 @@ __all__ = ["DIGITS", "significant", "figure_html", "definition_table", "table", 
 
 #: Significant digits of every number a report or an HTML result shows.
 DIGITS = 4
+
+#: PNG metadata of every figure: no "Software" key (matplotlib's version), so that the same
+#: figure gives the same bytes whatever matplotlib drew it.
+PNG_METADATA = {"Software": None}
+
+#: Table ids handed out so far in this process (``table``): id -> times used.
+_TABLE_IDS: dict[str, int] = {}
+
+
+def _table_uuid(caption: str | None) -> str:
+    """A table's id, derived from its caption (pandas' default is random): the same notebook
+    gives the same page, byte for byte. A caption seen before gets a counter, so that ids stay
+    unique within a page."""
+    key = hashlib.sha256((caption or "").encode("utf-8")).hexdigest()[:8]
+    used = _TABLE_IDS.get(key, 0)
+    _TABLE_IDS[key] = used + 1
+    return key if used == 0 else f"{key}_{used}"
 
 
 def significant(x, digits: int = DIGITS) -> str:
@@ -74,7 +92,7 @@ def figure_html(fig, width_px: int = 520) -> str:
     import matplotlib.pyplot as plt
 
     buf = io.BytesIO()
-    fig.savefig(buf, format="png", dpi=110, bbox_inches="tight")
+    fig.savefig(buf, format="png", dpi=110, bbox_inches="tight", metadata=PNG_METADATA)
     plt.close(fig)
     data = base64.b64encode(buf.getvalue()).decode("ascii")
     return f'<img style="max-width:{width_px}px" src="data:image/png;base64,{data}"/>'
@@ -119,6 +137,7 @@ def table(frame: pd.DataFrame, caption: str | None = None, digits: int = DIGITS)
     (True, True)
     """
     styler = frame.style.format(lambda v: significant(v, digits), na_rep="NA")
+    styler = styler.set_uuid(_table_uuid(caption))  # not random: re-renders give the same bytes
     if caption:
         styler = styler.set_caption(html.escape(caption))
     return styler.set_table_styles([

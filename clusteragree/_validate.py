@@ -16,7 +16,7 @@ from collections.abc import Iterable, Sequence
 import numpy as np
 
 __all__ = ["describe_object", "suggest", "check_choice", "check_options", "check_bool",
-           "check_real", "check_positive_int", "check_seed"]
+           "check_real", "check_fraction", "check_positive_int", "check_seed"]
 
 
 def describe_object(obj) -> str:
@@ -68,6 +68,14 @@ def check_real(value, name: str, what: str = "a number") -> float:
     if not np.isfinite(value):
         raise ValueError(f"{name} must be finite, got {value!r}")
     return float(value)
+
+
+def check_fraction(value, name: str, what: str = "a number strictly between 0 and 1") -> float:
+    """A real number in the open interval (0, 1): a quantile level, a share."""
+    value = check_real(value, name, what)
+    if not 0 < value < 1:
+        raise ValueError(f"{name} must be {what}, got {value}")
+    return value
 
 
 def check_positive_int(value, name: str, *, minimum: int = 1) -> int:

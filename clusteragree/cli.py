@@ -72,6 +72,38 @@ def demo(dataset: str = "statlog_em", out=sys.stdout, n_sim: int = 17_000,
     return frame
 
 
+#: The width of ``clusteragree indices``: a terminal's, or a page's.
+WIDTH = 100
+
+
+def indices_listing(width: int = WIDTH) -> str:
+    """The catalogue of indices as text no wider than ``width``: one block per family, one
+    line per index (name, kind, range, title and aliases), long titles wrapped under the
+    title column."""
+    import textwrap
+
+    frame = list_indices()
+    name_w = max(map(len, frame.index)) + 2
+    kind_w = max(map(len, frame["kind"])) + 2
+    range_w = max(map(len, frame["range"])) + 2
+    indent = name_w + kind_w + range_w + 2
+    lines = [f"{'index':<{name_w + 2}}{'kind':<{kind_w}}{'range':<{range_w}}title (also: aliases)"]
+    for family, part in frame.groupby("family", sort=False):
+        lines.append("\n" + family)
+        for name, row in part.iterrows():
+            text = row["title"] + (f" (also: {row['aliases']})" if row["aliases"] else "")
+            wrapped = textwrap.wrap(text, width - indent) or [""]
+            lines.append(f"  {name:<{name_w}}{row['kind']:<{kind_w}}{row['range']:<{range_w}}"
+                         f"{wrapped[0]}".rstrip())
+            lines += [" " * indent + more for more in wrapped[1:]]
+    return "\n".join(lines)
+
+
+def _progress():
+    """A bar on a terminal; without one (a log, CI), a line now and then."""
+    return True if sys.stderr.isatty() else "lines"
+
+
 def _report(args) -> int:
     if args.list:
         for name, row in list_reports().iterrows():
@@ -82,14 +114,15 @@ def _report(args) -> int:
             print(f"{key:<12}{row['type']:<6}{row['default']!r:<14}{row['help']}")
         return 0
     if args.all:
-        for path in render_examples("reports", progress=sys.stderr.isatty()):
+        for path in render_examples("reports", progress=_progress()):
             print(f"wrote {path}")
         return 0
     params = parse_assignments(args.parameter)
-    if args.quick:
-        params["quick"] = "true"
+    if args.quick:  # shorthand for -p quick=true; it overrides nothing given explicitly
+        if params.setdefault("quick", "true").strip().lower() in ("false", "no", "0", "off"):
+            raise ValueError(f"--quick contradicts -p quick={params['quick']}")
     path = report(args.name, output=args.output, format=args.format, code=args.code,
-                  keep_notebook=args.keep_notebook, progress=sys.stderr.isatty(), **params)
+                  keep_notebook=args.keep_notebook, progress=_progress(), **params)
     print(f"wrote {path}")
     return 0
 
@@ -210,10 +243,7 @@ def main(argv=None) -> int:
         elif args.command == "study":
             return _study(args)
         else:
-            with pd.option_context("display.max_rows", None, "display.width", 200,
-                                   "display.max_colwidth", 40):
-                print(list_indices()[["title", "family", "kind", "range",
-                                      "aliases"]].to_string())
+            print(indices_listing())
         sys.stdout.flush()
     except BrokenPipeError:  # the reader went away (clusteragree indices | head): not an error
         devnull = os.open(os.devnull, os.O_WRONLY)

@@ -5,6 +5,8 @@
 * ``table(frame, caption)``: a DataFrame as a captioned HTML table with numbers to 4 significant
   digits and NA for missing values; the caption names the null model and method.
 * ``significant(x, digits)``: one number as text to ``digits`` significant digits.
+* ``session_info(seed)``: the footer of every report, like R's ``sessionInfo()``: versions, the
+  random generator and the seed.
 
 >>> significant(0.0123456), significant(float("nan"))
 ('0.01235', 'NA')
@@ -14,9 +16,12 @@ from __future__ import annotations
 
 import pandas as pd
 
-from .._display import DIGITS, significant, table
+from .._display import DIGITS, PNG_METADATA, significant, table
 
-__all__ = ["setup", "table", "significant", "DIGITS", "load_clusterings"]
+__all__ = ["setup", "table", "significant", "DIGITS", "load_clusterings", "session_info"]
+
+#: The packages whose versions a report's footer names, in that order.
+SESSION_PACKAGES = ("clusteragree", "numpy", "scipy", "pandas", "statsmodels")
 
 
 def setup():
@@ -43,8 +48,78 @@ def setup():
 
     sns.set_theme(context="notebook", style="whitegrid", font_scale=0.9)
     mpl.rcParams.update({"figure.figsize": (7.5, 4.0), "figure.dpi": 110, "savefig.dpi": 110,
-                         "figure.autolayout": False, "axes.titlesize": "medium"})
+                         "figure.autolayout": False, "axes.titlesize": "medium",
+                         "svg.hashsalt": "clusteragree"})  # SVG ids not random
     pd.set_option("display.precision", DIGITS)
+    _figures_without_metadata()
+
+
+def _figures_without_metadata():
+    """Figures shown in a notebook as PNG without the "Software" key (matplotlib's version):
+    the same figure gives the same bytes. Nothing outside IPython."""
+    try:
+        from IPython import get_ipython
+        from matplotlib_inline.config import InlineBackend
+    except ImportError:  # pragma: no cover
+        return
+    shell = get_ipython()
+    if shell is not None and hasattr(shell, "display_formatter"):
+        # the inline backend's own settings: it re-applies them when pyplot draws first
+        InlineBackend.instance(parent=shell).print_figure_kwargs = {
+            "bbox_inches": "tight", "metadata": PNG_METADATA}
+
+
+def session_info(seed):
+    """The footer of a report, like R's ``sessionInfo()``: what made its numbers.
+
+    Python's version and the versions of clusteragree, numpy, scipy, pandas and statsmodels,
+    the random generator (numpy's PCG64, through ``numpy.random.default_rng``) and the seed
+    the report used. No clock time: the same notebook with the same parameters renders to
+    the same bytes.
+
+    Parameters
+    ----------
+    seed : int
+        The report's seed.
+
+    Returns
+    -------
+    IPython.display.Markdown
+        A rule and one paragraph, shown as the last output of a notebook cell.
+
+    See Also
+    --------
+    setup : The notebooks' first call; this is their last.
+
+    Examples
+    --------
+    >>> text = session_info(7).data
+    >>> "PCG64" in text and "seed 7" in text and "numpy " + np.__version__ in text
+    True
+    """
+    import platform
+    from importlib.metadata import PackageNotFoundError, version
+
+    import numpy as np
+    from IPython.display import Markdown
+
+    def _version(name):
+        if name == "clusteragree":
+            from .._version import __version__
+
+            return __version__
+        try:
+            return version(name)
+        except PackageNotFoundError:  # pragma: no cover
+            return "not installed"
+
+    generator = type(np.random.default_rng(0).bit_generator).__name__
+    packages = ", ".join(f"{name} {_version(name)}" for name in SESSION_PACKAGES)
+    return Markdown(
+        "---\n\n"
+        f"**Session info** (like R's `sessionInfo()`): Python {platform.python_version()}; "
+        f"{packages}. Random numbers: numpy's {generator} generator "
+        f"(`numpy.random.default_rng`), seed {seed}.")
 
 
 def _read_labels(path: str, name: str) -> list[str]:
@@ -57,6 +132,13 @@ def _read_labels(path: str, name: str) -> list[str]:
         raise ValueError(f"{name} {path} must hold one label per line; "
                          + (f"line {blank[0]} is blank" if blank else "it is empty"))
     return [line.strip() for line in lines]
+
+
+def _name(path: str) -> str:
+    """A file as a report names it: its name, without the folders."""
+    from pathlib import Path
+
+    return Path(path).name
 
 
 def _readable(path: str, name: str):
@@ -99,7 +181,8 @@ def load_clusterings(dataset: str = "statlog_em", table_file: str = "", data_fil
     table : ContingencyTable
         The table of the two clusterings.
     source : str
-        A sentence naming where the table came from.
+        A phrase naming where the table came from: files by their names, not their paths
+        (the report is shared; the folders it was made in are not).
 
     Raises
     ------
@@ -130,14 +213,14 @@ def load_clusterings(dataset: str = "statlog_em", table_file: str = "", data_fil
         names = (frame.index.name or "x", frame.columns.name or "y")
         return (ContingencyTable(frame.to_numpy(), frame.index.to_numpy(),
                                  frame.columns.to_numpy(), names=names),
-                f"contingency table read from {table_file}")
+                f"the contingency table in {_name(table_file)}")
     if data_file:
         if not (x_column and y_column):
             raise ValueError("data_file needs x_column and y_column: the two columns holding "
                              "the clusterings")
         frame = pd.read_csv(_readable(data_file, "data_file"))
         return (crosstab(x_column, y_column, data=frame),
-                f"columns {x_column} (rows) and {y_column} (columns) of {data_file}")
+                f"columns {x_column} (rows) and {y_column} (columns) of {_name(data_file)}")
     if x_file or y_file:
         if not (x_file and y_file):
             raise ValueError("x_file and y_file go together: one file of labels for each "
@@ -149,7 +232,7 @@ def load_clusterings(dataset: str = "statlog_em", table_file: str = "", data_fil
         from pathlib import Path
 
         tab = crosstab(pd.Series(x, name=Path(x_file).stem), pd.Series(y, name=Path(y_file).stem))
-        return tab, f"labels read from {x_file} (rows) and {y_file} (columns)"
+        return tab, f"the labels in {_name(x_file)} (rows) and {_name(y_file)} (columns)"
     return load_dataset(dataset), f"built-in data set {dataset}: {DATASETS[dataset][2]}"
 
 

@@ -22,13 +22,15 @@ import html
 import json
 import os
 import re
+import sys
 import tempfile
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import pandas as pd
 
-from .._validate import check_bool, check_choice, suggest
+from .._validate import (check_bool, check_choice, check_fraction, check_positive_int, check_seed,
+                         suggest)
 
 __all__ = ["REPORTS", "Report", "ReportError", "list_reports", "report_parameters",
            "coerce_parameters", "parse_assignments", "report", "notebooks_dir", "fingerprint",
@@ -56,6 +58,9 @@ class Report:
     check : callable, optional
         ``check(params)`` validates the parameters' content (e.g. that the input files
         exist) before the notebook runs, raising on bad content.
+    quick : dict, optional
+        The parameter values quick mode (``quick=True``) stands for: a parameter the caller
+        gives keeps the caller's value.
 
     See Also
     --------
@@ -65,14 +70,15 @@ class Report:
     Examples
     --------
     >>> rep = REPORTS["stability-study"]
-    >>> rep.notebook, rep.check is None
-    ('stability-study.ipynb', True)
+    >>> rep.notebook, rep.check is None, rep.quick
+    ('stability-study.ipynb', True, {'n_sim': 500})
     """
 
     name: str
     notebook: str
     description: str
     check: object = None  # callable(params: dict) -> None, raising on bad content
+    quick: dict = field(default_factory=dict)
 
 
 def _check_agreement_inputs(params: dict) -> None:
@@ -91,17 +97,44 @@ REPORTS: dict[str, Report] = {r.name: r for r in (
     Report("agreement", "agreement.ipynb",
            "two clusterings: every index against its null law, p-values, adjusted values, "
            "null means by method, random models",
-           check=_check_agreement_inputs),
+           check=_check_agreement_inputs, quick={"n_sim": 2000}),
     Report("null-distributions", "null-distributions.ipynb",
            "the shapes of null laws across the thesis' design (K, balance, n): skewness, "
-           "spread, where mean and median adjustment disagree"),
+           "spread, where mean and median adjustment disagree",
+           quick={"reps": 1, "n_sim": 2000, "n_values": "500,800"}),
     Report("stability-study", "stability-study.ipynb",
            "the thesis' simulation study: external validity and stability by scenario and "
-           "algorithm, their correlation across and within scenarios, EM against k-means"),
+           "algorithm, their correlation across and within scenarios, EM against k-means",
+           quick={"n_sim": 500}),
     Report("regression-approximations", "regression-approximations.ipynb",
            "Albatineh & Niewiadomska-Bugaj's regressions for null means, refitted across the "
-           "thesis' design, against exact identities; correlations between indices"),
+           "thesis' design, against exact identities; correlations between indices",
+           quick={"reps": 1, "n_sim": 2000}),
 )}
+
+
+def _check_n_values(value, name):
+    parts = [part for part in value.split(",") if part.strip()]
+    try:
+        numbers = [int(part) for part in parts]
+    except ValueError:
+        numbers = []
+    if not numbers:
+        raise ValueError(f"{name} must be comma-separated whole numbers, got {value!r}")
+    for n in numbers:
+        check_positive_int(n, name, minimum=4)  # the design's largest K is 4
+
+
+#: The range of a parameter, by its name, in whichever report declares it: checked with the
+#: type, before the kernel starts.
+PARAMETER_RANGES = {
+    "n_sim": check_positive_int,
+    "reps": check_positive_int,
+    "max_work": check_positive_int,
+    "seed": check_seed,
+    "reference": check_fraction,
+    "n_values": _check_n_values,
+}
 
 
 def notebooks_dir() -> Path:
@@ -234,9 +267,10 @@ def _coerce(key: str, value, kind: str):
 def coerce_parameters(name: str, params: dict, declared: pd.DataFrame | None = None) -> dict:
     """Check parameters against the notebook's declaration and give them its types.
 
-    Each parameter's name is checked (with a did-you-mean) and its type; command-line
-    strings are converted to the declared type ("yes", "true", "1", "on" and their opposites
-    for a bool). File parameters (``*_file``) become absolute paths, so the notebook finds
+    Each parameter's name is checked (with a did-you-mean), its type and its range
+    (``PARAMETER_RANGES``: e.g. n_sim >= 1, seed >= 0); command-line strings are converted
+    to the declared type ("yes", "true", "1", "on" and their opposites for a bool). File
+    parameters (``*_file``) become absolute paths, so the notebook finds
     them wherever it runs.
 
     Parameters
@@ -256,7 +290,8 @@ def coerce_parameters(name: str, params: dict, declared: pd.DataFrame | None = N
     Raises
     ------
     ValueError, TypeError
-        An unknown parameter, or a value that is not of (or cannot be read as) its type.
+        An unknown parameter, a value that is not of (or cannot be read as) its type, or
+        one out of its range.
 
     See Also
     --------
@@ -267,6 +302,10 @@ def coerce_parameters(name: str, params: dict, declared: pd.DataFrame | None = N
     --------
     >>> coerce_parameters("agreement", {"n_sim": "500", "quick": "yes"})
     {'n_sim': 500, 'quick': True}
+    >>> coerce_parameters("agreement", {"n_sim": "0"})
+    Traceback (most recent call last):
+    ...
+    ValueError: parameter n_sim must be >= 1, got 0
     """
     declared = report_parameters(name) if declared is None else declared
     out = {}
@@ -275,6 +314,8 @@ def coerce_parameters(name: str, params: dict, declared: pd.DataFrame | None = N
             raise ValueError(f"report {name!r} has no parameter {key!r}; its parameters: "
                              f"{', '.join(declared.index)}." + suggest(key, declared.index))
         value = _coerce(key, value, declared.loc[key, "type"])
+        if key in PARAMETER_RANGES:
+            PARAMETER_RANGES[key](value, f"parameter {key}")
         if key.endswith("_file") and value:
             value = str(Path(value).expanduser().resolve())
         out[key] = value
@@ -341,12 +382,45 @@ def _check_pdf_support():
                           f"libpango-1.0-0 libpangoft2-1.0-0); the import said: {exc}") from None
 
 
-def _execute(notebook: Path, out: Path, params: dict, progress: bool) -> None:
+class _ProgressLines:
+    """A stream for tqdm that turns its redrawn status line into plain lines: progress in a log
+    (no terminal) rather than carriage returns or nothing."""
+
+    def __init__(self, stream):
+        self.stream, self.last = stream, None
+
+    def write(self, text: str) -> None:
+        for part in re.split(r"[\r\n]+", text):
+            part = part.strip()
+            if part and part != self.last:
+                print(part, file=self.stream, flush=True)
+                self.last = part
+
+    def flush(self) -> None:
+        self.stream.flush()
+
+
+#: Seconds between two progress lines (``progress="lines"``), at most one per executed cell.
+PROGRESS_INTERVAL = 10.0
+
+
+def _progress_bar(progress, name: str):
+    """papermill's progress_bar: a bar (True), nothing (False), or for "lines" a line now and
+    then on stderr, "clusteragree report NAME: cell 5 of 16, 00:12 elapsed"."""
+    if progress != "lines":
+        return progress
+    return {"file": _ProgressLines(sys.stderr), "mininterval": PROGRESS_INTERVAL, "miniters": 1,
+            "desc": f"clusteragree report {name}", "ascii": True,
+            "bar_format": "{desc}: cell {n_fmt} of {total_fmt}, {elapsed} elapsed"}
+
+
+def _execute(notebook: Path, out: Path, params: dict, progress) -> None:
     import papermill as pm
 
     try:
         pm.execute_notebook(str(notebook), str(out), parameters=params, kernel_name="python3",
-                            progress_bar=progress, cwd=os.getcwd(), log_output=False,
+                            progress_bar=_progress_bar(progress, notebook.stem), cwd=os.getcwd(),
+                            log_output=False,
                             extra_arguments=["--IPKernelApp.log_level=ERROR"])
     except pm.PapermillExecutionError as exc:
         source = exc.source.strip()
@@ -366,6 +440,32 @@ body { font-size: 9.5pt; }
 h1, h2 { break-after: avoid; }
 .jp-OutputArea-output { break-inside: avoid; }
 </style>"""
+
+
+def _normalise(executed: Path) -> None:
+    """Strip what differs between two runs of the same notebook with the same parameters, so
+    that the report (and the kept notebook) is the same file byte for byte: papermill's and
+    nbclient's clock times and durations, the temporary folder's paths, and the random id of
+    the cell papermill injects the parameters into."""
+    import nbformat
+
+    nb = nbformat.read(str(executed), as_version=4)
+    meta = nb.metadata.get("papermill", {})
+    for key in ("start_time", "end_time", "duration", "environment_variables"):
+        meta.pop(key, None)
+    for key in ("input_path", "output_path"):
+        if meta.get(key):
+            meta[key] = Path(meta[key]).name
+    for cell in nb.cells:
+        for out in cell.get("outputs", []):  # "<...Styler at 0x7f...>": an address
+            text = out.get("data", {}).get("text/plain")
+            if isinstance(text, str):
+                out["data"]["text/plain"] = re.sub(r" at 0x[0-9a-f]+>", ">", text)
+        cell.metadata.pop("execution", None)
+        cell.metadata.pop("papermill", None)
+        if "injected-parameters" in cell.metadata.get("tags", []):
+            cell.id = "injected-parameters"
+    nbformat.write(nb, str(executed))
 
 
 def _render_html(executed: Path, code: bool) -> str:
@@ -421,10 +521,13 @@ def report(name: str = "agreement", output=None, format: str = "html", *, code: 
         Show the notebook's code cells (hidden by default).
     keep_notebook : bool
         Keep the executed notebook beside the report (same name, ``.ipynb``).
-    progress : bool
-        A progress bar over the notebook's cells.
+    progress : bool or "lines"
+        A progress bar over the notebook's cells (True), nothing (False), or a line on stderr
+        now and then ("lines": what the command line does without a terminal).
     **parameters
-        The notebook's parameters (``report_parameters(name)``), e.g. ``quick=True``.
+        The notebook's parameters (``report_parameters(name)``), e.g. ``quick=True``. Quick
+        mode stands for smaller values of some of them (``REPORTS[name].quick``); those given
+        here keep their values.
 
     Returns
     -------
@@ -462,17 +565,22 @@ def report(name: str = "agreement", output=None, format: str = "html", *, code: 
     fmt = check_choice(format, "format", FORMATS)
     check_bool(code, "code")
     check_bool(keep_notebook, "keep_notebook")
-    check_bool(progress, "progress")
+    if progress != "lines":
+        check_bool(progress, "progress")
     declared = report_parameters(name)
     params = coerce_parameters(name, parameters, declared)
+    run = dict(params)
+    if params.get("quick"):  # quick mode's values, but never over a value given
+        run = {**coerce_parameters(name, rep.quick, declared), **params}
     if rep.check is not None:
-        rep.check({**declared["default"].to_dict(), **params})
+        rep.check({**declared["default"].to_dict(), **run})
     path = _check_output(output, name, fmt)
     if fmt == "pdf":
         _check_pdf_support()
     with tempfile.TemporaryDirectory(prefix="clusteragree-report-") as tmp:
         executed = Path(tmp) / rep.notebook
-        _execute(notebooks_dir() / rep.notebook, executed, params, progress)
+        _execute(notebooks_dir() / rep.notebook, executed, run, progress)
+        _normalise(executed)
         page = _stamp(_render_html(executed, code), fingerprint(name, params))
         if fmt == "html":
             _publish(path, page.encode("utf-8"))
@@ -502,7 +610,8 @@ def fingerprint(name: str, params: dict) -> str:
     Returns
     -------
     str
-        "clusteragree-report NAME; notebook sha256 <16 hex digits>; parameters <JSON>".
+        "clusteragree-report NAME; notebook sha256 <16 hex digits>; parameters <JSON>"; input
+        files (``*_file``) by their names, not their folders, like the report itself.
 
     See Also
     --------
@@ -512,8 +621,12 @@ def fingerprint(name: str, params: dict) -> str:
     --------
     >>> fingerprint("agreement", {"quick": True}).endswith('parameters {"quick": true}')
     True
+    >>> fingerprint("agreement", {"x_file": "/home/me/x.txt"}).endswith('{"x_file": "x.txt"}')
+    True
     """
     digest = hashlib.sha256((notebooks_dir() / REPORTS[name].notebook).read_bytes()).hexdigest()
+    params = {k: Path(v).name if k.endswith("_file") and isinstance(v, str) and v else v
+              for k, v in params.items()}
     return f"clusteragree-report {name}; notebook sha256 {digest[:16]}; parameters " \
            f"{json.dumps(params, sort_keys=True)}"
 
@@ -578,8 +691,8 @@ def render_examples(folder="reports", progress: bool = True) -> list[Path]:
     ----------
     folder : str or path, default "reports"
         Where to write them.
-    progress : bool, default True
-        Progress bars over the notebooks' cells.
+    progress : bool or "lines", default True
+        Progress bars over the notebooks' cells (``report``'s ``progress``).
 
     Returns
     -------

@@ -26,10 +26,16 @@ def test_every_source_gives_the_same_table(tmp_path):
     (tmp_path / "y.txt").write_text("\n".join(y))
     pd.DataFrame({"cls": x, "cl": y}).to_csv(tmp_path / "d.csv", index=False)
     expected.to_frame().to_csv(tmp_path / "t.csv")
-    from_labels, _ = load_clusterings(x_file=str(tmp_path / "x.txt"), y_file=str(tmp_path / "y.txt"))
-    from_data, _ = load_clusterings(data_file=str(tmp_path / "d.csv"), x_column="cls",
-                                    y_column="cl")
-    from_table, _ = load_clusterings(table_file=str(tmp_path / "t.csv"))
+    from_labels, said_labels = load_clusterings(x_file=str(tmp_path / "x.txt"),
+                                                y_file=str(tmp_path / "y.txt"))
+    from_data, said_data = load_clusterings(data_file=str(tmp_path / "d.csv"), x_column="cls",
+                                            y_column="cl")
+    from_table, said_table = load_clusterings(table_file=str(tmp_path / "t.csv"))
+    # the report names the files, not the folders they were in
+    assert said_labels == "the labels in x.txt (rows) and y.txt (columns)"
+    assert said_data == "columns cls (rows) and cl (columns) of d.csv"
+    assert said_table == "the contingency table in t.csv"
+    assert str(tmp_path) not in said_labels + said_data + said_table
     for tab in (from_labels, from_data, from_table):
         assert np.array_equal(tab.counts, expected.counts)
         assert list(map(str, tab.row_labels)) == ["a", "b", "c"]
@@ -158,3 +164,22 @@ def test_null_distribution_and_compare_html():
 ])
 def test_significant_digits(value, text):
     assert significant(value) == text
+
+
+# -- the footer --------------------------------------------------------------------------------
+
+def test_session_info_names_versions_generator_and_seed_and_no_clock():
+    import platform
+
+    import scipy
+    import statsmodels
+
+    text = reporting.session_info(42).data
+    for name, version in [("clusteragree", ca.__version__), ("numpy", np.__version__),
+                          ("scipy", scipy.__version__), ("pandas", pd.__version__),
+                          ("statsmodels", statsmodels.__version__),
+                          ("Python", platform.python_version())]:
+        assert f"{name} {version}" in text
+    assert "PCG64" in text and "seed 42" in text
+    assert not re.search(r"\d{4}-\d{2}-\d{2}|\d{1,2}:\d{2}", text), "no date or time"
+    assert reporting.session_info(42).data == text, "the same footer twice"

@@ -3,9 +3,14 @@ cell leaves no report, the committed example reports match their notebooks."""
 
 from __future__ import annotations
 
+import hashlib
 import importlib
+import io
 import json
+import os
 import re
+import subprocess
+import sys
 import time
 from pathlib import Path
 
@@ -46,6 +51,9 @@ def test_notebook_follows_the_report_conventions(name):
     headings = [line for c in nb.cells if c.cell_type == "markdown"
                 for line in c.source.splitlines() if line.startswith("## ")]
     assert headings[-1] == "## Reading"
+    last = nb.cells[-1]
+    assert last.cell_type == "code" and last.source.startswith("reporting.session_info(seed)"), \
+        "every report ends with its session info (versions, generator, seed)"
     assert not any(c.get("outputs") for c in nb.cells if c.cell_type == "code"), \
         "notebooks are committed without outputs"
     assert nb.metadata["kernelspec"]["name"] == "python3"
@@ -86,6 +94,26 @@ def test_every_report_renders_in_quick_mode(name, tmp_path):
     assert "hl-ipython3" not in body, "code is hidden (no highlighted input cell)"
     assert "permutation model" in body or "Patefield" in body, "the null is named"
     assert read_fingerprint(out) == fingerprint(name, {"quick": True})
+    footer = body[body.rindex("Session info"):]
+    assert "PCG64" in footer and "seed 1" in footer and "statsmodels" in footer
+
+
+@pytest.mark.slow  # papermill: seconds
+def test_report_of_label_files_describes_them_by_name(tmp_path):
+    folder = tmp_path / "home-of-mine" / "project"
+    folder.mkdir(parents=True)
+    x = [c for c in "abc" for _ in range(30)]
+    y = [c for c in "123" for _ in range(25)] + ["1"] * 15
+    (folder / "classes.txt").write_text("\n".join(x) + "\n")
+    (folder / "clusters.txt").write_text("\n".join(y) + "\n")
+    out = ca.report("agreement", output=tmp_path / "mine.html", quick=True, progress=False,
+                    x_file=folder / "classes.txt", y_file=folder / "clusters.txt")
+    page = out.read_text("utf-8")
+    body = re.sub(r"<[^>]+>", "", page)
+    data = body[body.index("Data:"):body.index("Run:")]
+    assert "classes.txt" in data and "clusters.txt" in data and "n = 90 objects" in data
+    assert "groups of classes (rows)" in data and "groups of clusters (columns)" in data
+    assert "home-of-mine" not in page, "files by name, not by path (fingerprint included)"
 
 
 @pytest.mark.slow  # papermill (and WeasyPrint): seconds per report
@@ -125,6 +153,19 @@ BAD = [
     (dict(output="/proc/no/report.html"), PermissionError, "cannot be written"),
     (dict(output=ROOT), ValueError, "is a folder"),
     (dict(format="docx"), ValueError, "format must be one of"),
+    # out of range: refused before the kernel starts, naming the parameter
+    (dict(seed=-1), ValueError, "parameter seed must be a non-negative int, got -1"),
+    (dict(n_sim=0), ValueError, "parameter n_sim must be >= 1, got 0"),
+    (dict(name="null-distributions", reference=1.5), ValueError,
+     "parameter reference must be a number strictly between 0 and 1"),
+    (dict(name="null-distributions", n_values="500,2"), ValueError,
+     "parameter n_values must be >= 4, got 2"),
+    (dict(name="null-distributions", n_values="many"), ValueError,
+     "parameter n_values must be comma-separated whole numbers"),
+    (dict(name="regression-approximations", reps=0), ValueError, "parameter reps must be >= 1"),
+    (dict(name="regression-approximations", max_work=-5), ValueError,
+     "parameter max_work must be >= 1"),
+    (dict(name="stability-study", quick=True, n_sim=0), ValueError, "parameter n_sim must be"),
 ]
 
 
@@ -149,6 +190,10 @@ def test_bad_input_is_refused_before_work(kwargs, exc, message, monkeypatch):
     (["report", "-p", "colour=red"], "has no parameter 'colour'"),
     (["report", "-p", "x_file=/nope.txt", "-p", "y_file=/nope.txt"], "x_file: no such file"),
     (["report", "-o", "/proc/x/r.html"], "cannot be written"),
+    (["report", "-p", "seed=-1"], "parameter seed must be a non-negative int, got -1"),
+    (["report", "--quick", "-p", "n_sim=0"], "parameter n_sim must be >= 1, got 0"),
+    (["report", "null-distributions", "-p", "reference=1"], "parameter reference must be"),
+    (["report", "--quick", "-p", "quick=no"], "--quick contradicts -p quick=no"),
 ])
 def test_cli_errors_exit_2_with_one_line(argv, message, capsys, monkeypatch):
     monkeypatch.setattr(rp, "_execute", lambda *a, **k: pytest.fail("notebook started"))
@@ -157,6 +202,32 @@ def test_cli_errors_exit_2_with_one_line(argv, message, capsys, monkeypatch):
     assert stop.value.code == 2
     err = capsys.readouterr().err
     assert message in err and "Traceback" not in err
+    assert len(err.strip().splitlines()) == 1
+
+
+@pytest.mark.parametrize("name, given, expected", [
+    ("agreement", {}, {"quick": True, "n_sim": 2000}),
+    ("agreement", {"n_sim": 300}, {"quick": True, "n_sim": 300}),
+    ("null-distributions", {"n_sim": 300, "n_values": "600"},
+     {"quick": True, "reps": 1, "n_sim": 300, "n_values": "600"}),
+    ("regression-approximations", {"reps": 2}, {"quick": True, "reps": 2, "n_sim": 2000}),
+    ("stability-study", {"n_sim": 50}, {"quick": True, "n_sim": 50}),
+])
+def test_quick_never_overrides_a_parameter_given(name, given, expected, tmp_path, monkeypatch):
+    seen = []
+
+    def record(notebook, out, params, progress):
+        seen.append(params)
+        raise ReportError("stopped before the kernel")
+
+    monkeypatch.setattr(rp, "_execute", record)
+    with pytest.raises(ReportError):
+        ca.report(name, output=tmp_path / "r.html", quick=True, **given)
+    argv = ["report", name, "--quick", "-o", str(tmp_path / "c.html")]
+    argv += [f"-p{key}={value}" for key, value in given.items()]
+    with pytest.raises(SystemExit):
+        cli.main(argv)
+    assert seen == [expected, expected], "the given values reach the notebook, on both paths"
 
 
 def test_cli_list_and_parameters(capsys):
@@ -171,6 +242,47 @@ def test_cli_strings_become_the_declared_types():
     assert coerce_parameters("agreement", {"n_sim": "500", "quick": "TRUE", "seed": "7",
                                            "dataset": "thesis_table6a"}) == {
         "n_sim": 500, "quick": True, "seed": 7, "dataset": "thesis_table6a"}
+
+
+# -- the same report twice: the same bytes; progress in a log -------------------------------
+
+@pytest.mark.slow  # papermill: two quick renders through the command line
+def test_same_report_twice_gives_the_same_bytes_and_progress_lines(tmp_path):
+    """What ``clusteragree report`` writes depends on the notebook and its parameters only
+    (no clock time, no random table or cell id), so a re-render leaves a clone clean. Run
+    without a terminal, the command prints a line of progress now and then."""
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    digests = []
+    for run in ("one", "two"):
+        out = tmp_path / run / "agreement.html"
+        res = subprocess.run([sys.executable, "-m", "clusteragree", "report", "--quick",
+                              "-o", str(out), "--keep-notebook"], cwd=tmp_path, env=env,
+                             capture_output=True, text=True, check=True)
+        lines = res.stderr.splitlines()
+        assert len(lines) >= 2 and all(re.fullmatch(
+            r"clusteragree report agreement: cell \d+ of (\d+), [\d:]+ elapsed", line)
+            for line in lines), res.stderr
+        assert re.match(r"clusteragree report agreement: cell (\d+) of \1,", lines[-1])
+        digests.append([hashlib.sha256(out.read_bytes()).hexdigest(),
+                        hashlib.sha256(out.with_suffix(".ipynb").read_bytes()).hexdigest()])
+    assert digests[0] == digests[1], "the report and its kept notebook, byte for byte"
+
+
+def test_progress_lines_for_a_log():
+    from tqdm import tqdm
+
+    stream = io.StringIO()
+    options = rp._progress_bar("lines", "demo")
+    options.update(file=rp._ProgressLines(stream), mininterval=0)
+    bar = tqdm(total=3, **options)
+    for _ in range(3):
+        bar.update(1)
+    bar.close()
+    lines = stream.getvalue().splitlines()
+    assert [line.split(", ")[0] for line in lines] == [
+        f"clusteragree report demo: cell {i} of 3" for i in range(4)]
+    assert "\r" not in stream.getvalue()
+    assert rp._progress_bar(True, "demo") is True and rp._progress_bar(False, "demo") is False
 
 
 # -- a failing cell: the command fails, names the cell, and writes nothing ------------------
