@@ -227,7 +227,8 @@ def interval_of(clusterings: Clusterings, rec: Index, options: dict, confidence_
     """The bootstrap interval of one index on clusterings already converted and checked.
 
     The entry of a public function that has already converted its clusterings (and checked
-    the index's options) calls this directly, e.g. the interval of a test's index.
+    the index's options) calls this directly, e.g. the interval of a test's index. The
+    interval's own arguments (level, method, resamples, generator) are checked here.
 
     Parameters
     ----------
@@ -241,11 +242,11 @@ def interval_of(clusterings: Clusterings, rec: Index, options: dict, confidence_
     confidence_level : float
         The nominal coverage, in (0, 1).
     method : {"BCa", "percentile"}
-        The interval.
+        The interval (in any case: "bca" is "BCa").
     n_resamples : int
-        The number of bootstrap resamples.
-    rng : numpy.random.Generator
-        The source of randomness.
+        The number of bootstrap resamples (at least 2).
+    rng : numpy.random.Generator or int
+        The source of randomness (a seed is made a Generator).
 
     Returns
     -------
@@ -269,6 +270,10 @@ def interval_of(clusterings: Clusterings, rec: Index, options: dict, confidence_
     >>> ci.method, ci.confidence_level, bool(ci.low < ci.statistic < ci.high)
     ('percentile', 0.9, True)
     """
+    confidence_level = _check_level(confidence_level)
+    method = _check_method(method)
+    n_resamples = check_positive_int(n_resamples, "n_resamples", minimum=2)
+    rng = check_seed(rng, "rng")
     n = clusterings.n
     need = rec.min_n + (1 if method == "BCa" else 0)
     if n < max(need, 2):

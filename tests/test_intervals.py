@@ -151,6 +151,11 @@ def test_interval_of_takes_converted_clusterings():
     again = confidence_interval(TAB, index="nmi_sum", confidence_level=0.9, n_resamples=999,
                                 seed=2)
     assert (ci.low, ci.high) == (again.low, again.high) and ci.confidence_level == 0.9
+    # its own arguments are checked: a test's result passes them on as the user gave them
+    same = interval_of(as_clusterings(TAB), rec, {}, 0.9, "bca", 999, 2)
+    assert same.method == "BCa" and (same.low, same.high) == (ci.low, ci.high)
+    with pytest.raises(ValueError, match="confidence_level"):
+        interval_of(as_clusterings(TAB), rec, {}, 95, "BCa", 999, 2)
 
 
 # -- indices of object pairs -----------------------------------------------------------------
