@@ -1,0 +1,417 @@
+"""Confidence intervals for every index: the bootstrap over objects.
+
+An index computed on n objects estimates the index of the population the objects were drawn
+from; its interval comes from the index's sampling distribution, not from its null law (the
+null asks what chance alone would give, the interval how far the estimate may be from its
+target). The objects are resampled with replacement (Efron & Tibshirani 1993):
+
+* for an index of a contingency table, resampling the n objects is a multinomial draw of the
+  table's cells, Multinomial(n, n_ij / n) over the K x Q cells, so B resamples are one
+  (B, K, Q) batch of tables, drawn in chunks of bounded memory and evaluated like any batch
+  of random tables (``clusteragree.nulls`` evaluates its random tables the same way, each
+  resampled table by its own margins, its empty rows and columns left out where the index
+  depends on the table's shape). The jackknife that BCa needs leaves one object out, that is
+  one count out of one cell: K x Q tables weighted by their cell counts, not n.
+* for an index of object pairs (fuzzy memberships, covers, similarity matrices) the objects
+  themselves are resampled: the rows of the membership matrices, the rows and columns of the
+  similarity matrices; each resample is evaluated in turn, and the jackknife leaves out each
+  of the n objects.
+
+Two intervals: "percentile" (the quantiles of the bootstrap distribution) and "BCa" (bias
+corrected and accelerated; Efron 1987), as ``scipy.stats.bootstrap`` computes them; on object
+labels both give the same intervals in law (``tests/test_intervals.py`` checks them against
+it). ``benchmarks/bench_coverage.py`` measures their coverage.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+import warnings
+from dataclasses import dataclass, field
+
+import numpy as np
+from scipy.special import ndtr, ndtri
+
+from ._docs import fill_doc
+from ._validate import (check_choice, check_options, check_positive_int, check_real, check_seed,
+                        suggest)
+from .indices import Index, PairIndex, evaluate_checked, evaluate_pairwise, get_index
+from .inputs import Clusterings, as_clusterings
+from .nulls._request import values_on_tables
+
+__all__ = ["ConfidenceInterval", "confidence_interval", "interval_of", "METHODS"]
+
+#: The interval methods, as ``scipy.stats.bootstrap`` names them.
+METHODS = ("BCa", "percentile")
+
+#: Cells of the resampled tables held at once (int64: 8 bytes each), so the memory a
+#: bootstrap of a table takes does not grow with ``n_resamples``.
+CHUNK_CELLS = 2_000_000
+
+
+@dataclass(frozen=True, repr=False)
+class ConfidenceInterval:
+    """A bootstrap confidence interval of an index (``confidence_interval`` makes it).
+
+    Parameters
+    ----------
+    index : str
+        The index's registry name.
+    statistic : float
+        The index on the observed clusterings (the estimate).
+    low, high : float
+        The interval's bounds.
+    confidence_level : float
+        The nominal coverage, e.g. 0.95.
+    method : str
+        "BCa" or "percentile".
+    n_resamples : int
+        The number of bootstrap resamples.
+    standard_error : float
+        The bootstrap standard error (the standard deviation of the bootstrap distribution,
+        with B - 1 in the denominator, as ``scipy.stats.bootstrap``).
+    bootstrap_distribution : numpy.ndarray
+        The index on each resample, shape (n_resamples,).
+    resampling : str
+        "cells" (a table's objects, drawn as a multinomial of its cells) or "objects" (the
+        rows of memberships, the rows and columns of similarity matrices).
+    bias : float
+        BCa's bias correction z0 (nan for the percentile interval).
+    acceleration : float
+        BCa's acceleration a, from the jackknife (nan for the percentile interval).
+
+    See Also
+    --------
+    confidence_interval : Computes it.
+    scipy.stats.bootstrap : The same intervals for any statistic of resampled data.
+
+    Examples
+    --------
+    >>> ci = confidence_interval([[30, 5], [4, 25]], index="rand", method="percentile",
+    ...                          n_resamples=999, seed=1)
+    >>> low, high = ci                       # unpacks like scipy's ConfidenceInterval
+    >>> bool(low < ci.statistic < high), ci.bootstrap_distribution.shape
+    (True, (999,))
+    """
+
+    index: str
+    statistic: float
+    low: float
+    high: float
+    confidence_level: float
+    method: str
+    n_resamples: int
+    standard_error: float
+    bootstrap_distribution: np.ndarray = field(compare=False)
+    resampling: str = "cells"
+    bias: float = math.nan
+    acceleration: float = math.nan
+
+    def __iter__(self):
+        yield self.low
+        yield self.high
+
+    def __repr__(self) -> str:
+        pct = f"{100 * self.confidence_level:g}%"
+        return (f"ConfidenceInterval({self.index} = {self.statistic:.4g}, {pct} {self.method} "
+                f"[{self.low:.4g}, {self.high:.4g}], B = {self.n_resamples})")
+
+
+def _check_method(method) -> str:
+    """"BCa" or "percentile", in any case (as scipy takes them)."""
+    lower = {m.lower(): m for m in METHODS}
+    if isinstance(method, str) and method.lower() in lower:
+        return lower[method.lower()]
+    if isinstance(method, str):
+        close = suggest(method.lower(), lower)
+        raise ValueError(f"method must be one of {list(METHODS)}, got {method!r}."
+                         + re.sub(r"'(\w+)'", lambda m: repr(lower[m[1]]), close))
+    return check_choice(method, "method", METHODS)
+
+
+def _check_level(confidence_level) -> float:
+    level = check_real(confidence_level, "confidence_level", "a number between 0 and 1")
+    if not 0 < level < 1:
+        raise ValueError(f"confidence_level must be between 0 and 1 (e.g. 0.95), got "
+                         f"{confidence_level!r}")
+    return level
+
+
+# -- tables: the multinomial bootstrap -------------------------------------------------------
+
+def _table_values(rec: Index, options: dict, tables: np.ndarray) -> np.ndarray:
+    """The index on a batch of tables, each by its own margins (empty rows and columns
+    handled as the null engine handles them)."""
+    return values_on_tables([rec], {rec.name: options}, tables)[rec.name]
+
+
+def _table_resamples(rec, options, counts, n_resamples, rng) -> np.ndarray:
+    """The index on ``n_resamples`` multinomial resamples of the table ``counts``."""
+    n = int(counts.sum())
+    p = (counts / n).ravel()
+    chunk = max(1, min(n_resamples, CHUNK_CELLS // p.size))
+    out = np.empty(n_resamples)
+    for start in range(0, n_resamples, chunk):
+        stop = min(n_resamples, start + chunk)
+        tables = rng.multinomial(n, p, size=stop - start).reshape(-1, *counts.shape)
+        out[start:stop] = _table_values(rec, options, tables)
+    return out
+
+
+def _table_jackknife(rec, options, counts):
+    """The leave-one-object-out values of a table index: (values, weights), one value per
+    non-empty cell (its count less one), weighted by the cell's count."""
+    rows, cols = np.nonzero(counts)
+    tables = np.repeat(counts[None], len(rows), axis=0)
+    tables[np.arange(len(rows)), rows, cols] -= 1
+    return _table_values(rec, options, tables), counts[rows, cols].astype(float)
+
+
+# -- objects: indices of object pairs ---------------------------------------------------------
+
+def _take(M, fmt, idx):
+    """A clustering's objects ``idx`` (rows; rows and columns of a similarity matrix)."""
+    return M[np.ix_(idx, idx)] if fmt == "matrix" else M[idx]
+
+
+def _pair_value(rec, pair, options, idx) -> float:
+    X, fx, Y, fy = pair
+    return evaluate_pairwise(rec, (_take(X, fx, idx), fx, _take(Y, fy, idx), fy), options)
+
+
+def _pair_resamples(rec, options, pair, n, n_resamples, rng) -> np.ndarray:
+    out = np.empty(n_resamples)
+    for b in range(n_resamples):
+        out[b] = _pair_value(rec, pair, options, rng.integers(0, n, n))
+    return out
+
+
+def _pair_jackknife(rec, options, pair, n):
+    everyone = np.arange(n)
+    values = np.array([_pair_value(rec, pair, options, np.delete(everyone, i))
+                       for i in range(n)])
+    return values, np.ones(n)
+
+
+# -- the intervals ----------------------------------------------------------------------------
+
+def _acceleration(values: np.ndarray, weights: np.ndarray) -> float:
+    """BCa's acceleration from weighted jackknife values (Efron & Tibshirani 1993, eq 14.15):
+    a = sum w d^3 / (6 (sum w d^2)^(3/2)), d = mean - value; 0 when the jackknife values are
+    all equal."""
+    mean = np.sum(weights * values) / np.sum(weights)
+    d = mean - values
+    den = np.sum(weights * d ** 2)
+    if not den > 0:
+        return 0.0
+    return float(np.sum(weights * d ** 3) / (6.0 * den ** 1.5))
+
+
+def _bca_levels(boot, statistic, alpha, accel):
+    """The two quantile levels of BCa (Efron 1987); z0 counts ties half, as scipy does."""
+    B = boot.size
+    below = (np.count_nonzero(boot < statistic) + np.count_nonzero(boot <= statistic)) / (2 * B)
+    z0 = float(ndtri(below))
+    if not math.isfinite(z0):
+        return z0, math.nan, math.nan
+    levels = []
+    for z in (ndtri(alpha), -ndtri(alpha)):
+        num = z0 + z
+        levels.append(float(ndtr(z0 + num / (1 - accel * num))))
+    return z0, levels[0], levels[1]
+
+
+def interval_of(clusterings: Clusterings, rec: Index, options: dict, confidence_level: float,
+                method: str, n_resamples: int, rng: np.random.Generator) -> ConfidenceInterval:
+    """The bootstrap interval of one index on clusterings already converted and checked.
+
+    The entry of a public function that has already converted its clusterings (and checked
+    the index's options) calls this directly, e.g. the interval of a test's index. The
+    interval's own arguments (level, method, resamples, generator) are checked here.
+
+    Parameters
+    ----------
+    clusterings : Clusterings
+        The two clusterings as ``clusteragree.inputs.as_clusterings`` left them (a table for
+        a table index; the clusterings themselves for an index of object pairs).
+    rec : Index
+        The index's record (``ca.get_index(name)``).
+    options : dict
+        The index's checked options, defaults filled in.
+    confidence_level : float
+        The nominal coverage, in (0, 1).
+    method : {"BCa", "percentile"}
+        The interval (in any case: "bca" is "BCa").
+    n_resamples : int
+        The number of bootstrap resamples (at least 2).
+    rng : numpy.random.Generator or int
+        The source of randomness (a seed is made a Generator).
+
+    Returns
+    -------
+    ConfidenceInterval
+        The interval, with the bootstrap distribution.
+
+    Raises
+    ------
+    ValueError
+        Too few objects for the index (or, for BCa, for its jackknife: one object less).
+
+    See Also
+    --------
+    confidence_interval : The public entry, which converts and checks its arguments.
+
+    Examples
+    --------
+    >>> from clusteragree.inputs import as_clusterings
+    >>> ci = interval_of(as_clusterings([[30, 5], [4, 25]]), ca.get_index("jaccard"), {},
+    ...                  0.9, "percentile", 999, np.random.default_rng(0))
+    >>> ci.method, ci.confidence_level, bool(ci.low < ci.statistic < ci.high)
+    ('percentile', 0.9, True)
+    """
+    confidence_level = _check_level(confidence_level)
+    method = _check_method(method)
+    n_resamples = check_positive_int(n_resamples, "n_resamples", minimum=2)
+    rng = check_seed(rng, "rng")
+    n = clusterings.n
+    need = rec.min_n + (1 if method == "BCa" else 0)
+    if n < max(need, 2):
+        what = "and one less for BCa's jackknife" if method == "BCa" else ""
+        raise ValueError(f"index {rec.name!r} needs at least {rec.min_n} objects {what}; a "
+                         f"bootstrap interval needs n >= {max(need, 2)}, got n = {n}")
+    if isinstance(rec, PairIndex):
+        pair = clusterings.pair(rec)
+        statistic = evaluate_pairwise(rec, pair, options)
+        boot = _pair_resamples(rec, options, pair, n, n_resamples, rng)
+        jackknife = (lambda: _pair_jackknife(rec, options, pair, n))
+        resampling = "objects"
+    else:
+        counts = np.asarray(clusterings.table.counts)
+        statistic = float(evaluate_checked(rec, counts, options))
+        boot = _table_resamples(rec, options, counts, n_resamples, rng)
+        jackknife = (lambda: _table_jackknife(rec, options, counts))
+        resampling = "cells"
+    alpha = (1 - confidence_level) / 2
+    z0 = accel = math.nan
+    if np.isnan(boot).any():
+        low = high = math.nan
+        warnings.warn(f"index {rec.name!r} is not defined on {int(np.isnan(boot).sum())} of "
+                      f"the {n_resamples} resamples: no interval", stacklevel=3)
+    else:
+        if method == "BCa":
+            accel = _acceleration(*jackknife())
+            z0, lo_level, hi_level = _bca_levels(boot, statistic, alpha, accel)
+        else:
+            lo_level, hi_level = alpha, 1 - alpha
+        if math.isnan(lo_level) or math.isnan(hi_level):
+            low = high = math.nan
+            warnings.warn(f"the BCa interval of {rec.name!r} cannot be computed: every "
+                          "resample lies on one side of the estimate; use "
+                          "method='percentile'", stacklevel=3)
+        else:
+            low, high = (float(v) for v in np.quantile(boot, [lo_level, hi_level]))
+    se = float(np.std(boot, ddof=1)) if n_resamples > 1 else math.nan
+    return ConfidenceInterval(index=rec.name, statistic=float(statistic), low=low, high=high,
+                              confidence_level=confidence_level, method=method,
+                              n_resamples=n_resamples, standard_error=se,
+                              bootstrap_distribution=boot, resampling=resampling, bias=z0,
+                              acceleration=accel)
+
+
+@fill_doc
+def confidence_interval(x, y=None, index="rand", *, confidence_level=0.95, method="BCa",
+                        n_resamples=9999, seed=None, data=None, dropna=False, join="exact",
+                        **options) -> ConfidenceInterval:
+    """A bootstrap confidence interval of an index: the objects resampled with replacement.
+
+    The interval's target is the index of the population the n objects were drawn from (for
+    a table index, the index of the population's cell proportions p_ij, which the index on
+    n p_ij approaches as n grows; not the mean of the index on samples of n). For a table
+    index, resampling the objects is a multinomial draw of the table's cells, so the
+    resamples are drawn as tables and evaluated in one batch; an index of object pairs
+    resamples the rows of the membership matrices (rows and columns of similarity matrices)
+    and evaluates each resample in turn.
+
+    Parameters
+    ----------
+    %(x, y)s
+    %(index)s
+    confidence_level : float, default 0.95
+        The nominal coverage, in (0, 1).
+    method : {"BCa", "percentile"}, default "BCa"
+        "percentile": the alpha/2 and 1 - alpha/2 quantiles of the bootstrap distribution.
+        "BCa": bias corrected and accelerated (Efron 1987), its acceleration from the
+        jackknife (for a table: one object out of each non-empty cell, weighted by the
+        cell's count). Both as ``scipy.stats.bootstrap`` computes them.
+    n_resamples : int, default 9999
+        The number of bootstrap resamples (at least 2).
+    %(seed)s
+    %(data)s
+    %(dropna)s
+    %(join)s
+    %(**options)s
+
+    Returns
+    -------
+    ConfidenceInterval
+        ``.low``, ``.high``, ``.confidence_level``, ``.method``, ``.statistic`` (the index on
+        the data), ``.standard_error`` and ``.bootstrap_distribution``; unpacks as
+        ``low, high``. An index not defined on some resample gives bounds of nan, with a
+        warning; so does BCa when every resample lies on one side of the estimate.
+
+    Raises
+    ------
+    TypeError, ValueError
+        A bad argument, named.
+
+    See Also
+    --------
+    scipy.stats.bootstrap : The same intervals, resampling the objects' labels.
+    clusteragree.agreement : The index itself.
+    clusteragree.agreement_test : The index against its null law (agreement by chance).
+
+    Notes
+    -----
+    The bootstrap resamples the objects, so it treats them as a random sample of a
+    population; its intervals are first-order (percentile) and second-order (BCa) accurate as
+    n grows (Efron & Tibshirani 1993, ch. 14, 22). Near a bound of the index (an agreement
+    close to perfect) or near a point where the index is not smooth (ARI close to 0 for small
+    n) their coverage falls short of the nominal one; ``benchmarks/bench_coverage.py``
+    measures it. For the adjusted Wallace coefficient Severiano et al. (2011) give an
+    analytic interval (Wallace's variance within each cluster of x, the chance term taken as
+    fixed), which the benchmark compares.
+
+    References
+    ----------
+    Efron, B. (1987), "Better bootstrap confidence intervals", Journal of the American
+    Statistical Association 82.
+
+    Efron, B. & Tibshirani, R. J. (1993), "An Introduction to the Bootstrap", Chapman & Hall.
+
+    Severiano, A., Pinto, F. R., Ramirez, M. & Carrico, J. A. (2011), "Adjusted Wallace
+    coefficient as a measure of congruence between typing methods", Journal of Clinical
+    Microbiology 49.
+
+    Examples
+    --------
+    >>> tab = ca.ContingencyTable([[30, 5], [4, 25]])
+    >>> ci = confidence_interval(tab, index="adjusted_rand", seed=1)
+    >>> round(ci.statistic, 3), ci.method, ci.n_resamples
+    (0.509, 'BCa', 9999)
+    >>> round(ci.low, 2), round(ci.high, 2)
+    (0.27, 0.76)
+    """
+    if not isinstance(index, (str, Index)):
+        raise TypeError("index must be one index name (a str or an Index record), got "
+                        f"{index!r}")
+    rec = get_index(index)
+    level = _check_level(confidence_level)
+    method = _check_method(method)
+    n_resamples = check_positive_int(n_resamples, "n_resamples", minimum=2)
+    rng = check_seed(seed)
+    opts = check_options(options, rec.options, f"index {rec.name!r}")
+    clusterings = as_clusterings(x, y, data=data, dropna=dropna, join=join,
+                                 table=not isinstance(rec, PairIndex),
+                                 pairs=[rec.name] if isinstance(rec, PairIndex) else [])
+    return interval_of(clusterings, rec, opts, level, method, n_resamples, rng)

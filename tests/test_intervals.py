@@ -1,0 +1,249 @@
+"""Bootstrap confidence intervals (``clusteragree.intervals``): the multinomial bootstrap of a
+table is the bootstrap of its objects, its intervals are scipy's, and its coverage is near the
+nominal one."""
+
+from __future__ import annotations
+
+import itertools
+import math
+
+import numpy as np
+import pytest
+from scipy import stats
+
+import clusteragree as ca
+from clusteragree.inputs import as_clusterings
+from clusteragree.intervals import ConfidenceInterval, confidence_interval, interval_of
+
+TAB = np.array([[18, 4, 2], [3, 15, 5], [1, 4, 12]])  # n = 64, moderate agreement
+
+
+def _labels(counts):
+    """The object-level labels of a table: one (row, column) pair per object."""
+    K, Q = counts.shape
+    cells = np.repeat(np.arange(K * Q), counts.ravel())
+    return cells // Q, cells % Q
+
+
+def _label_statistic(index, K, Q):
+    """The index of object labels, vectorised over leading axes (for scipy.stats.bootstrap):
+    the labels of each resample are counted into a table."""
+    def statistic(x, y, axis=-1):
+        x, y = np.moveaxis(x, axis, -1), np.moveaxis(y, axis, -1)
+        lead, n = x.shape[:-1], x.shape[-1]
+        x, y = x.reshape(-1, n), y.reshape(-1, n)
+        m = x.shape[0]
+        codes = np.arange(m)[:, None] * (K * Q) + x * Q + y
+        tables = np.bincount(codes.ravel(), minlength=m * K * Q).reshape(m, K, Q)
+        return np.asarray(ca.agreement(tables, index=index)).reshape(lead)
+    return statistic
+
+
+def _scipy_interval(counts, index, method, B, seed):
+    x, y = _labels(counts)
+    res = stats.bootstrap((x, y), _label_statistic(index, *counts.shape), paired=True,
+                          vectorized=True, n_resamples=B, method=method,
+                          rng=np.random.default_rng(seed))
+    return res.confidence_interval, res.standard_error
+
+
+# -- the multinomial bootstrap is the object bootstrap ---------------------------------------
+
+def test_the_bootstrap_law_of_a_tiny_table_is_the_multinomial_law():
+    """n = 5 objects in a 2 x 2 table: every resample is one of the 56 tables with n = 5; their
+    frequencies match the multinomial probabilities, and the percentile interval is the
+    quantiles of the draws."""
+    counts = np.array([[2, 1], [0, 2]])
+    ci = confidence_interval(counts, index="rand", method="percentile", n_resamples=40_000,
+                             seed=3, confidence_level=0.8)
+    p = counts.ravel() / counts.sum()
+    law = {}
+    for cells in itertools.product(range(6), repeat=4):
+        if sum(cells) != 5:
+            continue
+        tab = np.array(cells).reshape(2, 2)
+        prob = stats.multinomial.pmf(cells, 5, p)
+        if prob > 0:
+            value = round(float(ca.agreement(tab, index="rand")), 12)
+            law[value] = law.get(value, 0.0) + prob
+    values = np.round(ci.bootstrap_distribution, 12)
+    for value, prob in law.items():
+        freq = np.mean(values == value)
+        assert abs(freq - prob) < 4 * math.sqrt(prob * (1 - prob) / values.size) + 1e-12
+    assert set(np.unique(values)) <= set(law)
+    # the percentile interval by hand
+    assert (ci.low, ci.high) == pytest.approx(
+        tuple(np.quantile(ci.bootstrap_distribution, [0.1, 0.9])), rel=1e-12)
+    # and, the law being known, the exact 10% and 90% quantiles of the bootstrap law
+    support = np.array(sorted(law))
+    cdf = np.cumsum([law[v] for v in support])
+    assert ci.low == support[np.searchsorted(cdf, 0.1)]
+    assert ci.high == support[np.searchsorted(cdf, 0.9)]
+
+
+@pytest.mark.parametrize("method", ["percentile", "BCa"])
+@pytest.mark.parametrize("index", ["adjusted_rand", "rand"])
+def test_intervals_agree_with_scipy_bootstrap_of_the_labels(index, method):
+    """Resampling the n objects' labels (scipy.stats.bootstrap, paired) and drawing the table's
+    cells give intervals equal within the Monte Carlo error of B = 9999 resamples."""
+    ours = confidence_interval(TAB, index=index, method=method, n_resamples=9999, seed=11)
+    (low, high), se = _scipy_interval(TAB, index, method, 9999, 12)
+    assert ours.standard_error == pytest.approx(se, rel=0.05)
+    # an endpoint's Monte Carlo sd is about 0.03 standard errors at B = 9999
+    assert abs(ours.low - low) < 0.15 * se
+    assert abs(ours.high - high) < 0.15 * se
+    assert ours.statistic == pytest.approx(ca.agreement(TAB, index=index))
+
+
+def test_the_cell_jackknife_is_the_object_jackknife():
+    """BCa's acceleration from one object out of each cell (weighted by its count) equals the
+    acceleration from leaving out each of the n objects in turn."""
+    from clusteragree.intervals import _acceleration, _table_jackknife  # noqa: PLC2701
+
+    counts = np.array([[5, 2, 0], [1, 4, 3]])
+    rec = ca.get_index("adjusted_rand")
+    x, y = _labels(counts)
+    stat = _label_statistic("adjusted_rand", 2, 3)
+    keep = ~np.eye(x.size, dtype=bool)
+    objects = stat(np.broadcast_to(x, keep.shape)[keep].reshape(x.size, -1),
+                   np.broadcast_to(y, keep.shape)[keep].reshape(x.size, -1))
+    a_objects = _acceleration(objects, np.ones(x.size))
+    a_cells = _acceleration(*_table_jackknife(rec, {}, counts))
+    assert a_cells == pytest.approx(a_objects, rel=1e-12, abs=1e-15)
+    assert a_cells != 0
+
+
+def test_resampled_tables_with_empty_rows_are_evaluated_without_them():
+    """n = 12 with a row of one object: many resamples lose it; AMI (which depends on the
+    table's shape) is then the AMI of the smaller table."""
+    counts = np.array([[5, 1], [1, 4], [1, 0]])
+    ci = confidence_interval(counts, index="adjusted_mutual_info", method="percentile",
+                             n_resamples=2000, seed=4)
+    assert np.isfinite(ci.bootstrap_distribution).all()
+    rng = np.random.default_rng(4)
+    first = rng.multinomial(12, (counts / 12).ravel()).reshape(3, 2)
+    kept = first[first.sum(axis=1) > 0][:, first.sum(axis=0) > 0]
+    assert ci.bootstrap_distribution[0] == pytest.approx(
+        ca.agreement(kept, index="adjusted_mutual_info"))
+
+
+def test_the_same_seed_gives_the_same_interval_and_labels_give_the_table_interval():
+    a = confidence_interval(TAB, index="jaccard", n_resamples=500, seed=7)
+    x, y = _labels(TAB)
+    b = confidence_interval(x, y, index="jaccard", n_resamples=500, seed=7)
+    assert (a.low, a.high) == (b.low, b.high)
+    assert isinstance(a, ConfidenceInterval) and tuple(a) == (a.low, a.high)
+    assert "jaccard" in repr(a) and "95% BCa" in repr(a)
+    assert a.resampling == "cells" and math.isfinite(a.bias) and math.isfinite(a.acceleration)
+
+
+def test_a_table_every_resample_reproduces_gives_a_point_interval():
+    counts = np.array([[6, 0], [0, 4]])
+    for method in ("percentile", "BCa"):
+        ci = confidence_interval(counts, index="adjusted_rand", method=method,
+                                 n_resamples=200, seed=1)
+        assert (ci.low, ci.high) == (1.0, 1.0)
+
+
+def test_interval_of_takes_converted_clusterings():
+    rec = ca.get_index("nmi_sum")
+    ci = interval_of(as_clusterings(TAB), rec, {}, 0.9, "BCa", 999, np.random.default_rng(2))
+    again = confidence_interval(TAB, index="nmi_sum", confidence_level=0.9, n_resamples=999,
+                                seed=2)
+    assert (ci.low, ci.high) == (again.low, again.high) and ci.confidence_level == 0.9
+    # its own arguments are checked: a test's result passes them on as the user gave them
+    same = interval_of(as_clusterings(TAB), rec, {}, 0.9, "bca", 999, 2)
+    assert same.method == "BCa" and (same.low, same.high) == (ci.low, ci.high)
+    with pytest.raises(ValueError, match="confidence_level"):
+        interval_of(as_clusterings(TAB), rec, {}, 95, "BCa", 999, 2)
+
+
+# -- indices of object pairs -----------------------------------------------------------------
+
+@pytest.mark.parametrize("index", ["ndc", "agri"])
+def test_fuzzy_memberships_resample_their_objects(index):
+    rng = np.random.default_rng(5)
+    U = rng.dirichlet(np.full(3, 0.5), 40)
+    V = np.clip(U[:, :2] + rng.dirichlet(np.ones(2), 40), 0, None)
+    V /= V.sum(axis=1, keepdims=True)
+    ci = confidence_interval(U, V, index=index, n_resamples=60, seed=9)
+    assert ci.resampling == "objects" and ci.bootstrap_distribution.shape == (60,)
+    assert ci.statistic == pytest.approx(ca.agreement(U, V, index=index))
+    assert ci.low <= ci.high and np.isfinite([ci.low, ci.high]).all()
+    # the first resample is the index on the objects the seeded generator drew first
+    idx = np.random.default_rng(9).integers(0, 40, 40)
+    assert ci.bootstrap_distribution[0] == pytest.approx(
+        ca.agreement(U[idx], V[idx], index=index))
+    pct = confidence_interval(U, V, index=index, method="percentile", n_resamples=60, seed=9)
+    assert (pct.low, pct.high) == pytest.approx(
+        tuple(np.quantile(pct.bootstrap_distribution, [0.025, 0.975])), rel=1e-12)
+
+
+def test_similarity_matrices_resample_rows_and_columns():
+    rng = np.random.default_rng(6)
+    x, y = rng.integers(0, 3, 30), rng.integers(0, 3, 30)
+    M = (x[:, None] == x[None, :]).astype(float)
+    S = 0.5 * (M + (y[:, None] == y[None, :]))
+    ci = confidence_interval(M, S, index="ndc", method="percentile", n_resamples=30, seed=1)
+    idx = np.random.default_rng(1).integers(0, 30, 30)
+    assert ci.bootstrap_distribution[0] == pytest.approx(
+        ca.agreement(M[np.ix_(idx, idx)], S[np.ix_(idx, idx)], index="ndc"))
+
+
+# -- arguments --------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("kwargs, error, match", [
+    ({"confidence_level": 1.5}, ValueError, "confidence_level"),
+    ({"confidence_level": "0.95"}, TypeError, "confidence_level"),
+    ({"method": "bac"}, ValueError, "method.*Did you mean 'BCa'"),
+    ({"method": 1}, TypeError, "method"),
+    ({"n_resamples": 1}, ValueError, "n_resamples"),
+    ({"n_resamples": 99.5}, TypeError, "n_resamples"),
+    ({"seed": -1}, ValueError, "seed"),
+    ({"index": ["rand", "jaccard"]}, TypeError, "index"),
+    ({"index": "rnad"}, ValueError, "rand"),
+    ({"base": 2}, TypeError, "unknown option 'base'"),
+])
+def test_bad_arguments_are_refused_by_name(kwargs, error, match):
+    kwargs = {"index": "rand", **kwargs}
+    with pytest.raises(error, match=match):
+        confidence_interval(TAB, **kwargs)
+
+
+def test_too_few_objects_are_refused():
+    with pytest.raises(ValueError, match="n >= 3"):
+        confidence_interval([[1, 0], [0, 1]], index="rand", n_resamples=10)
+    ci = confidence_interval([[1, 0], [0, 1]], index="rand", method="percentile",
+                             n_resamples=10, seed=0)
+    assert ci.low <= ci.high
+
+
+def test_the_options_of_the_index_are_used():
+    a = confidence_interval(TAB, index="adjusted_mutual_info", average="max",
+                            method="percentile", n_resamples=200, seed=3)
+    b = confidence_interval(TAB, index="adjusted_mutual_info", method="percentile",
+                            n_resamples=200, seed=3)
+    assert a.statistic == pytest.approx(ca.agreement(TAB, index="adjusted_mutual_info",
+                                                     average="max"))
+    assert a.statistic != b.statistic
+
+
+# -- coverage ---------------------------------------------------------------------------------
+
+def test_the_rand_interval_covers_the_population_rand_about_95_percent():
+    """200 samples of n = 200 from a 3 x 3 population: the percentile and BCa intervals of
+    Rand cover the population's Rand (its cell proportions' index) close to 95% of the time
+    (the binomial sd of the coverage is 1.5 points)."""
+    p = np.array([[0.22, 0.05, 0.03], [0.04, 0.25, 0.04], [0.03, 0.04, 0.30]])
+    p /= p.sum()
+    truth = float(ca.agreement(np.rint(p * 10**7).astype(np.int64), index="rand"))
+    rng = np.random.default_rng(2024)
+    hits = {"percentile": 0, "BCa": 0}
+    for _ in range(200):
+        sample = rng.multinomial(200, p.ravel()).reshape(3, 3)
+        for method in hits:
+            ci = confidence_interval(sample, index="rand", method=method, n_resamples=999,
+                                     seed=rng)
+            hits[method] += ci.low <= truth <= ci.high
+    for method, h in hits.items():
+        assert 0.88 <= h / 200 <= 0.99, (method, h / 200)
