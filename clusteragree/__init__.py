@@ -15,6 +15,7 @@ from .datasets import list_datasets, load_dataset
 from .indices import get_index, list_indices, mari_null_moments
 from .indices.fuzzy import membership_kind
 from .indices.matrices import coassociation
+from .intervals import confidence_interval
 from .inference import (AgreementTest, adjust, agreement, agreement_test, compare,
                         format_results, iadjust)
 from .reports.runner import list_reports, report
@@ -39,6 +40,7 @@ __all__ = [
     "study",
     "PairCounts",
     "agreement",
+    "confidence_interval",
     "coassociation",
     "membership_kind",
     "crosstab",

@@ -28,6 +28,7 @@ from ._validate import check_bool, check_choice, check_real
 from ._validate import check_options
 from .indices import (Index, PairIndex, evaluate_checked, evaluate_pairwise, get_index,
                       group_members, resolve_indices, skip_undefined, split_options)
+from .intervals import interval_of
 from .nulls import NullDistribution, NullSpec, plan, run
 from .nulls.distribution import ALTERNATIVES, check_center
 from .nulls.engine import entry, index_records
@@ -114,6 +115,10 @@ class AgreementTest:
         otherwise); with ``n_extreme == 0`` the p-value is reported as below 1 / (B + 1).
     record : Index, optional
         The index's registry record (looked up from ``index`` when not given).
+    clusterings : Clusterings, optional
+        The clusterings tested (for ``confidence_interval``).
+    options : dict, optional
+        The index's options (for ``confidence_interval``).
 
     See Also
     --------
@@ -148,6 +153,9 @@ class AgreementTest:
     n_extreme: int | None = None  # Monte Carlo: the draws at least as extreme as the statistic
     pvalue_upper: float = math.nan  # Monte Carlo: one-sided 95% Clopper-Pearson bound on p
     record: Index | None = field(default=None, repr=False, compare=False)  # the index's record
+    # the clusterings and the index's options, for ``confidence_interval``
+    clusterings: object = field(default=None, repr=False, compare=False)
+    options: dict = field(default_factory=dict, repr=False, compare=False)
 
     def __post_init__(self):
         if self.record is None:
@@ -216,6 +224,51 @@ class AgreementTest:
         return (f"AgreementTest(index={self.index!r}, statistic={num(self.statistic)}, "
                 f"pvalue={num(self.pvalue)}, adjusted={{{adjusted}}}, "
                 f"model={self.model!r}, method={self.method!r})")
+
+    def confidence_interval(self, confidence_level=0.95, method="BCa", n_resamples=9999,
+                            seed=None):
+        """A bootstrap confidence interval for the index itself (not for its null).
+
+        The objects are resampled with replacement: for a table index a multinomial draw of
+        its cells, so 10,000 resamples are a few array operations.
+
+        Parameters
+        ----------
+        confidence_level : float, default 0.95
+            The interval's confidence level.
+        method : {"BCa", "percentile"}, default "BCa"
+            Efron's bias-corrected and accelerated interval, or the percentile interval.
+        n_resamples : int, default 9999
+            Bootstrap resamples.
+        seed : None, int, SeedSequence or Generator, optional
+            The only source of randomness.
+
+        Returns
+        -------
+        ConfidenceInterval
+            ``low``, ``high``, ``confidence_level``, ``method``, the bootstrap distribution.
+
+        See Also
+        --------
+        clusteragree.intervals.confidence_interval : The same without a test.
+
+        References
+        ----------
+        Efron, B. (1987), "Better bootstrap confidence intervals", Journal of the American
+        Statistical Association 82.
+
+        Examples
+        --------
+        >>> res = ca.agreement_test([[30, 20], [10, 20]], index="rand", method="exact")
+        >>> ci = res.confidence_interval(n_resamples=2000, seed=1)
+        >>> bool(ci.low < res.statistic < ci.high), ci.method
+        (True, 'BCa')
+        """
+        if self.clusterings is None:
+            raise ValueError("this test was not made by agreement_test, so its clusterings "
+                             "are not known: use ca.confidence_interval(x, y, index=...)")
+        return interval_of(self.clusterings, self.record, self.options, confidence_level,
+                           method, n_resamples, seed)
 
     def summary(self) -> str:
         """The test as R prints an ``htest`` (``str(res)``).
@@ -348,6 +401,7 @@ def _test_of(rec: Index, nd: NullDistribution, request, alternative: str,
     return AgreementTest(statistic=observed, pvalue=p, adjusted=adjusted, null=nd, index=rec.name, alternative=alternative,
                          data_name=request.clusterings.describe(), zscore=z, pvalue_se=se,
                          note=note, record=rec, n_extreme=k,
+                         clusterings=request.clusterings, options=request.options[rec.name],
                          pvalue_upper=math.nan if upper is None else upper)
 
 

@@ -196,3 +196,12 @@ def test_a_p_value_above_the_floor_keeps_its_error_and_says_its_count():
     exact = ca.agreement_test(tab, index="rand", method="exact")
     assert exact.n_extreme is None and np.isnan(exact.pvalue_upper)
     assert pd.isna(exact.to_frame().loc["rand", "n_extreme"])
+
+
+def test_a_test_gives_the_bootstrap_interval_of_its_index():
+    data = ca.load_dataset("statlog_em")
+    res = ca.agreement_test(data, index="jaccard", n_sim=200, seed=1)
+    ci = res.confidence_interval(n_resamples=999, seed=3)
+    same = ca.confidence_interval(data, index="jaccard", n_resamples=999, seed=3)
+    assert (ci.low, ci.high) == (same.low, same.high)
+    assert ci.low < res.statistic < ci.high and ci.confidence_level == 0.95
