@@ -60,6 +60,22 @@ def _default_alternative(rec: Index, alternative):
     return check_choice(alternative, "alternative", ALTERNATIVES)
 
 
+#: A null law this skewed is not read through z: the printed z carries the skewness.
+SKEWED = 0.5
+
+
+def _z_caveat(nd: NullDistribution) -> str:
+    """z with its caveat: beside a skewed null law, z's normal reading is wrong by orders of
+    magnitude (z = 6.8 with a skewness of 2.5 where the exact tail is 0.0018), so the
+    skewness is printed with it and the reader sent to the p-value."""
+    if not nd.has_law:
+        return ""
+    skew = nd.skewness
+    if math.isnan(skew) or abs(skew) < SKEWED:
+        return ""
+    return f" (null skewness {skew:.3g}: read the p-value, not a normal tail of z)"
+
+
 def _fmt_p(res) -> str:
     """The p-value of a test in words: exact, or Monte Carlo with its error, or, when no
     simulated value is as extreme, the floor 1/(B + 1) with the count and an upper bound
@@ -284,7 +300,7 @@ class AgreementTest:
     def __str__(self) -> str:
         nd, rec = self.null, self.record
         median = f", null median = {nd.median:.6g}" if nd.has_law else ""
-        z = f", z = {self.zscore:.4g}" if not math.isnan(self.zscore) else ""
+        z = f", z = {self.zscore:.4g}{_z_caveat(nd)}" if not math.isnan(self.zscore) else ""
         lines = ["", f"\t{nd.method_record.title}", "",
                  f"data:  {self.data_name}",
                  f"index: {rec.name} ({rec.title}), a {rec.kind}",
@@ -318,7 +334,7 @@ class AgreementTest:
         if nd.has_law:
             rows.append(("null median", f"{nd.median:.6g}"))
         if not math.isnan(self.zscore):
-            rows.append(("z", f"{self.zscore:.4g}"))
+            rows.append(("z", f"{self.zscore:.4g}{_z_caveat(nd)}"))
         if not math.isnan(self.pvalue):
             rows.append(("p-value", _fmt_p(self).removeprefix("= ")))
         rows.append(("alternative", f"{rec.name} is {_SIDES[self.alternative]} its value by "

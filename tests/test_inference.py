@@ -205,3 +205,19 @@ def test_a_test_gives_the_bootstrap_interval_of_its_index():
     same = ca.confidence_interval(data, index="jaccard", n_resamples=999, seed=3)
     assert (ci.low, ci.high) == (same.low, same.high)
     assert ci.low < res.statistic < ci.high and ci.confidence_level == 0.95
+
+
+def test_z_beside_a_skewed_law_carries_its_caveat():
+    skewed = ca.agreement_test([[20, 2], [1, 4]], index="rand", method="exact")
+    assert skewed.null.skewness > 1
+    assert f"z = {skewed.zscore:.4g} (null skewness {skewed.null.skewness:.3g}: read the " \
+           "p-value, not a normal tail of z)" in str(skewed)
+    assert "null skewness" in skewed._repr_html_()
+    from clusteragree.inference import _z_caveat
+
+    normal = NullDistribution("rand", "patefield",
+                              samples=np.random.default_rng(1).normal(0.5, 0.01, 4000))
+    assert abs(normal.skewness) < 0.5 and _z_caveat(normal) == ""
+    moments = ca.nulls.null_distribution([[20, 2], [1, 4]], index="rand",
+                                         method="hypergeometric")
+    assert _z_caveat(moments) == ""  # no law, no skewness to show
