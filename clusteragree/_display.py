@@ -203,7 +203,7 @@ def _mark_observed(nd, ax, observed: float) -> None:
         ax.annotate(f"observed {observed:.4g}", xy=(edge, 0.55), xycoords=("data", "axes fraction"),
                     xytext=(-8 if right else 8, 0), textcoords="offset points", color="C3",
                     ha="right" if right else "left", va="center", fontsize="small",
-                    arrowprops=dict(arrowstyle="<-" if not right else "->", color="C3"))
+                    arrowprops=dict(arrowstyle="->", color="C3"))  # head at the edge
         ax.plot([], [], color="C3", lw=2, label=f"observed {observed:.4g} (off scale)")
     else:
         ax.axvline(observed, color="C3", lw=2, label=f"observed {observed:.4g}")

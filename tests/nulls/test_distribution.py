@@ -120,3 +120,23 @@ def test_the_html_of_a_law_names_its_kind_and_shows_its_plot():
     assert "(Monte Carlo law)" in html and "<img" in html
     html = LAWS["hypergeometric rand"]()._repr_html_()
     assert "(moments only)" in html and "<img" not in html
+
+
+def test_the_arrow_to_an_observed_value_off_scale_points_towards_it():
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    nd = ca.nulls.null_distribution([[30, 20], [10, 20]], index="rand", method="exact")
+    for observed, side in ((-5.0, "left"), (5.0, "right")):
+        ax = nd.plot(observed)
+        (note,) = [t for t in ax.texts if "observed" in t.get_text()]
+        head = note.xy[0]  # the arrow's head is at xy; the text sits beside it
+        lo, hi = ax.get_xlim()
+        assert note.arrowprops["arrowstyle"] == "->"
+        if side == "left":
+            assert head < lo + 0.1 * (hi - lo) and note.get_ha() == "left"
+        else:
+            assert head > hi - 0.1 * (hi - lo) and note.get_ha() == "right"
+        plt.close(ax.figure)
