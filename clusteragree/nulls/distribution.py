@@ -27,7 +27,7 @@ import numbers
 
 import numpy as np
 import pandas as pd
-from scipy import stats
+from scipy import special, stats
 
 from .._display import law_html, plot_null
 from .._validate import check_choice, check_real
@@ -467,9 +467,10 @@ class NullDistribution:
         return self._pvalue_upper(t, alternative, confidence)
 
     def _pvalue_upper(self, t: float, alternative: str, confidence: float) -> float:
-        k = self._tail_count(t, alternative)
-        bound = float(stats.binomtest(k, self.n_sim, alternative="less").proportion_ci(
-            confidence_level=confidence).high)
+        k, B = self._tail_count(t, alternative), self.n_sim
+        # Clopper-Pearson's one-sided bound: the ``confidence`` quantile of Beta(k + 1, B - k)
+        # (scipy's binomtest(k, B, alternative="less").proportion_ci, 1000 times faster)
+        bound = 1.0 if k >= B else float(special.betaincinv(k + 1, B - k, confidence))
         return min(1.0, 2 * bound) if alternative == "two-sided" else bound
 
     def pvalue_ci(self, observed: float, alternative: str = "greater", confidence: float = 0.99,

@@ -140,3 +140,15 @@ def test_the_arrow_to_an_observed_value_off_scale_points_towards_it():
         else:
             assert head > hi - 0.1 * (hi - lo) and note.get_ha() == "right"
         plt.close(ax.figure)
+
+
+@pytest.mark.parametrize("k_target", [0, 1, 7, 250])
+def test_the_p_value_bound_is_clopper_pearsons(k_target):
+    from scipy import stats
+
+    samples = np.r_[np.ones(k_target), np.zeros(1000 - k_target)]
+    nd = NullDistribution("rand", "patefield", samples=samples)
+    assert nd.tail_count(1.0) == k_target
+    for level in (0.9, 0.95, 0.99):
+        ref = stats.binomtest(k_target, 1000, alternative="less").proportion_ci(level).high
+        assert nd.pvalue_upper(1.0, confidence=level) == pytest.approx(ref, rel=1e-8)
