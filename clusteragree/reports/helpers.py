@@ -18,7 +18,8 @@ import pandas as pd
 
 from .._display import DIGITS, PNG_METADATA, significant, table
 
-__all__ = ["setup", "table", "significant", "DIGITS", "load_clusterings", "session_info"]
+__all__ = ["setup", "table", "significant", "DIGITS", "load_clusterings", "session_info",
+           "pvalue_text"]
 
 #: The packages whose versions a report's footer names, in that order.
 SESSION_PACKAGES = ("clusteragree", "numpy", "scipy", "pandas", "statsmodels")
@@ -120,6 +121,47 @@ def session_info(seed):
         f"**Session info** (like R's `sessionInfo()`): Python {platform.python_version()}; "
         f"{packages}. Random numbers: numpy's {generator} generator "
         f"(`numpy.random.default_rng`), seed {seed}.")
+
+
+def pvalue_text(results: pd.DataFrame) -> pd.Series:
+    """The p-values of a results frame as a reader should see them.
+
+    A Monte Carlo p-value with no simulated value as extreme is a floor, written
+    "< 1/(B+1) (0 of B)"; the others are written to 4 significant digits with, for Monte
+    Carlo, the count of simulated values as extreme.
+
+    Parameters
+    ----------
+    results : DataFrame
+        A frame of the package's result schema (``ca.compare``).
+
+    Returns
+    -------
+    Series
+        Text, indexed like ``results``.
+
+    See Also
+    --------
+    clusteragree.format_results : The same rule for printed frames.
+
+    Examples
+    --------
+    >>> df = ca.compare(ca.load_dataset("statlog_em"), indices=["rand"], n_sim=999, seed=1)
+    >>> pvalue_text(df).tolist()
+    ['< 0.001000 (0 of 999)']
+    """
+    def one(p, k, b):
+        if pd.isna(p):
+            return "NA"
+        if pd.isna(k):
+            return significant(p)
+        if k == 0:
+            return f"< {significant(p)} (0 of {int(b):,})"
+        return f"{significant(p)} ({int(k):,} of {int(b):,})"
+
+    return pd.Series([one(p, k, b) for p, k, b in zip(results["pvalue"], results["n_extreme"],
+                                                      results["n_sim"])],
+                     index=results.index, name="pvalue")
 
 
 def _read_labels(path: str, name: str) -> list[str]:

@@ -183,3 +183,16 @@ def test_session_info_names_versions_generator_and_seed_and_no_clock():
     assert "PCG64" in text and "seed 42" in text
     assert not re.search(r"\d{4}-\d{2}-\d{2}|\d{1,2}:\d{2}", text), "no date or time"
     assert reporting.session_info(42).data == text, "the same footer twice"
+
+
+def test_report_p_values_write_a_floor_as_a_bound_with_its_count():
+    from clusteragree.reports.helpers import pvalue_text
+
+    floor = ca.compare(ca.load_dataset("statlog_em"), indices=["rand"], n_sim=999, seed=1)
+    assert pvalue_text(floor).tolist() == ["< 0.001000 (0 of 999)"]
+    tab = ca.ContingencyTable([[30, 20], [10, 20]])
+    above = ca.compare(tab, indices=["rand"], n_sim=999, seed=1)
+    k = int(above.loc["rand", "n_extreme"])
+    assert k > 0 and pvalue_text(above).iloc[0].endswith(f"({k} of 999)")
+    exact = ca.compare(tab, indices=["rand"], method="exact")
+    assert pvalue_text(exact).iloc[0] == "0.03683"
