@@ -407,8 +407,7 @@ def _test_of(rec: Index, nd: NullDistribution, request, alternative: str,
     p, se, z, adjusted = nd.test(observed, alternative, plus_one)
     k = upper = None
     if nd.is_sampled:
-        k = nd.tail_count(observed, alternative)
-        upper = nd.pvalue_upper(observed, alternative, PVALUE_BOUND_LEVEL)
+        k, upper = nd.tail(observed, alternative, PVALUE_BOUND_LEVEL)
         if k == 0:  # the estimate is a floor: its s.e. would be as large as itself
             se = math.nan
     note = None

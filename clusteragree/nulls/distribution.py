@@ -466,6 +466,46 @@ class NullDistribution:
             return self._pvalue(t, alternative, True)
         return self._pvalue_upper(t, alternative, confidence)
 
+    def tail(self, observed: float, alternative: str = "greater",
+             confidence: float = 0.95) -> tuple[int, float]:
+        """``tail_count`` and ``pvalue_upper`` of a Monte Carlo law, each argument checked once.
+
+        Parameters
+        ----------
+        observed : float
+            The observed value of the index.
+        alternative : {"greater", "less", "two-sided"}, default "greater"
+            As in ``pvalue``.
+        confidence : float, default 0.95
+            The confidence level of the bound.
+
+        Returns
+        -------
+        k : int
+            The simulated values at least as extreme as ``observed``.
+        upper : float
+            The one-sided Clopper-Pearson upper bound on the p-value.
+
+        See Also
+        --------
+        tail_count, pvalue_upper : The same, one at a time.
+
+        Examples
+        --------
+        >>> nd = ca.nulls.null_distribution([[30, 20], [10, 20]], index="rand",
+        ...                                 method="patefield", n_sim=2000, seed=1)
+        >>> k, upper = nd.tail(0.9)
+        >>> k, round(upper, 5)
+        (0, 0.0015)
+        """
+        if not self.is_sampled:
+            raise ValueError(f"a count of simulated values needs a Monte Carlo law; this one is "
+                             f"{self._law.kind}")
+        check_choice(alternative, "alternative", ALTERNATIVES)
+        confidence = _check_confidence(confidence)
+        t = _check_observed(observed)
+        return self._tail_count(t, alternative), self._pvalue_upper(t, alternative, confidence)
+
     def _pvalue_upper(self, t: float, alternative: str, confidence: float) -> float:
         k, B = self._tail_count(t, alternative), self.n_sim
         # Clopper-Pearson's one-sided bound: the ``confidence`` quantile of Beta(k + 1, B - k)
