@@ -26,27 +26,29 @@ from ._display import definition_table, figure_html, table
 from ._docs import fill_doc
 from ._validate import check_bool, check_choice, check_real
 from ._validate import check_options
-from .indices import (Index, PairIndex, evaluate_checked, evaluate_pairwise, get_index,
+from .indices import (STATISTIC_NAMES, Index, PairIndex, evaluate_checked, evaluate_pairwise,
+                      get_index,
                       group_members, resolve_indices, skip_undefined, split_options)
-from .intervals import interval_of
+from .intervals import (ConfidenceInterval, check_level, interval_of, intervals_of,
+                        resampling_generator)
 from .nulls import NullDistribution, NullSpec, plan, run
 from .nulls.distribution import ALTERNATIVES, check_center
 from .nulls.engine import entry, index_records
 
 __all__ = ["agreement", "AgreementTest", "ResultsFrame", "agreement_test", "adjust", "compare", "iadjust",
-           "format_results", "RESULT_COLUMNS", "FLOAT_COLUMNS"]
+           "format_results", "frame_notes", "skewed_rows", "RESULT_COLUMNS", "FLOAT_COLUMNS"]
 
 #: The one result schema of a test of one index (``to_frame()``, ``compare`` rows).
 #: The names are scipy's (``statistic``, ``pvalue``, ...), the same as ``AgreementTest``'s
 #: attributes.
-RESULT_COLUMNS = ("statistic", "null_mean", "null_median", "null_sd", "null_skewness",
-                  "pvalue", "pvalue_se", "n_extreme", "pvalue_upper", "alternative",
-                  "adjusted_mean", "adjusted_median", "zscore", "kind", "model", "method",
-                  "n_sim")
+RESULT_COLUMNS = ("statistic", "ci_low", "ci_high", "ci_level", "null_mean", "null_median",
+                  "null_sd", "null_skewness", "pvalue", "pvalue_se", "n_extreme",
+                  "pvalue_upper", "alternative", "adjusted_mean", "adjusted_median", "zscore",
+                  "kind", "model", "method", "n_sim", "test_group")
 #: The numeric columns of the schema (pandas' nullable Float64: NA stays NA).
-FLOAT_COLUMNS = ("statistic", "null_mean", "null_median", "null_sd", "null_skewness",
-                 "pvalue", "pvalue_se", "pvalue_upper", "adjusted_mean", "adjusted_median",
-                 "zscore")
+FLOAT_COLUMNS = ("statistic", "ci_low", "ci_high", "ci_level", "null_mean", "null_median",
+                 "null_sd", "null_skewness", "pvalue", "pvalue_se", "pvalue_upper",
+                 "adjusted_mean", "adjusted_median", "zscore")
 #: The count columns of the schema (pandas' nullable Int64).
 INT_COLUMNS = ("n_extreme", "n_sim")
 #: The confidence level of ``pvalue_upper``, the one-sided bound on a Monte Carlo p-value.
@@ -135,6 +137,10 @@ class AgreementTest:
         The clusterings tested (for ``confidence_interval``).
     options : dict, optional
         The index's options (for ``confidence_interval``).
+    interval : ConfidenceInterval, optional
+        A bootstrap confidence interval of the index (``compare`` makes one for each row;
+        ``res.confidence_interval()`` makes one on request); its bounds fill the ``ci_low``
+        and ``ci_high`` columns of ``to_frame()``.
 
     See Also
     --------
@@ -172,6 +178,7 @@ class AgreementTest:
     # the clusterings and the index's options, for ``confidence_interval``
     clusterings: object = field(default=None, repr=False, compare=False)
     options: dict = field(default_factory=dict, repr=False, compare=False)
+    interval: ConfidenceInterval | None = field(default=None, repr=False, compare=False)
 
     def __post_init__(self):
         if self.record is None:
@@ -199,6 +206,43 @@ class AgreementTest:
         """
         return self.null.model
 
+    @property
+    def test_group(self) -> str | None:
+        """The statistic this index's test is a test of, when it is one test among several.
+
+        Under a model that keeps both margins (``perm``), every similarity or distance that
+        depends on the table only through sum n_ij^2 (the pair-counting family: Rand, ARI,
+        Jaccard, Fowlkes-Mallows, ...) or sum n_ij log n_ij (the information indices with
+        normalisers fixed by the margins: MI, NMI, AMI, VI, ...) is a monotone function of
+        that statistic, so on the same null law their p-values are equal: one test in several
+        guises. The group names the statistic, and its tail when that is not the tail of
+        agreement ("lower tail", or "two-sided"); None outside such a group (another model, a
+        law given by its moments only, an index of another kind).
+
+        Returns
+        -------
+        str or None
+            "sum n_ij^2", "sum n_ij log n_ij", with ", lower tail" or ", two-sided" appended
+            when the alternative tests that tail; None when the test stands alone.
+
+        Examples
+        --------
+        >>> res = ca.agreement_test([[30, 20], [10, 20]], index="jaccard", method="exact")
+        >>> res.test_group
+        'sum n_ij^2'
+        >>> ca.agreement_test([[30, 20], [10, 20]], index="vi", method="exact").test_group
+        'sum n_ij log n_ij'
+        """
+        rec, nd = self.record, self.null
+        if (rec.monotone_in is None or not nd.has_law or not nd.std > 0
+                or not nd.model_record.margins_fixed):
+            return None
+        name = STATISTIC_NAMES[rec.monotone_in]
+        if self.alternative == "two-sided":
+            return f"{name}, two-sided"
+        agreeing = (self.alternative == "greater") == (rec.kind == "similarity")
+        return name if agreeing else f"{name}, lower tail"
+
     def to_frame(self) -> pd.DataFrame:
         """The result as a one-row frame of the one schema.
 
@@ -223,6 +267,11 @@ class AgreementTest:
         def na(v):
             return pd.NA if v is None or (isinstance(v, float) and math.isnan(v)) else v
 
+        ci = self.interval
+        row.update(ci_low=pd.NA if ci is None else na(ci.low),
+                   ci_high=pd.NA if ci is None else na(ci.high),
+                   ci_level=pd.NA if ci is None else ci.confidence_level,
+                   test_group=na(self.test_group))
         row.update(statistic=self.statistic, pvalue=na(self.pvalue),
                    pvalue_se=na(self.pvalue_se), n_extreme=na(self.n_extreme),
                    pvalue_upper=na(self.pvalue_upper), alternative=self.alternative,
@@ -306,6 +355,11 @@ class AgreementTest:
                  f"index: {rec.name} ({rec.title}), a {rec.kind}",
                  *([self.note] if self.note else []),
                  f"observed = {self.statistic:.6g}, null mean = {nd.mean:.6g}{median}{z}"]
+        if self.interval is not None:  # as R prints a test's interval
+            ci = self.interval
+            lines.append(f"{100 * ci.confidence_level:g} percent confidence interval "
+                         f"({ci.method} bootstrap, {ci.n_resamples:,} resamples): "
+                         f"{ci.low:.4g} {ci.high:.4g}")
         if not math.isnan(self.pvalue):
             lines.append(f"p-value {_fmt_p(self)}")
         else:
@@ -363,9 +417,83 @@ class ResultsFrame(pd.DataFrame):
         caption = "; ".join(f"null: {d}" for d in nulls) or None
         if self.attrs.get("data"):
             caption = f"data: {self.attrs['data']}" + (f" -- {caption}" if caption else "")
-        if self.attrs.get("notes"):  # how an index was computed on this table (smi, rmi)
-            caption = "; ".join([caption or "", *self.attrs["notes"]]).lstrip("; ")
+        notes = [*self.attrs.get("notes", []), *frame_notes(self)]
+        if notes:  # how an index was computed (smi, rmi), the groups of one test, z's caveat
+            caption = "; ".join([caption or "", *notes]).lstrip("; ")
         return table(self, caption).to_html()
+
+
+def skewed_rows(frame: pd.DataFrame) -> pd.Series:
+    """The rows whose null law is too skewed for a normal reading of z (|skewness| >= 0.5).
+
+    Parameters
+    ----------
+    frame : DataFrame
+        A frame of the result schema.
+
+    Returns
+    -------
+    Series of bool
+        True where z is shown only with its caveat.
+
+    See Also
+    --------
+    frame_notes : The caveat in words.
+
+    Examples
+    --------
+    >>> df = ca.compare([[12, 2], [3, 10]], indices=["rand"], method="exact")
+    >>> skewed_rows(df).tolist()                        # skewness 2.67
+    [True]
+    """
+    if "null_skewness" not in frame:
+        return pd.Series(False, index=frame.index)
+    return (frame["null_skewness"].astype("Float64").abs() >= SKEWED).fillna(False).astype(bool)
+
+
+def frame_notes(frame: pd.DataFrame) -> list[str]:
+    """What a reader of a results frame must be told beside it: which indices are one test
+    (``test_group``) and which z-scores stand beside a skewed null law.
+
+    Parameters
+    ----------
+    frame : DataFrame
+        A frame of the result schema (``compare``).
+
+    Returns
+    -------
+    list of str
+        One sentence per group of one test, one on the number of distinct tests, one on z.
+
+    See Also
+    --------
+    format_results : Prints them under the table.
+
+    Examples
+    --------
+    >>> df = ca.compare([[12, 2], [3, 10]], indices=["rand", "jaccard", "vi"],
+    ...                 method="exact", confidence_level=None)
+    >>> for note in frame_notes(df):
+    ...     print(note)
+    one test, of sum n_ij^2 given the margins: rand, jaccard
+    2 distinct tests among 3 indices
+    z*: the null law is skewed (|skewness| >= 0.5): read the p-value, not a normal tail of z
+    """
+    notes = []
+    if "test_group" in frame and frame["test_group"].notna().any():
+        groups = frame["test_group"].dropna()
+        for group in dict.fromkeys(groups):
+            members = groups.index[groups == group].tolist()
+            if len(members) > 1:
+                notes.append(f"one test, of {group} given the margins: {', '.join(members)}")
+        n_tests = groups.nunique() + int(frame["test_group"].isna().sum())
+        if n_tests < len(frame):
+            notes.append(f"{n_tests} distinct test{'s' if n_tests > 1 else ''} among "
+                         f"{len(frame)} indices")
+    if "zscore" in frame and (skewed_rows(frame) & frame["zscore"].notna()).any():
+        notes.append(f"z*: the null law is skewed (|skewness| >= {SKEWED:g}): read the "
+                     "p-value, not a normal tail of z")
+    return notes
 
 
 def _frame(tests) -> pd.DataFrame:
@@ -629,9 +757,15 @@ def adjust(x, y=None, index="rand", method=None, center="mean", *, model=None, n
 
 @fill_doc
 def compare(x, y=None, indices="paired", method=None, *, model=None, n_sim=None, seed=None,
-            alternative=None, plus_one=True, data=None, dropna=False, join="exact",
-            **options) -> pd.DataFrame:
+            alternative=None, plus_one=True, confidence_level=0.95, data=None, dropna=False,
+            join="exact", **options) -> pd.DataFrame:
     """Many indices side by side, with their nulls from the same random tables.
+
+    Each row is the test of one index against its null law, with a bootstrap confidence
+    interval of the index itself (BCa, 9,999 resamples of the objects, the same resampled
+    tables for every table index). Under fixed margins the indices that are monotone
+    functions of the same statistic of the table are one test (``test_group``), and the
+    frame says how many distinct tests it holds (``attrs["n_tests"]``).
 
     Parameters
     ----------
@@ -643,6 +777,11 @@ def compare(x, y=None, indices="paired", method=None, *, model=None, n_sim=None,
     %(seed)s
     %(alternative)s
     %(plus_one)s
+    confidence_level : float or None, default 0.95
+        The level of the confidence intervals (``ci_low``, ``ci_high``); None: no intervals
+        (their columns NA), e.g. in a simulation study where only the tests matter. The
+        bootstrap has a random stream of its own, from ``seed``, so the null laws are the
+        same with and without intervals.
     %(data)s
     %(dropna)s
     %(join)s
@@ -652,10 +791,12 @@ def compare(x, y=None, indices="paired", method=None, *, model=None, n_sim=None,
     -------
     ResultsFrame
         Indexed by index name; its rows are ``agreement_test(...).to_frame()`` rows (columns
-        ``RESULT_COLUMNS``: statistic, null_mean, null_median, null_sd, null_skewness,
-        pvalue, pvalue_se, alternative, adjusted_mean, adjusted_median, zscore, kind, model,
-        method, n_sim). What a method cannot give (a median from closed-form moments) is NA;
-        indices with no fixed optimum (mutual_info) are not adjusted (NA).
+        ``RESULT_COLUMNS``: statistic, ci_low, ci_high, ci_level, null_mean, null_median,
+        null_sd, null_skewness, pvalue, pvalue_se, n_extreme, pvalue_upper, alternative,
+        adjusted_mean, adjusted_median, zscore, kind, model, method, n_sim, test_group).
+        What a method cannot give (a median from closed-form moments) is NA; indices with no
+        fixed optimum (mutual_info) are not adjusted (NA). ``attrs["n_tests"]`` counts the
+        distinct tests (a group of ``test_group`` counts once).
 
     See Also
     --------
@@ -680,6 +821,7 @@ def compare(x, y=None, indices="paired", method=None, *, model=None, n_sim=None,
     recs = index_records(indices)
     sides = {r.name: _default_alternative(r, alternative) for r in recs}
     check_bool(plus_one, "plus_one")
+    level = None if confidence_level is None else check_level(confidence_level)
     spec = NullSpec.of(method, model=model, n_sim=n_sim, seed=seed)
     clusterings = entry(x, y, data, dropna, join, recs)
     requests = plan(clusterings, recs, spec, options, optional=group_members(indices))
@@ -689,6 +831,9 @@ def compare(x, y=None, indices="paired", method=None, *, model=None, n_sim=None,
              for req in requests for rec in req.indices]
     order = {r.name: i for i, r in enumerate(recs)}
     tests.sort(key=lambda t: order[t.index])
+    notes = [t.note for t in tests if t.note]
+    if level is not None:
+        notes += _add_intervals(tests, clusterings, level, resampling_generator(spec.seed))
     frame = _frame(tests)
     if not_defined:  # group members not defined for this table: rows of NA, reasons in attrs
         frame = frame.reindex(pd.Index([r.name for r in recs], name="index"))
@@ -697,8 +842,30 @@ def compare(x, y=None, indices="paired", method=None, *, model=None, n_sim=None,
         frame.loc[list(not_defined), "kind"] = [r.kind for r in recs if r.name in not_defined]
     frame.attrs.update(data=clusterings.describe(), seed=spec.seed, table=clusterings.table,
                        null=sorted({t.null.describe() for t in tests}),
-                       not_defined=not_defined, notes=[t.note for t in tests if t.note])
+                       not_defined=not_defined, notes=notes, n_tests=_n_tests(tests))
     return frame
+
+
+#: The bootstrap resamples of ``compare``'s intervals (``confidence_interval``'s default).
+N_RESAMPLES = 9999
+
+
+def _add_intervals(tests, clusterings, level, rng) -> list[str]:
+    """Each test's BCa interval, from one batch of resampled tables for the table indices;
+    an index with too few objects for BCa's jackknife gets none, and a note says why."""
+    fits = [t for t in tests if clusterings.n >= max(t.record.min_n + 1, 2)]
+    cis = intervals_of(clusterings, [t.record for t in fits], {t.index: t.options for t in fits},
+                       level, "BCa", N_RESAMPLES, rng) if fits else {}
+    for t in fits:
+        t.interval = cis[t.index]
+    return [f"no interval for {t.index}: n = {clusterings.n} is too few objects for a BCa "
+            f"bootstrap (it needs {max(t.record.min_n + 1, 2)})" for t in tests if t not in fits]
+
+
+def _n_tests(tests) -> int:
+    """The number of distinct tests: a ``test_group`` counts once."""
+    groups = {t.test_group for t in tests if t.test_group is not None}
+    return len(groups) + sum(t.test_group is None for t in tests)
 
 
 @fill_doc
@@ -781,19 +948,29 @@ def format_results(frame: pd.DataFrame, columns=None, digits: int = 4) -> str:
     index                                             
     rand       0.5253    0.4997  0.03683       0.05124
     jaccard    0.3644    0.3414  0.03683       0.03490
+    one test, of sum n_ij^2 given the margins: rand, jaccard
+    1 distinct test among 2 indices
     """
     cols = list(columns) if columns is not None else list(frame.columns)
     shown = frame[cols].astype(object).copy()
+    skewed = skewed_rows(frame)
     floor = (frame["n_extreme"] == 0).fillna(False) if "n_extreme" in frame else None
     for c in cols:
         if c == "pvalue" and floor is not None:  # no simulated value as extreme: p < 1/(B+1)
             shown[c] = ["NA" if pd.isna(v) else f"<{float(v):#.{digits - 1}g}" if low
                         else f"{float(v):#.{digits}g}" for v, low in zip(frame[c], floor)]
+        elif c == "zscore":  # z beside a skewed law carries its caveat (a star, and a note)
+            shown[c] = ["NA" if pd.isna(v) else f"{float(v):#.{digits}g}" + ("*" if sk else "")
+                        for v, sk in zip(frame[c], skewed)]
         elif c in FLOAT_COLUMNS:
             shown[c] = [("NA" if pd.isna(v) else f"{float(v):#.{digits}g}") for v in frame[c]]
         else:
             shown[c] = ["NA" if pd.isna(v) else v for v in frame[c]]
     head = [f"null: {d}" for d in frame.attrs.get("null", [])]
+    notes = frame_notes(frame[cols + [c for c in ("test_group", "null_skewness")
+                                      if c in frame and c not in cols]])
+    if "zscore" not in cols:
+        notes = [n for n in notes if not n.startswith("z*")]
     with pd.option_context("display.max_rows", None, "display.width", 200):
-        return "\n".join(head + [shown.to_string()])
+        return "\n".join(head + [shown.to_string()] + notes)
 

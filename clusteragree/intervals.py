@@ -40,7 +40,8 @@ from .indices import Index, PairIndex, evaluate_checked, evaluate_pairwise, get_
 from .inputs import Clusterings, as_clusterings
 from .nulls._request import values_on_tables
 
-__all__ = ["ConfidenceInterval", "confidence_interval", "interval_of", "METHODS"]
+__all__ = ["ConfidenceInterval", "confidence_interval", "interval_of", "intervals_of", "check_level",
+           "resampling_generator", "METHODS"]
 
 #: The interval methods, as ``scipy.stats.bootstrap`` names them.
 METHODS = ("BCa", "percentile")
@@ -130,7 +131,71 @@ def _check_method(method) -> str:
     return check_choice(method, "method", METHODS)
 
 
-def _check_level(confidence_level) -> float:
+def resampling_generator(seed) -> np.random.Generator:
+    """The generator of a call's bootstrap, from the seed its null law was drawn with.
+
+    A Generator goes on with its own stream (after the null's draws); an int or a
+    SeedSequence gives a stream of its own (a child of the seed's sequence), so the null's
+    random tables are the same with and without intervals, and the same seed gives the same
+    intervals.
+
+    Parameters
+    ----------
+    seed : None, int, SeedSequence or Generator
+        The seed of the call (already checked).
+
+    Returns
+    -------
+    numpy.random.Generator
+        The bootstrap's generator.
+
+    See Also
+    --------
+    clusteragree.compare : Its intervals come from this stream.
+
+    Examples
+    --------
+    >>> a = resampling_generator(1).integers(10**6)
+    >>> b = resampling_generator(1).integers(10**6)
+    >>> bool(a == b), bool(a == np.random.default_rng(1).integers(10**6))
+    (True, False)
+    """
+    if isinstance(seed, np.random.Generator):
+        return seed
+    if seed is None:
+        return np.random.default_rng()
+    seq = seed if isinstance(seed, np.random.SeedSequence) else np.random.SeedSequence(seed)
+    return np.random.default_rng(np.random.SeedSequence(seq.entropy,
+                                                        spawn_key=(*seq.spawn_key, 1)))
+
+
+def check_level(confidence_level) -> float:
+    """A confidence level, checked: a number strictly between 0 and 1.
+
+    Parameters
+    ----------
+    confidence_level : float
+        E.g. 0.95.
+
+    Returns
+    -------
+    float
+        The level.
+
+    Raises
+    ------
+    ValueError, TypeError
+        Not a number, or not in (0, 1).
+
+    See Also
+    --------
+    confidence_interval : Takes it.
+
+    Examples
+    --------
+    >>> check_level(0.9)
+    0.9
+    """
     level = check_real(confidence_level, "confidence_level", "a number between 0 and 1")
     if not 0 < level < 1:
         raise ValueError(f"confidence_level must be between 0 and 1 (e.g. 0.95), got "
@@ -140,32 +205,36 @@ def _check_level(confidence_level) -> float:
 
 # -- tables: the multinomial bootstrap -------------------------------------------------------
 
-def _table_values(rec: Index, options: dict, tables: np.ndarray) -> np.ndarray:
-    """The index on a batch of tables, each by its own margins (empty rows and columns
-    handled as the null engine handles them)."""
-    return values_on_tables([rec], {rec.name: options}, tables)[rec.name]
+def _table_values(recs, options: dict, tables: np.ndarray) -> dict:
+    """Several indices on a batch of tables, each table by its own margins (empty rows and
+    columns handled as the null engine handles them)."""
+    return values_on_tables(recs, {r.name: options[r.name] for r in recs}, tables)
 
 
-def _table_resamples(rec, options, counts, n_resamples, rng) -> np.ndarray:
-    """The index on ``n_resamples`` multinomial resamples of the table ``counts``."""
+def _table_resamples(recs, options, counts, n_resamples, rng) -> dict:
+    """The indices on ``n_resamples`` multinomial resamples of the table ``counts``, the
+    same resampled tables for every index (drawn once, in chunks of bounded memory)."""
     n = int(counts.sum())
     p = (counts / n).ravel()
     chunk = max(1, min(n_resamples, CHUNK_CELLS // p.size))
-    out = np.empty(n_resamples)
+    out = {r.name: np.empty(n_resamples) for r in recs}
     for start in range(0, n_resamples, chunk):
         stop = min(n_resamples, start + chunk)
         tables = rng.multinomial(n, p, size=stop - start).reshape(-1, *counts.shape)
-        out[start:stop] = _table_values(rec, options, tables)
+        for name, values in _table_values(recs, options, tables).items():
+            out[name][start:stop] = values
     return out
 
 
-def _table_jackknife(rec, options, counts):
-    """The leave-one-object-out values of a table index: (values, weights), one value per
-    non-empty cell (its count less one), weighted by the cell's count."""
+def _table_jackknife(recs, options, counts) -> dict:
+    """The leave-one-object-out values of table indices: name -> (values, weights), one
+    value per non-empty cell (its count less one), weighted by the cell's count."""
     rows, cols = np.nonzero(counts)
     tables = np.repeat(counts[None], len(rows), axis=0)
     tables[np.arange(len(rows)), rows, cols] -= 1
-    return _table_values(rec, options, tables), counts[rows, cols].astype(float)
+    weights = counts[rows, cols].astype(float)
+    return {name: (values, weights)
+            for name, values in _table_values(recs, options, tables).items()}
 
 
 # -- objects: indices of object pairs ---------------------------------------------------------
@@ -270,34 +339,109 @@ def interval_of(clusterings: Clusterings, rec: Index, options: dict, confidence_
     >>> ci.method, ci.confidence_level, bool(ci.low < ci.statistic < ci.high)
     ('percentile', 0.9, True)
     """
-    confidence_level = _check_level(confidence_level)
+    return intervals_of(clusterings, [rec], {rec.name: options}, confidence_level, method,
+                        n_resamples, rng)[rec.name]
+
+
+def intervals_of(clusterings: Clusterings, recs, options: dict, confidence_level: float,
+                 method: str, n_resamples: int, rng) -> dict:
+    """The bootstrap intervals of several indices on the same resamples.
+
+    The table indices are evaluated on one batch of resampled tables (and one jackknife), as
+    ``compare`` evaluates them on one batch of null tables; the indices of object pairs
+    resample the objects, each in turn. ``interval_of`` is this for one index.
+
+    Parameters
+    ----------
+    clusterings : Clusterings
+        The two clusterings, converted and checked (``as_clusterings``).
+    recs : sequence of Index
+        The indices' records.
+    options : dict
+        Index name -> its checked options.
+    confidence_level : float
+        The nominal coverage, in (0, 1).
+    method : {"BCa", "percentile"}
+        The interval.
+    n_resamples : int
+        The number of bootstrap resamples (at least 2).
+    rng : numpy.random.Generator or int
+        The source of randomness (a seed is made a Generator).
+
+    Returns
+    -------
+    dict
+        Index name -> ConfidenceInterval.
+
+    Raises
+    ------
+    ValueError
+        Too few objects for an index (or, for BCa, for its jackknife: one object less).
+
+    See Also
+    --------
+    interval_of : One index.
+
+    Examples
+    --------
+    >>> from clusteragree.inputs import as_clusterings
+    >>> recs = [ca.get_index("rand"), ca.get_index("adjusted_rand")]
+    >>> cis = intervals_of(as_clusterings([[30, 5], [4, 25]]), recs, {"rand": {},
+    ...                    "adjusted_rand": {}}, 0.95, "percentile", 999, 1)
+    >>> sorted(cis), cis["rand"].n_resamples
+    (['adjusted_rand', 'rand'], 999)
+    """
+    confidence_level = check_level(confidence_level)
     method = _check_method(method)
     n_resamples = check_positive_int(n_resamples, "n_resamples", minimum=2)
     rng = check_seed(rng, "rng")
     n = clusterings.n
-    need = rec.min_n + (1 if method == "BCa" else 0)
+    need = max(r.min_n for r in recs) + (1 if method == "BCa" else 0)
     if n < max(need, 2):
-        what = "and one less for BCa's jackknife" if method == "BCa" else ""
+        rec = max(recs, key=lambda r: r.min_n)
+        what = "and one more for BCa's jackknife" if method == "BCa" else ""
         raise ValueError(f"index {rec.name!r} needs at least {rec.min_n} objects {what}; a "
                          f"bootstrap interval needs n >= {max(need, 2)}, got n = {n}")
-    if isinstance(rec, PairIndex):
-        pair = clusterings.pair(rec)
-        statistic = evaluate_pairwise(rec, pair, options)
-        boot = _pair_resamples(rec, options, pair, n, n_resamples, rng)
-        jackknife = (lambda: _pair_jackknife(rec, options, pair, n))
-        resampling = "objects"
-    else:
+    tables = [r for r in recs if not isinstance(r, PairIndex)]
+    out = {}
+    if tables:
         counts = np.asarray(clusterings.table.counts)
-        statistic = float(evaluate_checked(rec, counts, options))
-        boot = _table_resamples(rec, options, counts, n_resamples, rng)
-        jackknife = (lambda: _table_jackknife(rec, options, counts))
-        resampling = "cells"
+        boots = _table_resamples(tables, options, counts, n_resamples, rng)
+        jackknives = {}
+
+        def jackknife(name):  # BCa only, and once for all the table indices
+            if not jackknives:
+                jackknives.update(_table_jackknife(tables, options, counts))
+            return jackknives[name]
+
+        for rec in tables:
+            statistic = float(evaluate_checked(rec, counts, options[rec.name]))
+            out[rec.name] = _interval(rec, statistic, boots[rec.name],
+                                      lambda name=rec.name: jackknife(name), confidence_level,
+                                      method, "cells")
+    for rec in recs:
+        if isinstance(rec, PairIndex):
+            pair = clusterings.pair(rec)
+            opts = options[rec.name]
+            statistic = evaluate_pairwise(rec, pair, opts)
+            boot = _pair_resamples(rec, opts, pair, n, n_resamples, rng)
+            out[rec.name] = _interval(rec, statistic, boot,
+                                      lambda: _pair_jackknife(rec, opts, pair, n),
+                                      confidence_level, method, "objects")
+    return {r.name: out[r.name] for r in recs}
+
+
+def _interval(rec, statistic, boot, jackknife, confidence_level, method,
+              resampling) -> ConfidenceInterval:
+    """One interval from the index's estimate and its bootstrap distribution; ``jackknife``
+    gives BCa's (values, weights) when called."""
     alpha = (1 - confidence_level) / 2
     z0 = accel = math.nan
+    n_resamples = boot.size
     if np.isnan(boot).any():
         low = high = math.nan
         warnings.warn(f"index {rec.name!r} is not defined on {int(np.isnan(boot).sum())} of "
-                      f"the {n_resamples} resamples: no interval", stacklevel=3)
+                      f"the {n_resamples} resamples: no interval", stacklevel=4)
     else:
         if method == "BCa":
             accel = _acceleration(*jackknife())
@@ -308,7 +452,7 @@ def interval_of(clusterings: Clusterings, rec: Index, options: dict, confidence_
             low = high = math.nan
             warnings.warn(f"the BCa interval of {rec.name!r} cannot be computed: every "
                           "resample lies on one side of the estimate; use "
-                          "method='percentile'", stacklevel=3)
+                          "method='percentile'", stacklevel=4)
         else:
             low, high = (float(v) for v in np.quantile(boot, [lo_level, hi_level]))
     se = float(np.std(boot, ddof=1)) if n_resamples > 1 else math.nan
@@ -406,7 +550,7 @@ def confidence_interval(x, y=None, index="rand", *, confidence_level=0.95, metho
         raise TypeError("index must be one index name (a str or an Index record), got "
                         f"{index!r}")
     rec = get_index(index)
-    level = _check_level(confidence_level)
+    level = check_level(confidence_level)
     method = _check_method(method)
     n_resamples = check_positive_int(n_resamples, "n_resamples", minimum=2)
     rng = check_seed(seed)

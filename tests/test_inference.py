@@ -8,6 +8,7 @@ import pandas as pd
 import pytest
 
 import clusteragree as ca
+from clusteragree.intervals import resampling_generator
 from clusteragree.nulls import NullDistribution
 
 matplotlib.use("Agg")
@@ -221,3 +222,70 @@ def test_z_beside_a_skewed_law_carries_its_caveat():
     moments = ca.nulls.null_distribution([[20, 2], [1, 4]], index="rand",
                                          method="hypergeometric")
     assert _z_caveat(moments) == ""  # no law, no skewness to show
+
+
+# -- one test per statistic, and the intervals of compare (issue 20, items 3 and 5) ------------
+
+def test_indices_monotone_in_one_statistic_are_one_test_under_fixed_margins():
+    """The pair-counting indices are functions of sum n_ij^2 and the information indices of
+    sum n_ij log n_ij given the margins: on the same random tables their p-values are equal,
+    and compare counts them as one test each."""
+    tab = ca.ContingencyTable([[14, 9, 7], [8, 12, 6], [5, 7, 11]])  # p-values not at the floor
+    names = ["rand", "adjusted_rand", "jaccard", "mirkin", "nmi_sum", "adjusted_mutual_info",
+             "variation_of_information", "purity"]
+    df = ca.compare(tab, indices=names, method="patefield", n_sim=4000, seed=5,
+                    confidence_level=None)
+    s = ["rand", "adjusted_rand", "jaccard", "mirkin"]
+    t = ["nmi_sum", "adjusted_mutual_info", "variation_of_information"]
+    assert (df.loc[s, "test_group"] == "sum n_ij^2").all()
+    assert (df.loc[t, "test_group"] == "sum n_ij log n_ij").all()
+    assert pd.isna(df.loc["purity", "test_group"])
+    assert 0.001 < df.loc["rand", "pvalue"] < 0.5
+    assert df.loc[s, "pvalue"].nunique() == 1 and df.loc[t, "pvalue"].nunique() == 1
+    assert df.loc["rand", "pvalue"] != df.loc["nmi_sum", "pvalue"]
+    assert df.attrs["n_tests"] == 3  # s, t and purity
+    exact = ca.compare(tab, indices=s, method="exact", confidence_level=None)
+    assert exact["pvalue"].max() - exact["pvalue"].min() < 1e-12
+
+
+def test_the_test_group_names_its_tail_and_needs_fixed_margins():
+    tab = ca.ContingencyTable([[14, 9, 7], [8, 12, 6], [5, 7, 11]])
+    kw = dict(indices=["rand", "vi"], method="exact", confidence_level=None)
+    assert ca.compare(tab, alternative="less", **kw)["test_group"].tolist() == [
+        "sum n_ij^2, lower tail", "sum n_ij log n_ij"]  # vi "less" is the agreement tail
+    assert set(ca.compare(tab, alternative="two-sided", **kw)["test_group"]) == {
+        "sum n_ij^2, two-sided", "sum n_ij log n_ij, two-sided"}
+    other = ca.compare(tab, indices=["rand", "jaccard"], model="num", n_sim=200, seed=1,
+                       confidence_level=None)
+    assert other["test_group"].isna().all() and other.attrs["n_tests"] == 2
+    moments = ca.compare(tab, indices=["rand", "nmi_sum"], method="hypergeometric",
+                         confidence_level=None)
+    assert moments["test_group"].isna().all()  # no law, no test
+
+
+def test_compare_gives_each_index_its_bootstrap_interval_without_touching_the_nulls():
+    tab = ca.load_dataset("statlog_em")
+    names = ["rand", "adjusted_rand", "nmi_sum"]
+    with_ci = ca.compare(tab, indices=names, n_sim=500, seed=2)
+    without = ca.compare(tab, indices=names, n_sim=500, seed=2, confidence_level=None)
+    cols = ["null_mean", "null_median", "null_sd", "pvalue"]
+    pd.testing.assert_frame_equal(with_ci[cols], without[cols])
+    assert without[["ci_low", "ci_high", "ci_level"]].isna().all(axis=None)
+    for name in names:  # the same resampled tables for every index: each equals its own call
+        ci = ca.confidence_interval(tab, index=name, seed=resampling_generator(2))
+        assert (with_ci.loc[name, "ci_low"], with_ci.loc[name, "ci_high"]) == (ci.low, ci.high)
+        assert with_ci.loc[name, "ci_level"] == 0.95
+    again = ca.compare(tab, indices=names, n_sim=500, seed=2, confidence_level=0.9)
+    assert (again["ci_high"] - again["ci_low"] < with_ci["ci_high"] - with_ci["ci_low"]).all()
+
+
+@pytest.mark.parametrize("level", [0, 1, 95, "0.95"])
+def test_compare_refuses_a_bad_confidence_level_before_any_work(level):
+    with pytest.raises((ValueError, TypeError), match="confidence_level"):
+        ca.compare([[5, 1], [1, 5]], confidence_level=level, n_sim=10**9)
+
+
+def test_compare_notes_an_index_too_small_for_its_interval():
+    df = ca.compare([[1, 0], [0, 1]], indices=["rand"], method="exact")
+    assert pd.isna(df.loc["rand", "ci_low"])
+    assert any("no interval for rand" in note for note in df.attrs["notes"])

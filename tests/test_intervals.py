@@ -108,7 +108,7 @@ def test_the_cell_jackknife_is_the_object_jackknife():
     objects = stat(np.broadcast_to(x, keep.shape)[keep].reshape(x.size, -1),
                    np.broadcast_to(y, keep.shape)[keep].reshape(x.size, -1))
     a_objects = _acceleration(objects, np.ones(x.size))
-    a_cells = _acceleration(*_table_jackknife(rec, {}, counts))
+    a_cells = _acceleration(*_table_jackknife([rec], {rec.name: {}}, counts)[rec.name])
     assert a_cells == pytest.approx(a_objects, rel=1e-12, abs=1e-15)
     assert a_cells != 0
 

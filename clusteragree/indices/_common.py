@@ -11,7 +11,8 @@ from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["ratio", "identical", "per_table", "sum_of_squares", "sum_xlogx", "STATISTICS", "xlogx"]
+__all__ = ["ratio", "identical", "per_table", "sum_of_squares", "sum_xlogx", "STATISTICS",
+           "STATISTIC_NAMES", "xlogx"]
 
 
 def ratio(num, den, same, optimum: float, fallback: float) -> np.ndarray:
@@ -92,3 +93,5 @@ def sum_xlogx(counts: np.ndarray) -> np.ndarray:
 
 #: The additive statistics by the name the registry uses (``TableIndex.statistic``).
 STATISTICS = {"s": sum_of_squares, "t": sum_xlogx}
+#: Their names for people: an index tested under fixed margins tests this statistic.
+STATISTIC_NAMES = {"s": "sum n_ij^2", "t": "sum n_ij log n_ij"}

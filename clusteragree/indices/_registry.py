@@ -168,6 +168,14 @@ class Index:
         """Whether a larger value means closer clusterings (False for a distance)."""
         return self.kind != "distance"
 
+    @property
+    def monotone_in(self) -> str | None:
+        """The additive statistic of the table ("s" = sum n_ij^2, "t" = sum n_ij log n_ij) of
+        which the index is a monotone function given both margins (increasing for a
+        similarity, decreasing for a distance), so that under fixed margins its test is the
+        test of that statistic; None when there is none."""
+        return None
+
     def __call__(self, counts, **options) -> np.ndarray:
         return evaluate(self, counts, **options)
 
@@ -232,6 +240,29 @@ class TableIndex(Index):
     # on n only: its mean under any random model is its value at the mean state.
     affine_state: bool = False
     mean_state: Callable | None = None  # (dict of expected sums) -> the family's state
+
+    @property
+    def monotone_in(self) -> str | None:
+        """The statistic of which this index is a monotone function given both margins.
+
+        Returns
+        -------
+        str or None
+            ``statistic`` ("s" or "t") for a similarity (increasing) or a distance
+            (decreasing); None for a statistic such as an entropy, which the margins fix.
+
+        See Also
+        --------
+        clusteragree.AgreementTest.test_group : The tests this makes one test.
+
+        Examples
+        --------
+        >>> get_index("jaccard").monotone_in, get_index("entropy_x").monotone_in
+        ('s', None)
+        """
+        if self.statistic is None or self.kind == "statistic":
+            return None  # entropies (constant given the margins), counts of pairs
+        return self.statistic
 
     def __post_init__(self):
         super().__post_init__()

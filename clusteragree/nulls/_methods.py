@@ -68,6 +68,10 @@ class Model:
         What ``method="auto"`` tries, in order.
     reference : str, default ""
         The model's sources.
+    margins_fixed : bool, default False
+        Both clusterings keep their cluster sizes (the permutation model), so every table
+        index that depends on the table only through sum n_ij^2 (or sum n_ij log n_ij) and
+        the margins is a monotone function of that one statistic: their tests are one test.
 
     See Also
     --------
@@ -102,6 +106,7 @@ class Model:
     default_method: str = "patefield"
     auto: tuple[str, ...] = ()  # what method="auto" tries, in order
     reference: str = ""
+    margins_fixed: bool = False  # both cluster sizes kept: the tests of s (or t) are one test
 
 
 @dataclass(frozen=True)
@@ -384,7 +389,7 @@ register_model(Model(
     description="y randomly relabelled against x: every table with the observed margins, with "
                 "its generalized hypergeometric probability",
     fixed="both margins (the cluster sizes of x and y)", default_method="patefield",
-    auto=("exact", "patefield", "hypergeometric"),
+    auto=("exact", "patefield", "hypergeometric"), margins_fixed=True,
     reference="Hubert & Arabie (1985); " + _GATES))
 register_model(Model(
     name="num", title="random partitions with the observed numbers of clusters (num)",

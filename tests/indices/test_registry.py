@@ -144,3 +144,36 @@ def test_too_few_objects_says_why_for_each_index():
                                          r"with no object in common") as err:
         ca.agreement([[2, 0], [0, 1]], index="mari")
     assert "a pair to count" not in str(err.value)
+
+
+def test_an_index_monotone_in_a_statistic_orders_tables_as_that_statistic_does():
+    """``monotone_in``: given both margins, every such similarity increases (a distance
+    decreases) with sum n_ij^2 or sum n_ij log n_ij, so tests of them under fixed margins
+    are one test. Checked on every table of small margins and on random tables of larger."""
+    from clusteragree.indices import STATISTICS
+    from clusteragree.indices._registry import REGISTRY
+
+    batches = [ca.nulls.random_tables(rows, cols, n_sim=3000, seed=7)
+               for rows, cols in [([10, 7, 5], [8, 8, 6]), ([30, 20, 5, 5], [25, 25, 10]),
+                                  ([12, 15], [14, 13])]]
+    checked = set()
+    for name, rec in REGISTRY.items():
+        if rec.monotone_in is None:
+            continue
+        for tables in batches:
+            tables = np.asarray(tables)
+            stat = STATISTICS[rec.monotone_in](tables)
+            values = np.asarray(ca.agreement(tables, index=name), dtype=float)
+            order = np.argsort(stat, kind="stable")
+            stat, values = stat[order], values[order]
+            up = np.diff(stat) > 1e-9 * np.abs(stat[1:])
+            steps = np.diff(values)[up]
+            sign = 1 if rec.kind == "similarity" else -1
+            assert (sign * steps >= -1e-12).all(), name
+            assert np.abs(np.diff(values)[~up]).max(initial=0) < 1e-9, name  # equal s: equal
+            assert (sign * steps > 0).any(), name  # not a constant
+        checked.add(name)
+    assert {"rand", "adjusted_rand", "jaccard", "fowlkes_mallows", "mirkin", "nmi_sum",
+            "adjusted_mutual_info", "variation_of_information"} <= checked
+    assert ca.get_index("entropy_x").monotone_in is None  # the margins fix it
+    assert ca.get_index("purity").monotone_in is None

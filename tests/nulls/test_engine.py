@@ -10,6 +10,7 @@ import pandas as pd
 import pytest
 
 import clusteragree as ca
+from clusteragree.intervals import resampling_generator
 from clusteragree.inference import RESULT_COLUMNS
 from clusteragree.nulls import NullMethod, register_method
 from clusteragree.nulls._methods import unregister_method
@@ -76,10 +77,18 @@ def test_a_toy_method_works_through_every_caller_by_one_record(toy_method):
 def test_compare_rows_are_agreement_test_rows(x, y, indices, method):
     df = ca.compare(x, y, indices=indices, method=method, seed=3)
     assert tuple(df.columns) == RESULT_COLUMNS
+    intervals = ("ci_low", "ci_high", "ci_level")
     for name in df.index:
-        row = ca.agreement_test(x, y, index=name, method=method, seed=3).to_frame()
+        res = ca.agreement_test(x, y, index=name, method=method, seed=3)
+        row = res.to_frame()
         assert tuple(row.columns) == RESULT_COLUMNS
-        for col in RESULT_COLUMNS:
+        assert row[list(intervals)].isna().all(axis=None)  # a test makes its interval on request
+        assert df.loc[name, "ci_level"] == 0.95
+        if name == df.index[0] or method != "permutation":
+            # the first index, and every table index, sees the bootstrap stream from its start
+            ci = res.confidence_interval(seed=resampling_generator(3))
+            assert (df.loc[name, "ci_low"], df.loc[name, "ci_high"]) == (ci.low, ci.high)
+        for col in set(RESULT_COLUMNS) - set(intervals):
             a, b = df.loc[name, col], row.loc[name, col]
             if pd.isna(a) or pd.isna(b):
                 assert pd.isna(a) and pd.isna(b), (name, col)
