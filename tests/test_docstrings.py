@@ -51,6 +51,7 @@ MODULES = (
     "clusteragree.studies.approximations",
     "clusteragree.reports.runner",
     "clusteragree.reports.helpers",
+    "clusteragree.reports.results",
 )
 
 #: numpydoc codes required of functions and classes: GL08 no docstring, SS01 no summary,

@@ -7,6 +7,7 @@
 * ``significant(x, digits)``: one number as text to ``digits`` significant digits.
 * ``session_info(seed)``: the footer of every report, like R's ``sessionInfo()``: versions, the
   random generator and the seed.
+* ``table_of_tests``, ``table_of_laws`` (from ``reports.results``): a results frame as two tables.
 
 >>> significant(0.0123456), significant(float("nan"))
 ('0.01235', 'NA')
@@ -17,9 +18,10 @@ from __future__ import annotations
 import pandas as pd
 
 from .._display import DIGITS, PNG_METADATA, significant, table
+from .results import interval_text, table_of_laws, method_text, pvalue_text, table_of_tests
 
 __all__ = ["setup", "table", "significant", "DIGITS", "load_clusterings", "session_info",
-           "pvalue_text"]
+           "pvalue_text", "method_text", "interval_text", "table_of_tests", "table_of_laws"]
 
 #: The packages whose versions a report's footer names, in that order.
 SESSION_PACKAGES = ("clusteragree", "numpy", "scipy", "pandas", "statsmodels")
@@ -121,47 +123,6 @@ def session_info(seed):
         f"**Session info** (like R's `sessionInfo()`): Python {platform.python_version()}; "
         f"{packages}. Random numbers: numpy's {generator} generator "
         f"(`numpy.random.default_rng`), seed {seed}.")
-
-
-def pvalue_text(results: pd.DataFrame) -> pd.Series:
-    """The p-values of a results frame as a reader should see them.
-
-    A Monte Carlo p-value with no simulated value as extreme is a floor, written
-    "< 1/(B+1) (0 of B)"; the others are written to 4 significant digits with, for Monte
-    Carlo, the count of simulated values as extreme.
-
-    Parameters
-    ----------
-    results : DataFrame
-        A frame of the package's result schema (``ca.compare``).
-
-    Returns
-    -------
-    Series
-        Text, indexed like ``results``.
-
-    See Also
-    --------
-    clusteragree.format_results : The same rule for printed frames.
-
-    Examples
-    --------
-    >>> df = ca.compare(ca.load_dataset("statlog_em"), indices=["rand"], n_sim=999, seed=1)
-    >>> pvalue_text(df).tolist()
-    ['< 0.001000 (0 of 999)']
-    """
-    def one(p, k, b):
-        if pd.isna(p):
-            return "NA"
-        if pd.isna(k):
-            return significant(p)
-        if k == 0:
-            return f"< {significant(p)} (0 of {int(b):,})"
-        return f"{significant(p)} ({int(k):,} of {int(b):,})"
-
-    return pd.Series([one(p, k, b) for p, k, b in zip(results["pvalue"], results["n_extreme"],
-                                                      results["n_sim"])],
-                     index=results.index, name="pvalue")
 
 
 def _read_labels(path: str, name: str) -> list[str]:
@@ -291,10 +252,11 @@ def plot_null_grid(nulls: dict, observed, ncols: int = 3, title: str | None = No
     fig, axes = plt.subplots(nrows, ncols, figsize=(3.6 * ncols, 2.6 * nrows), squeeze=False)
     for ax, name in zip(axes.flat, names):
         nd = nulls[name]
-        nd.plot(observed[name], ax=ax, bins=40)
+        nd.plot(observed[name], ax=ax)  # bars at the support of a lattice law, no combs
         ax.get_legend().remove()
         ax.xaxis.set_major_locator(MaxNLocator(4))
-        ax.set_title(name, fontsize="medium")
+        ax.set_title(f"{name} ({'exact' if not nd.is_sampled else nd.method})",
+                     fontsize="medium")
         ax.set_xlabel("index value")
         ax.set_ylabel("probability" if ax in axes[:, 0] else "")
     for ax in axes.flat[len(names):]:
@@ -329,6 +291,9 @@ def null_means_by_method(tab, indices, nulls: dict) -> pd.DataFrame:
             except ValueError:  # too large for the exact budget, or no closed form
                 row[method] = pd.NA
         nd = nulls[name]
+        if not nd.is_sampled or nd.model != "perm":  # a column named Monte Carlo is one
+            raise ValueError(f"the Monte Carlo column needs a simulated law under model='perm' "
+                             f"for {name!r}, got: {nd.describe()}")
         row["monte_carlo"], row["monte_carlo_se"] = nd.mean, nd.mean_se
         published = name in TARGETS
         row["regression"] = approximate_null_mean(tab, name) if published else pd.NA
@@ -376,17 +341,19 @@ def plot_models(models: pd.DataFrame, title: str | None = None):
     more than the two clusterings do."""
     import matplotlib.pyplot as plt
 
-    fig, axes = plt.subplots(1, 2, figsize=(8.5, 3.2), sharey=False)
+    fig, axes = plt.subplots(1, 2, figsize=(8.5, 3.4), sharey=False)
     for ax, name in zip(axes, ("Rand", "NMI")):
-        ax.bar(models.index, models[f"E[{name}]"], color="0.7", label=f"E[{name}] under the model")
-        ax.axhline(models[name].iloc[0], color="C3", lw=2, label=f"observed {name}")
+        bars = ax.bar(models.index, models[f"E[{name}]"], color="0.7")
+        line = ax.axhline(models[name].iloc[0], color="C3", lw=2)
         ax.set_ylim(0, 1.05)
         ax.set_xlabel("random model")
         ax.set_ylabel(name)
-        ax.legend(frameon=False, fontsize="small", loc="upper left")
+    # one legend below the panels, where it covers neither the bars nor the observed line
+    fig.legend([bars, line], ["expected value under the model (chance)", "observed value"],
+               loc="lower center", ncols=2, frameon=False, fontsize="small")
     if title:
         fig.suptitle(title, fontsize="medium")
-    fig.tight_layout()
+    fig.tight_layout(rect=(0, 0.08, 1, 1))
     return fig
 
 
@@ -394,16 +361,25 @@ def plot_adjusted(results: pd.DataFrame, nulls: dict, title: str | None = None):
     """Each index's adjusted value (by the null mean, dot; by the null median, cross) against
     the band of adjusted values chance gives (the null law's 1% to 99% quantiles, adjusted
     the same way by the mean): agreement beyond chance lies right of the band. Every index is
-    on one scale, 0 = chance (mean) and 1 = perfect agreement (distances are turned round)."""
+    on one scale, 0 = chance (mean) and 1 = perfect agreement (distances are turned round).
+    When the frame has confidence intervals, each dot carries its index's interval mapped by
+    the same adjustment (the null mean held at its value for the observed margins)."""
     import matplotlib.pyplot as plt
 
     shown = [n for n in results.index if not pd.isna(results.loc[n, "adjusted_mean"])]
     fig, ax = plt.subplots(figsize=(7.5, 0.42 * len(shown) + 1.3))
+    level = results["ci_level"].dropna()
     for i, name in enumerate(shown):
         nd = nulls[name]
         band = sorted(nd.adjust(nd.quantile(q)) for q in (0.01, 0.99))
         ax.plot(band, [i, i], color="0.75", lw=7, solid_capstyle="butt",
                 label="chance: null 1%-99%" if i == 0 else None)
+        lo, hi = results.loc[name, "ci_low"], results.loc[name, "ci_high"]
+        if not (pd.isna(lo) or pd.isna(hi)):
+            ends = sorted(nd.adjust(float(v)) for v in (lo, hi))
+            ax.plot(ends, [i, i], color="C0", lw=1.3, marker="|", ms=8,
+                    label=(f"{100 * float(level.iloc[0]):g}% interval of the index "
+                           "(bootstrap)") if i == 0 else None)
         ax.plot(results.loc[name, "adjusted_mean"], i, "o", color="C0",
                 label="observed, adjusted by mean" if i == 0 else None)
         if not pd.isna(results.loc[name, "adjusted_median"]):
@@ -413,7 +389,7 @@ def plot_adjusted(results: pd.DataFrame, nulls: dict, title: str | None = None):
     ax.set_yticks(range(len(shown)), shown)
     ax.invert_yaxis()
     ax.set_xlabel("adjusted index: (I - c) / (max - c); 0 = chance, 1 = perfect agreement")
-    ax.legend(frameon=False, fontsize="small", loc="upper center", ncols=3,
+    ax.legend(frameon=False, fontsize="small", loc="upper center", ncols=2,
               bbox_to_anchor=(0.5, -0.16 - 0.5 / len(shown)))
     if title:
         ax.set_title(title, fontsize="medium")

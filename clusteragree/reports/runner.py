@@ -29,6 +29,7 @@ from pathlib import Path
 
 import pandas as pd
 
+from ..intervals import check_level
 from .._validate import (check_bool, check_choice, check_fraction, check_positive_int, check_seed,
                          suggest)
 
@@ -82,14 +83,50 @@ class Report:
 
 
 def _check_agreement_inputs(params: dict) -> None:
+    """The agreement report's inputs, indices, model and method, checked as its first cells
+    would use them, and the null laws planned (a law too large for the method's budget is
+    refused here, before the kernel starts)."""
+    from ..indices import group_members, resolve_indices
+    from ..nulls import NullSpec, plan
+    from ..nulls.engine import entry, index_records
     from .helpers import load_clusterings
 
     keys = ("dataset", "table_file", "data_file", "x_column", "y_column", "x_file", "y_file")
-    load_clusterings(**{k: params[k] for k in keys if k in params})
-    from ..indices import resolve_indices
+    tab, _ = load_clusterings(**{k: params[k] for k in keys if k in params})
+    names = [s.strip() for s in params.get("indices", "paired").split(",") if s.strip()]
+    resolved, _ = resolve_indices(names)
+    method, model = params.get("method", "auto"), params.get("model", "perm")
+    _check_method_for_report(method, model)
+    recs = index_records(resolved)
+    plan(entry(tab, None, None, False, "exact", recs), recs, NullSpec.of(method, model=model),
+         optional=group_members(names))
 
-    if "indices" in params:
-        resolve_indices([s.strip() for s in params["indices"].split(",") if s.strip()])
+
+def _check_method_for_report(method, model) -> None:
+    from ..nulls import get_method
+
+    if not isinstance(method, str):
+        raise TypeError(f"method must be a method's name, got {method!r}")
+    if method == "auto":
+        return
+    rec = get_method(method, model)  # unknown, or not available under the model: named
+    if method == "hypergeometric":
+        raise ValueError(f"method={method!r} gives the null laws' moments only ({rec.title}); "
+                         "the report shows the laws, their p-values and pictures: use "
+                         "method='auto', 'exact' or a Monte Carlo method")
+
+
+def _check_alternative(value, name):
+    from ..nulls.distribution import ALTERNATIVES
+
+    if value != "":
+        check_choice(value, name, ALTERNATIVES)
+
+
+def _check_model(value, name):
+    from ..nulls._methods import PARTITION_MODELS
+
+    check_choice(value, name, PARTITION_MODELS)
 
 
 #: Every report, by name; the first is the default of ``clusteragree report``.
@@ -134,6 +171,9 @@ PARAMETER_RANGES = {
     "seed": check_seed,
     "reference": check_fraction,
     "n_values": _check_n_values,
+    "model": _check_model,
+    "alternative": _check_alternative,
+    "confidence_level": lambda value, name: check_level(value),
 }
 
 
@@ -429,16 +469,22 @@ def _execute(notebook: Path, out: Path, params: dict, progress) -> None:
                           f"{source}\n{exc.ename}: {exc.evalue}") from None
 
 
-#: A4 pages for PDF reports: narrow margins, tables in a smaller type so that they fit the width,
-#: figures scaled to the page.
+#: A4 pages for PDF reports: narrow margins; tables in 8 pt type, which may run over a page
+#: with their header repeated; figures whole and scaled to the page; a heading and the text
+#: that explains a figure or table kept on the page of what they explain, and no paragraph
+#: leaves fewer than three lines at the foot or the head of a page.
 _PRINT_CSS = """<style>
 @page { size: A4; margin: 14mm 12mm; }
 body { font-size: 9.5pt; }
-.jp-OutputArea-output table { font-size: 7pt; }
-.jp-OutputArea-output td, .jp-OutputArea-output th { padding: 1px 3px !important; }
-.jp-OutputArea-output img { max-width: 100% !important; height: auto; }
-h1, h2 { break-after: avoid; }
-.jp-OutputArea-output { break-inside: avoid; }
+p, li { orphans: 3; widows: 3; }
+h1, h2, h3 { break-after: avoid; }
+.jp-MarkdownCell { break-after: avoid; }
+.jp-OutputArea-output table { font-size: 8pt; break-inside: auto; }
+.jp-OutputArea-output thead { display: table-header-group; }
+.jp-OutputArea-output tr { break-inside: avoid; }
+.jp-OutputArea-output td, .jp-OutputArea-output th { padding: 1px 4px !important; }
+.jp-OutputArea-output img { max-width: 100% !important; max-height: 115mm; width: auto;
+                            height: auto; break-inside: avoid; }
 </style>"""
 
 
@@ -555,7 +601,7 @@ def report(name: str = "agreement", output=None, format: str = "html", *, code: 
     >>> ca.report("agreement", n_simm=500)
     Traceback (most recent call last):
     ...
-    ValueError: report 'agreement' has no parameter 'n_simm'; its parameters: dataset, table_file, data_file, x_column, y_column, x_file, y_file, indices, n_sim, seed, quick. Did you mean 'n_sim'?
+    ValueError: report 'agreement' has no parameter 'n_simm'; its parameters: dataset, table_file, data_file, x_column, y_column, x_file, y_file, indices, model, method, alternative, confidence_level, n_sim, seed, quick. Did you mean 'n_sim'?
 
     A quick run of the default report (about 15 seconds):
 

@@ -152,3 +152,16 @@ def test_the_p_value_bound_is_clopper_pearsons(k_target):
     for level in (0.9, 0.95, 0.99):
         ref = stats.binomtest(k_target, 1000, alternative="less").proportion_ci(level).high
         assert nd.pvalue_upper(1.0, confidence=level) == pytest.approx(ref, rel=1e-8)
+
+
+@pytest.mark.parametrize("counts", [[[12, 2], [3, 10]], [[5, 3, 1], [2, 6, 2], [1, 1, 7]],
+                                    [[30, 20], [10, 20]]])
+def test_the_exact_null_mean_of_an_index_adjusted_by_it_is_exactly_zero(counts):
+    """ARI and AMI are adjusted by their own null mean under fixed margins, so their exact
+    laws have mean 0 (the closed form's 0), not a rounding residue such as 1.04e-16."""
+    for index in ("adjusted_rand", "adjusted_mutual_info"):
+        nd = ca.nulls.null_distribution(counts, index=index, method="exact")
+        assert nd.mean == 0.0, (index, nd.mean)
+    # a mean small but above rounding is kept: a law on {-1, 1 + 2e-9}
+    law = NullDistribution("rand", "exact", values=[-1.0, 1.0 + 2e-9], probabilities=[0.5, 0.5])
+    assert law.mean == pytest.approx(1e-9, rel=1e-6)

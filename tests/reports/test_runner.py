@@ -116,6 +116,29 @@ def test_report_of_label_files_describes_them_by_name(tmp_path):
     assert "home-of-mine" not in page, "files by name, not by path (fingerprint included)"
 
 
+@pytest.mark.slow  # papermill: seconds
+def test_agreement_report_gives_the_exact_p_when_it_is_cheap(tmp_path):
+    """The 2 x 2 table of n = 27 of issue 20: method="auto" takes the exact law, whose p-value
+    is Fisher's two-sided p (0.0018381), and says so per row; the twelve indices are 2 tests
+    (sum n_ij^2 and sum n_ij log n_ij); z carries its caveat beside these skewed laws."""
+    from scipy.stats import fisher_exact
+
+    table = tmp_path / "two.csv"
+    table.write_text(",A,B\nyes,12,2\nno,3,10\n")
+    out = ca.report("agreement", output=tmp_path / "two.html", quick=True, progress=False,
+                    table_file=table)
+    body = re.sub(r"<[^>]+>", " ", out.read_text("utf-8"))
+    assert round(fisher_exact([[12, 2], [3, 10]]).pvalue, 7) == 0.0018381
+    tests = body[body.index("Tests -- null"):body.index("Null laws and adjusted values")]
+    rand = re.search(r"rand\s+0\.6866\s+\[[^\]]+\]\s+(\S+)\s+(\S+)\s+sum n_ij\^2", tests)
+    assert rand and rand.groups() == ("0.001838", "exact"), tests[:600]
+    assert "Patefield tables" not in tests, "every law of this table is exact"
+    assert "6.808*" in body and "read the p-value, not a normal tail of z" in body
+    assert "2 distinct tests among 12 indices" in body
+    means = body[body.index("Null means by method --"):body.index("Random models")]
+    assert "e-16" not in means and "e-17" not in means, "exact zeros are printed as 0"
+
+
 @pytest.mark.slow  # papermill (and WeasyPrint): seconds per report
 def test_pdf_report_has_pages_and_the_title(tmp_path):
     pypdf = pytest.importorskip("pypdf")
@@ -166,6 +189,15 @@ BAD = [
     (dict(name="regression-approximations", max_work=-5), ValueError,
      "parameter max_work must be >= 1"),
     (dict(name="stability-study", quick=True, n_sim=0), ValueError, "parameter n_sim must be"),
+    # the null: model, method, alternative and interval level (issue 20, item 2)
+    (dict(model="perms"), ValueError, "parameter model must be one of .*'perm'"),
+    (dict(method="exat"), ValueError, "Did you mean 'exact'"),
+    (dict(method="patefield", model="num"), ValueError,
+     "method='patefield' is not available under model='num'"),
+    (dict(method="hypergeometric"), ValueError, "moments only.*use method='auto'"),
+    (dict(method="exact"), ValueError, "the exact law of s for these margins .* max_work"),
+    (dict(alternative="up"), ValueError, "parameter alternative must be one of"),
+    (dict(confidence_level=95), ValueError, "confidence_level must be between 0 and 1"),
 ]
 
 

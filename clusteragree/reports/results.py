@@ -1,0 +1,209 @@
+"""How a report shows a results frame (``ca.compare``): two tables a reader can sign.
+
+* ``table_of_tests``: per index, the observed value with its confidence interval, the p-value
+  as it should be read (a Monte Carlo floor as a bound with its count), the method that gave
+  the row, and the group of indices that are one test under fixed margins.
+* ``table_of_laws``: per index, its null law (mean, median, sd, skewness), the adjusted values,
+  and z, starred beside a skewed law.
+* ``pvalue_text``, ``method_text``: one column each, as text.
+
+>>> df = ca.compare([[12, 2], [3, 10]], indices=["rand", "purity"], method="auto", seed=1)
+>>> table_of_tests(df).loc["rand", ["p-value", "method"]].tolist()
+['0.001838', 'exact']
+"""
+
+from __future__ import annotations
+
+import pandas as pd
+
+from .._display import significant
+from ..inference import skewed_rows
+
+__all__ = ["pvalue_text", "method_text", "interval_text", "table_of_tests", "table_of_laws"]
+
+
+def pvalue_text(results: pd.DataFrame) -> pd.Series:
+    """The p-values of a results frame as a reader should see them.
+
+    A Monte Carlo p-value with no simulated value as extreme is a floor, written
+    "< 1/(B+1) (0 of B)"; the others are written to 4 significant digits with, for Monte
+    Carlo, the count of simulated values as extreme.
+
+    Parameters
+    ----------
+    results : DataFrame
+        A frame of the package's result schema (``ca.compare``).
+
+    Returns
+    -------
+    Series
+        Text, indexed like ``results``.
+
+    See Also
+    --------
+    clusteragree.format_results : The same rule for printed frames.
+
+    Examples
+    --------
+    >>> df = ca.compare(ca.load_dataset("statlog_em"), indices=["rand"], n_sim=999, seed=1)
+    >>> pvalue_text(df).tolist()
+    ['< 0.001000 (0 of 999)']
+    """
+    def one(p, k, b):
+        if pd.isna(p):
+            return "NA"
+        if pd.isna(k):
+            return significant(p)
+        if k == 0:
+            return f"< {significant(p)} (0 of {int(b):,})"
+        return f"{significant(p)} ({int(k):,} of {int(b):,})"
+
+    return pd.Series([one(p, k, b) for p, k, b in zip(results["pvalue"], results["n_extreme"],
+                                                      results["n_sim"])],
+                     index=results.index, name="pvalue")
+
+
+#: What a Monte Carlo method draws, by its name.
+DRAWS = {"patefield": "Patefield tables", "simulation": "random partitions",
+         "permutation": "permutations"}
+
+
+def method_text(results: pd.DataFrame) -> pd.Series:
+    """The method that gave each row, in words: "exact", "17,000 Patefield tables",
+    "closed-form moments".
+
+    Parameters
+    ----------
+    results : DataFrame
+        A frame of the result schema.
+
+    Returns
+    -------
+    Series
+        Text, indexed like ``results``.
+
+    See Also
+    --------
+    table_of_tests : Shows it beside each p-value.
+
+    Examples
+    --------
+    >>> df = ca.compare([[30, 20], [10, 20]], indices=["rand"], n_sim=999, seed=1)
+    >>> method_text(df).tolist()
+    ['999 Patefield tables']
+    """
+    def one(method, b):
+        if pd.isna(method):
+            return "NA"
+        if method == "exact":
+            return "exact"
+        if method == "hypergeometric":
+            return "closed-form moments"
+        if pd.isna(b):
+            return str(method)
+        return f"{int(b):,} {DRAWS.get(method, method + ' draws')}"
+
+    return pd.Series([one(m, b) for m, b in zip(results["method"], results["n_sim"])],
+                     index=results.index, name="method")
+
+
+def interval_text(results: pd.DataFrame) -> pd.Series:
+    """Each row's confidence interval as "[low, high]" (4 significant digits), NA without.
+
+    Parameters
+    ----------
+    results : DataFrame
+        A frame of the result schema with ``ci_low`` and ``ci_high``.
+
+    Returns
+    -------
+    Series
+        Text, indexed like ``results``.
+
+    See Also
+    --------
+    clusteragree.confidence_interval : How the intervals are made.
+
+    Examples
+    --------
+    >>> df = pd.DataFrame({"ci_low": [0.51234, None], "ci_high": [0.8, None]}, index=["a", "b"])
+    >>> interval_text(df).tolist()
+    ['[0.5123, 0.8000]', 'NA']
+    """
+    return pd.Series(["NA" if pd.isna(lo) or pd.isna(hi)
+                      else f"[{significant(lo)}, {significant(hi)}]"
+                      for lo, hi in zip(results["ci_low"], results["ci_high"])],
+                     index=results.index, name="interval")
+
+
+def table_of_tests(results: pd.DataFrame) -> pd.DataFrame:
+    """The tests of a results frame as a report shows them.
+
+    Parameters
+    ----------
+    results : DataFrame
+        A frame of the result schema (``ca.compare``).
+
+    Returns
+    -------
+    DataFrame
+        Columns: observed, the interval (headed by its level, e.g. "95% interval"), p-value
+        (``pvalue_text``), method (``method_text``) and "one test of" (the statistic of the
+        index's ``test_group``, "" when the test stands alone).
+
+    See Also
+    --------
+    table_of_laws : The null laws of the same rows.
+
+    Examples
+    --------
+    >>> df = ca.compare([[12, 2], [3, 10]], indices=["rand", "vi"], method="auto", seed=1)
+    >>> list(table_of_tests(df).columns)
+    ['observed', '95% interval', 'p-value', 'method', 'one test of']
+    """
+    levels = results["ci_level"].dropna().unique()
+    head = f"{100 * float(levels[0]):g}% interval" if len(levels) == 1 else "interval"
+    return pd.DataFrame({
+        "observed": results["statistic"],
+        head: interval_text(results),
+        "p-value": pvalue_text(results),
+        "method": method_text(results),
+        "one test of": ["" if pd.isna(g) else g for g in results["test_group"]],
+    }, index=results.index)
+
+
+def table_of_laws(results: pd.DataFrame) -> pd.DataFrame:
+    """The null laws of a results frame, the adjusted values, and z with its caveat.
+
+    Parameters
+    ----------
+    results : DataFrame
+        A frame of the result schema.
+
+    Returns
+    -------
+    DataFrame
+        Null mean, median, sd and skewness, the index adjusted by the null mean and by the
+        null median, and z as text: starred ("6.808*") where the null law is skewed
+        (|skewness| >= 0.5), where a normal reading of z is wrong.
+
+    See Also
+    --------
+    table_of_tests : The tests of the same rows.
+    clusteragree.inference.frame_notes : The caveat in words.
+
+    Examples
+    --------
+    >>> df = ca.compare([[12, 2], [3, 10]], indices=["rand"], method="exact")
+    >>> table_of_laws(df).loc["rand", "z"]
+    '6.808*'
+    """
+    skewed = skewed_rows(results)
+    z = ["NA" if pd.isna(v) else significant(v) + ("*" if sk else "")
+         for v, sk in zip(results["zscore"], skewed)]
+    return pd.DataFrame({
+        "null mean": results["null_mean"], "null median": results["null_median"],
+        "null sd": results["null_sd"], "null skew": results["null_skewness"],
+        "adj. (mean)": results["adjusted_mean"], "adj. (median)": results["adjusted_median"],
+        "z": z,
+    }, index=results.index)
