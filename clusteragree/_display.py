@@ -122,8 +122,9 @@ def table(frame: pd.DataFrame, caption: str | None = None, digits: int = DIGITS)
     Returns
     -------
     pandas.io.formats.style.Styler
-        Numbers to ``digits`` significant digits, NA where missing; shown as the last
-        expression of a notebook cell.
+        Numbers to ``digits`` significant digits, NA where missing, right-aligned; the upper
+        levels of grouped column headers (a MultiIndex) centred over the columns they span;
+        shown as the last expression of a notebook cell.
 
     See Also
     --------
@@ -146,6 +147,8 @@ def table(frame: pd.DataFrame, caption: str | None = None, digits: int = DIGITS)
         {"selector": "td", "props": "text-align: right; padding: 0.2em 0.6em; "
                                     "white-space: nowrap;"},
         {"selector": "th", "props": "text-align: right; padding: 0.2em 0.6em;"},
+        # an upper level of grouped column headers spans its columns: centred over them
+        {"selector": "th.col_heading[colspan]", "props": "text-align: center;"},
     ])
 
 
