@@ -22,7 +22,7 @@ if TYPE_CHECKING:  # pragma: no cover
     import pandas as pd
 
 __all__ = ["DIGITS", "significant", "figure_html", "definition_table", "table", "plot_null",
-           "law_html"]
+           "law_html", "support", "lattice_edges", "MAX_BARS"]
 
 #: Significant digits of every number a report or an HTML result shows.
 DIGITS = 4
@@ -122,8 +122,9 @@ def table(frame: pd.DataFrame, caption: str | None = None, digits: int = DIGITS)
     Returns
     -------
     pandas.io.formats.style.Styler
-        Numbers to ``digits`` significant digits, NA where missing; shown as the last
-        expression of a notebook cell.
+        Numbers to ``digits`` significant digits, NA where missing, right-aligned; the upper
+        levels of grouped column headers (a MultiIndex) centred over the columns they span;
+        shown as the last expression of a notebook cell.
 
     See Also
     --------
@@ -146,13 +147,145 @@ def table(frame: pd.DataFrame, caption: str | None = None, digits: int = DIGITS)
         {"selector": "td", "props": "text-align: right; padding: 0.2em 0.6em; "
                                     "white-space: nowrap;"},
         {"selector": "th", "props": "text-align: right; padding: 0.2em 0.6em;"},
+        # an upper level of grouped column headers spans its columns: centred over them
+        {"selector": "th.col_heading[colspan]", "props": "text-align: center;"},
     ])
 
 
 # -- null laws (a NullDistribution, by its attributes) -------------------------------------------
 
+#: A sampled law with at most this many distinct values is drawn as bars at its values (its
+#: support), like an exact law's pmf; a law with more values as a histogram (``lattice_edges``).
+MAX_BARS = 60
+
+#: Fewest support values per histogram bin on average (``lattice_edges``): fewer, and the
+#: unevenness of a lattice would show through as a comb.
+MIN_VALUES_PER_BIN = 3
+
+#: Values closer than this (relative, absolute below 1) are one support value: the tie
+#: tolerance of the null laws (``nulls._laws.TIE_RTOL``), so that index values equal up to
+#: rounding count once.
+_TIE_RTOL = 1e-9
+
+
+def support(samples):
+    """The distinct values of a sample (ties up to rounding merged) and how often each occurs.
+
+    Parameters
+    ----------
+    samples : array-like
+        Draws of a law; NaN and infinite values are left out.
+
+    Returns
+    -------
+    values : ndarray
+        The sorted distinct values (the first of each group of values equal up to rounding).
+    counts : ndarray
+        How many draws take each value.
+
+    Examples
+    --------
+    >>> values, counts = support([0.5, 0.25, 0.5, 0.5 + 1e-12, 1.0])
+    >>> values.tolist(), counts.tolist()
+    ([0.25, 0.5, 1.0], [1, 3, 1])
+    """
+    import numpy as np
+
+    x = np.sort(np.asarray(samples, dtype=float).ravel())
+    x = x[np.isfinite(x)]
+    if x.size == 0:
+        return x, np.zeros(0, dtype=int)
+    new = np.ones(x.size, bool)
+    new[1:] = np.diff(x) > _TIE_RTOL * np.maximum(1.0, np.abs(x[1:]))
+    starts = np.flatnonzero(new)
+    return x[starts], np.diff(np.append(starts, x.size))
+
+
+def lattice_edges(samples, bins="auto", range=None):
+    """Histogram bin edges for draws of a law on a lattice, so that the histogram has no comb.
+
+    The null laws of clustering indices under fixed margins take values on a lattice, often
+    unevenly spaced (an index that is a nonlinear function of the sum of squared cell counts).
+    Bins of a fixed width then hold one lattice value, then two, then none, and the histogram
+    comes out comb-shaped although the law is smooth. Here each value owns the interval
+    between the midpoints to its neighbours, and bin edges lie only at these midpoints: the
+    edges of the usual rule (``numpy.histogram_bin_edges`` with ``bins``) are each moved to
+    the nearest midpoint, edges that meet are merged, and bins are made wider where there
+    would be fewer than ``MIN_VALUES_PER_BIN`` values per bin on average. So every lattice
+    value falls wholly into one bin, no bin between two others is empty, and a histogram
+    drawn as density (count / (draws x width)) spreads each value's mass over the interval
+    it owns: its area stays the probability, and bins that hold one value more or one less
+    are as much wider or narrower, so their heights do not alternate. Draws that take all
+    different values (a continuous law) get the usual edges, barely moved.
+
+    Parameters
+    ----------
+    samples : array-like
+        Draws of the law.
+    bins : int or str, default "auto"
+        The number of bins, or the rule of ``numpy.histogram_bin_edges`` for their width,
+        before the edges move to the midpoints (so at most this many bins).
+    range : (float, float), optional
+        The interval to cover (default: all draws); the outer edges move to midpoints too.
+
+    Returns
+    -------
+    ndarray
+        Increasing bin edges, for ``Axes.hist(samples, bins=edges, density=True)``.
+
+    See Also
+    --------
+    support : The distinct values of a sample.
+    plot_null : Draws a law's samples with these edges.
+
+    Examples
+    --------
+    Four bins over the squares 0, 1, 4, ..., 121: the regular edges 0, 30.25, 60.5, 90.75
+    and 121 move to the midpoints 30.5 (between 25 and 36), 56.5 and 90.5, and the outer
+    ones half a step beyond 0 and 121.
+
+    >>> lattice_edges([k * k for k in range(12)], bins=4).tolist()
+    [-0.5, 30.5, 56.5, 90.5, 131.5]
+    """
+    import numpy as np
+
+    x = np.asarray(samples, dtype=float).ravel()
+    x = x[np.isfinite(x)]
+    values, _ = support(x)
+    if values.size == 0:
+        raise ValueError("no finite draws to bin")
+    if values.size == 1:  # a point mass: one bin around it
+        half = 0.5 * max(1.0, abs(values[0])) * 1e-3
+        return np.array([values[0] - half, values[0] + half])
+    lo, hi = (values[0], values[-1]) if range is None else (float(range[0]), float(range[1]))
+    target = np.histogram_bin_edges(x, bins, range=(lo, hi))
+    inside = int(((values >= lo) & (values <= hi)).sum())
+    most = max(1, inside // MIN_VALUES_PER_BIN)
+    if target.size - 1 > most:
+        target = np.linspace(lo, hi, most + 1)
+    # the intervals the values own: midpoints, and half a step beyond the first and last value
+    bounds = np.concatenate([[values[0] - (values[1] - values[0]) / 2],
+                             (values[:-1] + values[1:]) / 2,
+                             [values[-1] + (values[-1] - values[-2]) / 2]])
+    right = np.clip(np.searchsorted(bounds, target), 1, bounds.size - 1)
+    nearer = np.where(target - bounds[right - 1] <= bounds[right] - target, right - 1, right)
+    if range is None:  # every draw inside
+        nearer[0], nearer[-1] = 0, bounds.size - 1
+    edges = np.unique(bounds[nearer])
+    if edges.size < 2:  # the range holds less than one value's interval: that value's
+        k = int(np.clip(np.searchsorted(values, (lo + hi) / 2), 0, values.size - 1))
+        edges = bounds[k:k + 2]
+    return edges
+
+
 def plot_null(nd, observed: float | None = None, ax=None, bins="auto"):
     """A null law with its mean and median (and the observed value) marked.
+
+    An exact law is drawn as its pmf (a bar at each value, its probability as height); a
+    sampled law with at most ``MAX_BARS`` distinct values likewise, with the share of draws
+    at each value as height, so that the two look alike. A sampled law with more values is
+    drawn as a histogram whose edges lie at midpoints between consecutive values
+    (``lattice_edges``), in density: a law on a lattice then shows no comb.
 
     Parameters
     ----------
@@ -163,30 +296,48 @@ def plot_null(nd, observed: float | None = None, ax=None, bins="auto"):
     ax : matplotlib Axes, optional
         Draw here (default: a new figure).
     bins : int, sequence or str, default "auto"
-        The histogram's bins (samples only; seaborn's ``histplot``).
+        Samples only. "auto": bars or a comb-free histogram, as above. Anything else is
+        passed to seaborn's ``histplot`` as it is (a histogram of shares of the draws).
 
     Returns
     -------
     matplotlib Axes
-        A histogram of the samples or the pmf of an exact law.
+        The pmf of an exact law, or the bars or histogram of the samples.
+
+    See Also
+    --------
+    lattice_edges : The histogram's bin edges.
     """
     import matplotlib.pyplot as plt
-    import seaborn as sns
 
     if ax is None:
         _, ax = plt.subplots(figsize=(6.5, 3.6))
-    if nd.samples is not None:
+    if nd.samples is None:
+        ax.vlines(nd.values, 0, nd.probabilities, color="0.45", lw=1.5, zorder=3)
+        ax.set_ylabel("probability")
+    elif not (isinstance(bins, str) and bins == "auto"):  # the user's bins, as they are
+        import seaborn as sns
+
         sns.histplot(nd.samples, bins=bins, stat="probability", ax=ax, color="0.65",
                      edgecolor="white")
     else:
-        ax.vlines(nd.values, 0, nd.probabilities, color="0.45", lw=1.5)
-        ax.set_ylabel("probability")
+        values, counts = support(nd.samples)
+        if values.size <= MAX_BARS:
+            ax.vlines(values, 0, counts / counts.sum(), color="0.45", lw=1.5, zorder=3)
+            ax.set_ylabel(f"share of the {counts.sum():,} draws")
+        else:
+            ax.hist(nd.samples, bins=lattice_edges(nd.samples), density=True, color="0.65",
+                    edgecolor="white", linewidth=0.4)
+            ax.set_ylabel("density")
     ax.axvline(nd.mean, color="C0", ls="-", lw=1.5, label=f"mean {nd.mean:.4g}")
     ax.axvline(nd.median, color="C2", ls="--", lw=1.5, label=f"median {nd.median:.4g}")
     if observed is not None:
         _mark_observed(nd, ax, observed)
     ax.set_xlabel(f"{nd.index.name} under H0 ({nd.model}, {nd.method})")
-    ax.legend(frameon=False, fontsize="small")
+    # beside the axes: inside, it would sit on bars or on a line somewhere (and above, on a
+    # title the caller sets)
+    ax.legend(frameon=False, fontsize="small", loc="upper left", bbox_to_anchor=(1.01, 1),
+              borderaxespad=0)
     return ax
 
 
@@ -203,6 +354,7 @@ def _mark_observed(nd, ax, observed: float) -> None:
         ax.annotate(f"observed {observed:.4g}", xy=(edge, 0.55), xycoords=("data", "axes fraction"),
                     xytext=(-8 if right else 8, 0), textcoords="offset points", color="C3",
                     ha="right" if right else "left", va="center", fontsize="small",
+                    bbox=dict(boxstyle="square,pad=0.1", fc="white", ec="none", alpha=0.85),
                     arrowprops=dict(arrowstyle="->", color="C3"))  # head at the edge
         ax.plot([], [], color="C3", lw=2, label=f"observed {observed:.4g} (off scale)")
     else:

@@ -142,6 +142,95 @@ def test_the_arrow_to_an_observed_value_off_scale_points_towards_it():
         plt.close(ax.figure)
 
 
+# -- laws on a lattice: bars at the values, histograms without combs --------------------------
+
+def _bars(ax):
+    """(x, height) of the bars a plot drew with vlines."""
+    (bars,) = [c for c in ax.collections if c.get_segments()]
+    return [(float(seg[0][0]), float(seg[1][1])) for seg in bars.get_segments()]
+
+
+def test_a_sampled_law_with_few_values_is_drawn_as_bars_at_its_values():
+    """A Monte Carlo law of a 2 x 2 table takes 10 values: one bar at each, its height the
+    share of draws there, as the exact law's pmf is drawn (a histogram's fixed-width bins
+    would straddle the values)."""
+    import matplotlib.pyplot as plt
+
+    tab = [[12, 2], [3, 10]]
+    nd = ca.nulls.null_distribution(tab, index="rand", method="patefield", seed=1, n_sim=5000)
+    values, counts = np.unique(nd.samples, return_counts=True)
+    assert 1 < len(values) <= _display.MAX_BARS
+    ax = _display.plot_null(nd)
+    assert not ax.patches, "bars, not a histogram"
+    assert np.array(_bars(ax)) == pytest.approx(np.c_[values, counts / counts.sum()], rel=1e-12)
+    exact = _display.plot_null(ca.nulls.null_distribution(tab, index="rand", method="exact"))
+    support = np.array([x for x, _ in _bars(exact)])  # the exact law's: the same lattice
+    assert np.abs(values[:, None] - support).min(axis=1) == pytest.approx(0, abs=1e-12)
+    plt.close("all")
+
+
+def test_a_many_valued_lattice_law_has_no_empty_bins_and_its_area_is_one():
+    """73 values of an unevenly spaced lattice, (k / 100)^2: seaborn's automatic bins were
+    narrower than the steps in the tail, leaving empty bins between full ones. Now every
+    edge lies halfway between two values and every bin holds some."""
+    import matplotlib.pyplot as plt
+
+    k = np.random.default_rng(5).binomial(400, 0.5, 20000)
+    nd = NullDistribution("rand", "patefield", samples=(k / 100.0) ** 2)
+    values = np.unique(nd.samples)
+    assert len(values) > _display.MAX_BARS
+    ax = _display.plot_null(nd)
+    heights = np.array([p.get_height() for p in ax.patches])
+    widths = np.array([p.get_width() for p in ax.patches])
+    lefts = np.array([p.get_x() for p in ax.patches])
+    assert (heights > 0).all(), "no empty bin"
+    assert (heights * widths).sum() == pytest.approx(1.0), "density: the area is the probability"
+    midpoints = (values[:-1] + values[1:]) / 2
+    nearest = midpoints[np.abs(lefts[1:, None] - midpoints).argmin(axis=1)]
+    assert lefts[1:] == pytest.approx(nearest, rel=1e-12), "edges halfway between values"
+    assert ax.get_ylabel() == "density"
+    plt.close("all")
+
+
+def test_an_evenly_spaced_lattice_with_equal_mass_is_drawn_flat():
+    """100 equally spaced values, each 1% of the draws: a flat law. Bins of a width that is
+    not a multiple of the step held 4 or 5 values, so bars alternated between 0.8 and 1 of
+    the highest (a comb); bins that end at midpoints and heights as density are all equal."""
+    import matplotlib.pyplot as plt
+
+    nd = NullDistribution("rand", "patefield", samples=np.repeat(0.3 + 0.002 * np.arange(100), 100))
+    heights = np.array([p.get_height() for p in _display.plot_null(nd).patches])
+    assert len(heights) > 10 and heights == pytest.approx(np.full(len(heights), heights[0]))
+    plt.close("all")
+
+
+def test_bins_given_are_the_histograms_bins():
+    import matplotlib.pyplot as plt
+
+    nd = ca.nulls.null_distribution(TAB3, index="adjusted_rand", method="patefield", seed=3,
+                                    n_sim=800)
+    assert len(_display.plot_null(nd, bins=7).patches) == 7
+    edges = [-0.2, 0.0, 0.2, 0.4]
+    ax = nd.plot(bins=edges)
+    assert [p.get_x() for p in ax.patches] == pytest.approx(edges[:-1])
+    plt.close("all")
+
+
+def test_lattice_edges_cover_the_draws_and_honour_a_range():
+    x = (np.arange(50, 200) / 100.0) ** 2
+    edges = _display.lattice_edges(np.repeat(x, 3))
+    assert edges[0] < x.min() and edges[-1] > x.max()
+    counts, _ = np.histogram(x, edges)
+    assert (counts >= _display.MIN_VALUES_PER_BIN).all()
+    inner = _display.lattice_edges(x, bins=10, range=(1.0, 2.0))
+    assert 8 <= len(inner) - 1 <= 10 and abs(inner[0] - 1.0) < 0.03 and abs(inner[-1] - 2.0) < 0.03
+    assert np.isin(inner, (x[:-1] + x[1:]) / 2).all()
+    assert _display.lattice_edges([0.5, 0.5]).tolist() == pytest.approx([0.4995, 0.5005])
+    assert _display.support([0.2, 0.2 + 1e-12, 0.4])[1].tolist() == [2, 1]
+    from clusteragree.nulls import _laws
+    assert _display._TIE_RTOL == _laws.TIE_RTOL, "ties as the laws count them"
+
+
 @pytest.mark.parametrize("k_target", [0, 1, 7, 250])
 def test_the_p_value_bound_is_clopper_pearsons(k_target):
     from scipy import stats
