@@ -258,7 +258,8 @@ def plot_null_grid(nulls: dict, observed, ncols: int = 3, title: str | None = No
         ax.set_title(f"{name} ({'exact' if not nd.is_sampled else nd.method})",
                      fontsize="medium")
         ax.set_xlabel("index value")
-        ax.set_ylabel("probability" if ax in axes[:, 0] else "")
+        if ax not in axes[:, 0]:  # the first column keeps plot_null's label (probability,
+            ax.set_ylabel("")     # share of the draws, or density)
     for ax in axes.flat[len(names):]:
         ax.set_visible(False)
     handles = [Line2D([], [], color="C0", lw=1.5), Line2D([], [], color="C2", ls="--", lw=1.5),
