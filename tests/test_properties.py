@@ -803,3 +803,24 @@ def test_vanishing_denominators_follow_the_registry_rule(table, expected):
     # homogeneity and completeness, which are 1 when their entropy vanishes
     for name, value in expected.items():
         assert evaluate(name, table) == value, name
+
+
+@given(st.integers(1, 5), st.integers(1, 5), st.integers(2, 300), st.integers(0, 2**32 - 1))
+@settings(max_examples=40, deadline=None)
+def test_expected_mi_of_a_batch_is_that_of_each_table(K, Q, n, seed):
+    """The batched E[MI] (a bootstrap's resampled tables: varying margins, empty clusters,
+    different totals) equals scikit-learn's E[MI] of each table."""
+    from clusteragree._moments.cells import expected_mutual_information_batch
+
+    rng = np.random.default_rng(seed)
+    sizes = rng.integers(max(2, n // 2), n + 1, size=12)  # tables of different totals
+    tables = np.stack([rng.multinomial(int(m), rng.dirichlet(np.ones(K * Q))).reshape(K, Q)
+                       for m in sizes])
+    rows, cols = tables.sum(axis=2), tables.sum(axis=1)
+    batch = expected_mutual_information_batch(rows, cols)
+    for table, value in zip(tables, batch):
+        table = table[table.sum(axis=1) > 0][:, table.sum(axis=0) > 0]
+        ref = expected_mutual_information(table, int(table.sum()))  # scikit-learn's
+        assert value == pytest.approx(ref, rel=1e-9, abs=1e-12)
+        assert value == pytest.approx(expected_mutual_info(table.sum(axis=1), table.sum(axis=0)),
+                                      rel=1e-9, abs=1e-13)

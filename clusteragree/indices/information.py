@@ -23,7 +23,7 @@ import numpy as np
 
 from typing import NamedTuple
 
-from .._moments.cells import expected_mutual_information
+from .._moments.cells import expected_mutual_information, expected_mutual_information_batch
 from .._validate import check_choice
 from ._common import ratio, sum_xlogx, xlogx
 from ._registry import register
@@ -128,19 +128,16 @@ def expected_mutual_info(row_sums, col_sums) -> float:
 
 
 def _expected_mi_batch(rows, cols, shape) -> np.ndarray:
-    """E[MI] for each table of a batch (margins (..., K) and (..., Q)), computed once per
-    distinct pair of margins (up to order): a batch that shares its margins (Patefield tables,
-    permutations) costs one E[MI]."""
+    """E[MI] for each table of a batch (margins (..., K) and (..., Q)): a batch that shares its
+    margins (Patefield tables, permutations) costs one E[MI]; one whose margins vary (a
+    bootstrap, random partitions) sums each distinct pair of cluster sizes once."""
     if rows.ndim == 1 and cols.ndim == 1:
         return np.full(shape, expected_mutual_information(rows, cols))
     rows = np.broadcast_to(rows, shape + rows.shape[-1:]).reshape(-1, rows.shape[-1])
     cols = np.broadcast_to(cols, shape + cols.shape[-1:]).reshape(-1, cols.shape[-1])
     if (rows == rows[0]).all() and (cols == cols[0]).all():
         return np.full(shape, expected_mutual_information(rows[0], cols[0]))
-    keys = np.concatenate((np.sort(rows, axis=1), np.sort(cols, axis=1)), axis=1)
-    uniq, first, inv = np.unique(keys, axis=0, return_index=True, return_inverse=True)
-    values = np.array([expected_mutual_information(rows[i], cols[i]) for i in first])
-    return values[inv.ravel()].reshape(shape)
+    return expected_mutual_information_batch(rows, cols).reshape(shape)
 
 
 # -- entropies and mutual information -------------------------------------------------------
