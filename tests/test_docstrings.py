@@ -41,6 +41,7 @@ MODULES = (
     "clusteragree.datasets",
     "clusteragree.indices",
     "clusteragree.intervals",
+    "clusteragree.results",
     "clusteragree.nulls",
     "clusteragree.studies.simulate",
     "clusteragree.studies.mixture_overlap",

@@ -214,7 +214,7 @@ def test_z_beside_a_skewed_law_carries_its_caveat():
     assert f"z = {skewed.zscore:.4g} (null skewness {skewed.null.skewness:.3g}: read the " \
            "p-value, not a normal tail of z)" in str(skewed)
     assert "null skewness" in skewed._repr_html_()
-    from clusteragree.inference import _z_caveat
+    from clusteragree.results import _z_caveat
 
     normal = NullDistribution("rand", "patefield",
                               samples=np.random.default_rng(1).normal(0.5, 0.01, 4000))

@@ -17,7 +17,7 @@ from __future__ import annotations
 import pandas as pd
 
 from .._display import significant
-from ..inference import skewed_rows
+from ..results import skewed_rows
 
 __all__ = ["pvalue_text", "method_text", "interval_text", "table_of_tests", "table_of_laws"]
 

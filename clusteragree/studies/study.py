@@ -52,7 +52,7 @@ import pandas as pd
 
 from .._validate import check_bool, check_choice, check_positive_int
 from ..indices import resolve_indices
-from ..inference import FLOAT_COLUMNS, INT_COLUMNS, RESULT_COLUMNS
+from ..results import FLOAT_COLUMNS, INT_COLUMNS, RESULT_COLUMNS
 
 __all__ = ["run", "run_unit", "units", "quick_design", "load_results", "THESIS_RESULTS",
            "ALGORITHMS", "DEFAULT_INDICES", "KEYS", "RECORD", "StudyWarning"]

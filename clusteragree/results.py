@@ -1,0 +1,598 @@
+"""The results of tests: one schema, the printed test, and frames of many tests.
+
+* ``RESULT_COLUMNS``: the one schema of a test of one index (``AgreementTest.to_frame()``, the
+  rows of ``compare``), with its numeric (``FLOAT_COLUMNS``) and count (``INT_COLUMNS``)
+  columns.
+* ``AgreementTest``: one index against its null law, printed like R's ``htest``.
+* ``ResultsFrame``: a DataFrame of such rows that Jupyter shows with 4 significant digits.
+* ``format_results``, ``frame_notes``, ``skewed_rows``: a frame as text, and what a reader
+  must be told beside it (the indices that are one test, z beside a skewed law).
+
+``clusteragree.inference`` makes these results; reports read them.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+import pandas as pd
+
+from ._display import definition_table, figure_html, table
+from .indices import STATISTIC_NAMES, Index, get_index
+from .intervals import ConfidenceInterval, interval_of
+from .nulls import NullDistribution
+
+__all__ = ["AgreementTest", "ResultsFrame", "results_frame", "format_results", "frame_notes",
+           "skewed_rows", "RESULT_COLUMNS", "FLOAT_COLUMNS", "INT_COLUMNS",
+           "PVALUE_BOUND_LEVEL", "SKEWED"]
+
+#: The one result schema of a test of one index (``to_frame()``, ``compare`` rows).
+#: The names are scipy's (``statistic``, ``pvalue``, ...), the same as ``AgreementTest``'s
+#: attributes.
+RESULT_COLUMNS = ("statistic", "ci_low", "ci_high", "ci_level", "null_mean", "null_median",
+                  "null_sd", "null_skewness", "pvalue", "pvalue_se", "n_extreme",
+                  "pvalue_upper", "alternative", "adjusted_mean", "adjusted_median", "zscore",
+                  "kind", "model", "method", "n_sim", "test_group")
+#: The numeric columns of the schema (pandas' nullable Float64: NA stays NA).
+FLOAT_COLUMNS = ("statistic", "ci_low", "ci_high", "ci_level", "null_mean", "null_median",
+                 "null_sd", "null_skewness", "pvalue", "pvalue_se", "pvalue_upper",
+                 "adjusted_mean", "adjusted_median", "zscore")
+#: The count columns of the schema (pandas' nullable Int64).
+INT_COLUMNS = ("n_extreme", "n_sim")
+#: The confidence level of ``pvalue_upper``, the one-sided bound on a Monte Carlo p-value.
+PVALUE_BOUND_LEVEL = 0.95
+_SIDES = {"greater": "greater than", "less": "less than", "two-sided": "different from"}
+
+
+#: A null law this skewed is not read through z: the printed z carries the skewness.
+SKEWED = 0.5
+
+
+def _z_caveat(nd: NullDistribution) -> str:
+    """z with its caveat: beside a skewed null law, z's normal reading is wrong by orders of
+    magnitude (z = 6.8 with a skewness of 2.5 where the exact tail is 0.0018), so the
+    skewness is printed with it and the reader sent to the p-value."""
+    if not nd.has_law:
+        return ""
+    skew = nd.skewness
+    if math.isnan(skew) or abs(skew) < SKEWED:
+        return ""
+    return f" (null skewness {skew:.3g}: read the p-value, not a normal tail of z)"
+
+
+def _fmt_p(res) -> str:
+    """The p-value of a test in words: exact, or Monte Carlo with its error, or, when no
+    simulated value is as extreme, the floor 1/(B + 1) with the count and an upper bound
+    (never a standard error as large as the estimate)."""
+    nd, p = res.null, res.pvalue
+    if not nd.is_sampled:
+        return "< 1e-300" if p < 1e-300 else f"= {p:.4g}"
+    B, k = nd.n_sim, res.n_extreme
+    if k == 0:
+        return (f"< {1 / (B + 1):.4g} (0 of {B:,} simulated values as extreme; one-sided "
+                f"{PVALUE_BOUND_LEVEL:.0%} upper bound {res.pvalue_upper:.3g})")
+    return (f"= {p:.4g} (Monte Carlo s.e. {res.pvalue_se:.2g}; {k:,} of {B:,} simulated "
+            "values as extreme)")
+
+
+@dataclass
+class AgreementTest:
+    """Result of ``agreement_test``: one index tested against its null law.
+
+    ``repr(res)`` is short, like scipy's results; ``print(res)`` (or ``res.summary()``) gives
+    the test as R prints an ``htest``; ``to_frame()`` gives the one-row result in the
+    package's one schema (``RESULT_COLUMNS``, the same names as these attributes).
+
+    Parameters
+    ----------
+    statistic : float
+        The observed value of the index.
+    pvalue : float
+        The p-value (nan when the null gives moments only, e.g. ``method="hypergeometric"``).
+    adjusted : dict
+        Centre ("mean", "median") -> the index adjusted for chance, (I - c) / (max - c) (a
+        distance: (c - I) / (c - min)); empty for an index with no fixed optimum.
+    null : NullDistribution
+        The null law.
+    index : str
+        The index's name.
+    alternative : str
+        "greater", "less" or "two-sided".
+    data_name : str
+        What was compared, for printing.
+    zscore : float
+        (statistic - null mean) / null sd (nan when the null has no variance).
+    pvalue_se : float
+        The Monte Carlo standard error of the p-value (0 for an exact law; nan when no
+        simulated value is as extreme, where ``pvalue_upper`` bounds it instead).
+    note : str, optional
+        How the index was computed on this table, when that depends on the table.
+    n_extreme : int, optional
+        Monte Carlo laws: how many of the ``n_sim`` simulated values are at least as extreme
+        as the statistic (None for an exact law or moments).
+    pvalue_upper : float
+        Monte Carlo laws: a one-sided 95% Clopper-Pearson upper bound on the p-value (nan
+        otherwise); with ``n_extreme == 0`` the p-value is reported as below 1 / (B + 1).
+    record : Index, optional
+        The index's registry record (looked up from ``index`` when not given).
+    clusterings : Clusterings, optional
+        The clusterings tested (for ``confidence_interval``).
+    options : dict, optional
+        The index's options (for ``confidence_interval``).
+    interval : ConfidenceInterval, optional
+        A bootstrap confidence interval of the index (``compare`` makes one for each row;
+        ``res.confidence_interval()`` makes one on request); its bounds fill the ``ci_low``
+        and ``ci_high`` columns of ``to_frame()``.
+
+    See Also
+    --------
+    agreement_test : Makes it.
+    compare : Many indices as one frame of these rows.
+
+    References
+    ----------
+    Hubert, L. & Arabie, P. (1985), "Comparing partitions", Journal of Classification 2.
+
+    Examples
+    --------
+    >>> res = ca.agreement_test([[30, 20], [10, 20]], index="rand", method="exact")
+    >>> res
+    AgreementTest(index='rand', statistic=0.525316, pvalue=0.0368348, adjusted={'mean': 0.051241, 'median': 0.0601504}, model='perm', method='exact')
+    >>> res.to_frame()[["statistic", "pvalue", "adjusted_mean"]].round(4)
+           statistic  pvalue  adjusted_mean
+    index                                  
+    rand      0.5253  0.0368         0.0512
+    """
+
+    statistic: float
+    pvalue: float  # nan when the null gives moments only
+    adjusted: dict  # center ("mean", "median") -> adjusted value
+    null: NullDistribution
+    index: str
+    alternative: str
+    data_name: str
+    zscore: float  # nan when the null has no variance
+    pvalue_se: float  # Monte Carlo standard error of the p-value; 0 exact; nan moments only
+    note: str | None = None  # how the index was computed on this table (``Index.describe``)
+    n_extreme: int | None = None  # Monte Carlo: the draws at least as extreme as the statistic
+    pvalue_upper: float = math.nan  # Monte Carlo: one-sided 95% Clopper-Pearson bound on p
+    record: Index | None = field(default=None, repr=False, compare=False)  # the index's record
+    # the clusterings and the index's options, for ``confidence_interval``
+    clusterings: object = field(default=None, repr=False, compare=False)
+    options: dict = field(default_factory=dict, repr=False, compare=False)
+    interval: ConfidenceInterval | None = field(default=None, repr=False, compare=False)
+
+    def __post_init__(self):
+        if self.record is None:
+            self.record = get_index(self.index)
+
+    @property
+    def method(self) -> str:
+        """The name of the null method (``res.null.method``).
+
+        Returns
+        -------
+        str
+            E.g. "exact", "patefield".
+        """
+        return self.null.method
+
+    @property
+    def model(self) -> str:
+        """The name of the random model (``res.null.model``).
+
+        Returns
+        -------
+        str
+            E.g. "perm", "num1".
+        """
+        return self.null.model
+
+    @property
+    def test_group(self) -> str | None:
+        """The statistic this index's test is a test of, when it is one test among several.
+
+        Under a model that keeps both margins (``perm``), every similarity or distance that
+        depends on the table only through sum n_ij^2 (the pair-counting family: Rand, ARI,
+        Jaccard, Fowlkes-Mallows, ...) or sum n_ij log n_ij (the information indices with
+        normalisers fixed by the margins: MI, NMI, AMI, VI, ...) is a monotone function of
+        that statistic, so on the same null law their p-values are equal: one test in several
+        guises. The group names the statistic, and its tail when that is not the tail of
+        agreement ("lower tail", or "two-sided"); None outside such a group (another model, a
+        law given by its moments only, an index of another kind).
+
+        Returns
+        -------
+        str or None
+            "sum n_ij^2", "sum n_ij log n_ij", with ", lower tail" or ", two-sided" appended
+            when the alternative tests that tail; None when the test stands alone.
+
+        Examples
+        --------
+        >>> res = ca.agreement_test([[30, 20], [10, 20]], index="jaccard", method="exact")
+        >>> res.test_group
+        'sum n_ij^2'
+        >>> ca.agreement_test([[30, 20], [10, 20]], index="vi", method="exact").test_group
+        'sum n_ij log n_ij'
+        """
+        rec, nd = self.record, self.null
+        if (rec.monotone_in is None or not nd.has_law or not nd.std > 0
+                or not nd.model_record.margins_fixed):
+            return None
+        name = STATISTIC_NAMES[rec.monotone_in]
+        if self.alternative == "two-sided":
+            return f"{name}, two-sided"
+        agreeing = (self.alternative == "greater") == (rec.kind == "similarity")
+        return name if agreeing else f"{name}, lower tail"
+
+    def to_frame(self) -> pd.DataFrame:
+        """The result as a one-row frame of the one schema.
+
+        Returns
+        -------
+        ResultsFrame
+            Indexed by the index name, with the columns ``RESULT_COLUMNS`` (pandas' nullable
+            Float64 and Int64: what the method cannot give is NA).
+        """
+        return results_frame([self])
+
+    def row(self) -> dict:
+        """The result as a dict with the keys ``RESULT_COLUMNS``.
+
+        Returns
+        -------
+        dict
+            Column -> value (NA where the method gives nothing).
+        """
+        row = dict(self.null.summary())
+
+        def na(v):
+            return pd.NA if v is None or (isinstance(v, float) and math.isnan(v)) else v
+
+        ci = self.interval
+        row.update(ci_low=pd.NA if ci is None else na(ci.low),
+                   ci_high=pd.NA if ci is None else na(ci.high),
+                   ci_level=pd.NA if ci is None else ci.confidence_level,
+                   test_group=na(self.test_group))
+        row.update(statistic=self.statistic, pvalue=na(self.pvalue),
+                   pvalue_se=na(self.pvalue_se), n_extreme=na(self.n_extreme),
+                   pvalue_upper=na(self.pvalue_upper), alternative=self.alternative,
+                   adjusted_mean=na(self.adjusted.get("mean")),
+                   adjusted_median=na(self.adjusted.get("median")), zscore=na(self.zscore),
+                   kind=self.record.kind)
+        return {c: row[c] for c in RESULT_COLUMNS}
+
+    def __repr__(self) -> str:
+        """Short, like scipy's results; ``print(res)`` or ``res.summary()`` gives the test."""
+        def num(v):
+            return "nan" if v is None or math.isnan(v) else f"{v:.6g}"
+
+        adjusted = ", ".join(f"{k!r}: {num(v)}" for k, v in self.adjusted.items())
+        return (f"AgreementTest(index={self.index!r}, statistic={num(self.statistic)}, "
+                f"pvalue={num(self.pvalue)}, adjusted={{{adjusted}}}, "
+                f"model={self.model!r}, method={self.method!r})")
+
+    def confidence_interval(self, confidence_level=0.95, method="BCa", n_resamples=9999,
+                            seed=None):
+        """A bootstrap confidence interval for the index itself (not for its null).
+
+        The objects are resampled with replacement: for a table index a multinomial draw of
+        its cells, so 10,000 resamples are a few array operations.
+
+        Parameters
+        ----------
+        confidence_level : float, default 0.95
+            The interval's confidence level.
+        method : {"BCa", "percentile"}, default "BCa"
+            Efron's bias-corrected and accelerated interval, or the percentile interval.
+        n_resamples : int, default 9999
+            Bootstrap resamples.
+        seed : None, int, SeedSequence or Generator, optional
+            The only source of randomness.
+
+        Returns
+        -------
+        ConfidenceInterval
+            ``low``, ``high``, ``confidence_level``, ``method``, the bootstrap distribution.
+
+        See Also
+        --------
+        clusteragree.intervals.confidence_interval : The same without a test.
+
+        References
+        ----------
+        Efron, B. (1987), "Better bootstrap confidence intervals", Journal of the American
+        Statistical Association 82.
+
+        Examples
+        --------
+        >>> res = ca.agreement_test([[30, 20], [10, 20]], index="rand", method="exact")
+        >>> ci = res.confidence_interval(n_resamples=2000, seed=1)
+        >>> bool(ci.low < res.statistic < ci.high), ci.method
+        (True, 'BCa')
+        """
+        if self.clusterings is None:
+            raise ValueError("this test was not made by agreement_test, so its clusterings "
+                             "are not known: use ca.confidence_interval(x, y, index=...)")
+        return interval_of(self.clusterings, self.record, self.options, confidence_level,
+                           method, n_resamples, seed)
+
+    def summary(self) -> str:
+        """The test as R prints an ``htest`` (``str(res)``).
+
+        Returns
+        -------
+        str
+            Data, index, observed value and null moments, p-value, alternative, null
+            distribution and adjusted values.
+        """
+        return str(self)
+
+    def __str__(self) -> str:
+        nd, rec = self.null, self.record
+        median = f", null median = {nd.median:.6g}" if nd.has_law else ""
+        z = f", z = {self.zscore:.4g}{_z_caveat(nd)}" if not math.isnan(self.zscore) else ""
+        lines = ["", f"\t{nd.method_record.title}", "",
+                 f"data:  {self.data_name}",
+                 f"index: {rec.name} ({rec.title}), a {rec.kind}",
+                 *([self.note] if self.note else []),
+                 f"observed = {self.statistic:.6g}, null mean = {nd.mean:.6g}{median}{z}"]
+        if self.interval is not None:  # as R prints a test's interval
+            ci = self.interval
+            lines.append(f"{100 * ci.confidence_level:g} percent confidence interval "
+                         f"({ci.method} bootstrap, {ci.n_resamples:,} resamples): "
+                         f"{ci.low:.4g} {ci.high:.4g}")
+        if not math.isnan(self.pvalue):
+            lines.append(f"p-value {_fmt_p(self)}")
+        else:
+            lines.append("p-value: not available from closed-form moments (use a method that "
+                         "gives the law)")
+        lines.append(f"alternative hypothesis: {rec.name} is {_SIDES[self.alternative]} "
+                     "its value by chance")
+        lines.append(f"null distribution: {nd.describe()}")
+        how = "(I - c) / (max - c)" if rec.kind != "distance" else "(c - I) / (c - min)"
+        if self.adjusted:
+            values = ", ".join(f"{v:.4g} (c = null {k})" for k, v in self.adjusted.items())
+            lines.append(f"adjusted {rec.name}, {how}: {values}")
+        else:
+            lines.append(f"not adjusted: {rec.name} has no fixed optimum (use "
+                         "adjust(optimum=...))")
+        return "\n".join(lines) + "\n"
+
+    def _repr_html_(self) -> str:
+        """Jupyter: the same numbers as the printed test, as a table, and the null law with
+        the observed value marked."""
+        nd, rec = self.null, self.record
+        rows = [("data", self.data_name), ("index", f"{rec.name} ({rec.title}), a {rec.kind}"),
+                ("observed", f"{self.statistic:.6g}"), ("null mean", f"{nd.mean:.6g}")]
+        if self.note:
+            rows.insert(2, ("computed", self.note))
+        if nd.has_law:
+            rows.append(("null median", f"{nd.median:.6g}"))
+        if not math.isnan(self.zscore):
+            rows.append(("z", f"{self.zscore:.4g}{_z_caveat(nd)}"))
+        if not math.isnan(self.pvalue):
+            rows.append(("p-value", _fmt_p(self).removeprefix("= ")))
+        rows.append(("alternative", f"{rec.name} is {_SIDES[self.alternative]} its value by "
+                                    "chance"))
+        how = "(I - c) / (max - c)" if rec.kind != "distance" else "(c - I) / (c - min)"
+        for center, value in self.adjusted.items():
+            rows.append((f"adjusted, c = null {center}", f"{value:.4g}  {how}"))
+        out = definition_table(nd.method_record.title, rows, caption=f"null: {nd.describe()}")
+        if nd.has_law:
+            out += figure_html(nd.plot(self.statistic).figure)
+        return out
+
+
+class ResultsFrame(pd.DataFrame):
+    """A DataFrame of results (``compare``, ``to_frame()``) that Jupyter shows with 4
+    significant digits and the null named in its caption; in every other way a DataFrame.
+
+    Parameters
+    ----------
+    data : array-like, dict or DataFrame, optional
+        As ``pandas.DataFrame`` takes it.
+    index : Index or array-like, optional
+        The row labels.
+    columns : Index or array-like, optional
+        The column labels.
+    dtype : dtype, optional
+        One dtype for every column.
+    copy : bool, optional
+        Copy the data.
+
+    See Also
+    --------
+    results_frame : Makes one from tests.
+    format_results : The same frame as text.
+
+    Examples
+    --------
+    >>> df = ca.compare([[30, 20], [10, 20]], indices=["rand"], method="exact")
+    >>> isinstance(df, ResultsFrame), "null: both margins fixed" in df._repr_html_()
+    (True, True)
+    """
+
+    @property
+    def _constructor(self):
+        return ResultsFrame
+
+    def _repr_html_(self) -> str:
+        nulls = self.attrs.get("null") or sorted(
+            {f"{m}, {k}" for m, k in zip(self.get("model", []), self.get("method", []))
+             if not pd.isna(m)})
+        caption = "; ".join(f"null: {d}" for d in nulls) or None
+        if self.attrs.get("data"):
+            caption = f"data: {self.attrs['data']}" + (f" -- {caption}" if caption else "")
+        notes = [*self.attrs.get("notes", []), *frame_notes(self)]
+        if notes:  # how an index was computed (smi, rmi), the groups of one test, z's caveat
+            caption = "; ".join([caption or "", *notes]).lstrip("; ")
+        return table(self, caption).to_html()
+
+
+def skewed_rows(frame: pd.DataFrame) -> pd.Series:
+    """The rows whose null law is too skewed for a normal reading of z (|skewness| >= 0.5).
+
+    Parameters
+    ----------
+    frame : DataFrame
+        A frame of the result schema.
+
+    Returns
+    -------
+    Series of bool
+        True where z is shown only with its caveat.
+
+    See Also
+    --------
+    frame_notes : The caveat in words.
+
+    Examples
+    --------
+    >>> df = ca.compare([[12, 2], [3, 10]], indices=["rand"], method="exact")
+    >>> skewed_rows(df).tolist()                        # skewness 2.67
+    [True]
+    """
+    if "null_skewness" not in frame:
+        return pd.Series(False, index=frame.index)
+    return (frame["null_skewness"].astype("Float64").abs() >= SKEWED).fillna(False).astype(bool)
+
+
+def frame_notes(frame: pd.DataFrame) -> list[str]:
+    """What a reader of a results frame must be told beside it: which indices are one test
+    (``test_group``) and which z-scores stand beside a skewed null law.
+
+    Parameters
+    ----------
+    frame : DataFrame
+        A frame of the result schema (``compare``).
+
+    Returns
+    -------
+    list of str
+        One sentence per group of one test, one on the number of distinct tests, one on z.
+
+    See Also
+    --------
+    format_results : Prints them under the table.
+
+    Examples
+    --------
+    >>> df = ca.compare([[12, 2], [3, 10]], indices=["rand", "jaccard", "vi"],
+    ...                 method="exact", confidence_level=None)
+    >>> for note in frame_notes(df):
+    ...     print(note)
+    one test, of sum n_ij^2 given the margins: rand, jaccard
+    2 distinct tests among 3 indices
+    z*: the null law is skewed (|skewness| >= 0.5): read the p-value, not a normal tail of z
+    """
+    notes = []
+    if "test_group" in frame and frame["test_group"].notna().any():
+        groups = frame["test_group"].dropna()
+        for group in dict.fromkeys(groups):
+            members = groups.index[groups == group].tolist()
+            if len(members) > 1:
+                notes.append(f"one test, of {group} given the margins: {', '.join(members)}")
+        n_tests = groups.nunique() + int(frame["test_group"].isna().sum())
+        if n_tests < len(frame):
+            notes.append(f"{n_tests} distinct test{'s' if n_tests > 1 else ''} among "
+                         f"{len(frame)} indices")
+    if "zscore" in frame and (skewed_rows(frame) & frame["zscore"].notna()).any():
+        notes.append(f"z*: the null law is skewed (|skewness| >= {SKEWED:g}): read the "
+                     "p-value, not a normal tail of z")
+    return notes
+
+
+def results_frame(tests) -> pd.DataFrame:
+    """The results of several tests as one frame of the schema.
+
+    Parameters
+    ----------
+    tests : sequence of AgreementTest
+        One row each, in this order.
+
+    Returns
+    -------
+    ResultsFrame
+        Indexed by the index names, with the columns ``RESULT_COLUMNS``: numeric columns as
+        pandas' nullable Float64 / Int64, so NA stays NA (never nan).
+
+    See Also
+    --------
+    AgreementTest.to_frame : One test.
+
+    Examples
+    --------
+    >>> tests = [ca.agreement_test([[30, 20], [10, 20]], index=i, method="exact")
+    ...          for i in ("rand", "jaccard")]
+    >>> results_frame(tests)["pvalue"].round(4).tolist()
+    [0.0368, 0.0368]
+    """
+    frame = ResultsFrame([t.row() for t in tests], columns=list(RESULT_COLUMNS),
+                         index=pd.Index([t.index for t in tests], name="index"))
+    types = {c: "Float64" for c in FLOAT_COLUMNS}
+    types.update({c: "Int64" for c in INT_COLUMNS})
+    return frame.astype(types)
+
+
+
+
+def format_results(frame: pd.DataFrame, columns=None, digits: int = 4) -> str:
+    """A results frame as text, R-style.
+
+    Numbers to ``digits`` significant digits, NA where the method gives nothing, and the null
+    named above the table.
+
+    Parameters
+    ----------
+    frame : DataFrame
+        A frame of the one schema (``compare``, ``to_frame()``).
+    columns : list of str, optional
+        The columns to show (default all).
+    digits : int, default 4
+        Significant digits.
+
+    Returns
+    -------
+    str
+        The table.
+
+    See Also
+    --------
+    compare : Makes such frames.
+
+    Examples
+    --------
+    >>> df = ca.compare([[30, 20], [10, 20]], indices=["rand", "jaccard"], method="exact")
+    >>> print(format_results(df, ["statistic", "null_mean", "pvalue", "adjusted_mean"]))
+    null: both margins fixed (permutation model); dynamic programme on s
+            statistic null_mean   pvalue adjusted_mean
+    index                                             
+    rand       0.5253    0.4997  0.03683       0.05124
+    jaccard    0.3644    0.3414  0.03683       0.03490
+    one test, of sum n_ij^2 given the margins: rand, jaccard
+    1 distinct test among 2 indices
+    """
+    cols = list(columns) if columns is not None else list(frame.columns)
+    shown = frame[cols].astype(object).copy()
+    skewed = skewed_rows(frame)
+    floor = (frame["n_extreme"] == 0).fillna(False) if "n_extreme" in frame else None
+    for c in cols:
+        if c == "pvalue" and floor is not None:  # no simulated value as extreme: p < 1/(B+1)
+            shown[c] = ["NA" if pd.isna(v) else f"<{float(v):#.{digits - 1}g}" if low
+                        else f"{float(v):#.{digits}g}" for v, low in zip(frame[c], floor)]
+        elif c == "zscore":  # z beside a skewed law carries its caveat (a star, and a note)
+            shown[c] = ["NA" if pd.isna(v) else f"{float(v):#.{digits}g}" + ("*" if sk else "")
+                        for v, sk in zip(frame[c], skewed)]
+        elif c in FLOAT_COLUMNS:
+            shown[c] = [("NA" if pd.isna(v) else f"{float(v):#.{digits}g}") for v in frame[c]]
+        else:
+            shown[c] = ["NA" if pd.isna(v) else v for v in frame[c]]
+    head = [f"null: {d}" for d in frame.attrs.get("null", [])]
+    notes = frame_notes(frame[cols + [c for c in ("test_group", "null_skewness")
+                                      if c in frame and c not in cols]])
+    if "zscore" not in cols:
+        notes = [n for n in notes if not n.startswith("z*")]
+    with pd.option_context("display.max_rows", None, "display.width", 200):
+        return "\n".join(head + [shown.to_string()] + notes)
