@@ -24,7 +24,8 @@ import pandas as pd
 
 from ._docs import fill_doc
 from ._validate import check_bool, check_choice, check_options, check_real
-from .indices import (Index, PairIndex, evaluate_checked, evaluate_pairwise, get_index,
+from .indices import (Index, PairIndex, evaluate_checked, evaluate_pairwise, evaluate_sparse,
+                      get_index,
                       group_members, resolve_indices, skip_undefined, split_options)
 from .intervals import check_level, intervals_of, resampling_generator
 from .nulls import NullDistribution, NullSpec, plan, run
@@ -138,6 +139,8 @@ def agreement(x, y=None, index="adjusted_rand", *, data=None, dropna=False, join
         rec = recs[names.index(name)]
         if isinstance(rec, PairIndex):
             return np.asarray(evaluate_pairwise(rec, clusterings.pair(rec), opts[name]))
+        if clusterings.counts is None:  # a sparse table: from its non-zero cells and margins
+            return np.asarray(evaluate_sparse(rec, clusterings.table, opts[name]))
         return evaluate_checked(rec, clusterings.counts, opts[name])
 
     values, reasons = skip_undefined(names, group_members(index), one)

@@ -196,8 +196,8 @@ class ContingencyTable:
     def __init__(self, counts, row_labels=None, col_labels=None, names=("x", "y")):
         arr = check_counts(counts, allow_batch=False)
         K, Q = arr.shape
-        row_labels = _check_axis_labels(row_labels, K, "row_labels")
-        col_labels = _check_axis_labels(col_labels, Q, "col_labels")
+        row_labels = check_axis_labels(row_labels, K, "row_labels")
+        col_labels = check_axis_labels(col_labels, Q, "col_labels")
         if not (isinstance(names, (tuple, list)) and len(names) == 2):
             raise TypeError(f"names must be a pair of names (x, y), got {names!r}")
         keep_r = arr.sum(axis=1) > 0
@@ -320,7 +320,7 @@ class ContingencyTable:
     __hash__ = None
 
 
-def _check_axis_labels(labels, size: int, name: str) -> np.ndarray:
+def check_axis_labels(labels, size: int, name: str) -> np.ndarray:
     if labels is None:
         return np.arange(size)
     out = np.asarray(labels if not isinstance(labels, pd.Index) else labels.to_numpy())

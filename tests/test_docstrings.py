@@ -37,6 +37,7 @@ NumpyDocString = pytest.importorskip("numpydoc.docscrape").NumpyDocString
 MODULES = (
     "clusteragree",
     "clusteragree.tables",
+    "clusteragree.sparse_tables",
     "clusteragree.inputs",
     "clusteragree.datasets",
     "clusteragree.indices",

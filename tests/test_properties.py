@@ -660,7 +660,8 @@ def test_crosstab_many_clusters_path():
     x = rng.permutation(n) * 3 + 1
     y = np.array([f"s{v}" for v in rng.integers(0, 5000, n)])
     x[:50] = x[0]  # a few repeated labels in x too
-    tab = ca.crosstab(x, y)
+    tab = ca.crosstab(x, y, sparse=False)  # the dense table of the occupied rows and columns
+    assert (ca.crosstab(x, y).cells.toarray() == tab.counts).all()  # the sparse one (auto)
     expected = Counter(zip(x.tolist(), y.tolist()))
     got = {}
     for r, c in zip(*np.nonzero(tab.counts)):

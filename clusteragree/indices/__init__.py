@@ -27,12 +27,12 @@ from .._validate import suggest
 from ._common import STATISTIC_NAMES, STATISTICS
 from ._pairwise import evaluate_pairwise, gather_objects, pair_vectors
 from ._registry import (REGISTRY, Index, PairIndex, TableIndex, evaluate, evaluate_checked,
-                        get_index, register_groups)
+                        evaluate_sparse, get_index, register_groups)
 from .catalogue import catalogue_markdown
 from .mari import mari_null_moments
 
 __all__ = ["list_indices", "catalogue_markdown", "get_index", "evaluate", "evaluate_checked",
-           "resolve_indices",
+           "evaluate_sparse", "resolve_indices",
            "mari_null_moments",
            "group_members", "skip_undefined",
            "split_options", "GROUPS",

@@ -33,6 +33,7 @@ Degenerate tables are decided here, once, for every index:
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 from typing import Callable
 
@@ -46,7 +47,7 @@ from .._validate import check_options, suggest
 from ._common import STATISTICS, identical
 
 __all__ = ["Index", "TableIndex", "PairIndex", "register", "get_index", "evaluate",
-           "evaluate_checked", "REGISTRY",
+           "evaluate_checked", "evaluate_sparse", "REGISTRY",
            "all_names"]
 
 #: The fields every index record has (``Index``), written once for the three record classes.
@@ -721,3 +722,60 @@ def evaluate_checked(rec: TableIndex, arr: np.ndarray, opts: dict) -> np.ndarray
     if np.isnan(values).any():  # pragma: no cover - a degenerate case the registry missed
         raise RuntimeError(f"index {rec.name!r} gave nan; please report this table")
     return values
+
+
+def evaluate_sparse(rec: Index, table, opts: dict) -> float:
+    """A table index on a sparse table (``SparseContingencyTable``): from its non-zero cells
+    and margins, without the dense table.
+
+    Every index that is a function of sum n_ij^2 or sum n_ij log n_ij given the margins (its
+    ``statistic``: the pair-counting and information families, AMI and NMI included) is
+    computed from the non-zero cells, which hold every term of those sums; any other index
+    needs the dense table and is refused, with the table's size.
+
+    Parameters
+    ----------
+    rec : Index
+        The index's record.
+    table : SparseContingencyTable
+        The table.
+    opts : dict
+        The index's checked options, defaults filled in.
+
+    Returns
+    -------
+    float
+        The index.
+
+    Raises
+    ------
+    ValueError
+        An index that needs the dense table, or a table with fewer objects than it needs.
+
+    See Also
+    --------
+    evaluate_checked : The same on a dense table.
+
+    Examples
+    --------
+    >>> from scipy import sparse
+    >>> from clusteragree.sparse_tables import SparseContingencyTable
+    >>> tab = SparseContingencyTable(sparse.csr_array(np.array([[30, 20], [10, 20]])))
+    >>> round(evaluate_sparse(get_index("ari"), tab, {}), 8)    # as the dense table's
+    0.05124099
+    """
+    K, Q = table.shape
+    if not isinstance(rec, TableIndex) or rec.statistic is None:
+        raise ValueError(
+            f"index {rec.name!r} needs the dense {K:,} x {Q:,} table ({8 * K * Q / 1e6:,.0f} "
+            f"MB); on a sparse table the indices of sum n_ij^2 or of sum n_ij log n_ij are "
+            "computed (the pair-counting and information families: ca.list_indices() lists "
+            "them with their statistic); pass the dense table (tab.to_dense()) if it fits")
+    if table.n < rec.min_n:
+        raise ValueError(f"index {rec.name!r} needs at least {rec.min_n} objects "
+                         f"({rec.min_n_reason}), got a table with n = {table.n}")
+    stat = STATISTICS[rec.statistic](table.values.reshape(1, -1))  # one 1 x nnz "table"
+    value = float(rec.of_statistic(stat, table.row_sums, table.col_sums, **opts))
+    if math.isnan(value):  # pragma: no cover - a degenerate case the registry missed
+        raise RuntimeError(f"index {rec.name!r} gave nan; please report this table")
+    return value

@@ -9,7 +9,8 @@ import numpy as np
 import pandas as pd
 
 from .._docs import fill_doc
-from .._validate import check_choice, suggest
+from .._validate import check_bool, check_choice, suggest
+from ..sparse_tables import SparseContingencyTable, use_sparse
 from ..tables import ContingencyTable, as_counts
 from .labels import JOINS, check_label_pair
 from .memberships import read_memberships
@@ -41,7 +42,7 @@ def _codes(labels):
 
 @fill_doc
 def crosstab(x, y=None, *, data: pd.DataFrame | None = None, dropna: bool = False,
-             join: str = "exact") -> ContingencyTable:
+             join: str = "exact", sparse=None) -> ContingencyTable:
     """Cross-classify two labellings of the same objects.
 
     Parameters
@@ -58,10 +59,15 @@ def crosstab(x, y=None, *, data: pd.DataFrame | None = None, dropna: bool = Fals
         indexes must hold the same labels (in any order), with "inner" the objects in both are
         kept (a warning says how many were left out). Other inputs are paired by position; an
         (n, 1) array is read as n labels.
+    sparse : bool, optional
+        Keep only the non-zero cells (``SparseContingencyTable``): for partitions into many
+        clusters, where the dense K x Q table would be large and mostly zeros. Default: when
+        the table has more than 2**20 cells and more than 4 per object
+        (``clusteragree.sparse_tables.use_sparse``).
 
     Returns
     -------
-    ContingencyTable
+    ContingencyTable or SparseContingencyTable
         The K x Q counts of the objects in each cluster of x (rows, sorted labels) and of y
         (columns), with the labels; names from the Series' names or the column names.
 
@@ -107,10 +113,17 @@ def crosstab(x, y=None, *, data: pd.DataFrame | None = None, dropna: bool = Fals
             v.name if isinstance(v, pd.Series) and v.name is not None else d
             for v, d in ((x, "x"), (y, "y"))
         )
+    if sparse is not None:
+        check_bool(sparse, "sparse")
     x, y = check_label_pair(x, y, dropna=dropna, join=join)
     cx, lx = _codes(x)
     cy, ly = _codes(y)
     K, Q = len(lx), len(ly)
+    if use_sparse(K, Q, len(cx)) if sparse is None else sparse:
+        from scipy.sparse import coo_array  # duplicates summed by the CSR conversion: O(n)
+
+        cells = coo_array((np.ones(len(cx), dtype=np.int64), (cx, cy)), shape=(K, Q)).tocsr()
+        return SparseContingencyTable(cells, lx, ly, names=names)
     if K * Q <= _DIRECT_BINCOUNT_LIMIT:
         counts = np.bincount(cx * Q + cy, minlength=K * Q).reshape(K, Q)
     else:  # too many cells for a dense grid over all label codes: count distinct pairs
@@ -122,6 +135,14 @@ def crosstab(x, y=None, *, data: pd.DataFrame | None = None, dropna: bool = Fals
         )
         lx, ly = lx[rows], ly[cols]
     return ContingencyTable(counts, lx, ly, names=names)
+
+
+def _is_scipy_sparse(obj) -> bool:
+    try:
+        from scipy.sparse import issparse
+    except ImportError:  # pragma: no cover - scipy is a dependency
+        return False
+    return issparse(obj)
 
 
 def _is_2d(obj) -> bool:
@@ -160,10 +181,12 @@ def as_table(x, y=None, *, data=None, dropna: bool = False, join: str = "exact"
     """One ContingencyTable from a table, a K x Q array of counts, or two clusterings (label
     vectors, column names with ``data``, (n, 1) columns of labels, or one-hot membership
     matrices of hard partitions)."""
-    if isinstance(x, ContingencyTable):
+    if isinstance(x, (ContingencyTable, SparseContingencyTable)):
         if y is not None or data is not None:
             raise TypeError("pass either a ContingencyTable or two labellings x, y, not both")
         return x
+    if y is None and data is None and _is_scipy_sparse(x):
+        return SparseContingencyTable(x)
     if y is None and data is None:
         return ContingencyTable(as_counts(x, allow_batch=False))
     if data is None and (_is_2d(x) or _is_2d(y)):

@@ -170,6 +170,13 @@ def plan(clusterings: Clusterings, recs, spec: NullSpec, options=None, *,
     >>> reqs[0].method.name, reqs[0].model.name
     ('exact', 'perm')
     """
+    if clusterings.table is not None and clusterings.counts is None:
+        K, Q = clusterings.table.shape
+        raise ValueError(
+            f"null laws of a sparse {K:,} x {Q:,} table ({clusterings.table.nnz:,} non-zero "
+            "cells) are not available yet: a random table of its margins has K x Q cells. "
+            "ca.agreement gives the indices; crosstab(..., sparse=False) or tab.to_dense() "
+            "gives a dense table for a test when it fits in memory")
     per = _index_options(recs, options)
     rng = spec.generator()
     groups = [g for g in ([r for r in recs if not _is_pair_index(r)],
