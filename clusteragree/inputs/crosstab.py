@@ -19,6 +19,85 @@ __all__ = ["crosstab", "as_table"]
 
 
 _DIRECT_BINCOUNT_LIMIT = 1 << 24  # cells of the label-range grid we accept for direct counting
+_CHUNK = 1 << 15  # objects per chunk of the one-pass count: its 2 x 256 KB of keys stay in cache
+_CHUNK_CELLS = 1 << 12  # the one-pass count is for tables of at most this many cells
+
+
+_INT64 = np.iinfo(np.int64)
+
+
+def _int_values(labels):
+    """The labels as an int64 (or narrower integer) numpy array when they are plain integers
+    (numpy or a Series of a numpy integer or boolean dtype), else None."""
+    if isinstance(labels, pd.Series):
+        if not isinstance(labels.dtype, np.dtype):
+            return None  # categorical, nullable or string extension dtypes
+        labels = labels.to_numpy()
+    if labels.dtype.kind == "b":
+        return labels.view(np.uint8)
+    if labels.dtype.kind not in "iu":
+        return None
+    if labels.dtype == np.uint64:
+        if int(labels.max()) > _INT64.max:
+            return None
+        return labels.astype(np.int64)
+    return labels
+
+
+def _grown(lo, hi, a, b):
+    """The range [lo, hi] extended to hold [a, b], by at least doubling its span on the side
+    that grows (so that a range found chunk by chunk is re-allocated O(log K) times)."""
+    span = hi - lo + 1
+    if a < lo:
+        lo = min(a, max(lo - span, _INT64.min))
+    if b > hi:
+        hi = max(b, min(hi + span, _INT64.max))
+    return lo, hi
+
+
+def _one_pass_counts(x, y):
+    """The dense table of two integer label vectors with small ranges, in one pass.
+
+    The objects are taken in chunks of ``_CHUNK``. In each chunk ``x - xlo`` and ``y - ylo``
+    are made in buffers that stay in cache, checked against the current label ranges by one
+    maximum each (read as unsigned integers, a label below its range is a huge number), and
+    their keys ``(x - xlo) * Q + (y - ylo)`` counted by one ``np.bincount``: the labels are
+    read once from memory and no n-long temporary is made. A chunk outside the ranges grows
+    them, at least doubling the span on the side that grows (so O(log K) re-allocations).
+    Returns ``(counts, row_labels, col_labels)`` over the ranges (their empty rows and columns
+    are dropped by the table), or None when the table would have more than ``_CHUNK_CELLS``
+    cells (then per-chunk counts cost more than they save).
+    """
+    xlo = xhi = int(x[0])
+    ylo = yhi = int(y[0])
+    counts = np.zeros((1, 1), dtype=np.int64)
+    size = min(_CHUNK, len(x))
+    dx, dy = np.empty(size, dtype=np.int64), np.empty(size, dtype=np.int64)
+    for start in range(0, len(x), _CHUNK):
+        xc, yc = x[start:start + _CHUNK], y[start:start + _CHUNK]
+        kx, ky = dx[:len(xc)], dy[:len(xc)]
+        np.subtract(xc, xlo, out=kx, dtype=np.int64)  # exact: labels and ranges fit in int64
+        np.subtract(yc, ylo, out=ky, dtype=np.int64)
+        K, Q = counts.shape
+        if kx.view(np.uint64).max() >= K or ky.view(np.uint64).max() >= Q:
+            a, b = min(xlo, int(xc.min())), max(xhi, int(xc.max()))
+            c, d = min(ylo, int(yc.min())), max(yhi, int(yc.max()))
+            if (b - a + 1) * (d - c + 1) > _CHUNK_CELLS:
+                return None
+            nxlo, nxhi = _grown(xlo, xhi, a, b)
+            nylo, nyhi = _grown(ylo, yhi, c, d)
+            if (nxhi - nxlo + 1) * (nyhi - nylo + 1) > _CHUNK_CELLS:
+                nxlo, nxhi, nylo, nyhi = a, b, c, d  # no room to grow: what is needed
+            grown = np.zeros((nxhi - nxlo + 1, nyhi - nylo + 1), dtype=np.int64)
+            grown[xlo - nxlo:xhi - nxlo + 1, ylo - nylo:yhi - nylo + 1] = counts
+            counts, xlo, xhi, ylo, yhi = grown, nxlo, nxhi, nylo, nyhi
+            K, Q = counts.shape
+            np.subtract(xc, xlo, out=kx, dtype=np.int64)
+            np.subtract(yc, ylo, out=ky, dtype=np.int64)
+        kx *= Q
+        kx += ky
+        counts.reshape(-1)[:] += np.bincount(kx, minlength=K * Q)
+    return counts, np.arange(xlo, xhi + 1), np.arange(ylo, yhi + 1)
 
 
 def _codes(labels):
@@ -116,6 +195,11 @@ def crosstab(x, y=None, *, data: pd.DataFrame | None = None, dropna: bool = Fals
     if sparse is not None:
         check_bool(sparse, "sparse")
     x, y = check_label_pair(x, y, dropna=dropna, join=join)
+    if not sparse:
+        ix, iy = _int_values(x), _int_values(y)
+        found = None if ix is None or iy is None else _one_pass_counts(ix, iy)
+        if found is not None:
+            return ContingencyTable(found[0], found[1], found[2], names=names)
     cx, lx = _codes(x)
     cy, ly = _codes(y)
     K, Q = len(lx), len(ly)

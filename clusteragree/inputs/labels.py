@@ -66,7 +66,10 @@ def check_labels(labels, name: str) -> pd.Series | np.ndarray:
     return out
 
 
-def _missing_mask(labels) -> np.ndarray:
+def _missing_mask(labels) -> np.ndarray | None:
+    """Where labels are missing; None, without a pass, for numpy integers and booleans."""
+    if isinstance(labels.dtype, np.dtype) and labels.dtype.kind in "iub":
+        return None  # no integer is missing: nothing to look at
     return np.asarray(pd.isna(labels), dtype=bool)
 
 
@@ -155,18 +158,16 @@ def check_label_pair(x, y, *, dropna: bool = False, names=("x", "y"), join: str 
         )
     if not isinstance(dropna, (bool, np.bool_)):
         raise TypeError(f"dropna must be True or False, got {dropna!r}")
-    miss_x, miss_y = _missing_mask(x), _missing_mask(y)
-    if miss_x.any() or miss_y.any():
+    missing = {name: mask for name, mask in zip(names, (_missing_mask(x), _missing_mask(y)))
+               if mask is not None and mask.any()}
+    if missing:
         if not dropna:
-            which = [n for n, m in zip(names, (miss_x, miss_y)) if m.any()]
-            counts = ", ".join(
-                f"{n}: {int(m.sum())}" for n, m in zip(names, (miss_x, miss_y)) if m.any()
-            )
+            counts = ", ".join(f"{n}: {int(m.sum())}" for n, m in missing.items())
             raise ValueError(
-                f"{' and '.join(which)} contain missing labels (NaN/None; {counts}); "
+                f"{' and '.join(missing)} contain missing labels (NaN/None; {counts}); "
                 "pass dropna=True to leave those objects out"
             )
-        keep = ~(miss_x | miss_y)
+        keep = ~np.logical_or.reduce(list(missing.values()))
         if not keep.any():
             raise ValueError("no object is labelled in both x and y once missing labels are dropped")
         x = x[keep] if isinstance(x, np.ndarray) else x[keep].reset_index(drop=True)
