@@ -146,6 +146,9 @@ class NullMethod:
         The memory a Monte Carlo method holds per object while it draws (labels, their
         permuted copies; 0 for methods that draw tables): the engine checks n times this
         before any work.
+    sparse : bool, default False
+        It serves a sparse table (``clusteragree.SparseContingencyTable``): it needs only the
+        margins and the observed index, never a dense K x Q table.
     extra : dict, optional
         Anything else the method keeps.
 
@@ -175,6 +178,7 @@ class NullMethod:
     # memory a Monte Carlo method holds per object while it draws (labels, their permuted
     # copies): 0 for methods that draw tables; the engine checks n x this before any work
     bytes_per_object: int = 0
+    sparse: bool = False  # serves a sparse table (needs no dense K x Q table)
     extra: dict = field(default_factory=dict)
 
     @property
@@ -389,7 +393,7 @@ register_model(Model(
     description="y randomly relabelled against x: every table with the observed margins, with "
                 "its generalized hypergeometric probability",
     fixed="both margins (the cluster sizes of x and y)", default_method="patefield",
-    auto=("exact", "patefield", "hypergeometric"), margins_fixed=True,
+    auto=("exact", "patefield", "permutation", "hypergeometric"), margins_fixed=True,
     reference="Hubert & Arabie (1985); " + _GATES))
 register_model(Model(
     name="num", title="random partitions with the observed numbers of clusters (num)",

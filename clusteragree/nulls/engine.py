@@ -19,12 +19,13 @@ from __future__ import annotations
 from ..indices import (get_index, group_members, resolve_indices, skip_undefined,
                        split_options)
 from .._docs import fill_doc
-from ..indices import Index, PairIndex, evaluate_checked
+from ..indices import Index, PairIndex, evaluate_checked, evaluate_sparse
 from ..inputs import Clusterings, as_clusterings
 from .._validate import check_options
 from ._methods import MODELS, PAIR_MODELS, PARTITION_MODELS, get_method, get_model, methods_of
 from ._request import NullRequest, check_memory
 from .distribution import NullDistribution
+from .sparse import is_sparse
 from .spec import NullSpec, misplaced_settings
 
 __all__ = ["plan", "run", "null_distributions", "null_distribution", "index_records"]
@@ -85,7 +86,22 @@ def _n_sim_for(method, spec: NullSpec, auto: bool):
     return None
 
 
+def _check_sparse(method_rec, clusterings) -> None:
+    if is_sparse(clusterings.table) and not method_rec.sparse:
+        K, Q = clusterings.table.shape
+        able = [m for m in methods_of(method_rec.model)
+                if get_method(m, method_rec.model).sparse]
+        what = (f"under model={method_rec.model!r} a sparse table takes method='auto' or "
+                f"{able}" if able else
+                f"no method of model={method_rec.model!r} serves a sparse table (model='perm' "
+                "does), and tab.to_dense() makes the dense table when it fits in memory")
+        raise ValueError(
+            f"method={method_rec.name!r} needs the dense table, and this sparse table has "
+            f"{K:,} x {Q:,} cells ({clusterings.table.nnz:,} non-zero); {what}")
+
+
 def _request(recs, options, clusterings, model, method_rec, spec, rng, auto, observed):
+    _check_sparse(method_rec, clusterings)
     if spec.exhaustive is not None and "exhaustive" not in method_rec.options:
         raise ValueError(f"exhaustive= is for permutation methods, not method="
                          f"{method_rec.name!r}")
@@ -102,8 +118,11 @@ def _request(recs, options, clusterings, model, method_rec, spec, rng, auto, obs
 
 def _choose(recs, options, clusterings, model, spec, rng, observed) -> NullRequest:
     """The checked request of one group; ``method="auto"`` takes the first of the model's
-    ``auto`` methods whose check passes (exact when it fits, else Monte Carlo)."""
+    ``auto`` methods whose check passes (exact when it fits, else Monte Carlo). On a sparse
+    table, no method named means "auto" (the model's default needs a dense table)."""
     method = spec.method or model.default_method
+    if spec.method is None and is_sparse(clusterings.table):
+        method = "auto"  # the default method needs a dense table: take the best that serves
     if method != "auto":
         return _request(recs, options, clusterings, model, get_method(method, model), spec,
                         rng, False, observed)
@@ -112,14 +131,16 @@ def _choose(recs, options, clusterings, model, spec, rng, observed) -> NullReque
         try:
             return _request(recs, options, clusterings, model, get_method(name, model), spec,
                             rng, True, observed)
-        except ValueError as exc:
+        except (ValueError, MemoryError) as exc:  # too large, too slow, or not for this
             refusals.append(f"{name}: {exc}")
     raise ValueError("method='auto' found no method for this request: " + "; ".join(refusals))
 
 
-def _observed_value(rec: Index, counts, options) -> float:
+def _observed_value(rec: Index, table, options) -> float:
     """An index on the observed table (its counts and options checked at the entry)."""
-    return float(evaluate_checked(rec, counts, options))
+    if is_sparse(table):
+        return float(evaluate_sparse(rec, table, options))
+    return float(evaluate_checked(rec, table.counts, options))
 
 
 def _index_options(recs, options) -> dict:
@@ -170,13 +191,6 @@ def plan(clusterings: Clusterings, recs, spec: NullSpec, options=None, *,
     >>> reqs[0].method.name, reqs[0].model.name
     ('exact', 'perm')
     """
-    if clusterings.table is not None and clusterings.counts is None:
-        K, Q = clusterings.table.shape
-        raise ValueError(
-            f"null laws of a sparse {K:,} x {Q:,} table ({clusterings.table.nnz:,} non-zero "
-            "cells) are not available yet: a random table of its margins has K x Q cells. "
-            "ca.agreement gives the indices; crosstab(..., sparse=False) or tab.to_dense() "
-            "gives a dense table for a test when it fits in memory")
     per = _index_options(recs, options)
     rng = spec.generator()
     groups = [g for g in ([r for r in recs if not _is_pair_index(r)],
@@ -200,7 +214,7 @@ def plan(clusterings: Clusterings, recs, spec: NullSpec, options=None, *,
     table_names = [r.name for r in recs if not _is_pair_index(r)]
     observed, not_defined = ({}, {}) if not table_names else skip_undefined(
         table_names, optional,
-        lambda name: _observed_value(by_name[name], clusterings.table.counts, per[name]))
+        lambda name: _observed_value(by_name[name], clusterings.table, per[name]))
     if not_defined:
         groups = [[r for r in g if r.name not in not_defined] for g in groups]
         models = [m for g, m in zip(groups, models) if g]

@@ -221,4 +221,4 @@ def _moments_law(req):
 register_method(NullMethod(
     name="hypergeometric", model="perm", title="Agreement test (closed-form moments)",
     description="closed-form mean and variance under fixed margins",
-    law=_moments_law, check=_check_request))
+    law=_moments_law, check=_check_request, sparse=True))

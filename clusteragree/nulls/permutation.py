@@ -18,6 +18,8 @@ import numpy as np
 from .._validate import check_positive_int, check_seed
 from ..indices import gather_objects, pair_vectors
 from ._methods import PAIR_MODELS, NullMethod, register_method
+from .sparse import (check_sparse_permutation, is_sparse, permutation_seconds,
+                     sparse_permutation_law)
 from ._request import sampled_laws, values_on_tables
 
 __all__ = ["permuted_tables", "table_to_codes", "use_all_permutations", "EXHAUSTIVE_LIMIT",
@@ -195,6 +197,8 @@ def _describe_permutation(nd) -> str:
 
 
 def _table_permutation_law(req):
+    if is_sparse(req.table):
+        return sparse_permutation_law(req)
     x, y = table_to_codes(req.table.counts)
     if use_all_permutations(len(x), req.spec.exhaustive):
         tables, weights = permuted_tables(x, y, exhaustive=True)
@@ -246,6 +250,16 @@ def _check_pair_exact_mean(req):
                              "method='permutation'")
 
 
+def _check_table_permutation(req):
+    """On a sparse table, the indices of s or t only; under ``method="auto"``, draws within
+    the spec's ``max_seconds``."""
+    if is_sparse(req.table):
+        check_sparse_permutation(req)
+    elif req.auto and permutation_seconds(req.clusterings.n, req.n_sim) > req.spec.max_seconds:
+        raise ValueError(f"{req.n_sim:,} label permutations of n = {req.clusterings.n:,} "
+                         f"objects would take over max_seconds={req.spec.max_seconds:g}")
+
+
 #: Memory per object while permuting a table's labels (measured: 88 bytes at n = 10**6).
 _BYTES_PER_OBJECT = 128
 
@@ -254,8 +268,8 @@ register_method(NullMethod(
     name="permutation", model="perm", title="Permutation agreement test",
     description="random permutations of y's labels against x (all of them, an exact law, "
                 "when n <= 8)",
-    law=_table_permutation_law, monte_carlo=True, default_n_sim=DEFAULT_N_PERM,
-    bytes_per_object=_BYTES_PER_OBJECT,
+    law=_table_permutation_law, check=_check_table_permutation, monte_carlo=True,
+    default_n_sim=DEFAULT_N_PERM, bytes_per_object=_BYTES_PER_OBJECT, sparse=True,
     describe=_describe_permutation, options=("exhaustive",)))
 for _model in PAIR_MODELS:
     register_method(NullMethod(

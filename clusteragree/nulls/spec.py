@@ -72,7 +72,8 @@ class NullSpec:
         Exact methods refuse, before any work, a dynamic programme larger than this.
     max_seconds : float
         The closed-form variance of an information index (``method="hypergeometric"``) is
-        refused, before any work, when its time predicted from the margins is above this.
+        refused, before any work, when its time predicted from the margins is above this;
+        ``method="auto"`` passes over label permutations predicted to take longer.
     progress : bool
         Show a progress bar on long Monte Carlo runs.
 

@@ -1,0 +1,102 @@
+"""Null laws of sparse contingency tables (partitions into many clusters): the closed-form
+moments equal the dense table's, the label-permutation draws follow the exact law of the
+permutation model, ``method="auto"`` (and the default) choose a method that serves a sparse
+table and say so, and every method or index that needs the dense table is refused by name
+before any work."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from scipy import stats
+
+import clusteragree as ca
+from clusteragree.nulls.exact import statistic_law
+from clusteragree.nulls.sparse import permuted_cell_counts
+
+
+def labels(n, K, keep=0.3, seed=0):
+    rng = np.random.default_rng(seed)
+    x = rng.integers(0, K, n)
+    return x, np.where(rng.random(n) < keep, x, rng.integers(0, K, n))
+
+
+@pytest.mark.parametrize("index", ["adjusted_rand", "rand", "nmi_sum",
+                                   "adjusted_mutual_info"])
+def test_closed_form_moments_of_a_sparse_table_equal_the_dense_tables(index):
+    x, y = labels(400, 12, seed=1)
+    sparse, dense = ca.crosstab(x, y, sparse=True), ca.crosstab(x, y, sparse=False)
+    a = ca.nulls.null_distribution(sparse, index=index, method="hypergeometric")
+    b = ca.nulls.null_distribution(dense, index=index, method="hypergeometric")
+    assert a.mean == pytest.approx(b.mean, rel=1e-12, abs=1e-15)
+    assert a.std == pytest.approx(b.std, rel=1e-12)
+    ta = ca.agreement_test(sparse, index=index, method="hypergeometric")
+    tb = ca.agreement_test(dense, index=index, method="hypergeometric")
+    assert ta.statistic == pytest.approx(tb.statistic, rel=1e-12)
+    assert ta.zscore == pytest.approx(tb.zscore, rel=1e-9)
+
+
+@pytest.mark.parametrize("statistic", ["s", "t"])
+def test_label_permutations_of_a_sparse_table_follow_the_exact_law(statistic):
+    counts = np.array([[3, 1, 0, 1], [0, 2, 2, 0], [1, 0, 3, 2]])
+    rows, cols = counts.sum(axis=1), counts.sum(axis=0)
+    values, probs = statistic_law(rows, cols, statistic)
+    rng = np.random.default_rng(7)
+    cells = [permuted_cell_counts(rows, cols, rng) for _ in range(6000)]
+    assert all(int(c.sum()) == rows.sum() and (c > 0).all() for c in cells)
+    if statistic == "s":
+        drawn = np.array([int((c * c).sum()) for c in cells], dtype=float)
+    else:
+        drawn = np.array([float((c * np.log(c)).sum()) for c in cells])
+    where = np.searchsorted(values, drawn - 1e-9)
+    assert np.allclose(values[where], drawn, atol=1e-9)  # every draw is a value of the law
+    observed = np.bincount(where, minlength=len(values))
+    expected = probs * len(drawn)
+    big = expected >= 5  # chi-square on the cells with enough expectation, the rest pooled
+    obs = np.append(observed[big], observed[~big].sum())
+    exp = np.append(expected[big], expected[~big].sum())
+    obs, exp = obs[exp > 0], exp[exp > 0]
+    assert stats.chisquare(obs, exp).pvalue > 1e-3
+
+
+def test_the_permutation_law_on_a_sparse_table_matches_the_dense_one():
+    x, y = labels(3000, 300, seed=2)
+    sparse, dense = ca.crosstab(x, y, sparse=True), ca.crosstab(x, y, sparse=False)
+    laws = [ca.nulls.null_distributions(t, ["adjusted_rand", "rand", "nmi_sum"],
+                                        method="permutation", n_sim=1500, seed=3)
+            for t in (sparse, dense)]
+    for name in ("adjusted_rand", "rand", "nmi_sum"):
+        a, b = laws[0][name].samples, laws[1][name].samples
+        assert stats.ks_2samp(a, b).pvalue > 1e-3
+        assert laws[0][name].details["sparse"] is True
+    exact_mean = ca.nulls.null_distribution(sparse, index="rand", method="hypergeometric").mean
+    assert laws[0]["rand"].mean == pytest.approx(exact_mean, abs=4 * laws[0]["rand"].std
+                                                 / np.sqrt(1500))
+
+
+def test_the_default_method_on_a_sparse_table_is_auto_and_says_which_it_took():
+    x, y = labels(3000, 300, seed=4)
+    tab = ca.crosstab(x, y, sparse=True)
+    res = ca.agreement_test(tab, index="adjusted_rand", seed=1)
+    assert res.null.method == "permutation" and res.null.details["auto"] is True
+    assert "chosen by method='auto'" in str(res)
+    quick = ca.agreement_test(tab, index="adjusted_rand",
+                              method=ca.NullSpec(method="auto", max_seconds=1e-6))
+    assert quick.null.method == "hypergeometric"  # the draws would take too long
+    # the same call on the dense table keeps its default (Patefield's sampler)
+    dense = ca.agreement_test(tab.to_dense(), index="adjusted_rand", seed=1)
+    assert dense.null.method == "patefield"
+
+
+def test_methods_and_indices_that_need_the_dense_table_are_refused_by_name():
+    x, y = labels(3000, 300, seed=5)
+    tab = ca.crosstab(x, y, sparse=True)
+    with pytest.raises(ValueError, match=r"method='patefield' needs the dense table.* x 300 "
+                                         r".*\['hypergeometric', 'permutation'\]"):
+        ca.nulls.null_distribution(tab, index="adjusted_rand", method="patefield")
+    with pytest.raises(ValueError, match="method='exact' needs the dense table"):
+        ca.nulls.null_distribution(tab, index="adjusted_rand", method="exact")
+    with pytest.raises(ValueError, match="no method of model='num' serves a sparse table"):
+        ca.agreement_test(tab, index="adjusted_rand", model="num")
+    with pytest.raises(ValueError, match="'purity' needs the dense .* x 300 table"):
+        ca.agreement_test(tab, index="purity", method="permutation")
