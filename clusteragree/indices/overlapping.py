@@ -139,7 +139,9 @@ def element_centric_table(counts, alpha=0.9):
     b = counts.sum(axis=-2)[..., None, :]
     larger = np.maximum(a, b).astype(float)
     cells = counts * (counts / np.where(larger > 0, larger, 1.0))  # n_kq^2 / max(a_k, b_q)
-    return cells.sum(axis=(-2, -1)) / counts.sum(axis=(-2, -1))
+    # summed in sorted order: the same value whatever the order of the clusters (and of x, y)
+    terms = np.sort(cells.reshape(cells.shape[:-2] + (-1,)), axis=-1)
+    return terms.sum(axis=-1) / counts.sum(axis=(-2, -1))
 
 
 def _partition_table(U, V):

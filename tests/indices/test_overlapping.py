@@ -425,8 +425,9 @@ def test_element_centric_of_partitions_is_the_general_path_to_1e12(n, K, Q, seed
     general = element_centric_of_covers(one_hot(x), one_hot(y), alpha)
     closed = ca.agreement(x, y, index="element_centric", alpha=alpha)
     assert closed == pytest.approx(general, rel=1e-12, abs=1e-12)
-    assert ca.agreement(one_hot(x), one_hot(y), index="ecs", alpha=alpha) == pytest.approx(
-        closed, rel=1e-14)  # the clusters in another order: another order of summation
+    # the same value from memberships (clusters in another order), with x and y swapped
+    assert ca.agreement(one_hot(x), one_hot(y), index="ecs", alpha=alpha) == closed
+    assert ca.agreement(y, x, index="ecs") == closed
     table = ca.crosstab(x, y).counts
     assert float(evaluate("element_centric", table, alpha=alpha)) == pytest.approx(
         general, rel=1e-12, abs=1e-12)
@@ -471,3 +472,30 @@ def test_element_centric_takes_the_general_path_unless_both_are_partitions():
     for alpha in (0.9, 0.4):
         assert ca.agreement(U, x, index="element_centric", alpha=alpha) == pytest.approx(
             brute_element_centric(U, one_hot(x), alpha), abs=1e-10)
+
+
+def test_element_centric_from_labels_keeps_the_entry_rules():
+    """Labels in go straight to their table (``Clusterings.labels_table``): Series are paired
+    by their index as for memberships, and what the memberships path refuses is refused with
+    its message; the test's statistic is the same value."""
+    import pandas as pd
+
+    rng = np.random.default_rng(5)
+    x = pd.Series(rng.integers(0, 3, 30), index=[f"o{i}" for i in range(30)])
+    y = pd.Series(rng.integers(0, 4, 30), index=x.index[::-1])
+    value = ca.agreement(x, y, index="ecs")
+    assert value == ca.agreement(one_hot(x.to_numpy()), one_hot(y[x.index].to_numpy()),
+                                 index="ecs")
+    with pytest.warns(UserWarning, match="left out 10"):
+        inner = ca.agreement(x, y.iloc[:20], index="ecs", join="inner")
+    assert inner == ca.agreement(x[y.index[:20]].to_numpy(), y.iloc[:20].to_numpy(), index="ecs")
+    test = ca.agreement_test(x, y, index="ecs", n_sim=20, seed=1)
+    assert test.statistic == value
+    with pytest.raises(ValueError, match="missing labels"):
+        ca.agreement([0, 1, np.nan, 1], [0, 1, 1, 1], index="ecs", dropna=True)
+    with pytest.raises(ValueError, match="same objects"):
+        ca.agreement([0, 1, 1], [0, 1], index="ecs")
+    with pytest.raises(ValueError, match="needs n >= 2"):
+        ca.agreement([0], [0], index="ecs")
+    both = ca.agreement(x, y, index=["ari", "ecs"])
+    assert both["element_centric"] == value
