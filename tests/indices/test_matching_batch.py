@@ -13,7 +13,7 @@ from scipy.optimize import linear_sum_assignment
 import clusteragree as ca
 from clusteragree.indices import evaluate
 from clusteragree.indices.matching import (ENUMERATION_CELLS, best_pairing_totals,
-                                           greedy_pairing_totals, pairings)
+                                           distinct_rows, greedy_pairing_totals, pairings)
 
 SETTINGS = dict(deadline=None, derandomize=True, database=None)
 
@@ -110,8 +110,7 @@ def random_batch(rng, B, K, Q, top):
     """Tables with many ties (few distinct small counts), empty rows and columns, repeats."""
     batch = rng.integers(0, top + 1, size=(B, K, Q)) * (rng.random((B, K, Q)) < 0.7)
     batch[:, 0, 0] += 1  # n >= 1
-    if B > 2:
-        batch[-1] = batch[0]  # a repeated table
+    batch[B - B // 4:] = batch[:B // 4]  # repeated tables (paired once each)
     return batch
 
 
@@ -124,7 +123,7 @@ def random_batch(rng, B, K, Q, top):
 def test_batched_equals_table_by_table(name, opts, K, Q, top, seed):
     if name == "kappa":
         Q = K
-    batch = random_batch(np.random.default_rng(seed), 12, K, Q, top)
+    batch = random_batch(np.random.default_rng(seed), 24, K, Q, top)
     np.testing.assert_allclose(evaluate(name, batch, **opts), ref_values(name, batch, **opts),
                                rtol=1e-12, atol=1e-12)
 
@@ -134,15 +133,16 @@ def test_batched_equals_table_by_table(name, opts, K, Q, top, seed):
 def test_beyond_enumeration_and_long_sides(shape):
     """Tables paired one by one (too many pairings) or with a long side, and a batch shape."""
     rng = np.random.default_rng(sum(shape))
-    batch = random_batch(rng, 6, *shape, 4).reshape((2, 3) + shape)
-    flat = batch.reshape((-1,) + shape)
-    for name, opts in CASES:
-        if name == "kappa" and shape[0] != shape[1]:
-            continue
-        got = evaluate(name, batch, **opts)
-        assert got.shape == (2, 3)
-        np.testing.assert_allclose(got.ravel(), ref_values(name, flat, **opts),
-                                   rtol=1e-12, atol=1e-12, err_msg=f"{name} {opts}")
+    for B in (6, 40):  # one by one, and distinct tables found first
+        batch = random_batch(rng, B, *shape, 4).reshape((2, B // 2) + shape)
+        flat = batch.reshape((-1,) + shape)
+        for name, opts in CASES:
+            if name == "kappa" and shape[0] != shape[1]:
+                continue
+            got = evaluate(name, batch, **opts)
+            assert got.shape == (2, B // 2)
+            np.testing.assert_allclose(got.ravel(), ref_values(name, flat, **opts),
+                                       rtol=1e-12, atol=1e-12, err_msg=f"{name} {opts}")
 
 
 @given(K=st.integers(1, 4), Q=st.integers(1, 5), seed=st.integers(0, 2**32 - 1))
@@ -202,3 +202,16 @@ def test_null_law_batch_of_a_4x4_table():
         np.testing.assert_allclose(evaluate(name, batch, **opts),
                                    ref_values(name, batch, **opts), rtol=1e-12, atol=1e-12,
                                    err_msg=name)
+
+
+def test_distinct_rows_is_unique_even_when_hashes_collide():
+    rng = np.random.default_rng(4)
+    flat = rng.integers(0, 3, size=(500, 4))
+    rows, inverse = distinct_rows(flat)
+    assert np.array_equal(rows[inverse], flat)
+    assert len(rows) == len(np.unique(flat, axis=0))
+    # two different rows with the same hash: a m0 + b m1 = (a + m1) m0 + (b - m0) m1 (mod 2^64)
+    m0, m1 = np.random.default_rng(0).integers(1, 2**62, size=2) | 1
+    clash = np.array([[5, 7], [5 + m1, 7 - m0], [5, 7]], dtype=np.int64)
+    rows, inverse = distinct_rows(clash)
+    assert len(rows) == 2 and np.array_equal(rows[inverse], clash)
