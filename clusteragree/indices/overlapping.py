@@ -130,6 +130,26 @@ def element_centric_table(counts, alpha=0.9):
     = 2 alpha (1 - c / max(a, b)), so object i scores 1 - (1/(2 alpha)) sum_j |...| =
     c / max(a, b). The n_kq objects of cell (k, q) have c = n_kq, a = a_k, b = b_q.
 
+    Parameters
+    ----------
+    counts : array-like of int
+        A K x Q contingency table or a batch of them, shape ``(..., K, Q)``, n >= 1.
+    alpha : float, default 0.9
+        The walk's probability of going on, in (0, 1): checked, and otherwise unused.
+
+    Returns
+    -------
+    ndarray of float
+        S for each table, shape ``counts.shape[:-2]``; the terms are summed in sorted order,
+        so S does not depend on the order of the clusters, nor on that of x and y.
+
+    References
+    ----------
+    Gates, A. J., Wood, I. B., Hetrick, W. P. & Ahn, Y.-Y. (2019), "Element-centric
+    clustering comparison unifies overlaps and hierarchy", Scientific Reports 9.
+
+    Examples
+    --------
     >>> float(element_centric_table(np.array([[2, 0], [1, 1]])))  # (4/2 + 1/3 + 1/2) / 4
     0.5416666666666666
     """

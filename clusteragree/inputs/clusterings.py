@@ -167,6 +167,11 @@ class Clusterings:
         table (``PairIndex.on_table``); None otherwise, and for inputs that ``pair`` refuses
         (missing labels, lengths that differ), so that its message is the one given.
 
+        Returns
+        -------
+        ContingencyTable or None
+            The table of the two labellings (built once), or None.
+
         Examples
         --------
         >>> from clusteragree.inputs import as_clusterings
