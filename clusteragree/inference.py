@@ -138,6 +138,9 @@ def agreement(x, y=None, index="adjusted_rand", *, data=None, dropna=False, join
     def one(name):
         rec = recs[names.index(name)]
         if isinstance(rec, PairIndex):
+            table = clusterings.labels_table() if rec.on_table is not None else None
+            if table is not None:  # two label vectors: the index's form on their table
+                return np.asarray(rec.on_table(table.counts, **opts[name]), dtype=float)
             return np.asarray(evaluate_pairwise(rec, clusterings.pair(rec), opts[name]))
         if clusterings.counts is None:  # a sparse table: from its non-zero cells and margins
             return np.asarray(evaluate_sparse(rec, clusterings.table, opts[name]))

@@ -388,6 +388,10 @@ class PairIndex(Index):
     value : callable, optional
         ``value(X, format_x, Y, format_y, **options)``: the same value without the pair
         vectors (a memory-lean direct form), or None.
+    on_table : callable, optional
+        ``on_table(counts, **options)``: the index of two hard partitions from their
+        contingency table, vectorised over a batch ``(..., K, Q)`` (a closed form, e.g.
+        element-centric similarity's), so that ``evaluate`` takes tables; None: none.
     kinds : tuple of str
         The kinds of clustering the index's definition covers (``_validate.KINDS``:
         "exclusive hard", "fuzzy", "non-exclusive hard", "possibilistic", "non-exhaustive
@@ -424,6 +428,7 @@ class PairIndex(Index):
     inputs_y: tuple[str, ...] | None = None  # y's input formats when they differ from x's
     pair_mean: Callable | None = None  # (xs, ys, **constants, **options) -> exact null mean
     value: Callable | None = None  # (X, Y, **options) -> the index without pair vectors
+    on_table: Callable | None = None  # (counts, **options) -> the index of two partitions
     # The kinds of clustering the index's definition covers (``inputs.KINDS``: exclusive
     # hard, fuzzy, non-exclusive hard, possibilistic, non-exhaustive hard, similarity matrix),
     # for x and, when they differ, for y; checked once, at the entry
@@ -445,6 +450,10 @@ class PairIndex(Index):
         if ("matrix" in self.inputs) != (MATRIX_KIND in self.kinds):
             raise ValueError(f"index {self.name!r}: 'matrix' inputs and the kind "
                              f"{MATRIX_KIND!r} go together")
+        if self.on_table is not None and not ("exclusive hard" in self.kinds
+                                              and "exclusive hard" in self.accepted_kinds(True)):
+            raise ValueError(f"index {self.name!r}: on_table= is for an index defined on "
+                             "hard partitions (the kind 'exclusive hard')")
 
     def accepted_kinds(self, y: bool = False) -> tuple[str, ...]:
         """The kinds of clustering x (or y) may be for this index of two clusterings.
@@ -638,8 +647,10 @@ def evaluate(index, counts, **options) -> np.ndarray:
     Parameters
     ----------
     %(index)s
-        An index of the contingency table (``TableIndex``); an index of object pairs needs
-        the clusterings (``ca.agreement``).
+        An index of the contingency table (``TableIndex``), or an index of object pairs with
+        a form on the table of two partitions (``PairIndex.on_table``: element-centric
+        similarity); the other indices of object pairs need the clusterings
+        (``ca.agreement``).
     counts : array-like of int
         A K x Q table of counts or a batch of them, shape ``(..., K, Q)``.
     %(**options)s
@@ -654,8 +665,8 @@ def evaluate(index, counts, **options) -> np.ndarray:
     TypeError
         An option the index does not take.
     ValueError
-        An index of object pairs, a table that is not one of counts, or fewer objects than
-        the index needs.
+        An index of object pairs with no form on a table, a table that is not one of counts,
+        or fewer objects than the index needs.
 
     See Also
     --------
@@ -668,9 +679,16 @@ def evaluate(index, counts, **options) -> np.ndarray:
     array(0.05124099)
     >>> evaluate("vi", np.array([[[5, 0], [0, 5]], [[3, 2], [2, 3]]]), base=2).round(4)
     array([0.    , 1.9419])
+    >>> evaluate("element_centric", [[2, 0], [1, 1]])      # as on the two partitions' labels
+    array(0.54166667)
     """
     rec = get_index(index)
     opts = check_options(options, rec.options, f"index {rec.name!r}")
+    if isinstance(rec, PairIndex) and rec.on_table is not None:
+        arr = check_counts(counts)
+        if arr.size and int(arr.sum(axis=(-2, -1)).min()) < 2:
+            raise ValueError(f"index {rec.name!r} compares pairs of objects: needs n >= 2")
+        return np.asarray(rec.on_table(arr, **opts), dtype=float)
     if not isinstance(rec, TableIndex):
         raise ValueError(
             f"index {rec.name!r} compares {' or '.join(rec.inputs)} inputs, not a contingency "

@@ -100,6 +100,7 @@ class Clusterings:
         self._objects = objects  # index labels pairing two pandas clusterings, or None
         self.names = (str(names[0]), str(names[1]))
         self._pairs: dict = {}
+        self._labels_table = None  # False once known not to be a dense table of two labellings
 
     @property
     def has_clusterings(self) -> bool:
@@ -159,6 +160,36 @@ class Clusterings:
             raise ValueError(f"index {rec.name!r} compares pairs of objects: needs n >= 2")
         self._pairs[key] = (X, fx, kx, Y, fy, ky)
         return X, fx, Y, fy
+
+    def labels_table(self) -> ContingencyTable | None:
+        """The dense contingency table of x and y when both were given as label vectors (two
+        hard partitions of n >= 2 objects), for an index of two clusterings with a form on the
+        table (``PairIndex.on_table``); None otherwise, and for inputs that ``pair`` refuses
+        (missing labels, lengths that differ), so that its message is the one given.
+
+        Returns
+        -------
+        ContingencyTable or None
+            The table of the two labellings (built once), or None.
+
+        Examples
+        --------
+        >>> from clusteragree.inputs import as_clusterings
+        >>> clus = as_clusterings([0, 0, 1], [1, 1, 1], table=False, pairs=["ecs"])
+        >>> clus.labels_table().counts.tolist()
+        [[2], [1]]
+        """
+        if self._labels_table is None:
+            self._labels_table = False
+            if self.has_clusterings and is_labels(self._x) and is_labels(self._y):
+                try:
+                    tab = as_table(take_objects(self._x, self._objects),
+                                   take_objects(self._y, self._objects))
+                except (TypeError, ValueError):
+                    tab = None
+                if isinstance(tab, ContingencyTable) and tab.n >= 2:
+                    self._labels_table = tab
+        return self._labels_table or None
 
     @property
     def n(self) -> int:

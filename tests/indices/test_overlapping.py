@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 from sklearn.metrics import adjusted_rand_score
 
 import clusteragree as ca
+from clusteragree.indices import evaluate
 from clusteragree.inputs.memberships import sets_to_memberships
 from clusteragree.indices.overlapping import affinity_matrix
 
@@ -406,3 +407,95 @@ def test_against_clusim_on_partitions(clusim_sim, seed):
     assert got["omega"] == pytest.approx(sim.omega_index(cu, cv), abs=1e-10)
     assert got["classification_error"] == pytest.approx(sim.classification_error(cu, cv))
     assert got["geometric_accuracy"] == pytest.approx(sim.geometric_accuracy(cu, cv))
+
+
+# -- element-centric similarity of two partitions: the closed form on their table --------------
+
+@settings(max_examples=80, deadline=None, derandomize=True, database=None)
+@given(st.integers(2, 300), st.integers(1, 12), st.integers(1, 12), st.integers(0, 2**32 - 1),
+       st.sampled_from([0.9, 0.5, 0.05, 0.999]))
+def test_element_centric_of_partitions_is_the_general_path_to_1e12(n, K, Q, seed, alpha):
+    """The closed form (labels in, or one-hot memberships) against the general cover path
+    (Woodbury solves over the distinct row patterns), which never assumes partitions."""
+    from clusteragree.indices.overlapping import element_centric_of_covers
+
+    rng = np.random.default_rng(seed)
+    x = rng.integers(0, K, n)
+    y = np.where(rng.random(n) < 0.5, x % Q, rng.integers(0, Q, n))  # some agreement
+    general = element_centric_of_covers(one_hot(x), one_hot(y), alpha)
+    closed = ca.agreement(x, y, index="element_centric", alpha=alpha)
+    assert closed == pytest.approx(general, rel=1e-12, abs=1e-12)
+    # the same value from memberships (clusters in another order), with x and y swapped
+    assert ca.agreement(one_hot(x), one_hot(y), index="ecs", alpha=alpha) == closed
+    assert ca.agreement(y, x, index="ecs") == closed
+    table = ca.crosstab(x, y).counts
+    assert float(evaluate("element_centric", table, alpha=alpha)) == pytest.approx(
+        general, rel=1e-12, abs=1e-12)
+
+
+def test_element_centric_closed_form_equals_the_brute_force_pagerank():
+    rng = np.random.default_rng(21)
+    for n in (2, 3, 9, 20):
+        x, y = rng.integers(0, 3, n), rng.integers(0, 4, n)
+        for alpha in (0.9, 0.2):
+            assert ca.agreement(x, y, index="element_centric", alpha=alpha) == pytest.approx(
+                brute_element_centric(one_hot(x), one_hot(y), alpha), abs=1e-12)
+
+
+def test_element_centric_on_a_batch_of_tables():
+    from clusteragree.nulls.patefield import random_tables
+    from clusteragree.nulls.permutation import table_to_codes
+
+    batch = random_tables([30, 20, 10], [25, 25, 5, 5], 200, seed=3)
+    batch[0] = [[30, 0, 0, 0], [0, 20, 0, 0], [0, 0, 5, 5]]  # y splits a cluster of x
+    got = evaluate("element_centric", batch.reshape(4, 50, 3, 4))
+    assert got.shape == (4, 50)
+    for t, value in zip(batch[:40], got.ravel()[:40]):
+        x, y = table_to_codes(t)
+        assert value == ca.agreement(x, y, index="element_centric")
+    identical = evaluate("ecs", [[[3, 0], [0, 4]], [[0, 5], [2, 0]]])
+    assert identical.tolist() == [1.0, 1.0]
+    # the table form is only for indices that have one, and needs two objects and alpha in (0, 1)
+    with pytest.raises(ValueError, match="not a contingency table"):
+        evaluate("omega", [[3, 0], [0, 4]])
+    with pytest.raises(ValueError, match="needs n >= 2"):
+        evaluate("ecs", [[1, 0], [0, 0]])
+    with pytest.raises(ValueError, match="alpha"):
+        evaluate("ecs", [[3, 0], [0, 4]], alpha=1.0)
+
+
+def test_element_centric_takes_the_general_path_unless_both_are_partitions():
+    """A cover against a partition, or with an object in no cluster, is not a table's index."""
+    rng = np.random.default_rng(8)
+    U = random_cover(rng, 14, 3)
+    x = rng.integers(0, 3, 14)
+    for alpha in (0.9, 0.4):
+        assert ca.agreement(U, x, index="element_centric", alpha=alpha) == pytest.approx(
+            brute_element_centric(U, one_hot(x), alpha), abs=1e-10)
+
+
+def test_element_centric_from_labels_keeps_the_entry_rules():
+    """Labels in go straight to their table (``Clusterings.labels_table``): Series are paired
+    by their index as for memberships, and what the memberships path refuses is refused with
+    its message; the test's statistic is the same value."""
+    import pandas as pd
+
+    rng = np.random.default_rng(5)
+    x = pd.Series(rng.integers(0, 3, 30), index=[f"o{i}" for i in range(30)])
+    y = pd.Series(rng.integers(0, 4, 30), index=x.index[::-1])
+    value = ca.agreement(x, y, index="ecs")
+    assert value == ca.agreement(one_hot(x.to_numpy()), one_hot(y[x.index].to_numpy()),
+                                 index="ecs")
+    with pytest.warns(UserWarning, match="left out 10"):
+        inner = ca.agreement(x, y.iloc[:20], index="ecs", join="inner")
+    assert inner == ca.agreement(x[y.index[:20]].to_numpy(), y.iloc[:20].to_numpy(), index="ecs")
+    test = ca.agreement_test(x, y, index="ecs", n_sim=20, seed=1)
+    assert test.statistic == value
+    with pytest.raises(ValueError, match="missing labels"):
+        ca.agreement([0, 1, np.nan, 1], [0, 1, 1, 1], index="ecs", dropna=True)
+    with pytest.raises(ValueError, match="same objects"):
+        ca.agreement([0, 1, 1], [0, 1], index="ecs")
+    with pytest.raises(ValueError, match="needs n >= 2"):
+        ca.agreement([0], [0], index="ecs")
+    both = ca.agreement(x, y, index=["ari", "ecs"])
+    assert both["element_centric"] == value
