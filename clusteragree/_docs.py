@@ -45,7 +45,9 @@ x, y : array-like, Series, DataFrame, str or ContingencyTable
     counts.""",
     "data": """\
 data : DataFrame, optional
-    Read ``x`` and ``y`` as column names of ``data`` (one row per object).""",
+    Read ``x`` and ``y`` as column names of ``data`` (one row per object); a Dask DataFrame
+    (e.g. ``dask.dataframe.read_parquet``) is counted on Dask, partition by partition, for the
+    indices of the contingency table.""",
     "dropna": """\
 dropna : bool, default False
     Leave out the objects whose label is missing (NaN or None) in ``x`` or ``y``; by default

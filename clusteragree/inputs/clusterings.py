@@ -35,7 +35,8 @@ import pandas as pd
 from .._docs import fill_doc
 from .._validate import check_choice
 from ..tables import ContingencyTable, as_counts
-from .crosstab import as_table
+from .crosstab import as_table, crosstab
+from .dask_tables import is_dask
 from .labels import JOINS, common_objects, is_indexed, take_objects
 from .matrices import (check_same_objects, check_similarity_matrix, frame_matrix,
                        is_labelled_matrix, looks_like_similarity_matrix)
@@ -273,6 +274,14 @@ def as_clusterings(x, y=None, *, data=None, dropna: bool = False, join: str = "e
             raise TypeError(f"index {pairs[0]!r} needs the two clusterings, not a table")
         return x
     check_choice(join, "join", JOINS)
+    if is_dask(x) or is_dask(y) or is_dask(data):
+        if pairs:
+            raise TypeError(
+                f"index {pairs[0]!r} compares the two clusterings object by object, and Dask "
+                "inputs are counted into their contingency table: use the indices of the table "
+                "(pair counting, information, matching), or .compute() the clusterings")
+        tab = crosstab(x, y, data=data, dropna=dropna, join=join)
+        return Clusterings(tab, names=tab.names)
     objects = None
     if data is None and y is not None:
         x, y = sets_to_memberships(x, y)

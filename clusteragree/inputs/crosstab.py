@@ -12,6 +12,7 @@ from .._docs import fill_doc
 from .._validate import check_bool, check_choice, suggest
 from ..sparse_tables import SparseContingencyTable, use_sparse
 from ..tables import ContingencyTable, as_counts
+from .dask_tables import dask_cells, is_dask, is_dask_series
 from .labels import JOINS, check_label_pair
 from .memberships import read_memberships
 
@@ -126,9 +127,11 @@ def crosstab(x, y=None, *, data: pd.DataFrame | None = None, dropna: bool = Fals
 
     Parameters
     ----------
-    x, y : array-like or Series of hashable labels, or str
+    x, y : array-like or Series of hashable labels, Dask arrays or Series, or str
         The two labellings (hard partitions) of the same objects; column names when ``data``
-        is given. ``x`` gives the rows, ``y`` the columns (in validation pass the reference
+        is given. Two Dask arrays or Dask Series (columns of one Dask DataFrame, paired
+        partition by partition) are counted on Dask, partition by partition, and the counts
+        summed (``clusteragree.inputs.dask_tables``): the labels need not fit in memory. ``x`` gives the rows, ``y`` the columns (in validation pass the reference
         classes as ``x``, the order of scikit-learn's ``labels_true, labels_pred``). Labels
         may be ints, strings, pandas Series or Categoricals (unused categories are dropped).
     %(data)s
@@ -172,8 +175,9 @@ def crosstab(x, y=None, *, data: pd.DataFrame | None = None, dropna: bool = Fals
     check_choice(join, "join", JOINS)
     names = ("x", "y")
     if data is not None:
-        if not isinstance(data, pd.DataFrame):
-            raise TypeError(f"data must be a pandas DataFrame, got {type(data).__name__}")
+        if not (isinstance(data, pd.DataFrame) or is_dask(data) and hasattr(data, "columns")):
+            raise TypeError(f"data must be a pandas or Dask DataFrame, got "
+                            f"{type(data).__name__}")
         for arg, value in (("x", x), ("y", y)):
             if not isinstance(value, str):
                 raise TypeError(f"with data=..., {arg} must be a column name, got {value!r}")
@@ -189,11 +193,16 @@ def crosstab(x, y=None, *, data: pd.DataFrame | None = None, dropna: bool = Fals
         if y is None:
             raise TypeError("crosstab needs two labellings: crosstab(x, y)")
         names = tuple(
-            v.name if isinstance(v, pd.Series) and v.name is not None else d
+            v.name if (isinstance(v, pd.Series) or is_dask_series(v)) and v.name is not None
+            else d
             for v, d in ((x, "x"), (y, "y"))
         )
     if sparse is not None:
         check_bool(sparse, "sparse")
+    if is_dask(x) or is_dask(y):
+        check_bool(dropna, "dropna")
+        rows, cols, cells = dask_cells(x, y, dropna=dropna, join=join)
+        return _table_of_cells(rows, cols, cells, names, sparse)
     x, y = check_label_pair(x, y, dropna=dropna, join=join)
     if not sparse:
         ix, iy = _int_values(x), _int_values(y)
@@ -218,6 +227,22 @@ def crosstab(x, y=None, *, data: pd.DataFrame | None = None, dropna: bool = Fals
             flat.ravel()
         )
         lx, ly = lx[rows], ly[cols]
+    return ContingencyTable(counts, lx, ly, names=names)
+
+
+def _table_of_cells(rows, cols, cells, names, sparse):
+    """The table of non-zero cells given by their labels (x label, y label, count): labels
+    sorted where sortable, as ``crosstab`` sorts them; sparse as ``crosstab`` decides."""
+    cx, lx = _codes(pd.Series(rows))
+    cy, ly = _codes(pd.Series(cols))
+    K, Q = len(lx), len(ly)
+    if use_sparse(K, Q, int(cells.sum())) if sparse is None else sparse:
+        from scipy.sparse import coo_array
+
+        return SparseContingencyTable(coo_array((cells, (cx, cy)), shape=(K, Q)).tocsr(), lx,
+                                      ly, names=names)
+    counts = np.zeros((K, Q), dtype=np.int64)
+    counts[cx, cy] = cells  # each (x, y) pair once: the partitions' cells were summed
     return ContingencyTable(counts, lx, ly, names=names)
 
 
