@@ -201,8 +201,13 @@ def crosstab(x, y=None, *, data: pd.DataFrame | None = None, dropna: bool = Fals
         check_bool(sparse, "sparse")
     if is_dask(x) or is_dask(y):
         check_bool(dropna, "dropna")
-        rows, cols, cells = dask_cells(x, y, dropna=dropna, join=join)
-        return _table_of_cells(rows, cols, cells, names, sparse)
+        lx, ly, cells = dask_cells(x, y, dropna=dropna, join=join)
+        if use_sparse(*cells.shape, int(cells.sum())) if sparse is None else sparse:
+            from scipy.sparse import csr_array
+
+            return SparseContingencyTable(csr_array(cells), lx, ly, names=names)
+        dense = cells if isinstance(cells, np.ndarray) else cells.toarray()
+        return ContingencyTable(dense, lx, ly, names=names)
     x, y = check_label_pair(x, y, dropna=dropna, join=join)
     if not sparse:
         ix, iy = _int_values(x), _int_values(y)
@@ -227,22 +232,6 @@ def crosstab(x, y=None, *, data: pd.DataFrame | None = None, dropna: bool = Fals
             flat.ravel()
         )
         lx, ly = lx[rows], ly[cols]
-    return ContingencyTable(counts, lx, ly, names=names)
-
-
-def _table_of_cells(rows, cols, cells, names, sparse):
-    """The table of non-zero cells given by their labels (x label, y label, count): labels
-    sorted where sortable, as ``crosstab`` sorts them; sparse as ``crosstab`` decides."""
-    cx, lx = _codes(pd.Series(rows))
-    cy, ly = _codes(pd.Series(cols))
-    K, Q = len(lx), len(ly)
-    if use_sparse(K, Q, int(cells.sum())) if sparse is None else sparse:
-        from scipy.sparse import coo_array
-
-        return SparseContingencyTable(coo_array((cells, (cx, cy)), shape=(K, Q)).tocsr(), lx,
-                                      ly, names=names)
-    counts = np.zeros((K, Q), dtype=np.int64)
-    counts[cx, cy] = cells  # each (x, y) pair once: the partitions' cells were summed
     return ContingencyTable(counts, lx, ly, names=names)
 
 

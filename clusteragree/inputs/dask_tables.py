@@ -4,8 +4,8 @@
 columns of a Dask DataFrame, hence Parquet files on disk or on a cluster), or column names with
 ``data=`` a Dask DataFrame. The table is built by a partition-wise count and a sum: each pair of
 partitions is cross-tabulated in memory (``crosstab`` on the partition: its checks, its fast
-paths), only its non-zero cells are kept (a Series indexed by (x label, y label)), and the cells
-are summed in a tree; then everything runs on the table, dense or sparse as ``crosstab``
+paths), kept as its labels and non-zero cells (CSR), and the tables are summed in a tree (labels
+united, equal cells added); then everything runs on the table, dense or sparse as ``crosstab``
 decides. Memory is bounded by one partition per worker and the distinct non-empty cells.
 
 The work runs on Dask's current scheduler: a ``dask.distributed.Client`` when one is active
@@ -17,10 +17,12 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-__all__ = ["is_dask", "is_dask_series", "dask_cells", "SPLIT_EVERY"]
+__all__ = ["is_dask", "is_dask_series", "dask_cells", "SPLIT_EVERY", "DENSE_SUM_CELLS"]
 
-#: How many partitions' cells are summed at each node of the reduction tree.
+#: How many partitions' tables are summed at each node of the reduction tree.
 SPLIT_EVERY = 8
+#: Partial sums with at most this many cells are dense arrays (32 MB), larger ones CSR.
+DENSE_SUM_CELLS = 1 << 22
 
 
 def is_dask(obj) -> bool:
@@ -101,9 +103,10 @@ def _partitions(x, y, names):
     return list(x.to_delayed()), list(y.to_delayed())
 
 
-def _partition_cells(xp, yp, dropna: bool, join: str) -> pd.Series:
-    """The non-zero cells of one pair of partitions: a Series of counts indexed by
-    (x label, y label); empty when every object is dropped or the partition is empty."""
+def _partition_cells(xp, yp, dropna: bool, join: str):
+    """The table of one pair of partitions as (x labels, y labels, counts: a dense array or
+    a CSR array, as ``crosstab`` chose); None when every object is dropped or the partition
+    is empty."""
     from .crosstab import crosstab
 
     if len(xp) != len(yp):
@@ -112,29 +115,52 @@ def _partition_cells(xp, yp, dropna: bool, join: str) -> pd.Series:
     if dropna:
         keep = ~(np.asarray(pd.isna(xp), dtype=bool) | np.asarray(pd.isna(yp), dtype=bool))
         if not keep.all():
-            xp = xp[keep] if isinstance(xp, np.ndarray) else xp[keep]
-            yp = yp[keep] if isinstance(yp, np.ndarray) else yp[keep]
+            xp, yp = xp[keep], yp[keep]
     if len(xp) == 0:
-        return pd.Series([], dtype=np.int64, index=pd.MultiIndex.from_arrays([[], []]))
+        return None
     tab = crosstab(xp, yp, join=join)
-    if hasattr(tab, "cells"):  # a sparse table
-        coo = tab.cells.tocoo()
-        i, j, counts = coo.row, coo.col, coo.data
-    else:
-        i, j = np.nonzero(tab.counts)
-        counts = tab.counts[i, j]
-    index = pd.MultiIndex.from_arrays([tab.row_labels[i], tab.col_labels[j]])
-    return pd.Series(np.asarray(counts, dtype=np.int64), index=index)
+    cells = tab.cells if hasattr(tab, "cells") else np.asarray(tab.counts)
+    return np.asarray(tab.row_labels), np.asarray(tab.col_labels), cells
 
 
-def _sum_cells(*parts) -> pd.Series:
-    """The sum of partitions' cells (equal (x label, y label) pairs added)."""
-    parts = [p for p in parts if len(p)]
-    if not parts:
-        return pd.Series([], dtype=np.int64, index=pd.MultiIndex.from_arrays([[], []]))
-    if len(parts) == 1:
-        return parts[0]
-    return pd.concat(parts).groupby(level=[0, 1], sort=False).sum()
+def _union(labels):
+    """The distinct labels of several label arrays, sorted where sortable."""
+    values = np.concatenate(labels)
+    try:
+        return np.asarray(pd.factorize(values, sort=True)[1])
+    except TypeError:  # labels of mixed, unorderable types
+        return np.asarray(pd.factorize(values, sort=False)[1])
+
+
+def _sum_cells(*parts):
+    """The sum of partitions' tables: their labels united, equal cells added; dense when the
+    united table has at most ``DENSE_SUM_CELLS`` cells, else CSR (O(non-zero cells))."""
+    from scipy.sparse import coo_array
+
+    parts = [p for p in parts if p is not None]
+    if len(parts) <= 1:
+        return parts[0] if parts else None
+    ux, uy = _union([p[0] for p in parts]), _union([p[1] for p in parts])
+    where = [(pd.Index(ux).get_indexer(lx), pd.Index(uy).get_indexer(ly), cells)
+             for lx, ly, cells in parts]
+    if len(ux) * len(uy) <= DENSE_SUM_CELLS:
+        total = np.zeros((len(ux), len(uy)), dtype=np.int64)
+        for ri, ci, cells in where:
+            if isinstance(cells, np.ndarray):
+                total[np.ix_(ri, ci)] += cells
+            else:
+                coo = cells.tocoo()
+                np.add.at(total, (ri[coo.row], ci[coo.col]), coo.data)
+        return ux, uy, total
+    rows, cols, counts = [], [], []
+    for ri, ci, cells in where:
+        coo = coo_array(cells)
+        rows.append(ri[coo.row])
+        cols.append(ci[coo.col])
+        counts.append(coo.data.astype(np.int64, copy=False))
+    total = coo_array((np.concatenate(counts), (np.concatenate(rows), np.concatenate(cols))),
+                      shape=(len(ux), len(uy))).tocsr()  # duplicates summed
+    return ux, uy, total
 
 
 def dask_cells(x, y, *, dropna: bool = False, join: str = "exact", names=("x", "y")):
@@ -155,17 +181,20 @@ def dask_cells(x, y, *, dropna: bool = False, join: str = "exact", names=("x", "
 
     Returns
     -------
-    rows, cols, counts : ndarray
-        The x label, y label and count of each non-zero cell.
+    row_labels, col_labels : ndarray
+        The labels of x and of y, sorted where sortable.
+    cells : ndarray or scipy.sparse.csr_array
+        The counts (int64), rows and columns in the order of the labels: dense up to
+        ``DENSE_SUM_CELLS`` cells, else CSR.
 
     Examples
     --------
     >>> import dask.array as da
     >>> x = da.from_array(np.array([0, 0, 1, 1, 1]), chunks=2)
     >>> y = da.from_array(np.array([5, 5, 5, 6, 6]), chunks=2)
-    >>> rows, cols, counts = dask_cells(x, y)
-    >>> sorted(zip(rows.tolist(), cols.tolist(), counts.tolist()))
-    [(0, 5, 2), (1, 5, 1), (1, 6, 2)]
+    >>> row_labels, col_labels, cells = dask_cells(x, y)
+    >>> row_labels.tolist(), col_labels.tolist(), cells.tolist()
+    ([0, 1], [5, 6], [[2, 0], [1, 2]])
     """
     import dask
 
@@ -178,10 +207,9 @@ def dask_cells(x, y, *, dropna: bool = False, join: str = "exact", names=("x", "
     while len(parts) > 1:
         parts = [dask.delayed(_sum_cells)(*parts[i:i + SPLIT_EVERY])
                  for i in range(0, len(parts), SPLIT_EVERY)]
-    (cells,) = dask.compute(parts[0])
-    if not len(cells):
+    (total,) = dask.compute(parts[0])
+    if total is None:
         raise ValueError("no object is labelled in both x and y once missing labels are "
                          "dropped" if dropna else "x and y are empty: at least one object is "
                          "needed")
-    return (np.asarray(cells.index.get_level_values(0)), np.asarray(cells.index.get_level_values(1)),
-            cells.to_numpy(dtype=np.int64))
+    return total
