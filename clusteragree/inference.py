@@ -31,6 +31,7 @@ from .intervals import check_level, intervals_of, resampling_generator
 from .nulls import NullDistribution, NullSpec, plan, run
 from .nulls.distribution import ALTERNATIVES, check_center
 from .nulls.engine import entry, index_records
+from .sparse_tables import SparseContingencyTable
 from .results import (FLOAT_COLUMNS, PVALUE_BOUND_LEVEL, RESULT_COLUMNS, AgreementTest,
                       ResultsFrame, format_results, frame_notes, results_frame, skewed_rows)
 
@@ -139,6 +140,8 @@ def agreement(x, y=None, index="adjusted_rand", *, data=None, dropna=False, join
         rec = recs[names.index(name)]
         if isinstance(rec, PairIndex):
             table = clusterings.labels_table() if rec.on_table is not None else None
+            if isinstance(table, SparseContingencyTable):  # many clusters: from the cells
+                return np.asarray(evaluate_sparse(rec, table, opts[name]))
             if table is not None:  # two label vectors: the index's form on their table
                 return np.asarray(rec.on_table(table.counts, **opts[name]), dtype=float)
             return np.asarray(evaluate_pairwise(rec, clusterings.pair(rec), opts[name]))

@@ -90,7 +90,13 @@ reflexive : bool, default True
 describe : callable, optional
     ``describe(counts, **options)``: a line saying how the index is computed on this table
     when that depends on the table (an exact or an approximate part), or None; printed by
-    ``agreement_test``."""}
+    ``agreement_test``.
+on_sparse : callable, optional
+    ``on_sparse(cells, rows, cols, **options)``: the index of two partitions from the
+    non-zero cells of their table (a ``scipy.sparse.csr_array``, no empty row or column) and
+    its margins, for a sparse table (``clusteragree.sparse_tables``), when it is not a function
+    of s or t (those are computed from the cells by ``of_statistic``); None: the index
+    needs the dense table."""}
 
 
 def _fill_fields(cls):
@@ -157,6 +163,8 @@ class Index:
     # (counts, **options) -> a line saying how the index is computed on this table when that
     # depends on the table (an exact or approximate part), or None; ``agreement_test`` prints it
     describe: Callable | None = None
+    # (cells, rows, cols, **options) -> the index from a sparse table's non-zero cells (CSR)
+    on_sparse: Callable | None = None
 
     def __post_init__(self):
         if type(self) is Index:
@@ -748,8 +756,10 @@ def evaluate_sparse(rec: Index, table, opts: dict) -> float:
 
     Every index that is a function of sum n_ij^2 or sum n_ij log n_ij given the margins (its
     ``statistic``: the pair-counting and information families, AMI and NMI included) is
-    computed from the non-zero cells, which hold every term of those sums; any other index
-    needs the dense table and is refused, with the table's size.
+    computed from the non-zero cells, which hold every term of those sums; an index with a
+    form on the cells (``on_sparse``: purity, the Van Dongen and F-measures, accuracy and PSI
+    by a sparse bipartite matching, element-centric similarity) from that form; any other
+    index needs the dense table and is refused, with the table's size.
 
     Parameters
     ----------
@@ -783,6 +793,14 @@ def evaluate_sparse(rec: Index, table, opts: dict) -> float:
     0.05124099
     """
     K, Q = table.shape
+    if rec.on_sparse is not None and getattr(rec, "statistic", None) is None:
+        if isinstance(rec, PairIndex) and table.n < 2:
+            raise ValueError(f"index {rec.name!r} compares pairs of objects: needs n >= 2")
+        if table.n < rec.min_n:
+            raise ValueError(f"index {rec.name!r} needs at least {rec.min_n} objects "
+                             f"({rec.min_n_reason}), got a table with n = {table.n}")
+        return _checked_value(rec, rec.on_sparse(table.cells, table.row_sums, table.col_sums,
+                                                 **opts))
     if not isinstance(rec, TableIndex) or rec.statistic is None:
         raise ValueError(
             f"index {rec.name!r} needs the dense {K:,} x {Q:,} table ({8 * K * Q / 1e6:,.0f} "
@@ -793,7 +811,11 @@ def evaluate_sparse(rec: Index, table, opts: dict) -> float:
         raise ValueError(f"index {rec.name!r} needs at least {rec.min_n} objects "
                          f"({rec.min_n_reason}), got a table with n = {table.n}")
     stat = STATISTICS[rec.statistic](table.values.reshape(1, -1))  # one 1 x nnz "table"
-    value = float(rec.of_statistic(stat, table.row_sums, table.col_sums, **opts))
+    return _checked_value(rec, rec.of_statistic(stat, table.row_sums, table.col_sums, **opts))
+
+
+def _checked_value(rec: Index, value) -> float:
+    value = float(value)
     if math.isnan(value):  # pragma: no cover - a degenerate case the registry missed
         raise RuntimeError(f"index {rec.name!r} gave nan; please report this table")
     return value

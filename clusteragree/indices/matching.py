@@ -33,6 +33,9 @@ from scipy.optimize import linear_sum_assignment
 from .._validate import check_choice
 from ._common import needs_big_integers
 from ._registry import register
+from .sparse_matching import (accuracy_sparse, criterion_h_sparse, f_measure_sparse,
+                              inverse_purity_sparse, psi_distance_sparse, psi_sparse,
+                              purity_sparse, van_dongen_similarity_sparse, van_dongen_sparse)
 
 _MATCH = dict(family="set matching")
 _REZAEI = ('Rezaei, M. & Franti, P. (2016), "Set matching measures for external cluster '
@@ -195,7 +198,7 @@ def _n(counts):
 
 @register(name="purity", title="Purity (of y's clusters w.r.t. x's classes)", kind="similarity",
           range=(0.0, 1.0), optimum=1.0, symmetric=False,
-          reference="Zhao & Karypis (2001); " + _REZAEI, **_MATCH)
+          reference="Zhao & Karypis (2001); " + _REZAEI, on_sparse=purity_sparse, **_MATCH)
 def purity(counts):
     """Purity = (1/n) sum_q max_k n_kq: each cluster of y is matched to its largest class of x.
 
@@ -207,7 +210,8 @@ def purity(counts):
 
 @register(name="inverse_purity", title="Inverse purity (of x's classes w.r.t. y's clusters)",
           kind="similarity", range=(0.0, 1.0), optimum=1.0, symmetric=False, aliases=("mhm",),
-          reference="Amigo et al. (2009); " + _REZAEI, **_MATCH)
+          reference="Amigo et al. (2009); " + _REZAEI, on_sparse=inverse_purity_sparse,
+          **_MATCH)
 def inverse_purity(counts):
     """Inverse purity = (1/n) sum_k max_q n_kq (purity with the roles of x and y swapped).
 
@@ -219,7 +223,7 @@ def inverse_purity(counts):
 
 @register(name="f_measure", title="F-measure (class-weighted best match)", kind="similarity",
           range=(0.0, 1.0), optimum=1.0, symmetric=False, options={"reference": "x"},
-          reference="Larsen & Aone (1999); " + _REZAEI, **_MATCH)
+          reference="Larsen & Aone (1999); " + _REZAEI, on_sparse=f_measure_sparse, **_MATCH)
 def f_measure(counts, reference="x"):
     """F = sum_k (a_k/n) max_q F_kq with F_kq = 2 n_kq / (a_k + b_q), the harmonic mean of
     precision n_kq/b_q and recall n_kq/a_k. ``reference="x"`` (default) takes the rows as the
@@ -240,7 +244,7 @@ def f_measure(counts, reference="x"):
 
 @register(name="van_dongen", title="Van Dongen distance (normalised, NVD)", kind="distance",
           range=(0.0, 1.0), optimum=0.0, symmetric=True, aliases=("nvd",),
-          reference="van Dongen (2000); " + _REZAEI, **_MATCH)
+          reference="van Dongen (2000); " + _REZAEI, on_sparse=van_dongen_sparse, **_MATCH)
 def van_dongen(counts):
     """NVD = (2n - sum_k max_q n_kq - sum_q max_k n_kq) / (2n)."""
     best = counts.max(axis=-1).sum(axis=-1) + counts.max(axis=-2).sum(axis=-1)
@@ -250,7 +254,7 @@ def van_dongen(counts):
 
 @register(name="van_dongen_similarity", title="Van Dongen similarity (1 - NVD)",
           kind="similarity", range=(0.0, 1.0), optimum=1.0, symmetric=True,
-          reference="van Dongen (2000); " + _REZAEI, **_MATCH)
+          reference="van Dongen (2000); " + _REZAEI, on_sparse=van_dongen_similarity_sparse, **_MATCH)
 def van_dongen_similarity(counts):
     """1 - NVD = (sum_k max_q n_kq + sum_q max_k n_kq) / (2n)."""
     return 1.0 - van_dongen(counts)
@@ -258,7 +262,7 @@ def van_dongen_similarity(counts):
 
 @register(name="criterion_h", title="Criterion H (Meila & Heckerman)", kind="distance",
           range=(0.0, 1.0), optimum=0.0, symmetric=True, options={"pairing": "greedy"},
-          reference="Meila & Heckerman (2001); " + _REZAEI, **_MATCH)
+          reference="Meila & Heckerman (2001); " + _REZAEI, on_sparse=criterion_h_sparse, **_MATCH)
 def criterion_h(counts, pairing="greedy"):
     """H = 1 - (1/n) sum_(k,q) paired n_kq. ``pairing="greedy"`` (the original: repeatedly pair
     the largest remaining overlap) or ``"optimal"`` (largest total overlap)."""
@@ -269,7 +273,7 @@ def criterion_h(counts, pairing="greedy"):
 
 @register(name="accuracy", title="Accuracy after optimal matching", kind="similarity",
           range=(0.0, 1.0), optimum=1.0, symmetric=True, aliases=("matching_accuracy",),
-          reference="Meila & Heckerman (2001); " + _REZAEI, **_MATCH)
+          reference="Meila & Heckerman (2001); " + _REZAEI, on_sparse=accuracy_sparse, **_MATCH)
 def accuracy(counts):
     """Accuracy = (1/n) max over one-to-one pairings of sum n_kq (= 1 - criterion H with
     optimal pairing).
@@ -407,7 +411,7 @@ def _psi(counts, simplified: bool, clip: bool) -> np.ndarray:
 
 @register(name="psi", title="Pair sets index (PSI)", kind="similarity", range=(0.0, 1.0),
           optimum=1.0, symmetric=True, options={"simplified": False, "clip": True},
-          reference=_REZAEI, **_MATCH)
+          reference=_REZAEI, on_sparse=psi_sparse, **_MATCH)
 def psi(counts, simplified=False, clip=True):
     """Pair sets index of Rezaei & Franti (2016, eqs 14-20).
 
@@ -428,7 +432,7 @@ def psi(counts, simplified=False, clip=True):
 
 @register(name="psi_distance", title="Pair sets index, distance form (1 - PSI)",
           kind="distance", range=(0.0, 1.0), optimum=0.0, symmetric=True,
-          options={"simplified": False}, reference=_REZAEI, **_MATCH)
+          options={"simplified": False}, reference=_REZAEI, on_sparse=psi_distance_sparse, **_MATCH)
 def psi_distance(counts, simplified=False):
     """1 - PSI (Rezaei & Franti 2016, eq 19; with ``simplified=True`` a metric, eq 20)."""
     return 1.0 - psi(counts, simplified=simplified, clip=True)

@@ -35,6 +35,7 @@ from .._validate import check_real
 from ._common import ratio
 from ._pairwise import row_blocks, upper_of_block
 from ._registry import register
+from .sparse_matching import element_centric_sparse
 
 __all__ = ["affinity_matrix", "element_centric_table", "element_centric_of_covers"]
 
@@ -178,7 +179,8 @@ def _partition_table(U, V):
 
 @register(name="element_centric", title="Element-centric similarity", kind="similarity",
           range=(0.0, 1.0), optimum=1.0, symmetric=True, aliases=("element_sim", "ecs"),
-          options={"alpha": 0.9}, reference=_GATES, on_table=element_centric_table, **_OV)
+          options={"alpha": 0.9}, reference=_GATES, on_table=element_centric_table,
+          on_sparse=element_centric_sparse, **_OV)
 def element_centric(U, V, alpha=0.9):
     """Element-centric similarity S = (1/n) sum_i [1 - (1/(2 alpha)) sum_j |p_i(j) - q_i(j)|].
 

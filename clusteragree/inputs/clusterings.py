@@ -162,15 +162,16 @@ class Clusterings:
         self._pairs[key] = (X, fx, kx, Y, fy, ky)
         return X, fx, Y, fy
 
-    def labels_table(self) -> ContingencyTable | None:
-        """The dense contingency table of x and y when both were given as label vectors (two
+    def labels_table(self):
+        """The contingency table of x and y (dense, or sparse for partitions into many
+        clusters) when both were given as label vectors (two
         hard partitions of n >= 2 objects), for an index of two clusterings with a form on the
         table (``PairIndex.on_table``); None otherwise, and for inputs that ``pair`` refuses
         (missing labels, lengths that differ), so that its message is the one given.
 
         Returns
         -------
-        ContingencyTable or None
+        ContingencyTable, SparseContingencyTable or None
             The table of the two labellings (built once), or None.
 
         Examples
@@ -188,7 +189,7 @@ class Clusterings:
                                    take_objects(self._y, self._objects))
                 except (TypeError, ValueError):
                     tab = None
-                if isinstance(tab, ContingencyTable) and tab.n >= 2:
+                if tab is not None and tab.n >= 2:  # dense, or sparse for many clusters
                     self._labels_table = tab
         return self._labels_table or None
 
