@@ -129,7 +129,7 @@ def test_law_of_2x2_tables_with_huge_counts_is_hypergeometric(rows, cols):
 def test_merge_sums_equal_rows_in_lexicographic_order():
     rng = np.random.default_rng(5)
     for spans in ([3], [2, 5, 4], [2**40, 7], [2**62, 2**62, 3], [3] * 45):
-        # wide columns are packed by rank; 45 columns of three values fit no int64 at all
+        # wide columns are packed by rank; 45 columns of three values need the code ranked
         cols = np.column_stack([rng.integers(0, s, size=500) for s in spans])
         cols[::7] = cols[0]  # repeated rows
         probs = rng.random(500)
