@@ -120,7 +120,7 @@ def main(argv=None) -> int:
     args = parser.parse_args(argv)
     print_header("Exact law of s (and t) by the dynamic programme: time and peak memory",
                  "reference exact.py of", args.against)
-    print("  each case in a fresh subprocess (time: best of the runs shown there)")
+    print("  (here: each case in a fresh subprocess, best of its runs, no warm-up call)")
     src = subprocess.run(["git", "-C", HERE, "show", f"{args.against}:clusteragree/nulls/exact.py"],
                          capture_output=True, text=True)
     if src.returncode != 0:
