@@ -63,23 +63,35 @@ def _one_pass_counts(x, y):
     are made in buffers that stay in cache, checked against the current label ranges by one
     maximum each (read as unsigned integers, a label below its range is a huge number), and
     their keys ``(x - xlo) * Q + (y - ylo)`` counted by one ``np.bincount``: the labels are
-    read once from memory and no n-long temporary is made. A chunk outside the ranges grows
-    them, at least doubling the span on the side that grows (so O(log K) re-allocations).
+    read once from memory and no n-long temporary is made (int64 labels from 0 are checked
+    and keyed as they are, without the subtractions). The first chunk sets the ranges; a
+    chunk outside them grows them, at least doubling the span on the side that grows (so
+    O(log K) re-allocations).
     Returns ``(counts, row_labels, col_labels)`` over the ranges (their empty rows and columns
     are dropped by the table), or None when the table would have more than ``_CHUNK_CELLS``
     cells (then per-chunk counts cost more than they save).
     """
-    xlo = xhi = int(x[0])
-    ylo = yhi = int(y[0])
-    counts = np.zeros((1, 1), dtype=np.int64)
+    first_x, first_y = x[:_CHUNK], y[:_CHUNK]  # the first chunk sets the ranges exactly
+    xlo, xhi, ylo, yhi = (int(first_x.min()), int(first_x.max()), int(first_y.min()),
+                          int(first_y.max()))
+    if (xhi - xlo + 1) * (yhi - ylo + 1) > _CHUNK_CELLS:
+        return None
+    counts = np.zeros((xhi - xlo + 1, yhi - ylo + 1), dtype=np.int64)
     size = min(_CHUNK, len(x))
     dx, dy = np.empty(size, dtype=np.int64), np.empty(size, dtype=np.int64)
+    int64 = x.dtype == np.int64 and y.dtype == np.int64
     for start in range(0, len(x), _CHUNK):
         xc, yc = x[start:start + _CHUNK], y[start:start + _CHUNK]
         kx, ky = dx[:len(xc)], dy[:len(xc)]
+        K, Q = counts.shape
+        if int64 and xlo == 0 and ylo == 0:  # labels from 0: no offsets to take off
+            if xc.view(np.uint64).max() < K and yc.view(np.uint64).max() < Q:
+                np.multiply(xc, Q, out=kx)
+                kx += yc
+                counts.reshape(-1)[:] += np.bincount(kx, minlength=K * Q)
+                continue
         np.subtract(xc, xlo, out=kx, dtype=np.int64)  # exact: labels and ranges fit in int64
         np.subtract(yc, ylo, out=ky, dtype=np.int64)
-        K, Q = counts.shape
         if kx.view(np.uint64).max() >= K or ky.view(np.uint64).max() >= Q:
             a, b = min(xlo, int(xc.min())), max(xhi, int(xc.max()))
             c, d = min(ylo, int(yc.min())), max(yhi, int(yc.max()))

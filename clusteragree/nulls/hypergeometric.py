@@ -196,7 +196,7 @@ def _index_moments(index, rows, cols, deferred, variance_seconds=DEFAULT_MAX_SEC
     def var():
         check_variance_time(rows, cols, variance_seconds, (
             "pass max_seconds= a larger budget to wait for it, or use method='patefield' "
-            "(Monte Carlo)"))
+            "(Monte Carlo; 'permutation' on a sparse table)"))
         v = var_of_t(rows, cols)
         return slope() ** 2 * v if v > 0 else 0.0
 
