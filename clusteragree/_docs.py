@@ -163,11 +163,12 @@ def fill(doc: str | None, blocks: dict[str, str] | None = None) -> str | None:
 
     Examples
     --------
-    >>> print(fill("Parameters\\n----------\\n%(data)s"))
+    >>> print(fill("Parameters\\n----------\\n%(dropna)s"))
     Parameters
     ----------
-    data : DataFrame, optional
-        Read ``x`` and ``y`` as column names of ``data`` (one row per object).
+    dropna : bool, default False
+        Leave out the objects whose label is missing (NaN or None) in ``x`` or ``y``; by default
+        a missing label is an error.
     """
     if doc is None:
         return None

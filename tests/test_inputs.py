@@ -110,7 +110,7 @@ BAD = [
         {"cluster": [0, 1], "cls": [0, 1]})), ValueError,
      r"^x='clu' is not a column of data .* Did you mean"),
     ("data not a frame", lambda: ca.agreement("a", "b", data=[[0, 1]]), TypeError,
-     r"^data must be a pandas DataFrame"),
+     r"^data must be a pandas or Dask DataFrame"),
     ("empty labels", lambda: ca.agreement([], []), ValueError, r"^x is empty"),
     # agreement: the table
     ("negative count", lambda: ca.agreement([[1, -2], [3, 4]]), ValueError,

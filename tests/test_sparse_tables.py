@@ -76,8 +76,8 @@ def test_a_scipy_sparse_matrix_is_read_as_a_table():
 
 def test_what_a_sparse_table_cannot_give_is_refused_by_name():
     tab = ca.crosstab(list(range(3000)), [i // 2 for i in range(3000)], sparse=True)
-    with pytest.raises(ValueError, match="'purity' needs the dense 3,000 x 1,500 table"):
-        ca.agreement(tab, index="purity")
+    with pytest.raises(ValueError, match="'kappa' needs the dense 3,000 x 1,500 table"):
+        ca.agreement(tab, index="kappa")
     with pytest.raises(ValueError, match="method='patefield' needs the dense table, and this "
                                          "sparse table has 3,000 x 1,500 cells"):
         ca.agreement_test(tab, index="ari", method="patefield", n_sim=10)

@@ -94,7 +94,7 @@ def test_table_and_labels_together_is_an_error():
 
 
 def test_dataframe_argument_checks():
-    with pytest.raises(TypeError, match="data must be a pandas DataFrame"):
+    with pytest.raises(TypeError, match="data must be a pandas or Dask DataFrame"):
         ca.crosstab("a", "b", data={"a": [1], "b": [2]})
     with pytest.raises(TypeError, match="column name"):
         ca.crosstab(["a"], "b", data=pd.DataFrame({"a": [1], "b": [2]}))

@@ -98,5 +98,8 @@ def test_methods_and_indices_that_need_the_dense_table_are_refused_by_name():
         ca.nulls.null_distribution(tab, index="adjusted_rand", method="exact")
     with pytest.raises(ValueError, match="no method of model='num' serves a sparse table"):
         ca.agreement_test(tab, index="adjusted_rand", model="num")
-    with pytest.raises(ValueError, match="'purity' needs the dense .* x 300 table"):
+    with pytest.raises(ValueError, match=r"\['purity'\] need the dense table of each random "
+                                         "draw"):
         ca.agreement_test(tab, index="purity", method="permutation")
+    with pytest.raises(ValueError, match="'kappa' needs the dense .* x 300 table"):
+        ca.agreement_test(tab, index="kappa", method="permutation")
