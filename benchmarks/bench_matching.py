@@ -17,10 +17,11 @@ B. Element-centric similarity at n = 10**4 (10 x 12 clusters): ``ca.agreement`` 
 from __future__ import annotations
 
 import argparse
+import sys
+from pathlib import Path
 
 import numpy as np
 import scipy
-from scipy.optimize import linear_sum_assignment
 
 import clusteragree as ca
 from _bench import best_time, fmt_s, print_header
@@ -29,51 +30,13 @@ from clusteragree.indices.overlapping import element_centric_of_covers, element_
 from clusteragree.inputs.memberships import read_memberships
 from clusteragree.nulls.patefield import random_tables
 
-# -- the table-by-table code before the batched form (reference) ------------------------------
+# -- the table-by-table code before the batched form: the tests' reference, reused ------------
 
-
-def old_best(w):
-    r, c = linear_sum_assignment(w, maximize=True)
-    return float(w[r, c].sum())
-
-
-def old_greedy(w):
-    order = np.argsort(-w, axis=None, kind="stable")
-    K, Q = w.shape
-    used_r, used_c = np.zeros(K, bool), np.zeros(Q, bool)
-    total, left = 0.0, min(K, Q)
-    for flat in order:
-        r, c = divmod(int(flat), Q)
-        if not (used_r[r] or used_c[c]):
-            used_r[r] = used_c[c] = True
-            total += float(w[r, c])
-            left -= 1
-            if left == 0:
-                break
-    return total
-
-
-def old_kappa(t):
-    n2 = float(t.sum()) ** 2
-    a, b = t.sum(axis=1), t.sum(axis=0)
-    r, c = linear_sum_assignment(t - np.outer(a, b) / (n2 + 1.0), maximize=True)
-    sq = t[r][:, c]
-    n = float(sq.sum())
-    po = np.trace(sq) / n
-    pe = float((sq.sum(axis=1) * sq.sum(axis=0)).sum()) / (n * n)
-    return (po - pe) / (1 - pe) if pe != 1 else 1.0
-
-
-def old_psi(t):
-    t = t[t.sum(axis=1) > 0][:, t.sum(axis=0) > 0]
-    a, b = t.sum(axis=1).astype(float), t.sum(axis=0).astype(float)
-    K, Q = t.shape
-    if K == 1 and Q == 1:
-        return 1.0
-    S = old_best(t / np.maximum(a[:, None], b[None, :]))
-    m = min(K, Q)
-    E = float(np.minimum(np.sort(a)[::-1][:m], np.sort(b)[::-1][:m]).sum()) / a.sum()
-    return max((S - E) / (max(K, Q) - E), 0.0)
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests" / "indices"))
+from test_matching_batch import ref_best as old_best  # noqa: E402
+from test_matching_batch import ref_greedy as old_greedy  # noqa: E402
+from test_matching_batch import ref_kappa as old_kappa  # noqa: E402
+from test_matching_batch import ref_psi as old_psi  # noqa: E402
 
 
 OLD = {"accuracy": lambda t: old_best(t) / t.sum(),
