@@ -213,7 +213,7 @@ def crosstab(x, y=None, *, data: pd.DataFrame | None = None, dropna: bool = Fals
         check_bool(sparse, "sparse")
     if is_dask(x) or is_dask(y):
         check_bool(dropna, "dropna")
-        lx, ly, cells = dask_cells(x, y, dropna=dropna, join=join)
+        lx, ly, cells = dask_cells(x, y, crosstab, dropna=dropna, join=join)
         if use_sparse(*cells.shape, int(cells.sum())) if sparse is None else sparse:
             from scipy.sparse import csr_array
 

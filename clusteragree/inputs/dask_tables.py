@@ -103,12 +103,10 @@ def _partitions(x, y, names):
     return list(x.to_delayed()), list(y.to_delayed())
 
 
-def _partition_cells(xp, yp, dropna: bool, join: str):
+def _partition_cells(xp, yp, count, dropna: bool, join: str):
     """The table of one pair of partitions as (x labels, y labels, counts: a dense array or
-    a CSR array, as ``crosstab`` chose); None when every object is dropped or the partition
-    is empty."""
-    from .crosstab import crosstab
-
+    a CSR array, as ``count`` (``crosstab``) chose); None when every object is dropped or the
+    partition is empty."""
     if len(xp) != len(yp):
         raise ValueError(f"x and y must label the same objects: a partition holds {len(xp)} "
                          f"labels of x and {len(yp)} of y")
@@ -118,7 +116,7 @@ def _partition_cells(xp, yp, dropna: bool, join: str):
             xp, yp = xp[keep], yp[keep]
     if len(xp) == 0:
         return None
-    tab = crosstab(xp, yp, join=join)
+    tab = count(xp, yp, join=join)
     cells = tab.cells if hasattr(tab, "cells") else np.asarray(tab.counts)
     return np.asarray(tab.row_labels), np.asarray(tab.col_labels), cells
 
@@ -163,7 +161,7 @@ def _sum_cells(*parts):
     return ux, uy, total
 
 
-def dask_cells(x, y, *, dropna: bool = False, join: str = "exact", names=("x", "y")):
+def dask_cells(x, y, count, *, dropna: bool = False, join: str = "exact", names=("x", "y")):
     """The non-zero cells of the table of two Dask labellings, computed on Dask.
 
     Parameters
@@ -172,6 +170,9 @@ def dask_cells(x, y, *, dropna: bool = False, join: str = "exact", names=("x", "
         Two 1-D Dask arrays (or one Dask array and a numpy array), or two Dask Series with the
         same partitions (paired partition by partition; within a partition, two Series are
         paired by their index as ``crosstab`` pairs them).
+    count : callable
+        ``count(x_part, y_part, join=...)``: the table of one pair of partitions in memory
+        (``clusteragree.crosstab``, passed in so that this module does not import it).
     dropna : bool, default False
         Leave out objects with a missing label (else a missing label is an error).
     join : {"exact"}, default "exact"
@@ -192,7 +193,8 @@ def dask_cells(x, y, *, dropna: bool = False, join: str = "exact", names=("x", "
     >>> import dask.array as da
     >>> x = da.from_array(np.array([0, 0, 1, 1, 1]), chunks=2)
     >>> y = da.from_array(np.array([5, 5, 5, 6, 6]), chunks=2)
-    >>> row_labels, col_labels, cells = dask_cells(x, y)
+    >>> from clusteragree import crosstab
+    >>> row_labels, col_labels, cells = dask_cells(x, y, crosstab)
     >>> row_labels.tolist(), col_labels.tolist(), cells.tolist()
     ([0, 1], [5, 6], [[2, 0], [1, 2]])
     """
@@ -203,7 +205,7 @@ def dask_cells(x, y, *, dropna: bool = False, join: str = "exact", names=("x", "
                          "partition by partition, and an inner join could leave out objects "
                          "whose partners sit in another partition without saying so")
     xs, ys = _partitions(x, y, names)
-    parts = [dask.delayed(_partition_cells)(a, b, dropna, join) for a, b in zip(xs, ys)]
+    parts = [dask.delayed(_partition_cells)(a, b, count, dropna, join) for a, b in zip(xs, ys)]
     while len(parts) > 1:
         parts = [dask.delayed(_sum_cells)(*parts[i:i + SPLIT_EVERY])
                  for i in range(0, len(parts), SPLIT_EVERY)]
