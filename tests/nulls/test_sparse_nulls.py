@@ -103,3 +103,41 @@ def test_methods_and_indices_that_need_the_dense_table_are_refused_by_name():
         ca.agreement_test(tab, index="purity", method="permutation")
     with pytest.raises(ValueError, match="'kappa' needs the dense .* x 300 table"):
         ca.agreement_test(tab, index="kappa", method="permutation")
+
+
+@pytest.mark.parametrize("counts", [[[3, 1, 2]], [[2], [1], [4]], [[1, 0], [0, 1]], [[2]],
+                                    [[1, 1]], [[2, 1, 0], [0, 1, 3]]])
+def test_small_and_degenerate_sparse_tables_agree_with_the_exact_law(counts):
+    counts = np.array(counts)
+    sparse_tab = ca.crosstab(*_labels_of(counts), sparse=True)
+    exact = ca.nulls.null_distribution(counts, index="rand", method="exact")
+    drawn = ca.nulls.null_distribution(sparse_tab, index="rand", method="permutation",
+                                       n_sim=3000, seed=2)
+    values, probs = exact.values, exact.probabilities
+    if len(values) == 1:  # one table: every draw is it
+        assert np.all(drawn.samples == values[0])
+        return
+    freq = np.array([np.mean(np.isclose(drawn.samples, v)) for v in values])
+    assert freq.sum() == pytest.approx(1.0)  # every draw is a value of the exact law
+    assert np.abs(freq - probs).max() < 4 * np.sqrt(0.25 / 3000) + 1e-9
+    moments = ca.nulls.null_distribution(sparse_tab, index="rand", method="hypergeometric")
+    assert moments.mean == pytest.approx(exact.mean, rel=1e-12)
+
+
+def _labels_of(counts):
+    rows, cols = np.nonzero(counts)
+    reps = counts[rows, cols]
+    return np.repeat(rows, reps), np.repeat(cols, reps)
+
+
+def test_each_permutation_draw_keeps_both_margins():
+    rows, cols = np.array([5, 1, 7, 2]), np.array([3, 3, 9])
+    keys = np.empty(rows.sum(), dtype=np.int64)
+    rng = np.random.default_rng(11)
+    for _ in range(50):
+        cells = permuted_cell_counts(rows, cols, rng, keys=keys)
+        assert cells.sum() == rows.sum()
+        table = np.bincount(keys, minlength=rows.size * cols.size).reshape(rows.size, cols.size)
+        np.testing.assert_array_equal(table.sum(axis=1), rows)  # the sorted keys of the draw
+        np.testing.assert_array_equal(table.sum(axis=0), cols)
+        np.testing.assert_array_equal(np.sort(table[table > 0]), np.sort(cells))
