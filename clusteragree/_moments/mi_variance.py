@@ -46,6 +46,7 @@ differences of log-factorials of size n log n), normalised by the window's sum.
 from __future__ import annotations
 
 import numpy as np
+import scipy.fft as sfft
 from scipy.special import gammaln
 
 from .cells import T_CAP, log_weight, positive_margins, tilted_mode
@@ -336,9 +337,61 @@ def power_sum_within_windows(rows, cols, q: float) -> bool:
     return True
 
 
-def _n_variance(a, b, n, fx, slope) -> float:
+#: Windows at least this wide take the Hankel products by FFT (O(W log W) each), narrower ones
+#: directly (O(W^2), faster there).
+FFT_MIN_WIDTH = 64
+
+
+class _Hankel:
+    """Products of W x W Hankel matrices H[v, w] = h[v + w] (h of length 2W - 1) with vectors,
+    by FFT over N >= 2W - 1 points (a Hankel product is a correlation, and no wrap-around
+    reaches an index v + w <= 2W - 2), or directly when W is below ``fft_from``. Operands are
+    first made spectra (their FFTs, or the arrays themselves), each serving many products."""
+
+    def __init__(self, W, fft_from):
+        self.W = W
+        self.N = sfft.next_fast_len(2 * W - 1, real=True) if W >= fft_from else 0
+        # Parseval on a real FFT: the half spectrum stands for both halves, but for the zero
+        # frequency (and Nyquist's when N is even)
+        self.weight = np.full(self.N // 2 + 1, 2.0 / max(self.N, 1))
+        self.weight[0] = 1.0 / max(self.N, 1)
+        if self.N % 2 == 0:
+            self.weight[-1] = 1.0 / max(self.N, 1)
+
+    def spectrum(self, x):
+        return sfft.rfft(x, self.N) if self.N else x
+
+    def times(self, h, x):
+        """sum_w h[..., v + w] x[..., w] for v < W (spectra, broadcast)."""
+        if not self.N:
+            return np.einsum("...vw,...w->...v", _view(h, self.W, axis=-1), x)
+        return sfft.irfft(h * np.conj(x), self.N)[..., :self.W]
+
+    def form(self, h, x, y):
+        """sum_(w, v) x[..., w] h[..., w + v] y[..., v] (spectra, broadcast): the sum over s
+        of h[s] times the convolution of x and y."""
+        if not self.N:
+            left = np.einsum("...w,...wv->...v", x, _view(h, self.W, axis=-1))
+            return np.einsum("...v,...v->...", left, y)
+        return (np.conj(h) * x * y).real @ self.weight
+
+
+_view = np.lib.stride_tricks.sliding_window_view
+
+
+def _ratio(num, den, inside):
+    """num / den on the windows (0 elsewhere, and where den is not positive)."""
+    ok = inside & (den > 0)
+    return np.where(ok, num / np.where(ok, den, 1.0), 0.0)
+
+
+def _n_variance(a, b, n, fx, slope, fft_from=None) -> float:
     """Var[sum_ij f(n_ij)] for f given on 0..n (``fx``), centring each cell's term with
-    ``slope`` (K, Q), which must be additive (alpha_i + beta_j): see ``n_mi_variance``."""
+    ``slope`` (K, Q), which must be additive (alpha_i + beta_j): see ``n_mi_variance``.
+
+    Both double sums are Hankel products (``_Hankel``): the factor of the sum s of the two
+    values depends on the pair of rows (columns) but not on its order, so each unordered pair
+    is prepared once and serves both orders."""
     K, Q = len(a), len(b)
     lf = gammaln(np.arange(n + 2, dtype=float) + 1.0)  # log x!
     k, pk = _laws(n, a[:, None], b[None, :])  # marginal laws, (K, Q, W)
@@ -349,50 +402,46 @@ def _n_variance(a, b, n, fx, slope) -> float:
     W = k.shape[-1]
     lo = k[..., 0]
     t = np.arange(2 * W - 1)
-    view = np.lib.stride_tricks.sliding_window_view
-    eye = np.eye(Q, dtype=bool)
+    hankel = _Hankel(W, FFT_MIN_WIDTH if fft_from is None else fft_from)
+    # Hs(i, j', m) = sum_(i' != i) E[psi_i'j'(l) | n_ij' = m], l = n_i'j' on its window: the
+    # law of l is proportional to C(a_i', l) C(n - a_i - a_i', b_j' - m - l), the first factor
+    # the same for every i, the second a function of s = m + l and of {i, i'}. Factors are
+    # tilted by exp(+-theta_c x), theta_c the slope of log C(a_i', l) at its conditional mean
+    # (constant factors dropped: the ratios cancel them).
+    theta_c = -np.log((n - b) / b)
+    fa = _tilted(lf[a][:, None, None] - lf[k] - lf[a[:, None, None] - k] + theta_c[:, None] * k, inside)  # (K, Q, W)
+    num_a, den_a = hankel.spectrum(fa * psik), hankel.spectrum(fa)
+    hs = np.zeros((K, Q, W))
+    j, p = np.triu_indices(Q, 1)  # the pairs of columns j < j'
     for i in _rows(K, _seconds(K, Q, W)):
-        others = np.array([r for r in range(K) if r != i])
-        # -- Hs(i, j', m) for m on the window of (i, j'): sum over the other rows i'
-        # l on the window of (i', j'), s = m + l: base lo[i, j'] + lo[i', j'] + t
-        theta_c = -np.log((n - b) / b)  # slope of log C(a_i', l) at its conditional mean
-        ko = k[others]  # (K-1, Q, W) values l
-        la = (lf[a[others]][:, None, None] - lf[ko] - lf[a[others][:, None, None] - ko]
-              + theta_c[None, :, None] * ko)
-        fa = _tilted(la, inside[others])
-        ss = lo[i][None, :, None] + lo[others][..., None] + t  # (K-1, Q, 2W-1)
-        rr = (n - a[i] - a[others])[:, None, None]
-        top = b[None, :, None] - ss  # b_j' - m - l
-        ok = (top >= 0) & (top <= rr)
-        topc = np.clip(top, 0, rr)
-        lc = lf[rr] - lf[topc] - lf[rr - topc] - theta_c[None, :, None] * ss
-        fc = _tilted(lc, ok)
-        H = view(fc, W, axis=-1)  # (K-1, Q, W m, W l): H[.., v, w] = fc[.., v + w]
-        num = np.einsum("xqvw,xqw->xqv", H, fa * psik[others])
-        den = np.einsum("xqvw,xqw->xqv", H, fa)
-        hs = np.where(den > 0, num / np.where(den > 0, den, 1.0), 0.0).sum(axis=0)  # (Q, W)
-        # -- same row: joint law of (n_ij = k, n_ij' = m), s = k + m: base lo_j + lo_j' + t
+        x = np.arange(i + 1, K)  # the pairs of rows (i, x), x > i: both ways
+        if len(x):
+            ss = lo[i][None, :, None] + lo[x][..., None] + t  # (K-1-i, Q, 2W-1)
+            rr = (n - a[i] - a[x])[:, None, None]
+            top = b[None, :, None] - ss  # b_j' - m - l
+            topc = np.minimum(np.maximum(top, 0), rr)
+            fc = hankel.spectrum(_tilted(lf[rr] - lf[topc] - lf[rr - topc] - theta_c[:, None] * ss,
+                                         (top >= 0) & (top <= rr)))
+            hs[i] += _ratio(hankel.times(fc, num_a[x]), hankel.times(fc, den_a[x]),
+                            inside[i]).sum(axis=0)
+            hs[x] += _ratio(hankel.times(fc, num_a[i]), hankel.times(fc, den_a[i]), inside[x])
+        # -- same row: joint law of (n_ij = k, n_ij' = m) proportional to C(b_j, k) C(b_j', m)
+        # C(n - b_j - b_j', a_i - k - m), s = k + m, for j < j' (both ways)
         theta = -np.log((n - a[i]) / a[i])
         ki = k[i]  # (Q, W)
-        lb = lf[b][:, None] - lf[ki] - lf[b[:, None] - ki] + theta * ki
-        fb = _tilted(lb, inside[i])  # (Q, W)
-        ss = lo[i][:, None, None] + lo[i][None, :, None] + t  # (Q, Q, 2W-1)
-        rr = (n - b[:, None] - b[None, :])[..., None]
-        rr = np.where(eye[..., None], 0, rr)  # j' = j: unused
+        fb = _tilted(lf[b][:, None] - lf[ki] - lf[b[:, None] - ki] + theta * ki, inside[i])  # (Q, W)
+        ss = lo[i][j][:, None] + lo[i][p][:, None] + t  # (Q (Q-1) / 2, 2W-1)
+        rr = (n - b[j] - b[p])[:, None]
         top = a[i] - ss
-        ok = (top >= 0) & (top <= rr) & ~eye[..., None]
-        topc = np.clip(top, 0, np.maximum(rr, 0))
-        rrc = np.maximum(rr, 0)
-        lc = lf[rrc] - lf[topc] - lf[rrc - topc] - theta * ss
-        fc = _tilted(lc.reshape(Q * Q, -1), ok.reshape(Q * Q, -1)).reshape(Q, Q, -1)
-        H = view(fc, W, axis=-1)  # (Q, Q, W k, W m)
-        left = np.einsum("jw,jpwv->jpv", fb * psik[i], H)
-        left0 = np.einsum("jw,jpwv->jpv", fb, H)
-        g = psik[i] + hs  # psi_ij'(m) + Hs(i, j', m), (Q, W)
-        num = np.einsum("jpv,pv->jp", left, fb * g)
-        z = np.einsum("jpv,pv->jp", left0, fb)
-        pair = np.where(eye, 0.0, num / np.where(z > 0, z, 1.0))
-        total += float(pair.sum()) + float((pk[i] * psik[i] * hs).sum())
+        topc = np.minimum(np.maximum(top, 0), rr)
+        fc = hankel.spectrum(_tilted(lf[rr] - lf[topc] - lf[rr - topc] - theta * ss,
+                                     (top >= 0) & (top <= rr)))
+        # psi_ij'(m) + Hs(i, j', m) on the right, psi_ij(k) on the left, and the weights alone
+        fk, fm, f1 = (hankel.spectrum(fb * v) for v in (psik[i], psik[i] + hs[i], 1.0))
+        z = hankel.form(fc, f1[j], f1[p])
+        num = hankel.form(fc, fk[j], fm[p]) + hankel.form(fc, fk[p], fm[j])
+        total += float((num / np.where(z > 0, z, 1.0)).sum())
+        total += float((pk[i] * psik[i] * hs[i]).sum())
     return max(total, 0.0)
 
 
