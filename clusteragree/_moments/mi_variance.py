@@ -157,12 +157,14 @@ def _hankel_windows(n, a, b):
     return np.minimum(x, hi[..., None]), inside, lo, hi
 
 
-def _tilted(logw, inside, axis=-1):
+def _tilted(logw, inside=None, axis=-1):
     """exp(logw - max) with zeros outside the window (logw tilted so that its max is near the
-    joint mode: no factor of a significant product under- or overflows)."""
-    logw = np.where(inside, logw, -np.inf)
+    joint mode: no factor of a significant product under- or overflows). Overwrites logw."""
+    if inside is not None:
+        logw = np.where(inside, logw, -np.inf)
     top = logw.max(axis=axis, keepdims=True)
-    return np.exp(logw - np.where(np.isfinite(top), top, 0.0))
+    logw -= np.where(np.isfinite(top), top, 0.0)
+    return np.exp(logw, out=logw)
 
 
 def n_mi_variance(rows, cols) -> float:
@@ -339,50 +341,91 @@ def power_sum_within_windows(rows, cols, q: float) -> bool:
 
 #: Windows at least this wide take the Hankel products by FFT (O(W log W) each), narrower ones
 #: directly (O(W^2), faster there).
-FFT_MIN_WIDTH = 64
+FFT_MIN_WIDTH = 16
 
 
 class _Hankel:
     """Products of W x W Hankel matrices H[v, w] = h[v + w] (h of length 2W - 1) with vectors,
     by FFT over N >= 2W - 1 points (a Hankel product is a correlation, and no wrap-around
-    reaches an index v + w <= 2W - 2), or directly when W is below ``fft_from``. Operands are
-    first made spectra (their FFTs, or the arrays themselves), each serving many products."""
+    reaches an index v + w <= 2W - 2), or directly when ``N`` is 0. Operands are first made
+    spectra (their FFTs, or the arrays themselves), each serving many products."""
 
-    def __init__(self, W, fft_from):
-        self.W = W
-        self.N = sfft.next_fast_len(2 * W - 1, real=True) if W >= fft_from else 0
+    def __init__(self, W, N):
+        self.W, self.N = W, N
         # Parseval on a real FFT: the half spectrum stands for both halves, but for the zero
         # frequency (and Nyquist's when N is even)
-        self.weight = np.full(self.N // 2 + 1, 2.0 / max(self.N, 1))
-        self.weight[0] = 1.0 / max(self.N, 1)
-        if self.N % 2 == 0:
-            self.weight[-1] = 1.0 / max(self.N, 1)
+        self.weight = np.full(N // 2 + 1, 2.0 / max(N, 1))
+        self.weight[0] = 1.0 / max(N, 1)
+        if N % 2 == 0:
+            self.weight[-1] = 1.0 / max(N, 1)
 
     def spectrum(self, x):
         return sfft.rfft(x, self.N) if self.N else x
 
+    def cospectrum(self, x):
+        """The conjugate spectrum: what ``times`` takes for its vectors."""
+        return np.conj(sfft.rfft(x, self.N)) if self.N else x
+
     def times(self, h, x):
-        """sum_w h[..., v + w] x[..., w] for v < W (spectra, broadcast)."""
+        """sum_w h[..., v + w] x[..., w] for v < W (h a spectrum, x a cospectrum)."""
         if not self.N:
             return np.einsum("...vw,...w->...v", _view(h, self.W, axis=-1), x)
-        return sfft.irfft(h * np.conj(x), self.N)[..., :self.W]
+        return sfft.irfft(h * x, self.N)[..., :self.W]
 
-    def form(self, h, x, y):
-        """sum_(w, v) x[..., w] h[..., w + v] y[..., v] (spectra, broadcast): the sum over s
-        of h[s] times the convolution of x and y."""
+    def form(self, h, *pairs):
+        """sum over the pairs (x, y) of sum_(w, v) x[..., w] h[..., w + v] y[..., v] (spectra,
+        broadcast): the sum over s of h[s] times the convolution of x and y."""
         if not self.N:
-            left = np.einsum("...w,...wv->...v", x, _view(h, self.W, axis=-1))
-            return np.einsum("...v,...v->...", left, y)
-        return (np.conj(h) * x * y).real @ self.weight
+            H = _view(h, self.W, axis=-1)
+            return sum(np.einsum("...v,...v->...", np.einsum("...w,...wv->...v", x, H), y)
+                       for x, y in pairs)
+        conv = sum(x * y for x, y in pairs)  # Re(conj(h) conv), weighted: a dot of the parts
+        return np.einsum("...i,...i->...", (h * self.weight).view(np.float64),
+                         conv.view(np.float64))
 
 
 _view = np.lib.stride_tricks.sliding_window_view
 
 
+#: Arrays of values of s are built by blocks of about this many (pairs of rows or of columns
+#: at a time): they stay in cache, and memory stays small.
+_BLOCK = 1 << 18
+
+
+def _blocks(items, size):
+    """Consecutive slices of ``items``, as many at a time as fit ``_BLOCK`` values of ``size``
+    each (at least one)."""
+    step = max(1, _BLOCK // size)
+    return (items[start:start + step] for start in range(0, len(items), step))
+
+
 def _ratio(num, den, inside):
     """num / den on the windows (0 elsewhere, and where den is not positive)."""
-    ok = inside & (den > 0)
-    return np.where(ok, num / np.where(ok, den, 1.0), 0.0)
+    return np.divide(num, den, out=np.zeros_like(num), where=inside & (den > 0))
+
+
+def _sum_factor(lf, R, c, base, t, theta, theta_t):
+    """C(R, c - s) exp(-theta s) on s = base + t (0 where c - s is outside [0, R]), over its
+    largest value (``_tilted``); R, c, base, theta broadcast against each other (shape S),
+    theta_t = theta t against S + t.shape. Where c - s is within [0, R] on every s, the log
+    factorials are slices of ``lf`` (no index per value)."""
+    L = len(t)
+    R, c, base = np.broadcast_arrays(R, c, base)
+    d = c - base  # c - s at t = 0
+    logw = (lf[R] - theta * base)[..., None]
+    if (d >= L - 1).all() and (d <= R).all():
+        rows = _view(lf, L)
+        logw = logw - rows[d - (L - 1)][..., ::-1]  # log (c - s)!
+        logw -= rows[R - d]  # log (R - c + s)!
+        logw -= theta_t
+        return _tilted(logw)
+    top = d[..., None] - t
+    ok = (top >= 0) & (top <= R[..., None])
+    np.clip(top, 0, R[..., None], out=top)
+    logw = logw - lf[top]
+    logw -= lf[R[..., None] - top]
+    logw -= theta_t
+    return _tilted(logw, ok)
 
 
 def _n_variance(a, b, n, fx, slope, fft_from=None) -> float:
@@ -391,7 +434,15 @@ def _n_variance(a, b, n, fx, slope, fft_from=None) -> float:
 
     Both double sums are Hankel products (``_Hankel``): the factor of the sum s of the two
     values depends on the pair of rows (columns) but not on its order, so each unordered pair
-    is prepared once and serves both orders."""
+    is prepared once and serves both orders. The table is taken with its rows the shorter side
+    (pairs of rows cost more than pairs of columns), the rows by decreasing width of their
+    windows: the pairs (i, i' > i) and the row i itself then need only the width of row i."""
+    fft_from = FFT_MIN_WIDTH if fft_from is None else fft_from
+    if len(a) > len(b):
+        a, b, slope = b, a, slope.T  # Var[t] is the same for the transposed table
+    lo, hi = _windows(n, a[:, None], b[None, :])
+    order = np.argsort(-(hi - lo).max(axis=1), kind="stable")
+    a, slope = a[order], slope[order]
     K, Q = len(a), len(b)
     lf = gammaln(np.arange(n + 2, dtype=float) + 1.0)  # log x!
     k, pk = _laws(n, a[:, None], b[None, :])  # marginal laws, (K, Q, W)
@@ -399,48 +450,52 @@ def _n_variance(a, b, n, fx, slope, fft_from=None) -> float:
     psik = fx[k] - k * slope[..., None] - ef[..., None]
     total = float((pk * psik * psik).sum())
     inside = pk > 0
-    W = k.shape[-1]
+    widths = inside.sum(axis=-1).max(axis=-1)  # of the rows, decreasing
     lo = k[..., 0]
-    t = np.arange(2 * W - 1)
-    hankel = _Hankel(W, FFT_MIN_WIDTH if fft_from is None else fft_from)
     # Hs(i, j', m) = sum_(i' != i) E[psi_i'j'(l) | n_ij' = m], l = n_i'j' on its window: the
     # law of l is proportional to C(a_i', l) C(n - a_i - a_i', b_j' - m - l), the first factor
     # the same for every i, the second a function of s = m + l and of {i, i'}. Factors are
-    # tilted by exp(+-theta_c x), theta_c the slope of log C(a_i', l) at its conditional mean
-    # (constant factors dropped: the ratios cancel them).
-    theta_c = -np.log((n - b) / b)
-    fa = _tilted(lf[a][:, None, None] - lf[k] - lf[a[:, None, None] - k] + theta_c[:, None] * k, inside)  # (K, Q, W)
-    num_a, den_a = hankel.spectrum(fa * psik), hankel.spectrum(fa)
-    hs = np.zeros((K, Q, W))
+    # tilted by exp(+-theta_c x), theta_c the slope of log C(a_i', l) at its conditional mean.
+    theta_c = np.log(b / (n - b))
+    fa = _tilted(lf[a][:, None, None] - lf[k] - lf[a[:, None, None] - k]
+                 + theta_c[:, None] * k, inside)  # (K, Q, W)
+    hs = np.zeros(k.shape)
     j, p = np.triu_indices(Q, 1)  # the pairs of columns j < j'
-    for i in _rows(K, _seconds(K, Q, W)):
-        x = np.arange(i + 1, K)  # the pairs of rows (i, x), x > i: both ways
-        if len(x):
-            ss = lo[i][None, :, None] + lo[x][..., None] + t  # (K-1-i, Q, 2W-1)
-            rr = (n - a[i] - a[x])[:, None, None]
-            top = b[None, :, None] - ss  # b_j' - m - l
-            topc = np.minimum(np.maximum(top, 0), rr)
-            fc = hankel.spectrum(_tilted(lf[rr] - lf[topc] - lf[rr - topc] - theta_c[:, None] * ss,
-                                         (top >= 0) & (top <= rr)))
-            hs[i] += _ratio(hankel.times(fc, num_a[x]), hankel.times(fc, den_a[x]),
-                            inside[i]).sum(axis=0)
-            hs[x] += _ratio(hankel.times(fc, num_a[i]), hankel.times(fc, den_a[i]), inside[x])
+    spectra = (-1, 0, None, None)  # the rows' spectra: FFT length, first row, psi, 1
+    for i in _rows(K, _seconds(K, Q, k.shape[-1])):
+        W = int(widths[i])
+        t = np.arange(2 * W - 1)
+        N = sfft.next_fast_len(2 * W - 1, real=True) if W >= fft_from else 0
+        if N and 2 * W - 1 <= spectra[0] <= 1.25 * N:
+            N = spectra[0]  # the rows' spectra of a wider row serve (within 25% of the best)
+        hankel = _Hankel(W, N)
+        if N != spectra[0] or not N:
+            spectra = (N, i, hankel.cospectrum(fa[i:, :, :W] * psik[i:, :, :W]),
+                       hankel.cospectrum(fa[i:, :, :W]))
+        num_a, den_a = spectra[2][i - spectra[1]:], spectra[3][i - spectra[1]:]
+        for x in _blocks(np.arange(i + 1, K), Q * (2 * W - 1)):  # rows (i, x > i): both ways
+            fc = hankel.spectrum(_sum_factor(
+                lf, (n - a[i] - a[x])[:, None], b[None, :], lo[i][None, :] + lo[x], t,
+                theta_c[None, :], theta_c[:, None] * t))  # (len(x), Q, 2W-1) over its max
+            hs[i, :, :W] += _ratio(hankel.times(fc, num_a[x - i]), hankel.times(fc, den_a[x - i]),
+                                   inside[i, :, :W]).sum(axis=0)
+            hs[x, :, :W] += _ratio(hankel.times(fc, num_a[0]), hankel.times(fc, den_a[0]),
+                                   inside[x, :, :W])
         # -- same row: joint law of (n_ij = k, n_ij' = m) proportional to C(b_j, k) C(b_j', m)
         # C(n - b_j - b_j', a_i - k - m), s = k + m, for j < j' (both ways)
-        theta = -np.log((n - a[i]) / a[i])
-        ki = k[i]  # (Q, W)
-        fb = _tilted(lf[b][:, None] - lf[ki] - lf[b[:, None] - ki] + theta * ki, inside[i])  # (Q, W)
-        ss = lo[i][j][:, None] + lo[i][p][:, None] + t  # (Q (Q-1) / 2, 2W-1)
-        rr = (n - b[j] - b[p])[:, None]
-        top = a[i] - ss
-        topc = np.minimum(np.maximum(top, 0), rr)
-        fc = hankel.spectrum(_tilted(lf[rr] - lf[topc] - lf[rr - topc] - theta * ss,
-                                     (top >= 0) & (top <= rr)))
-        # psi_ij'(m) + Hs(i, j', m) on the right, psi_ij(k) on the left, and the weights alone
-        fk, fm, f1 = (hankel.spectrum(fb * v) for v in (psik[i], psik[i] + hs[i], 1.0))
-        z = hankel.form(fc, f1[j], f1[p])
-        num = hankel.form(fc, fk[j], fm[p]) + hankel.form(fc, fk[p], fm[j])
-        total += float((num / np.where(z > 0, z, 1.0)).sum())
+        theta = np.log(a[i] / (n - a[i]))
+        ki = k[i, :, :W]  # (Q, W)
+        fb = _tilted(lf[b][:, None] - lf[ki] - lf[b[:, None] - ki] + theta * ki,
+                     inside[i, :, :W])  # (Q, W)
+        # psi_ij(k) on the left, psi_ij'(m) + Hs(i, j', m) on the right, and the weights alone
+        fk, fm, f1 = (hankel.spectrum(fb * v) for v in (psik[i, :, :W], psik[i, :, :W]
+                                                       + hs[i, :, :W], 1.0))
+        for jj, pp in zip(_blocks(j, 2 * W - 1), _blocks(p, 2 * W - 1)):
+            fc = hankel.spectrum(_sum_factor(lf, n - b[jj] - b[pp], a[i], lo[i][jj] + lo[i][pp],
+                                             t, theta, theta * t))
+            z = hankel.form(fc, (f1[jj], f1[pp]))
+            num = hankel.form(fc, (fk[jj], fm[pp]), (fk[pp], fm[jj]))
+            total += float((num / np.where(z > 0, z, 1.0)).sum())
         total += float((pk[i] * psik[i] * hs[i]).sum())
     return max(total, 0.0)
 
