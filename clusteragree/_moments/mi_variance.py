@@ -148,15 +148,6 @@ def _n_mi_variance_direct(rows, cols) -> float:
     return max(total, 0.0)
 
 
-def _hankel_windows(n, a, b):
-    """Marginal windows of every cell: values (K, Q, W) clipped to [lo, hi], and the mask."""
-    lo, hi = _windows(n, a[:, None], b[None, :])
-    W = int((hi - lo).max()) + 1
-    x = lo[..., None] + np.arange(W)
-    inside = x <= hi[..., None]
-    return np.minimum(x, hi[..., None]), inside, lo, hi
-
-
 def _tilted(logw, inside=None, axis=-1):
     """exp(logw - max) with zeros outside the window (logw tilted so that its max is near the
     joint mode: no factor of a significant product under- or overflows). Overwrites logw."""
@@ -181,10 +172,14 @@ def n_mi_variance(rows, cols) -> float:
     a, b, n = _margins(rows, cols)
     if len(a) < 2 or len(b) < 2 or a.max() == 1 or b.max() == 1:
         return 0.0  # one table, or every cell 0 or 1: t = 0 on every table
-    xlx = np.zeros(n + 1)
-    xlx[1:] = np.arange(1, n + 1) * np.log(np.arange(1, n + 1, dtype=float))
     logmu = np.log(a.astype(float))[:, None] + np.log(b.astype(float))[None, :] - np.log(n)
-    return _n_variance(a, b, n, xlx, logmu)
+    return _n_variance(a, b, n, _xlogx, logmu)
+
+
+def _xlogx(x):
+    """x log x (0 at 0) of integers x."""
+    x = x.astype(float)
+    return x * np.log(np.where(x > 0, x, 1.0))
 
 
 def variance_of_power_sum(rows, cols, q: float, scale: float = 1.0) -> float:
@@ -213,43 +208,71 @@ def variance_of_power_sum(rows, cols, q: float, scale: float = 1.0) -> float:
         raise OverflowError(f"Var[sum n_ij^q] at q = {q:g} is beyond the double range for "
                             f"cells up to {top} (scale = {scale:g}); pass scale >= {top}")
     with np.errstate(under="ignore"):
-        fx = (np.arange(top + 1) / scale) ** q
         mu = np.outer(a.astype(float), b.astype(float)) / n
         tangent = q / scale * (mu / scale) ** (q - 1)
     additive = (tangent.mean(axis=1, keepdims=True) + tangent.mean(axis=0, keepdims=True)
                 - tangent.mean())
-    return _n_variance(a, b, n, fx, additive)
+    def power(x):
+        with np.errstate(under="ignore"):
+            return (x / scale) ** q
+
+    return _n_variance(a, b, n, power, additive)
 
 
 #: Seconds per unit of ``variance_work``, calibrated on this package's development machine
-#: (2 CPUs): 32 timed exact variances (2 to 100 clusters a side, n = 5 10^3 to 3 10^6, lopsided
-#: and equal margins, 0.2 to 18 s) took 0.85 to 2 times the prediction (most within 10%; up to
-#: 2 times only with 50 to 100 clusters a side and narrow windows); a 50 x 50 table with
-#: n = 10^6 took 104 s for 100 s predicted.
-SECONDS_PER_WORK = 7.7e-10
+#: (2 CPUs, shared): 86 timed exact variances (2 to 100 clusters a side, n = 2 10^3 to
+#: 2.5 10^7, equal, Dirichlet(5) and Dirichlet(1) margins, 0.03 to 15 s) took 0.67 to 1.8 times
+#: the prediction (median 0.99; the 34 over 0.3 s, 0.67 to 1.16); 50 x 50 and 100 x 100 tables
+#: with n = 10^6 took 4.6 s and 19 s for 5.1 s and 21 s predicted (140 MB and 240 MB).
+SECONDS_PER_WORK = 6.2e-8
 #: The exact variance shows a progress bar when its predicted time is at least this.
 PROGRESS_SECONDS = 5.0
 #: The longest predicted time an exact variance may take unless the caller allows more.
 DEFAULT_MAX_SECONDS = 60.0
+#: The cost of a pair of rows at one column (an FFT and four inverse ones) relative to a pair of
+#: columns in one row (an FFT and three sums), and the cost per object (the table of log
+#: factorials up to n), in units of ``variance_work``: fitted with ``SECONDS_PER_WORK``.
+_PAIR_OF_ROWS, _PER_OBJECT = 2.1, 0.3
 
 
-def _work(K, Q, W) -> float:
-    return float(K * Q * (K + Q)) * W * (W + 32.0)
+def _oriented(a, b, n):
+    """How ``_n_variance`` takes the table: (a, b, widths, transposed, order, work), the table
+    or its transpose (``transposed``), whichever has the less ``_work``, its rows in ``order``
+    of decreasing width of their windows (``widths``: each row's widest cell)."""
+    best = None
+    for transposed, (rows, cols) in enumerate(((a, b), (b, a))):
+        lo, hi = _windows(n, rows[:, None], cols[None, :])
+        widths = (hi - lo).max(axis=1) + 1
+        order = np.argsort(-widths, kind="stable")
+        work = _work(n, len(cols), widths[order])
+        if best is None or work < best[-1]:
+            best = (rows[order], cols, widths[order], bool(transposed), order, work)
+    return best
 
 
-def _seconds(K, Q, W) -> float:
-    return _work(K, Q, W) * SECONDS_PER_WORK
+def _work(n, Q, widths) -> float:
+    """sum over rows i of [2.1 (K - 1 - i) Q + Q (Q - 1) / 2] W_i, + 0.3 n: the pairs of rows
+    (i, i' > i) at each column and the pairs of columns in row i, each FFTs of length about
+    2 W_i (W_i the width of row i, decreasing), and the log factorials up to n."""
+    K = len(widths)
+    units = _PAIR_OF_ROWS * (K - 1 - np.arange(K)) * Q + Q * (Q - 1) / 2
+    return float(units @ np.asarray(widths, dtype=float)) + _PER_OBJECT * n
 
 
 def variance_work(rows, cols) -> float:
-    """The work of the exact variance: K Q (K + Q) W (W + 32), W the widest window of a cell's
-    law: for each row, the pairs of cells in it and in the other rows, each a W x W product
-    (and 32 W per pair of preparation). The time is about ``SECONDS_PER_WORK`` times this."""
+    """The work of the exact variance (``_work``): the table (or its transpose, whichever
+    costs less; the rows preferably the shorter side), its K rows by decreasing width W_i of
+    their windows (the widest cell of each row),
+
+        sum_i [2.1 (K - 1 - i) Q + Q (Q - 1) / 2] W_i  +  0.3 n:
+
+    for each row the pairs of cells in the later rows and in the row itself, each Hankel product
+    by FFTs of length about 2 W_i (their time was found linear in W_i from 50 to 12000), and the
+    log factorials up to n. The time is about ``SECONDS_PER_WORK`` times this."""
     a, b, n = _margins(rows, cols)
     if len(a) < 2 or len(b) < 2 or a.max() == 1 or b.max() == 1:
         return 0.0  # nothing is summed: the variance is 0
-    lo, hi = _windows(n, a[:, None], b[None, :])
-    return _work(len(a), len(b), float((hi - lo).max() + 1))
+    return _oriented(a, b, n)[-1]
 
 
 def check_variance_time(rows, cols, max_seconds, how_to_raise: str) -> float:
@@ -428,29 +451,28 @@ def _sum_factor(lf, R, c, base, t, theta, theta_t):
     return _tilted(logw, ok)
 
 
-def _n_variance(a, b, n, fx, slope, fft_from=None) -> float:
-    """Var[sum_ij f(n_ij)] for f given on 0..n (``fx``), centring each cell's term with
+def _n_variance(a, b, n, f, slope, fft_from=None) -> float:
+    """Var[sum_ij f(n_ij)] for f a function of arrays of counts, centring each cell's term with
     ``slope`` (K, Q), which must be additive (alpha_i + beta_j): see ``n_mi_variance``.
 
     Both double sums are Hankel products (``_Hankel``): the factor of the sum s of the two
     values depends on the pair of rows (columns) but not on its order, so each unordered pair
-    is prepared once and serves both orders. The table is taken with its rows the shorter side
-    (pairs of rows cost more than pairs of columns), the rows by decreasing width of their
-    windows: the pairs (i, i' > i) and the row i itself then need only the width of row i."""
+    is prepared once and serves both orders. The table is taken the way of less work (rows the
+    shorter side, mostly: pairs of rows cost more than pairs of columns), the rows by decreasing
+    width of their windows: the pairs (i, i' > i) and the row i itself then need only the
+    width of row i."""
     fft_from = FFT_MIN_WIDTH if fft_from is None else fft_from
-    if len(a) > len(b):
-        a, b, slope = b, a, slope.T  # Var[t] is the same for the transposed table
-    lo, hi = _windows(n, a[:, None], b[None, :])
-    order = np.argsort(-(hi - lo).max(axis=1), kind="stable")
-    a, slope = a[order], slope[order]
+    a, b, widths, transposed, order, work = _oriented(a, b, n)
+    slope = (slope.T if transposed else slope)[order]  # Var[t] is that of the transposed table
     K, Q = len(a), len(b)
-    lf = gammaln(np.arange(n + 2, dtype=float) + 1.0)  # log x!
+    lf = np.arange(1.0, n + 3.0)
+    gammaln(lf, out=lf)  # log x!, x = 0..n+1 (in place: 8 bytes an object)
     k, pk = _laws(n, a[:, None], b[None, :])  # marginal laws, (K, Q, W)
-    ef = (pk * (fx[k] - k * slope[..., None])).sum(axis=-1)  # E[f(n_ij)]
-    psik = fx[k] - k * slope[..., None] - ef[..., None]
+    fk = f(k) - k * slope[..., None]
+    ef = (pk * fk).sum(axis=-1)  # E[f(n_ij)] (less the centring slope)
+    psik = fk - ef[..., None]
     total = float((pk * psik * psik).sum())
     inside = pk > 0
-    widths = inside.sum(axis=-1).max(axis=-1)  # of the rows, decreasing
     lo = k[..., 0]
     # Hs(i, j', m) = sum_(i' != i) E[psi_i'j'(l) | n_ij' = m], l = n_i'j' on its window: the
     # law of l is proportional to C(a_i', l) C(n - a_i - a_i', b_j' - m - l), the first factor
@@ -462,7 +484,7 @@ def _n_variance(a, b, n, fx, slope, fft_from=None) -> float:
     hs = np.zeros(k.shape)
     j, p = np.triu_indices(Q, 1)  # the pairs of columns j < j'
     spectra = (-1, 0, None, None)  # the rows' spectra: FFT length, first row, psi, 1
-    for i in _rows(K, _seconds(K, Q, k.shape[-1])):
+    for i in _rows(K, work * SECONDS_PER_WORK):
         W = int(widths[i])
         t = np.arange(2 * W - 1)
         N = sfft.next_fast_len(2 * W - 1, real=True) if W >= fft_from else 0

@@ -159,9 +159,9 @@ def _table(K, n, seed=2):
 def test_a_long_exact_variance_is_refused_before_any_work_naming_its_time():
     from clusteragree._moments.mi_variance import SECONDS_PER_WORK, variance_work
 
-    tab = _table(50, 10**6)  # the 50 x 50 table with n = 10**6: minutes, once silent
+    tab = _table(50, 10**6)  # the 50 x 50 table with n = 10**6: once minutes, silent
     seconds = variance_work(tab.sum(axis=1), tab.sum(axis=0)) * SECONDS_PER_WORK
-    assert seconds > 10
+    assert seconds > 2  # seconds since the FFT
     budget = seconds / 4
     t = time.perf_counter()
     with pytest.raises(ValueError, match=r"would take about .* s \(predicted from the margins\)"
