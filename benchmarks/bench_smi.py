@@ -23,8 +23,8 @@ interpreter, given by the environment variable FASTAMI_PYTHON (default
     /tmp/fastami-venv/bin/pip install fastami==0.2.1 "numpy<2" "scikit-learn==1.2.*"
 
 Its time includes only its call (labels loaded before the clock starts; best of 3, like ours,
-to even out the load of a shared machine); it is a Monte Carlo
-estimate with its own error estimate (precision_goal=0.1, the default), ours is exact.
+to even out the load of a shared machine); it is a Monte Carlo estimate with its own error
+estimate (precision_goal=0.1, the default), ours is exact.
 
 Exact against asymptotic moments (one run): K x K tables of n objects whose cluster sizes are
 drawn from Dirichlet(5, ..., 5) (unequal, within a factor of about 3; and two lopsided 10 x 10

@@ -41,6 +41,19 @@ at worst, of order one near the means), so the absolute error of n^2 Var[MI] is 
 compare with the exact law, 305 tables, and with the term-by-term sum up to n = 5000).
 Probabilities inside a window come from the ratio of neighbours (one log per term; no
 differences of log-factorials of size n log n), normalised by the window's sum.
+
+Hankel products by FFT. Each double sum over two cells' windows has the form
+sum_(k, m) x(k) y(m) h(k + m) (a factor of each value and one of their sum, ``n_mi_variance``):
+a Hankel matrix times a vector, i.e. a correlation, O(W log W) by FFT instead of O(W^2). FFT
+rounding is absolute, about 1e-16 times the norms of the inputs; the factors are tilted to a
+maximum of 1, and each conditional mean is the ratio of two such products whose denominator,
+inside the window, falls off from its peak no faster than the cell's own law (a less concave
+law with the same mode), so the rounding stays below that of the sums themselves: on 400
+random tables (n = 10 to 10^5, 1 to 10 clusters a side, lopsided to equal margins) the FFT and
+the direct products agreed to 3e-12 relatively. Rounding of the result itself: n log n and
+the log factorials carry absolute errors of about 1e-16 n log n, and Var[n MI] is of order
+the number of cells, so two orders of summation (a table and its transpose) differ by about
+1e-10 relatively at n = 10^5 and 1e-9 at n = 10^6, with direct products as with the FFT.
 """
 
 from __future__ import annotations
@@ -212,6 +225,7 @@ def variance_of_power_sum(rows, cols, q: float, scale: float = 1.0) -> float:
         tangent = q / scale * (mu / scale) ** (q - 1)
     additive = (tangent.mean(axis=1, keepdims=True) + tangent.mean(axis=0, keepdims=True)
                 - tangent.mean())
+
     def power(x):
         with np.errstate(under="ignore"):
             return (x / scale) ** q
@@ -499,8 +513,8 @@ def _n_variance(a, b, n, f, slope, fft_from=None) -> float:
             fc = hankel.spectrum(_sum_factor(
                 lf, (n - a[i] - a[x])[:, None], b[None, :], lo[i][None, :] + lo[x], t,
                 theta_c[None, :], theta_c[:, None] * t))  # (len(x), Q, 2W-1) over its max
-            hs[i, :, :W] += _ratio(hankel.times(fc, num_a[x - i]), hankel.times(fc, den_a[x - i]),
-                                   inside[i, :, :W]).sum(axis=0)
+            hs[i, :, :W] += _ratio(hankel.times(fc, num_a[x - i]),
+                                   hankel.times(fc, den_a[x - i]), inside[i, :, :W]).sum(axis=0)
             hs[x, :, :W] += _ratio(hankel.times(fc, num_a[0]), hankel.times(fc, den_a[0]),
                                    inside[x, :, :W])
         # -- same row: joint law of (n_ij = k, n_ij' = m) proportional to C(b_j, k) C(b_j', m)
@@ -510,13 +524,13 @@ def _n_variance(a, b, n, f, slope, fft_from=None) -> float:
         fb = _tilted(lf[b][:, None] - lf[ki] - lf[b[:, None] - ki] + theta * ki,
                      inside[i, :, :W])  # (Q, W)
         # psi_ij(k) on the left, psi_ij'(m) + Hs(i, j', m) on the right, and the weights alone
-        fk, fm, f1 = (hankel.spectrum(fb * v) for v in (psik[i, :, :W], psik[i, :, :W]
-                                                       + hs[i, :, :W], 1.0))
+        left, right, ones = (hankel.spectrum(fb * v) for v in (
+            psik[i, :, :W], psik[i, :, :W] + hs[i, :, :W], 1.0))
         for jj, pp in zip(_blocks(j, 2 * W - 1), _blocks(p, 2 * W - 1)):
             fc = hankel.spectrum(_sum_factor(lf, n - b[jj] - b[pp], a[i], lo[i][jj] + lo[i][pp],
                                              t, theta, theta * t))
-            z = hankel.form(fc, (f1[jj], f1[pp]))
-            num = hankel.form(fc, (fk[jj], fm[pp]), (fk[pp], fm[jj]))
+            z = hankel.form(fc, (ones[jj], ones[pp]))
+            num = hankel.form(fc, (left[jj], right[pp]), (left[pp], right[jj]))
             total += float((num / np.where(z > 0, z, 1.0)).sum())
         total += float((pk[i] * psik[i] * hs[i]).sum())
     return max(total, 0.0)

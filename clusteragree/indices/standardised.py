@@ -12,13 +12,14 @@ and Var[s] (s = sum n_ij^2, Rand affine in s) are exact rationals
 no fixed optimum, and is 0 when the margins allow a single table (sd = 0).
 
 Beyond exact reach. The exact Var[MI] sums over pairs of cells and the windows of their laws,
-by FFT: its time is about ``SECONDS_PER_WORK`` times ``exact_variance_work``, about
+by FFT: its time is about ``SECONDS_PER_WORK`` times ``exact_variance_work``, of order
 K Q (K + Q) W, W the widest window of a cell's law (5 s and 140 MB for a 50 x 50 table with
-n = 10^6). The mean E[MI] stays exact and cheap. For the variance, G = 2 n MI (the likelihood-ratio statistic
-of independence) is asymptotically chi-square with df = (K - 1)(Q - 1) degrees of freedom (K,
-Q the non-empty rows and columns); the exact mean's ratio to the chi-square mean,
-q = 2 n E[MI] / df, scales it, as in Williams, D. A. (1976), "Improved likelihood ratio tests
-for complete contingency tables", Biometrika 63: G ~ q chi2_df, so
+n = 10^6). The mean E[MI] stays exact and cheap. For the variance, G = 2 n MI (the
+likelihood-ratio statistic of independence) is asymptotically chi-square with
+df = (K - 1)(Q - 1) degrees of freedom (K, Q the non-empty rows and columns); the exact mean's
+ratio to the chi-square mean, q = 2 n E[MI] / df, scales it, as in Williams, D. A. (1976),
+"Improved likelihood ratio tests for complete contingency tables", Biometrika 63:
+G ~ q chi2_df, so
 
     Var[G] = 2 df q^2,   Var[MI] ~ df q^2 / (2 n^2).
 

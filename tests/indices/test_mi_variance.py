@@ -1,7 +1,7 @@
-"""The exact Var[MI] and Var[sum n_ij^q] under fixed margins (``clusteragree._moments.mi_variance``):
-its Hankel products by FFT against the same products taken directly, the whole against the
-term-by-term sum over the conditional laws, and 2 x 2 tables against a 40-digit sum over the
-law of n_11 (up to n = 10^6).
+"""The exact Var[MI] and Var[sum n_ij^q] under fixed margins
+(``clusteragree._moments.mi_variance``): its Hankel products by FFT against the same products
+taken directly, the whole against the term-by-term sum over the conditional laws, and 2 x 2
+tables against a 40-digit sum over the law of n_11 (up to n = 10^6).
 
 Double precision bounds the agreement of any two ways of summing: the values n_ij log n_ij and
 the log factorials carry absolute errors of order 1e-16 n log n, and Var[n MI] (of order the
