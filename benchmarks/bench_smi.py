@@ -2,8 +2,8 @@
 """Exact standardised mutual information (SMI) against FastAMI's Monte Carlo SMI, and the
 exact moments of MI against the asymptotic ones (``moments="asymptotic"``).
 
-    python benchmarks/bench_smi.py            # about a minute (exact at 50 x 50, n = 10^6)
-    python benchmarks/bench_smi.py --quick    # about 20 s: no n = 10^6 anywhere
+    python benchmarks/bench_smi.py            # about 20 s (exact at 50 x 50, n = 10^6)
+    python benchmarks/bench_smi.py --quick    # about 15 s: no n = 10^6 anywhere
     python benchmarks/bench_smi.py --large    # also n = 10^6 in the FastAMI section (10 x 10)
 
 Exact against FastAMI: n = 10^3, 10^4, 10^5, with the ratio of the times (exact / FastAMI).
@@ -150,7 +150,7 @@ def exact_vs_asymptotic(quick):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--quick", action="store_true", help="no n = 10^6 (about 20 s)")
+    parser.add_argument("--quick", action="store_true", help="no n = 10^6 (about 15 s)")
     parser.add_argument("--large", action="store_true", help="n = 10^6 against FastAMI too")
     args = parser.parse_args()
     sizes = [10**3, 10**4, 10**5]
