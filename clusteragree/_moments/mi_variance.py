@@ -41,11 +41,25 @@ at worst, of order one near the means), so the absolute error of n^2 Var[MI] is 
 compare with the exact law, 305 tables, and with the term-by-term sum up to n = 5000).
 Probabilities inside a window come from the ratio of neighbours (one log per term; no
 differences of log-factorials of size n log n), normalised by the window's sum.
+
+Hankel products by FFT. Each double sum over two cells' windows has the form
+sum_(k, m) x(k) y(m) h(k + m) (a factor of each value and one of their sum, ``n_mi_variance``):
+a Hankel matrix times a vector, i.e. a correlation, O(W log W) by FFT instead of O(W^2). FFT
+rounding is absolute, about 1e-16 times the norms of the inputs; the factors are tilted to a
+maximum of 1, and each conditional mean is the ratio of two such products whose denominator,
+inside the window, falls off from its peak no faster than the cell's own law (a less concave
+law with the same mode), so the rounding stays below that of the sums themselves: on 400
+random tables (n = 10 to 10^5, 1 to 10 clusters a side, lopsided to equal margins) the FFT and
+the direct products agreed to 3e-12 relatively. Rounding of the result itself: n log n and
+the log factorials carry absolute errors of about 1e-16 n log n, and Var[n MI] is of order
+the number of cells, so two orders of summation (a table and its transpose) differ by about
+1e-10 relatively at n = 10^5 and 1e-9 at n = 10^6, with direct products as with the FFT.
 """
 
 from __future__ import annotations
 
 import numpy as np
+import scipy.fft as sfft
 from scipy.special import gammaln
 
 from .cells import T_CAP, log_weight, positive_margins, tilted_mode
@@ -147,21 +161,14 @@ def _n_mi_variance_direct(rows, cols) -> float:
     return max(total, 0.0)
 
 
-def _hankel_windows(n, a, b):
-    """Marginal windows of every cell: values (K, Q, W) clipped to [lo, hi], and the mask."""
-    lo, hi = _windows(n, a[:, None], b[None, :])
-    W = int((hi - lo).max()) + 1
-    x = lo[..., None] + np.arange(W)
-    inside = x <= hi[..., None]
-    return np.minimum(x, hi[..., None]), inside, lo, hi
-
-
-def _tilted(logw, inside, axis=-1):
+def _tilted(logw, inside=None, axis=-1):
     """exp(logw - max) with zeros outside the window (logw tilted so that its max is near the
-    joint mode: no factor of a significant product under- or overflows)."""
-    logw = np.where(inside, logw, -np.inf)
+    joint mode: no factor of a significant product under- or overflows). Overwrites logw."""
+    if inside is not None:
+        logw = np.where(inside, logw, -np.inf)
     top = logw.max(axis=axis, keepdims=True)
-    return np.exp(logw - np.where(np.isfinite(top), top, 0.0))
+    logw -= np.where(np.isfinite(top), top, 0.0)
+    return np.exp(logw, out=logw)
 
 
 def n_mi_variance(rows, cols) -> float:
@@ -178,10 +185,14 @@ def n_mi_variance(rows, cols) -> float:
     a, b, n = _margins(rows, cols)
     if len(a) < 2 or len(b) < 2 or a.max() == 1 or b.max() == 1:
         return 0.0  # one table, or every cell 0 or 1: t = 0 on every table
-    xlx = np.zeros(n + 1)
-    xlx[1:] = np.arange(1, n + 1) * np.log(np.arange(1, n + 1, dtype=float))
     logmu = np.log(a.astype(float))[:, None] + np.log(b.astype(float))[None, :] - np.log(n)
-    return _n_variance(a, b, n, xlx, logmu)
+    return _n_variance(a, b, n, _xlogx, logmu)
+
+
+def _xlogx(x):
+    """x log x (0 at 0) of integers x."""
+    x = x.astype(float)
+    return x * np.log(np.where(x > 0, x, 1.0))
 
 
 def variance_of_power_sum(rows, cols, q: float, scale: float = 1.0) -> float:
@@ -210,43 +221,72 @@ def variance_of_power_sum(rows, cols, q: float, scale: float = 1.0) -> float:
         raise OverflowError(f"Var[sum n_ij^q] at q = {q:g} is beyond the double range for "
                             f"cells up to {top} (scale = {scale:g}); pass scale >= {top}")
     with np.errstate(under="ignore"):
-        fx = (np.arange(top + 1) / scale) ** q
         mu = np.outer(a.astype(float), b.astype(float)) / n
         tangent = q / scale * (mu / scale) ** (q - 1)
     additive = (tangent.mean(axis=1, keepdims=True) + tangent.mean(axis=0, keepdims=True)
                 - tangent.mean())
-    return _n_variance(a, b, n, fx, additive)
+
+    def power(x):
+        with np.errstate(under="ignore"):
+            return (x / scale) ** q
+
+    return _n_variance(a, b, n, power, additive)
 
 
 #: Seconds per unit of ``variance_work``, calibrated on this package's development machine
-#: (2 CPUs): 32 timed exact variances (2 to 100 clusters a side, n = 5 10^3 to 3 10^6, lopsided
-#: and equal margins, 0.2 to 18 s) took 0.85 to 2 times the prediction (most within 10%; up to
-#: 2 times only with 50 to 100 clusters a side and narrow windows); a 50 x 50 table with
-#: n = 10^6 took 104 s for 100 s predicted.
-SECONDS_PER_WORK = 7.7e-10
+#: (2 CPUs, shared): 86 timed exact variances (2 to 100 clusters a side, n = 2 10^3 to
+#: 2.5 10^7, equal, Dirichlet(5) and Dirichlet(1) margins, 0.03 to 15 s) took 0.67 to 1.8 times
+#: the prediction (median 0.99; the 34 over 0.3 s, 0.67 to 1.16); 50 x 50 and 100 x 100 tables
+#: with n = 10^6 took 4.6 s and 19 s for 5.1 s and 21 s predicted (140 MB and 240 MB).
+SECONDS_PER_WORK = 6.2e-8
 #: The exact variance shows a progress bar when its predicted time is at least this.
 PROGRESS_SECONDS = 5.0
 #: The longest predicted time an exact variance may take unless the caller allows more.
 DEFAULT_MAX_SECONDS = 60.0
+#: The cost of a pair of rows at one column (an FFT and four inverse ones) relative to a pair of
+#: columns in one row (an FFT and three sums), and the cost per object (the table of log
+#: factorials up to n), in units of ``variance_work``: fitted with ``SECONDS_PER_WORK``.
+_PAIR_OF_ROWS, _PER_OBJECT = 2.1, 0.3
 
 
-def _work(K, Q, W) -> float:
-    return float(K * Q * (K + Q)) * W * (W + 32.0)
+def _oriented(a, b, n):
+    """How ``_n_variance`` takes the table: (a, b, widths, transposed, order, work), the table
+    or its transpose (``transposed``), whichever has the less ``_work``, its rows in ``order``
+    of decreasing width of their windows (``widths``: each row's widest cell)."""
+    best = None
+    for transposed, (rows, cols) in enumerate(((a, b), (b, a))):
+        lo, hi = _windows(n, rows[:, None], cols[None, :])
+        widths = (hi - lo).max(axis=1) + 1
+        order = np.argsort(-widths, kind="stable")
+        work = _work(n, len(cols), widths[order])
+        if best is None or work < best[-1]:
+            best = (rows[order], cols, widths[order], bool(transposed), order, work)
+    return best
 
 
-def _seconds(K, Q, W) -> float:
-    return _work(K, Q, W) * SECONDS_PER_WORK
+def _work(n, Q, widths) -> float:
+    """sum over rows i of [2.1 (K - 1 - i) Q + Q (Q - 1) / 2] W_i, + 0.3 n: the pairs of rows
+    (i, i' > i) at each column and the pairs of columns in row i, each FFTs of length about
+    2 W_i (W_i the width of row i, decreasing), and the log factorials up to n."""
+    K = len(widths)
+    units = _PAIR_OF_ROWS * (K - 1 - np.arange(K)) * Q + Q * (Q - 1) / 2
+    return float(units @ np.asarray(widths, dtype=float)) + _PER_OBJECT * n
 
 
 def variance_work(rows, cols) -> float:
-    """The work of the exact variance: K Q (K + Q) W (W + 32), W the widest window of a cell's
-    law: for each row, the pairs of cells in it and in the other rows, each a W x W product
-    (and 32 W per pair of preparation). The time is about ``SECONDS_PER_WORK`` times this."""
+    """The work of the exact variance (``_work``): the table (or its transpose, whichever
+    costs less; the rows preferably the shorter side), its K rows by decreasing width W_i of
+    their windows (the widest cell of each row),
+
+        sum_i [2.1 (K - 1 - i) Q + Q (Q - 1) / 2] W_i  +  0.3 n:
+
+    for each row the pairs of cells in the later rows and in the row itself, each Hankel product
+    by FFTs of length about 2 W_i (their time was found linear in W_i from 50 to 12000), and the
+    log factorials up to n. The time is about ``SECONDS_PER_WORK`` times this."""
     a, b, n = _margins(rows, cols)
     if len(a) < 2 or len(b) < 2 or a.max() == 1 or b.max() == 1:
         return 0.0  # nothing is summed: the variance is 0
-    lo, hi = _windows(n, a[:, None], b[None, :])
-    return _work(len(a), len(b), float((hi - lo).max() + 1))
+    return _oriented(a, b, n)[-1]
 
 
 def check_variance_time(rows, cols, max_seconds, how_to_raise: str) -> float:
@@ -336,63 +376,165 @@ def power_sum_within_windows(rows, cols, q: float) -> bool:
     return True
 
 
-def _n_variance(a, b, n, fx, slope) -> float:
-    """Var[sum_ij f(n_ij)] for f given on 0..n (``fx``), centring each cell's term with
-    ``slope`` (K, Q), which must be additive (alpha_i + beta_j): see ``n_mi_variance``."""
+#: Windows at least this wide take the Hankel products by FFT (O(W log W) each), narrower ones
+#: directly (O(W^2)): as fast either way below (measured from W = 4), the FFT 1.2 to 2.7 times
+#: faster from W = 40 to 150 (3 to 30 clusters a side). The direct products are the tests'
+#: second opinion on the FFT.
+FFT_MIN_WIDTH = 16
+
+
+class _Hankel:
+    """Products of W x W Hankel matrices H[v, w] = h[v + w] (h of length 2W - 1) with vectors,
+    by FFT over N >= 2W - 1 points (a Hankel product is a correlation, and no wrap-around
+    reaches an index v + w <= 2W - 2), or directly when ``N`` is 0. Operands are first made
+    spectra (their FFTs, or the arrays themselves), each serving many products."""
+
+    def __init__(self, W, N):
+        self.W, self.N = W, N
+        # Parseval on a real FFT: the half spectrum stands for both halves, but for the zero
+        # frequency (and Nyquist's when N is even)
+        self.weight = np.full(N // 2 + 1, 2.0 / max(N, 1))
+        self.weight[0] = 1.0 / max(N, 1)
+        if N % 2 == 0:
+            self.weight[-1] = 1.0 / max(N, 1)
+
+    def spectrum(self, x):
+        return sfft.rfft(x, self.N) if self.N else x
+
+    def cospectrum(self, x):
+        """The conjugate spectrum: what ``times`` takes for its vectors."""
+        return np.conj(sfft.rfft(x, self.N)) if self.N else x
+
+    def times(self, h, x):
+        """sum_w h[..., v + w] x[..., w] for v < W (h a spectrum, x a cospectrum)."""
+        if not self.N:
+            return np.einsum("...vw,...w->...v", _view(h, self.W, axis=-1), x)
+        return sfft.irfft(h * x, self.N)[..., :self.W]
+
+    def form(self, h, *pairs):
+        """sum over the pairs (x, y) of sum_(w, v) x[..., w] h[..., w + v] y[..., v] (spectra,
+        broadcast): the sum over s of h[s] times the convolution of x and y."""
+        if not self.N:
+            H = _view(h, self.W, axis=-1)
+            return sum(np.einsum("...v,...v->...", np.einsum("...w,...wv->...v", x, H), y)
+                       for x, y in pairs)
+        conv = sum(x * y for x, y in pairs)  # Re(conj(h) conv), weighted: a dot of the parts
+        return np.einsum("...i,...i->...", (h * self.weight).view(np.float64),
+                         conv.view(np.float64))
+
+
+_view = np.lib.stride_tricks.sliding_window_view
+
+
+#: Arrays of values of s are built by blocks of about this many (pairs of rows or of columns
+#: at a time): they stay in cache, and memory stays small.
+_BLOCK = 1 << 18
+
+
+def _blocks(items, size):
+    """Consecutive slices of ``items``, as many at a time as fit ``_BLOCK`` values of ``size``
+    each (at least one)."""
+    step = max(1, _BLOCK // size)
+    return (items[start:start + step] for start in range(0, len(items), step))
+
+
+def _ratio(num, den, inside):
+    """num / den on the windows (0 elsewhere, and where den is not positive)."""
+    return np.divide(num, den, out=np.zeros_like(num), where=inside & (den > 0))
+
+
+def _sum_factor(lf, R, c, base, t, theta, theta_t):
+    """C(R, c - s) exp(-theta s) on s = base + t (0 where c - s is outside [0, R]), over its
+    largest value (``_tilted``); R, c, base, theta broadcast against each other (shape S),
+    theta_t = theta t against S + t.shape. Where c - s is within [0, R] on every s, the log
+    factorials are slices of ``lf`` (no index per value)."""
+    L = len(t)
+    R, c, base = np.broadcast_arrays(R, c, base)
+    d = c - base  # c - s at t = 0
+    logw = (lf[R] - theta * base)[..., None]
+    if (d >= L - 1).all() and (d <= R).all():
+        rows = _view(lf, L)
+        logw = logw - rows[d - (L - 1)][..., ::-1]  # log (c - s)!
+        logw -= rows[R - d]  # log (R - c + s)!
+        logw -= theta_t
+        return _tilted(logw)
+    top = d[..., None] - t
+    ok = (top >= 0) & (top <= R[..., None])
+    np.clip(top, 0, R[..., None], out=top)
+    logw = logw - lf[top]
+    logw -= lf[R[..., None] - top]
+    logw -= theta_t
+    return _tilted(logw, ok)
+
+
+def _n_variance(a, b, n, f, slope, fft_from=None) -> float:
+    """Var[sum_ij f(n_ij)] for f a function of arrays of counts, centring each cell's term with
+    ``slope`` (K, Q), which must be additive (alpha_i + beta_j): see ``n_mi_variance``.
+
+    Both double sums are Hankel products (``_Hankel``): the factor of the sum s of the two
+    values depends on the pair of rows (columns) but not on its order, so each unordered pair
+    is prepared once and serves both orders. The table is taken the way of less work (rows the
+    shorter side, mostly: pairs of rows cost more than pairs of columns), the rows by decreasing
+    width of their windows: the pairs (i, i' > i) and the row i itself then need only the
+    width of row i."""
+    fft_from = FFT_MIN_WIDTH if fft_from is None else fft_from
+    a, b, widths, transposed, order, work = _oriented(a, b, n)
+    slope = (slope.T if transposed else slope)[order]  # Var[t] is that of the transposed table
     K, Q = len(a), len(b)
-    lf = gammaln(np.arange(n + 2, dtype=float) + 1.0)  # log x!
+    lf = np.arange(1.0, n + 3.0)
+    gammaln(lf, out=lf)  # log x!, x = 0..n+1 (in place: 8 bytes an object)
     k, pk = _laws(n, a[:, None], b[None, :])  # marginal laws, (K, Q, W)
-    ef = (pk * (fx[k] - k * slope[..., None])).sum(axis=-1)  # E[f(n_ij)]
-    psik = fx[k] - k * slope[..., None] - ef[..., None]
+    fk = f(k) - k * slope[..., None]
+    ef = (pk * fk).sum(axis=-1)  # E[f(n_ij)] (less the centring slope)
+    psik = fk - ef[..., None]
     total = float((pk * psik * psik).sum())
     inside = pk > 0
-    W = k.shape[-1]
     lo = k[..., 0]
-    t = np.arange(2 * W - 1)
-    view = np.lib.stride_tricks.sliding_window_view
-    eye = np.eye(Q, dtype=bool)
-    for i in _rows(K, _seconds(K, Q, W)):
-        others = np.array([r for r in range(K) if r != i])
-        # -- Hs(i, j', m) for m on the window of (i, j'): sum over the other rows i'
-        # l on the window of (i', j'), s = m + l: base lo[i, j'] + lo[i', j'] + t
-        theta_c = -np.log((n - b) / b)  # slope of log C(a_i', l) at its conditional mean
-        ko = k[others]  # (K-1, Q, W) values l
-        la = (lf[a[others]][:, None, None] - lf[ko] - lf[a[others][:, None, None] - ko]
-              + theta_c[None, :, None] * ko)
-        fa = _tilted(la, inside[others])
-        ss = lo[i][None, :, None] + lo[others][..., None] + t  # (K-1, Q, 2W-1)
-        rr = (n - a[i] - a[others])[:, None, None]
-        top = b[None, :, None] - ss  # b_j' - m - l
-        ok = (top >= 0) & (top <= rr)
-        topc = np.clip(top, 0, rr)
-        lc = lf[rr] - lf[topc] - lf[rr - topc] - theta_c[None, :, None] * ss
-        fc = _tilted(lc, ok)
-        H = view(fc, W, axis=-1)  # (K-1, Q, W m, W l): H[.., v, w] = fc[.., v + w]
-        num = np.einsum("xqvw,xqw->xqv", H, fa * psik[others])
-        den = np.einsum("xqvw,xqw->xqv", H, fa)
-        hs = np.where(den > 0, num / np.where(den > 0, den, 1.0), 0.0).sum(axis=0)  # (Q, W)
-        # -- same row: joint law of (n_ij = k, n_ij' = m), s = k + m: base lo_j + lo_j' + t
-        theta = -np.log((n - a[i]) / a[i])
-        ki = k[i]  # (Q, W)
-        lb = lf[b][:, None] - lf[ki] - lf[b[:, None] - ki] + theta * ki
-        fb = _tilted(lb, inside[i])  # (Q, W)
-        ss = lo[i][:, None, None] + lo[i][None, :, None] + t  # (Q, Q, 2W-1)
-        rr = (n - b[:, None] - b[None, :])[..., None]
-        rr = np.where(eye[..., None], 0, rr)  # j' = j: unused
-        top = a[i] - ss
-        ok = (top >= 0) & (top <= rr) & ~eye[..., None]
-        topc = np.clip(top, 0, np.maximum(rr, 0))
-        rrc = np.maximum(rr, 0)
-        lc = lf[rrc] - lf[topc] - lf[rrc - topc] - theta * ss
-        fc = _tilted(lc.reshape(Q * Q, -1), ok.reshape(Q * Q, -1)).reshape(Q, Q, -1)
-        H = view(fc, W, axis=-1)  # (Q, Q, W k, W m)
-        left = np.einsum("jw,jpwv->jpv", fb * psik[i], H)
-        left0 = np.einsum("jw,jpwv->jpv", fb, H)
-        g = psik[i] + hs  # psi_ij'(m) + Hs(i, j', m), (Q, W)
-        num = np.einsum("jpv,pv->jp", left, fb * g)
-        z = np.einsum("jpv,pv->jp", left0, fb)
-        pair = np.where(eye, 0.0, num / np.where(z > 0, z, 1.0))
-        total += float(pair.sum()) + float((pk[i] * psik[i] * hs).sum())
+    # Hs(i, j', m) = sum_(i' != i) E[psi_i'j'(l) | n_ij' = m], l = n_i'j' on its window: the
+    # law of l is proportional to C(a_i', l) C(n - a_i - a_i', b_j' - m - l), the first factor
+    # the same for every i, the second a function of s = m + l and of {i, i'}. Factors are
+    # tilted by exp(+-theta_c x), theta_c the slope of log C(a_i', l) at its conditional mean.
+    theta_c = np.log(b / (n - b))
+    fa = _tilted(lf[a][:, None, None] - lf[k] - lf[a[:, None, None] - k]
+                 + theta_c[:, None] * k, inside)  # (K, Q, W)
+    hs = np.zeros(k.shape)
+    j, p = np.triu_indices(Q, 1)  # the pairs of columns j < j'
+    spectra = (-1, 0, None, None)  # the rows' spectra: FFT length, first row, psi, 1
+    for i in _rows(K, work * SECONDS_PER_WORK):
+        W = int(widths[i])
+        t = np.arange(2 * W - 1)
+        N = sfft.next_fast_len(2 * W - 1, real=True) if W >= fft_from else 0
+        if N and 2 * W - 1 <= spectra[0] <= 1.25 * N:
+            N = spectra[0]  # the rows' spectra of a wider row serve (within 25% of the best)
+        hankel = _Hankel(W, N)
+        if N != spectra[0] or not N:
+            spectra = (N, i, hankel.cospectrum(fa[i:, :, :W] * psik[i:, :, :W]),
+                       hankel.cospectrum(fa[i:, :, :W]))
+        num_a, den_a = spectra[2][i - spectra[1]:], spectra[3][i - spectra[1]:]
+        for x in _blocks(np.arange(i + 1, K), Q * (2 * W - 1)):  # rows (i, x > i): both ways
+            fc = hankel.spectrum(_sum_factor(
+                lf, (n - a[i] - a[x])[:, None], b[None, :], lo[i][None, :] + lo[x], t,
+                theta_c[None, :], theta_c[:, None] * t))  # (len(x), Q, 2W-1) over its max
+            hs[i, :, :W] += _ratio(hankel.times(fc, num_a[x - i]),
+                                   hankel.times(fc, den_a[x - i]), inside[i, :, :W]).sum(axis=0)
+            hs[x, :, :W] += _ratio(hankel.times(fc, num_a[0]), hankel.times(fc, den_a[0]),
+                                   inside[x, :, :W])
+        # -- same row: joint law of (n_ij = k, n_ij' = m) proportional to C(b_j, k) C(b_j', m)
+        # C(n - b_j - b_j', a_i - k - m), s = k + m, for j < j' (both ways)
+        theta = np.log(a[i] / (n - a[i]))
+        ki = k[i, :, :W]  # (Q, W)
+        fb = _tilted(lf[b][:, None] - lf[ki] - lf[b[:, None] - ki] + theta * ki,
+                     inside[i, :, :W])  # (Q, W)
+        # psi_ij(k) on the left, psi_ij'(m) + Hs(i, j', m) on the right, and the weights alone
+        left, right, ones = (hankel.spectrum(fb * v) for v in (
+            psik[i, :, :W], psik[i, :, :W] + hs[i, :, :W], 1.0))
+        for jj, pp in zip(_blocks(j, 2 * W - 1), _blocks(p, 2 * W - 1)):
+            fc = hankel.spectrum(_sum_factor(lf, n - b[jj] - b[pp], a[i], lo[i][jj] + lo[i][pp],
+                                             t, theta, theta * t))
+            z = hankel.form(fc, (ones[jj], ones[pp]))
+            num = hankel.form(fc, (left[jj], right[pp]), (left[pp], right[jj]))
+            total += float((num / np.where(z > 0, z, 1.0)).sum())
+        total += float((pk[i] * psik[i] * hs[i]).sum())
     return max(total, 0.0)
 
 

@@ -11,14 +11,15 @@ and Var[s] (s = sum n_ij^2, Rand affine in s) are exact rationals
 (``clusteragree.nulls.hypergeometric.moments_of_s``). A standardised index is a z-score: it has
 no fixed optimum, and is 0 when the margins allow a single table (sd = 0).
 
-Beyond exact reach. The exact Var[MI] sums over pairs of cells and the windows of their laws:
-its time is about ``SECONDS_PER_WORK`` times K Q (K + Q) W (W + 32), W the widest window of a
-cell's law (``exact_variance_work``; 100 s and 650 MB for a 50 x 50 table with n = 10^6). The
-mean E[MI] stays exact and cheap. For the variance, G = 2 n MI (the likelihood-ratio statistic
-of independence) is asymptotically chi-square with df = (K - 1)(Q - 1) degrees of freedom (K,
-Q the non-empty rows and columns); the exact mean's ratio to the chi-square mean,
-q = 2 n E[MI] / df, scales it, as in Williams, D. A. (1976), "Improved likelihood ratio tests
-for complete contingency tables", Biometrika 63: G ~ q chi2_df, so
+Beyond exact reach. The exact Var[MI] sums over pairs of cells and the windows of their laws,
+by FFT: its time is about ``SECONDS_PER_WORK`` times ``exact_variance_work``, of order
+K Q (K + Q) W, W the widest window of a cell's law (5 s and 140 MB for a 50 x 50 table with
+n = 10^6). The mean E[MI] stays exact and cheap. For the variance, G = 2 n MI (the
+likelihood-ratio statistic of independence) is asymptotically chi-square with
+df = (K - 1)(Q - 1) degrees of freedom (K, Q the non-empty rows and columns); the exact mean's
+ratio to the chi-square mean, q = 2 n E[MI] / df, scales it, as in Williams, D. A. (1976),
+"Improved likelihood ratio tests for complete contingency tables", Biometrika 63:
+G ~ q chi2_df, so
 
     Var[G] = 2 df q^2,   Var[MI] ~ df q^2 / (2 n^2).
 
@@ -94,15 +95,15 @@ _ROMANO = ("Romano, Bailey, Nguyen & Verspoor (2014), Standardized mutual inform
            "measures, JMLR 17")
 _MOMENTS = ("auto", "exact", "asymptotic")
 #: ``moments="auto"`` computes the variance exactly when ``exact_variance_work`` is at most
-#: this, about 2 s at ``SECONDS_PER_WORK``, else asymptotically. With equal cluster sizes that
-#: is up to n ~ 4 10^5 (10 x 10), 2 10^5 (20 x 20), 6 10^4 (50 x 50); with sizes within a
-#: factor of about 3, 2 10^5, 6 10^4, 2 10^4; lopsided sizes (Dirichlet(1)) widen the largest
-#: cell's window and bring these down to 7 10^4, 2 10^4, 4 10^3.
-AUTO_MAX_WORK = 2.6e9
-#: ... and up to this (about 10 s) on a table where the asymptotic moments' error bound is above
-#: ``SPARSE_ERROR``: e.g. a 10 x 10 table with lopsided margins and n = 10^5 (exact 2.8 s;
-#: asymptotic sd off by 1.4%).
-AUTO_MAX_WORK_SPARSE = 1.3e10
+#: this, 2 s at ``SECONDS_PER_WORK``, else asymptotically. With equal cluster sizes that is up
+#: to n ~ 5 10^7 (10 x 10), 9 10^6 (20 x 20), 2 10^5 (50 x 50); with sizes within a factor of
+#: about 3, 4 10^7, 5 10^6, 8 10^4; lopsided sizes (Dirichlet(1)) widen the largest cell's
+#: window and bring these down to 4 10^7, 3 10^6, 4 10^4.
+AUTO_MAX_WORK = 2.0 / SECONDS_PER_WORK
+#: ... and up to this (10 s) on a table where the asymptotic moments' error bound is above
+#: ``SPARSE_ERROR``: e.g. a 40 x 40 table with n = 10^6 and rows of 20 and 138 objects (exact
+#: 2.6 s; asymptotic sd off by 0.9%, bound 2.3%).
+AUTO_MAX_WORK_SPARSE = 10.0 / SECONDS_PER_WORK
 #: Asymptotic moments warn when their stated error bound (``smi_sd_error_bound``) is above
 #: this relative error of the sd (an effective cell count below 25).
 SPARSE_ERROR = 0.01
@@ -131,13 +132,13 @@ def _degenerate(a, b) -> bool:
 
 
 def exact_variance_work(rows, cols) -> float:
-    """The work of the exact Var[MI]: K Q (K + Q) W (W + 32), W the widest window of a cell's
-    law (``clusteragree._moments.mi_variance``): for each row, the pairs of cells in it and in the
-    other rows, each a W x W product (and 32 W per pair of preparation). The time is about
-    ``SECONDS_PER_WORK`` times this.
+    """The work of the exact Var[MI] (``clusteragree._moments.mi_variance.variance_work``):
+    about K Q (K + Q) W, W the widest window of a cell's law: for each row, the pairs of cells in
+    it and in the other rows, each a Hankel product by FFTs of length about 2 W. The time is
+    about ``SECONDS_PER_WORK`` times this.
 
-    >>> f"{exact_variance_work([500] * 10, [500] * 10):.2g}"   # 10 x 10, n = 5000: ~ 0.03 s
-    '3.8e+07'
+    >>> f"{exact_variance_work([500] * 10, [500] * 10):.2g}"   # 10 x 10, n = 5000: ~ 0.01 s
+    '1.7e+05'
     """
     a, b = margins_key(rows, cols)
     if _degenerate(a, b):

@@ -256,15 +256,16 @@ def test_auto_is_exact_on_small_tables_and_asymptotic_at_50_x_50_with_n_a_millio
 
 
 def test_auto_pays_for_exact_moments_a_little_longer_where_the_approximation_is_poor():
-    # lopsided 10 x 10 margins, n = 10^5 (rows of 21 and 138 objects): the bound is above 1%,
-    # so auto stays exact past the 2 s budget (up to about 10 s); a dense table does not
-    a = [21, 138, 3931, 4662, 4738, 5350, 7189, 11586, 19678, 42707]
-    b = [1967, 3190, 4287, 5138, 8146, 10175, 11679, 16668, 17825, 20925]
+    # 40 x 40 margins, n = 10^6, with rows of 20 and 138 objects: the bound is above 1%, so
+    # auto stays exact past the 2 s budget (up to 10 s); a dense table does not
+    rest = 10**6 - 20 - 138
+    a = [20, 138] + [rest // 38] * 37 + [rest - rest // 38 * 37]
+    b = [25_000] * 40
     work = exact_variance_work(a, b)
     assert smi_sd_error_bound(a, b) > SPARSE_ERROR
     assert AUTO_MAX_WORK < work <= AUTO_MAX_WORK_SPARSE
     assert smi_moments_method((a, b)) == "exact"
-    dense = [20_000] * 20, [20_000] * 20   # 20 x 20, n = 4 10^5
+    dense = [20_000] * 50, [20_000] * 50   # 50 x 50, n = 10^6
     assert AUTO_MAX_WORK < exact_variance_work(*dense) <= AUTO_MAX_WORK_SPARSE
     assert smi_sd_error_bound(*dense) < SPARSE_ERROR
     assert smi_moments_method(dense) == "asymptotic"
