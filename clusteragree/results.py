@@ -594,5 +594,6 @@ def format_results(frame: pd.DataFrame, columns=None, digits: int = 4) -> str:
                                       if c in frame and c not in cols]])
     if "zscore" not in cols:
         notes = [n for n in notes if not n.startswith("z*")]
+    notes = [*frame.attrs.get("notes", []), *notes]  # how indices were computed, no interval
     with pd.option_context("display.max_rows", None, "display.width", 200):
         return "\n".join(head + [shown.to_string()] + notes)

@@ -141,3 +141,13 @@ def test_each_permutation_draw_keeps_both_margins():
         np.testing.assert_array_equal(table.sum(axis=1), rows)  # the sorted keys of the draw
         np.testing.assert_array_equal(table.sum(axis=0), cols)
         np.testing.assert_array_equal(np.sort(table[table > 0]), np.sort(cells))
+
+
+def test_compare_on_a_sparse_table_tests_and_says_why_it_has_no_intervals():
+    x, y = labels(5000, 1500, seed=6)
+    res = ca.compare(x, y, indices=["adjusted_rand", "nmi_sum"], seed=1)
+    assert res["method"].tolist() == ["permutation", "permutation"]
+    assert res["pvalue"].notna().all() and res["ci_low"].isna().all()
+    assert any("no intervals: the" in note and "is sparse" in note
+               for note in res.attrs["notes"])
+    assert "no intervals" in str(ca.format_results(res))
