@@ -306,7 +306,9 @@ def list_indices(family: str | None = None) -> pd.DataFrame:
         "table", or memberships, matrices, ...), ``kinds`` (the kinds of clustering it is
         defined for: exclusive hard, fuzzy, non-exclusive hard, possibilistic,
         non-exhaustive hard, similarity matrix; empty for indices of a contingency table),
-        ``range``, ``optimum``, ``symmetric``, ``statistic`` (s or t: the additive cell
+        ``range``, ``optimum``, ``symmetric``, ``reflexive`` (whether a clustering compared
+        with itself always reaches the optimum: False for russel_rao, mutual_info, smi, ...;
+        see ``clusteragree.indices``), ``statistic`` (s or t: the additive cell
         statistic it is a function of, given the margins), ``exact_moments`` (the null
         moments that have a closed form), ``vectorised``, ``options`` (with their defaults),
         ``aliases`` and ``reference`` (each index's source: authors, year, title).
@@ -351,6 +353,8 @@ def list_indices(family: str | None = None) -> pd.DataFrame:
     ['pair counting', 'similarity', '[0, 1]']
     >>> ca.list_indices("information").loc["mutual_info", "options"]
     'base=None'
+    >>> df.loc[["rand", "russel_rao", "mutual_info"], "reflexive"].tolist()
+    [True, False, False]
     """
     rows = []
     for rec in REGISTRY.values():
@@ -366,6 +370,7 @@ def list_indices(family: str | None = None) -> pd.DataFrame:
             "range": f"[{rec.range[0]:g}, {rec.range[1]:g}]",
             "optimum": rec.optimum,
             "symmetric": rec.symmetric,
+            "reflexive": rec.reflexive,
             "statistic": (rec.statistic if isinstance(rec, TableIndex) else None) or "",
             "exact_moments": _exact_moments(rec),
             "vectorised": rec.vectorised,

@@ -177,3 +177,14 @@ def test_an_index_monotone_in_a_statistic_orders_tables_as_that_statistic_does()
             "adjusted_mutual_info", "variation_of_information"} <= checked
     assert ca.get_index("entropy_x").monotone_in is None  # the margins fix it
     assert ca.get_index("purity").monotone_in is None
+
+
+def test_the_catalogue_shows_which_indices_are_reflexive():
+    """The flag itself is checked on (x, x) for every index in test_association.py."""
+    df = ca.list_indices()
+    assert df["reflexive"].tolist() == [ca.get_index(name).reflexive for name in df.index]
+    assert not df.loc["russel_rao", "reflexive"] and df.loc["adjusted_rand", "reflexive"]
+    for name in df.index[~df["reflexive"] & (df["kind"] != "statistic")]:
+        assert f"{name} (" in ca.indices.catalogue_markdown()  # its entry carries a note
+        assert "not reflexive" in next(e for row in ca.indices.catalogue_rows().values()
+                                       for e in row if e.split(" ")[0] == name)
