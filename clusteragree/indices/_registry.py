@@ -543,6 +543,10 @@ _ALIASES: dict[str, str] = {}
 #: Named groups of indices ("paired", "all", ...; filled by ``clusteragree.indices``), so that a
 #: group given where one index is needed is told so rather than matched to a similar name.
 _GROUPS: dict[str, tuple[str, tuple[str, ...]]] = {}
+#: Indices of the literature that have a name here but no implementation, with the reason
+#: (filled by the family modules with ``declare_unavailable``), so that asking for one is
+#: refused with the reason rather than as an unknown name.
+_UNAVAILABLE: dict[str, str] = {}
 
 
 def _normal(name: str) -> str:
@@ -553,6 +557,18 @@ def register_groups(groups) -> None:
     """Make the group names known to ``get_index`` (for its error message)."""
     for name, members in groups.items():
         _GROUPS[_normal(name)] = (name, tuple(members))
+
+
+def declare_unavailable(names, reason: str) -> None:
+    """Name indices of the literature that are not implemented, and say why.
+
+    ``get_index`` then refuses each name with ``reason`` instead of as an unknown name.
+    """
+    for name in names:
+        key = _normal(name)
+        if key in REGISTRY or key in _ALIASES:
+            raise ValueError(f"index {name!r} is implemented; it cannot be declared unavailable")
+        _UNAVAILABLE[key] = reason
 
 
 def register(**meta):
@@ -572,6 +588,9 @@ def register(**meta):
         for key in (rec.name, *rec.aliases):
             if key in REGISTRY or key in _ALIASES:
                 raise ValueError(f"index name {key!r} declared twice")
+            if key in _UNAVAILABLE:
+                raise ValueError(f"index name {key!r} is declared unavailable; remove that "
+                                 "declaration when implementing it")
         REGISTRY[rec.name] = rec
         for alias in rec.aliases:
             _ALIASES[alias] = rec.name
@@ -607,7 +626,8 @@ def get_index(index) -> Index:
     TypeError
         ``index`` is neither a string nor a record.
     ValueError
-        An unknown name, or the name of a group of indices.
+        An unknown name, the name of a group of indices, or the name of an index of the
+        literature that is not implemented (the message says why).
 
     See Also
     --------
@@ -636,6 +656,8 @@ def get_index(index) -> Index:
             f"{name!r} is a group of indices ({shown}), and one index is needed here; pass one "
             f"of them, or use compare(indices={name!r}) for the whole group"
         )
+    if key not in REGISTRY and key in _UNAVAILABLE:
+        raise ValueError(f"index {index!r} is not available in clusteragree: {_UNAVAILABLE[key]}")
     if key not in REGISTRY:
         raise ValueError(
             f"unknown index {index!r}." + suggest(key, all_names())

@@ -17,10 +17,10 @@ fuzzy: 03VI, 03MI, 05MI, 08BRIp/m, 09RI; exclusive and non-exclusive hard: 09EBC
 clusterings only (the review defines it for them; with objects in several clusters its
 precision passes 1); the registry refuses the other kinds at the entry.
 
-Left out: 07CRI/07CARI and 09CRI/09CARI (the review gives only their idea, not their pair
-variables), 10QRIp/10QRIm (the review does not say how J is normalised to a unit diagonal for the
-minimum t-norm), 10CF/10CFn (the fuzzy transfer distance is an optimisation the review does not
-spell out).
+Not implemented (``declare_unavailable`` below: asking for one is refused with the reason):
+09CRI/09CARI and 10QRIp/10QRIm, whose papers' definitions could not be read; the review's
+one-line summaries do not determine them, and no value is given rather than a guessed one.
+Campello's 07CRI/07CARI and 10CF/10CFn are in ``fuzzy_campello``.
 """
 
 from __future__ import annotations
@@ -31,7 +31,7 @@ import numpy as np
 
 from ..inputs import MEMBERSHIP_KINDS
 from ._common import ratio
-from ._registry import register
+from ._registry import declare_unavailable, register
 
 _HORTA = ('reviewed in Horta, D. & Campello, R. J. G. B. (2015), "Comparing hard and '
           'overlapping clusterings", Journal of Machine Learning Research 16')
@@ -308,3 +308,25 @@ def db12(U, V):
     R_(i, (r, t)) = U_ir V_it (non-exclusive hard clusterings)."""
     R = (U[:, :, None] * V[:, None, :]).reshape(U.shape[0], -1)
     return float(2 * _ndisc(R) - _ndisc(U) - _ndisc(V))
+
+
+# -- measures of the review with a name here but no implementation -----------------------------
+
+declare_unavailable(
+    ("cri09", "cari09"),
+    "Ceccarelli & Maratea's concordance indices 09CRI/09CARI (2009, \"Concordance indices for "
+    "comparing fuzzy, possibilistic, rough and grey partitions\", Int. J. Knowledge Engineering "
+    "and Soft Data Paradigms 1(2)) are left out: the paper's pair variables (its equations 14-16 "
+    "and 21) could not be read, and the summary in Horta & Campello (2015) does not determine "
+    "them (its table sum_i (U_ri + V_ti) is a_r + b_t on hard partitions, with nothing joint in "
+    "it). For fuzzy or possibilistic clusterings use e.g. 'gri'/'agri', 'cri07'/'cari07' or "
+    "'ari10'/'aari10'.")
+declare_unavailable(
+    ("qri10p", "qri10m"),
+    "Quere, Le Capitaine, Fraisseix & Frelicot's 10QRIp/10QRIm (2010, \"On normalizing fuzzy "
+    "coincidence matrices to compare fuzzy and/or possibilistic partitions with the Rand "
+    "index\", IEEE ICDM) are left out: how the paper normalises the coincidence matrices with "
+    "the t-norm's generator could not be read (only its abstract was at hand), and the summary "
+    "in Horta & Campello (2015), a unit diagonal, does not say how, least of all for the "
+    "minimum t-norm, which has no generator. The unnormalised forms are 'bri08p'/'bri08m'; "
+    "for possibilistic clusterings use e.g. 'gri'/'agri'.")

@@ -137,6 +137,41 @@ def test_a_group_where_one_index_is_needed_is_named_as_a_group():
         ca.get_index("pairedd")
 
 
+def test_indices_of_the_literature_left_out_are_refused_with_the_reason():
+    # 09CRI/09CARI and 10QRIp/10QRIm have names (DESIGN) but no definition could be read:
+    # asking for one says so, on every entry, rather than "unknown index, did you mean ..."
+    U = np.eye(4)
+    expected = {"cri09": "Ceccarelli & Maratea", "cari09": "Ceccarelli & Maratea",
+                "qri10p": "Quere, Le Capitaine", "qri10m": "Quere, Le Capitaine"}
+    for name, authors in expected.items():
+        assert name not in REGISTRY and name not in ca.list_indices().index
+        for call in (lambda: ca.get_index(name.upper()),
+                     lambda: ca.agreement(U, U, index=name),
+                     lambda: ca.agreement_test([[3, 1], [1, 3]], index=name),
+                     lambda: ca.nulls.null_distribution([[3, 1], [1, 3]], index=name,
+                                                        method="exact"),
+                     lambda: ca.compare([0, 0, 1, 1], [0, 1, 1, 0], indices=["rand", name])):
+            with pytest.raises(ValueError) as err:
+                call()
+            message = str(err.value)
+            assert f"index {name!r}" in message.replace(name.upper(), name)
+            assert "is not available in clusteragree" in message and authors in message
+            assert "could not be read" in message and "did you mean" not in message.lower()
+
+
+def test_a_name_declared_unavailable_cannot_also_be_registered():
+    from clusteragree.indices._registry import _UNAVAILABLE, declare_unavailable, register
+
+    with pytest.raises(ValueError, match="'rand' is implemented"):
+        declare_unavailable(["rand"], "reason")
+    assert "rand" not in _UNAVAILABLE
+    with pytest.raises(ValueError, match="'qri10p' is declared unavailable"):
+        register(name="qri10p", title="t", kind="similarity", range=(0.0, 1.0),
+                 optimum=1.0, family="pair counting", symmetric=True,
+                 reference="r")(lambda counts: counts)
+    assert "qri10p" not in REGISTRY
+
+
 def test_too_few_objects_says_why_for_each_index():
     with pytest.raises(ValueError, match=r"'rand' needs at least 2 objects \(a pair to count\)"):
         ca.agreement([[1]], index="rand")
