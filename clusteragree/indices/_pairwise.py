@@ -27,6 +27,8 @@ here).
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 __all__ = ["upper", "upper_index", "sum_of_min", "sum_of_abs_diff", "gather_objects"]
@@ -226,9 +228,14 @@ def evaluate_pairwise(rec, pair, options) -> float:
     """
     X, kx, Y, ky = pair
     if rec.representation is None:  # an index computed directly from the two clusterings
-        return float(rec.func(X, Y, **options))
-    if rec.value is not None:  # a memory-lean direct form of the same value
-        return float(rec.value(X, kx, Y, ky, **options))
-    xs, ys = pair_vectors(rec, pair)
-    const = rec.prepare(xs, ys, **options) if rec.prepare else {}
-    return float(rec.func(xs, ys, **const, **options))
+        value = float(rec.func(X, Y, **options))
+    elif rec.value is not None:  # a memory-lean direct form of the same value
+        value = float(rec.value(X, kx, Y, ky, **options))
+    else:
+        xs, ys = pair_vectors(rec, pair)
+        const = rec.prepare(xs, ys, **options) if rec.prepare else {}
+        value = float(rec.func(xs, ys, **const, **options))
+    if math.isnan(value):  # never a silent nan: a case the index's definition missed
+        raise RuntimeError(f"index {rec.name!r} gave nan on these clusterings; please report "
+                           "them")
+    return value

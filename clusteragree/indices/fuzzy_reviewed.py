@@ -215,8 +215,12 @@ def ri09(U, V):
 
 
 def _cosine_j(U):
-    norms = np.linalg.norm(U, axis=1)
-    return (U @ U.T) / np.outer(norms, norms)
+    """J_ij = U_i . U_j / (|U_i| |U_j|), from the unit rows: each row is first divided by its
+    largest membership, so that tiny memberships (possibilistic typicalities such as
+    exp(-400)) neither underflow in |U_i|^2 nor make 0/0 (every row has some membership)."""
+    W = U / U.max(axis=1, keepdims=True)
+    W = W / np.linalg.norm(W, axis=1, keepdims=True)
+    return W @ W.T
 
 
 @register(name="bri09", reflexive=False, title="Brouwer's Rand (09BRI)", kind="similarity", range=(0.0, 1.0),
@@ -245,10 +249,22 @@ def _pairs_eq2(N):
     return a, b, cc, d
 
 
+def _normalised_n(U, V):
+    """N^ = (n / N++) N, N = U^T V, which does not change when U or V is multiplied by a
+    constant; computed from U / max U and V / max V, and N / max N, so that small memberships
+    neither underflow to an N of zeros (0/0) nor overflow n / N++."""
+    N = (U / U.max()).T @ (V / V.max())
+    top = N.max()
+    if not top > 0:
+        raise FloatingPointError("U^T V underflows to zero for these memberships (every "
+                                 "product U_ir V_it is below 1e-308 after scaling by the "
+                                 "largest); N^ = (n / N++) N cannot be computed")
+    N = N / top
+    return N * (U.shape[0] / N.sum())
+
+
 def _anderson(U, V, normalised, adjusted):
-    N = U.T @ V
-    if normalised:
-        N = N * (U.shape[0] / N.sum())
+    N = _normalised_n(U, V) if normalised else U.T @ V
     a, b, c, d = _pairs_eq2(N)
     same = bool(np.array_equal(U, V))
     if adjusted:

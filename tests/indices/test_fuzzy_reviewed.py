@@ -124,3 +124,35 @@ def test_direct_measures_have_an_object_permutation_null():
     assert nd.mean == pytest.approx(np.mean(brute))
     with pytest.raises(ValueError, match="only the object-permutation null"):
         ca.nulls.null_distribution(U, V, index="bri09", method="permutation", model="pairs")
+
+
+# Possibilistic typicalities can be tiny (exp(-d^2 / eta) for an outlier is 1e-170 and less):
+# indices whose definitions do not change under a scaling of the memberships must give the same
+# value there, not nan (|U_i|^2 underflowed to 0 in 09BRI's cosine, U^T U in 11ARInm's N^).
+memberships = st.tuples(st.integers(3, 9), st.integers(2, 4), st.integers(2, 4),
+                        st.integers(0, 2**32 - 1))
+
+
+def _fuzzy_pair(n, k, q, seed):
+    rng = np.random.default_rng(seed)
+    return rng.uniform(1e-3, 1, (n, k)), rng.uniform(1e-3, 1, (n, q))
+
+
+@settings(max_examples=40, deadline=None, derandomize=True)
+@given(memberships, st.integers(-300, 0), st.integers(0, 8))
+def test_brouwer_measures_do_not_change_when_an_objects_memberships_are_scaled(m, exponent, row):
+    U, V = _fuzzy_pair(*m)
+    scaled = U.copy()
+    scaled[row % len(U)] *= 10.0**exponent  # 09BRI's J is a cosine: each row's scale drops out
+    for name in ("bri09", "bari09"):
+        assert ca.agreement(scaled, V, index=name) == pytest.approx(
+            ca.agreement(U, V, index=name), rel=1e-10, abs=1e-12)
+
+
+@settings(max_examples=40, deadline=None, derandomize=True)
+@given(memberships, st.integers(-300, 0), st.integers(-300, 0))
+def test_normalised_anderson_measures_do_not_change_when_the_memberships_are_scaled(m, eu, ev):
+    U, V = _fuzzy_pair(*m)
+    for name in ("ari10n", "aari10n", "ari11nm", "aari11nm"):  # N^ = (n / N++) N: scale-free
+        assert ca.agreement(U * 10.0**eu, V * 10.0**ev, index=name) == pytest.approx(
+            ca.agreement(U, V, index=name), rel=1e-10, abs=1e-12)
