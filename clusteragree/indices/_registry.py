@@ -43,6 +43,7 @@ from .._docs import PARAMETERS, fill, fill_doc
 from ..inputs import KINDS, MATRIX_KIND
 from ..inputs.memberships import describe_kind, kind_phrase, or_list
 from ..tables import check_counts
+from .. import _memory
 from .._validate import check_options, suggest
 from ._common import STATISTICS, identical
 
@@ -408,6 +409,12 @@ class PairIndex(Index):
         The kinds y may be, when they differ from x's.
     kinds_note : str, default ""
         Why the definition leaves the other kinds out (for the error message).
+    pair_bytes : float, optional
+        The memory the index's computation holds, in bytes per pair of objects (n^2 pairs),
+        for an index that builds n x n matrices or pair vectors at once (measured, and held by
+        a test); a larger n than the available memory allows is refused before any work
+        (``check_memory``). None: the index is computed by blocks of rows or from the
+        clusterings' small summaries.
 
     Raises
     ------
@@ -445,6 +452,7 @@ class PairIndex(Index):
     kinds: tuple[str, ...]
     kinds_y: tuple[str, ...] | None = None
     kinds_note: str = ""
+    pair_bytes: float | None = None  # bytes held per pair of objects, when n x n at once
 
     def __post_init__(self):
         super().__post_init__()
@@ -462,6 +470,42 @@ class PairIndex(Index):
                                               and "exclusive hard" in self.accepted_kinds(True)):
             raise ValueError(f"index {self.name!r}: on_table= is for an index defined on "
                              "hard partitions (the kind 'exclusive hard')")
+
+    def check_memory(self, n: int) -> None:
+        """Refuse, before any work, n objects whose n x n matrices cannot fit in memory.
+
+        Parameters
+        ----------
+        n : int
+            The number of objects.
+
+        Raises
+        ------
+        MemoryError
+            ``pair_bytes * n**2`` is more than the share of the available memory a
+            computation may take (``_memory.USABLE_SHARE``); the message names the index, n,
+            the memory needed and available, and indices of the same kinds of clustering that
+            need no n x n matrix.
+
+        Examples
+        --------
+        >>> get_index("bri08p").check_memory(100)  # 100 x 100 matrices: nothing to refuse
+        """
+        avail = _memory.available_memory()
+        if self.pair_bytes is None or avail is None:
+            return
+        need = self.pair_bytes * float(n) ** 2
+        if need <= _memory.USABLE_SHARE * avail:
+            return
+        lean = [r.name for r in REGISTRY.values() if isinstance(r, PairIndex)
+                and r.pair_bytes is None and r.on_table is None and r.name != self.name
+                and set(r.inputs) & set(self.inputs) and set(self.kinds) <= set(r.kinds)]
+        raise MemoryError(
+            f"index {self.name!r} ({self.title}) holds n x n matrices of the objects' pairs: "
+            f"n = {n:,} objects need about {need / 2**30:.1f} GiB, and "
+            f"{avail / 2**30:.1f} GiB are available. Compare a random sample of the objects, "
+            "or use an index that needs no n x n matrix"
+            + (f" ({', '.join(lean[:6])})" if lean else ""))
 
     def accepted_kinds(self, y: bool = False) -> tuple[str, ...]:
         """The kinds of clustering x (or y) may be for this index of two clusterings.

@@ -132,6 +132,9 @@ class Clusterings:
             Only the table is here (the clusterings were given as a table).
         ValueError
             A kind of clustering the index does not take, or fewer than two objects.
+        MemoryError
+            More objects than the index's n x n matrices leave room for
+            (``PairIndex.check_memory``).
 
         Examples
         --------
@@ -151,7 +154,13 @@ class Clusterings:
             X, fx, kx, Y, fy, ky = self._pairs[key]
             rec.check_kind(kx, X, self.names[0])
             rec.check_kind(ky, Y, self.names[1], y=True)
+            rec.check_memory(X.shape[0])
             return X, fx, Y, fy
+        try:  # before reading: reading a similarity matrix takes memory of its own
+            n = self.n
+        except ValueError:  # a ragged input: reading it says what is wrong
+            n = 0
+        rec.check_memory(n)
         X, fx, kx = check_clustering(self._x, self.names[0], key[0], self._objects)
         rec.check_kind(kx, X, self.names[0])
         Y, fy, ky = check_clustering(self._y, self.names[1], key[1], self._objects)

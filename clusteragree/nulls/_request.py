@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from .. import _memory
 from ..indices import STATISTICS, Index
 from ..inputs import Clusterings
 from ._methods import Model, NullMethod
@@ -141,16 +142,6 @@ def stream_values(indices, options, batches, n_sim: int, margins=None) -> dict:
     return out
 
 
-def _available_memory() -> int | None:
-    """Bytes of memory available now (Linux and most Unixes), or None when unknown."""
-    import os
-
-    try:
-        return os.sysconf("SC_AVPHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
-    except (ValueError, OSError, AttributeError):  # pragma: no cover - other systems
-        return None
-
-
 #: Each Monte Carlo value is held twice (the draws and their sorted copy), 8 bytes each.
 BYTES_PER_VALUE = 16
 
@@ -159,17 +150,17 @@ def check_memory(n_sim: int, n_indices: int, n_objects: int = 0,
                  bytes_per_object: int = 0) -> None:
     """Refuse, before any work, a Monte Carlo law whose values, or whose draws of the objects'
     labels (``bytes_per_object`` each), cannot fit in memory."""
-    avail = _available_memory()
+    avail = _memory.available_memory()
     if avail is None:  # pragma: no cover - other systems
         return
     need = BYTES_PER_VALUE * n_sim * n_indices
-    if need > 0.8 * avail:
+    if need > _memory.USABLE_SHARE * avail:
         raise MemoryError(
             f"n_sim={n_sim:,} draws of {n_indices} index(es) need {need / 2**30:.1f} GiB for "
             f"their values alone, and {avail / 2**30:.1f} GiB are available; use a smaller "
             "n_sim (ca.nulls.n_sim_for gives the size a p-value's precision needs)")
     per_draw = bytes_per_object * n_objects
-    if per_draw > 0.8 * avail:
+    if per_draw > _memory.USABLE_SHARE * avail:
         raise MemoryError(
             f"each draw relabels the n = {n_objects:,} objects, which needs about "
             f"{per_draw / 2**30:.1f} GiB, and {avail / 2**30:.1f} GiB are available; under "

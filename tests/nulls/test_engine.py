@@ -305,9 +305,9 @@ def test_ami_on_a_batch_equals_ami_table_by_table():
 
 
 def test_monte_carlo_values_that_cannot_fit_are_refused_at_once(monkeypatch):
-    from clusteragree.nulls import _request
+    from clusteragree import _memory
 
-    monkeypatch.setattr(_request, "_available_memory", lambda: 100 * 2**20)
+    monkeypatch.setattr(_memory, "available_memory", lambda: 100 * 2**20)
     t = time.perf_counter()
     with pytest.raises(MemoryError, match=r"n_sim=10,000,000 draws of 2 index\(es\) need "
                                           r"0\.3 GiB .* 0\.1 GiB are available"):
