@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["ratio", "identical", "per_table", "sum_of_squares", "sum_xlogx", "STATISTICS",
+__all__ = ["ratio", "identical", "same_memberships", "per_table", "sum_of_squares", "sum_xlogx", "STATISTICS",
            "STATISTIC_NAMES", "xlogx"]
 
 
@@ -39,6 +39,28 @@ def identical(counts: np.ndarray) -> np.ndarray:
     """
     nonzero = np.asarray(counts) > 0
     return (nonzero.sum(axis=-1) <= 1).all(axis=-1) & (nonzero.sum(axis=-2) <= 1).all(axis=-1)
+
+
+def same_memberships(U: np.ndarray, V: np.ndarray) -> bool:
+    """Whether two membership matrices (objects in rows) are one clustering: the same
+    memberships for every object up to the order of the clusters, clusters with no
+    membership at all (all-zero columns) left aside.
+
+    An index's value does not depend on the order of the clusters, so neither may its rule
+    for a vanishing denominator (equal clusterings take the optimum).
+
+    Examples
+    --------
+    >>> U = np.array([[1.0, 0.0], [0.0, 1.0], [0.0, 1.0]])
+    >>> same_memberships(U, U[:, ::-1]), same_memberships(U, np.c_[U, np.zeros(3)])
+    (True, True)
+    >>> same_memberships(U, np.eye(3))
+    False
+    """
+    U, V = U[:, U.any(axis=0)], V[:, V.any(axis=0)]
+    if U.shape != V.shape:
+        return False
+    return bool(np.array_equal(U[:, np.lexsort(U[::-1])], V[:, np.lexsort(V[::-1])]))
 
 
 def per_table(counts: np.ndarray, func) -> np.ndarray:

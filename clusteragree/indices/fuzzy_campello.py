@@ -169,9 +169,14 @@ def cf10(U, V):
 def cf10n(U, V):
     """10CFn = 1 - F_TD(U, V) / (n max(k_U, k_V)), in [0, 1].
 
+    k_U and k_V count the clusters with some membership: a column of zeros is no cluster (a
+    fuzzy or possibilistic partition gives each cluster a positive total membership), and
+    F_TD already pads the smaller clustering with empty clusters, so such a column changes
+    neither term.
+
     >>> ca.agreement([0, 0, 1, 1], [1, 1, 0, 2], index="cf10n")   # 1 - 2 / (4 * 3)
     0.8333333333333334
     """
-    n = np.shape(U)[0]
-    k = max(np.shape(U)[1], np.shape(V)[1])
-    return 1.0 - fuzzy_transfer_distance(U, V) / (n * k)
+    U, V = np.asarray(U, dtype=float), np.asarray(V, dtype=float)
+    k = max(int(U.any(axis=0).sum()), int(V.any(axis=0).sum()))
+    return 1.0 - fuzzy_transfer_distance(U, V) / (U.shape[0] * k)

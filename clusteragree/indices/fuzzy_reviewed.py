@@ -30,7 +30,7 @@ import math
 import numpy as np
 
 from ..inputs import MEMBERSHIP_KINDS
-from ._common import ratio
+from ._common import ratio, same_memberships
 from ._registry import declare_unavailable, register
 
 _HORTA = ('reviewed in Horta, D. & Campello, R. J. G. B. (2015), "Comparing hard and '
@@ -90,7 +90,7 @@ def vi03(U, V, base=None):
 def mi03(U, V):
     """03MI = I(U, V) / sqrt(H(U) H(V)); 0 when an entropy is 0 (1 if U and V are equal)."""
     mi, hu, hv = _info(U, V, "mi03")
-    same = np.array_equal(U, V)
+    same = same_memberships(U, V)
     return float(_ratio(mi, math.sqrt(hu * hv), same))
 
 
@@ -99,7 +99,7 @@ def mi03(U, V):
 def mi05(U, V):
     """05MI = 2 I(U, V) / (H(U) + H(V))."""
     mi, hu, hv = _info(U, V, "mi05")
-    return float(_ratio(2 * mi, hu + hv, np.array_equal(U, V)))
+    return float(_ratio(2 * mi, hu + hv, same_memberships(U, V)))
 
 
 # -- BCubed and its extension (BC, 09EBC), 11MD, 11D2, 10CSI ----------------------------------
@@ -266,7 +266,7 @@ def _normalised_n(U, V):
 def _anderson(U, V, normalised, adjusted):
     N = _normalised_n(U, V) if normalised else U.T @ V
     a, b, c, d = _pairs_eq2(N)
-    same = bool(np.array_equal(U, V))
+    same = bool(same_memberships(U, V))
     if adjusted:
         return float(ari_from_pairs(a, b, c, d, same))
     return float(_ratio(a + d, a + b + c + d, same))
@@ -295,7 +295,7 @@ for _name, _title, _norm, _adj in (("ari10", "Anderson's Rand (10ARI)", False, F
 def ari11nm(U, V):
     """11ARInm = 10ARIn(U, V) / max(10ARIn(U, U), 10ARIn(V, V))."""
     top = max(_anderson(U, U, True, False), _anderson(V, V, True, False))
-    return float(_ratio(_anderson(U, V, True, False), top, bool(np.array_equal(U, V))))
+    return float(_ratio(_anderson(U, V, True, False), top, bool(same_memberships(U, V))))
 
 
 @register(name="aari11nm", title="Anderson's max-normalised adjusted Rand (11AARInm)",
@@ -304,7 +304,7 @@ def ari11nm(U, V):
 def aari11nm(U, V):
     """11AARInm = 10AARIn(U, V) / max(10AARIn(U, U), 10AARIn(V, V))."""
     top = max(_anderson(U, U, True, True), _anderson(V, V, True, True))
-    return float(_ratio(_anderson(U, V, True, True), top, bool(np.array_equal(U, V))))
+    return float(_ratio(_anderson(U, V, True, True), top, bool(same_memberships(U, V))))
 
 
 # -- 12DB (Wang 2012) ----------------------------------------------------------------------------

@@ -149,7 +149,7 @@ def test_transfer_distance_is_the_best_matching(kind):
         assert ftd == pytest.approx(ftd_by_permutations(U, V), rel=1e-12, abs=1e-12)
         assert ftd == pytest.approx(ftd_by_linprog(U, V), rel=1e-9, abs=1e-9)
         assert ftd == pytest.approx(fuzzy_transfer_distance(V, U), rel=1e-12, abs=1e-12)
-        k = max(ku, kv)
+        k = max(U.any(axis=0).sum(), V.any(axis=0).sum())  # a column of zeros is no cluster
         assert ca.agreement(U, V, index="cf10") == pytest.approx(1 - ftd, rel=1e-12)
         assert 0 <= ca.agreement(U, V, index="cf10n") == pytest.approx(1 - ftd / (n * k))
 
@@ -160,6 +160,7 @@ def test_cf10_is_one_exactly_on_equivalent_clusterings_and_cri07_is_not_reflexiv
     assert ca.agreement(U, U[:, [2, 0, 1]], index="cf10") == 1.0
     assert ca.agreement(U, np.hstack([U, np.zeros((10, 1))]), index="cf10") == 1.0
     assert ca.agreement(U, U[:, [2, 0, 1]], index="cf10n") == 1.0
+    assert ca.agreement(U, np.hstack([U, np.zeros((10, 1))]), index="cf10n") == 1.0
     # a fuzzy pair is partly together and partly apart: 07CRI(U, U) < 1
     assert ca.agreement(U, U, index="cri07") < 1.0
     assert not ca.get_index("cri07").reflexive and ca.get_index("cf10").reflexive

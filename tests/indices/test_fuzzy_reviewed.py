@@ -156,3 +156,49 @@ def test_normalised_anderson_measures_do_not_change_when_the_memberships_are_sca
     for name in ("ari10n", "aari10n", "ari11nm", "aari11nm"):  # N^ = (n / N++) N: scale-free
         assert ca.agreement(U * 10.0**eu, V * 10.0**ev, index=name) == pytest.approx(
             ca.agreement(U, V, index=name), rel=1e-10, abs=1e-12)
+
+
+# An index does not depend on the order of the clusters, nor on a cluster with no members; nor
+# may its rule for a vanishing denominator (equal clusterings take the optimum): the adjusted
+# Anderson measures and 03MI/05MI gave 0 for all-singleton (or one-cluster) clusterings whose
+# columns came in another order, and 1 in the same order.
+PAIR_INDICES = sorted(n for n, r in ca.list_indices().iterrows()
+                      if "membership" in r["input"] or r["input"] == "cover")
+
+
+def _relabelled(M, rng, empty):
+    M = M[:, rng.permutation(M.shape[1])]
+    if empty:
+        M = np.insert(M, rng.integers(0, M.shape[1] + 1), 0.0, axis=1)
+    return M
+
+
+@settings(max_examples=25, deadline=None, derandomize=True)
+@given(st.integers(2, 7), st.sampled_from(["singletons", "one", "hard", "fuzzy", "equal"]),
+       st.integers(0, 2**32 - 1), st.booleans())
+def test_no_index_depends_on_the_order_of_the_clusters_or_on_empty_ones(n, shape, seed, empty):
+    rng = np.random.default_rng(seed)
+    if shape == "singletons":
+        U, V = np.eye(n), np.eye(n)
+    elif shape == "one":
+        U, V = np.ones((n, 1)), np.ones((n, 1))
+    elif shape == "fuzzy":
+        U, V = rng.dirichlet(np.ones(3), n), rng.dirichlet(np.ones(2), n)
+    else:
+        U = np.eye(3)[rng.integers(0, 3, n)]
+        V = U.copy() if shape == "equal" else np.eye(2)[rng.integers(0, 2, n)]
+    U2, V2 = _relabelled(U, rng, empty), _relabelled(V, rng, empty)
+    differ = []
+    for name in PAIR_INDICES:
+        try:
+            before = ca.agreement(U, V, index=name)
+        except ValueError:  # a kind of clustering this index does not take
+            continue
+        try:
+            after = ca.agreement(U2, V2, index=name)
+        except ValueError as err:  # covers refuse a cluster with no object, by name
+            assert empty and "clusters with no object" in str(err), name
+            continue
+        if after != pytest.approx(before, rel=1e-12, abs=1e-12):
+            differ.append((name, before, after))
+    assert not differ
