@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["ratio", "identical", "same_memberships", "per_table", "sum_of_squares", "sum_xlogx", "STATISTICS",
-           "STATISTIC_NAMES", "xlogx"]
+__all__ = ["ratio", "identical", "same_memberships", "per_table", "sum_of_squares", "sum_xlogx",
+           "STATISTICS", "STATISTIC_NAMES", "xlogx"]
 
 
 def ratio(num, den, same, optimum: float, fallback: float) -> np.ndarray:

@@ -310,7 +310,8 @@ def fri(xs, ys):
     return ratio(a + d, a + b + c + d, _same(xs, ys), 1.0, 0.0)
 
 
-@register(name="afri", pair_bytes=40, title="Adjusted frand index (13AFRI)", range=(-math.inf, 1.0),
+@register(name="afri", title="Adjusted frand index (13AFRI)", range=(-math.inf, 1.0),
+          pair_bytes=40,
           reference=_HORTA + ", section 4.1", prepare=_prepare_fri, pair_mean=_zero_mean, **_FRI)
 def afri(xs, ys, expected):
     """13AFRI = (13FRI - E[13FRI]) / (1 - E[13FRI]), E over object permutations (exact)."""
@@ -377,7 +378,8 @@ def ndc(xs, ys):
     return 1.0 - np.abs(xs[0] - ys[0]).mean(axis=-1)
 
 
-@register(name="aci", pair_bytes=40, title="Adjusted concordance index", range=(-math.inf, 1.0),
+@register(name="aci", title="Adjusted concordance index", range=(-math.inf, 1.0),
+          pair_bytes=40,
           reference=_AMODIO + ", eq 4.2", prepare=_prepare_aci,
           pair_mean=lambda xs, ys, expected, expectation="exact", **_: (
               0.0 if expectation == "exact" else None),

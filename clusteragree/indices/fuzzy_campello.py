@@ -104,7 +104,8 @@ def _pairs_07(U, V):
             np.minimum(du, dv).sum())
 
 
-@register(name="cri07", pair_bytes=48, reflexive=False, title="Campello's fuzzy Rand index (07CRI)",
+@register(name="cri07", reflexive=False, title="Campello's fuzzy Rand index (07CRI)",
+          pair_bytes=48,
           kind="similarity", range=(0.0, 1.0), min_n=2, reference=_C07, **_MEMBERSHIP)
 def cri07(U, V):
     """07CRI = (a + d) / (a + b + c + d) with a = sum_(i<j) min(S^U_ij, S^V_ij), ... (the pair
@@ -119,7 +120,8 @@ def cri07(U, V):
     return float((a + d) / total) if total > 0 else 0.0
 
 
-@register(name="cari07", pair_bytes=48, reflexive=False, title="Campello's fuzzy adjusted Rand index (07CARI)",
+@register(name="cari07", reflexive=False, title="Campello's fuzzy adjusted Rand index (07CARI)",
+          pair_bytes=48,
           kind="similarity", range=(-math.inf, 1.0), min_n=2, reference=_C07, **_MEMBERSHIP)
 def cari07(U, V):
     """07CARI: the adjusted Rand index (a - e) / ((a + b + a + c) / 2 - e), e = (a + b)(a + c) / T,

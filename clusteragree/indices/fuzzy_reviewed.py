@@ -108,7 +108,8 @@ def _f(p, r):
     return 0.0 if p + r == 0 else 2 * p * r / (p + r)
 
 
-@register(name="bc", pair_bytes=32, title="BCubed F (BC)", kind="similarity", range=(0.0, 1.0),
+@register(name="bc", title="BCubed F (BC)", kind="similarity", range=(0.0, 1.0),
+          pair_bytes=32,
           aliases=("bcubed",), reference="Amigo et al. (2009); " + _HORTA + ", eq 8",
           kinds=("exclusive hard",),
           kinds_note="BCubed's precision and recall pass 1 when objects share several "
@@ -122,7 +123,8 @@ def bc(U, V):
     return _f(float((both / JU.sum(axis=1)).mean()), float((both / JV.sum(axis=1)).mean()))
 
 
-@register(name="ebc09", pair_bytes=32, title="Extended BCubed (09EBC)", kind="similarity", range=(0.0, 1.0),
+@register(name="ebc09", title="Extended BCubed (09EBC)", kind="similarity", range=(0.0, 1.0),
+          pair_bytes=32,
           reference="Amigo et al. (2009); " + _HORTA + ", eq 9", **_HARD, **_DIRECT)
 def ebc09(U, V):
     """09EBC: BCubed with min(J^U, J^V) in place of the product; equal to BC on hard
@@ -132,7 +134,8 @@ def ebc09(U, V):
     return _f(float((both / JU.sum(axis=1)).mean()), float((both / JV.sum(axis=1)).mean()))
 
 
-@register(name="md11", pair_bytes=40, title="11MD (Wang)", kind="similarity", range=(0.0, 1.0),
+@register(name="md11", title="11MD (Wang)", kind="similarity", range=(0.0, 1.0),
+          pair_bytes=40,
           reference="Wang (2010); " + _HORTA, **_HARD, **_DIRECT)
 def md11(U, V):
     """11MD = 1 - (1/n) sum_i sum_j |J^U_ij - J^V_ij| / sum_j max(J^U_ij, J^V_ij)."""
@@ -140,7 +143,8 @@ def md11(U, V):
     return float(1 - (np.abs(JU - JV).sum(axis=1) / np.maximum(JU, JV).sum(axis=1)).mean())
 
 
-@register(name="d2_11", pair_bytes=24, title="11D2 (Wang)", kind="similarity", range=(-math.inf, 1.0),
+@register(name="d2_11", title="11D2 (Wang)", kind="similarity", range=(-math.inf, 1.0),
+          pair_bytes=24,
           reference="Wang (2010); " + _HORTA, **_HARD, **_DIRECT)
 def d2_11(U, V):
     """11D2 = 1 - (1/n^2) sum_(i,j) |J^U_ij - J^V_ij| (Hamming distance of co-association)."""
@@ -148,7 +152,8 @@ def d2_11(U, V):
     return float(1 - np.abs(U @ U.T - V @ V.T).sum() / (n * n))
 
 
-@register(name="csi10", pair_bytes=40, title="10CSI (Campello)", kind="similarity", range=(0.0, 1.0),
+@register(name="csi10", title="10CSI (Campello)", kind="similarity", range=(0.0, 1.0),
+          pair_bytes=40,
           reference="Campello (2010); " + _HORTA, **_HARD, **_DIRECT)
 def csi10(U, V):
     """10CSI = sum_(i<j) a_ij / sum_(i<j) (a_ij + d_ij) with
@@ -191,21 +196,24 @@ def _rand_eq7(jx, jy, tnorm):
     return float(_ratio(a + d, a + b + c + d, bool(np.array_equal(jx, jy))))
 
 
-@register(name="bri08p", pair_bytes=32, reflexive=False, title="Borgelt's Rand (product t-norm, 08BRIp)", kind="similarity",
+@register(name="bri08p", reflexive=False, title="Borgelt's Rand (product t-norm, 08BRIp)", kind="similarity",
+          pair_bytes=32,
           range=(0.0, 1.0), reference="Borgelt (2007); " + _HORTA, **_FC, **_DIRECT)
 def bri08p(U, V):
     """08BRIp: RI from eq 7 with J = U U^T and the product t-norm (fuzzy clusterings)."""
     return _rand_eq7(_upper(U @ U.T), _upper(V @ V.T), np.multiply)
 
 
-@register(name="bri08m", pair_bytes=32, reflexive=False, title="Borgelt's Rand (minimum t-norm, 08BRIm)", kind="similarity",
+@register(name="bri08m", reflexive=False, title="Borgelt's Rand (minimum t-norm, 08BRIm)", kind="similarity",
+          pair_bytes=32,
           range=(0.0, 1.0), reference="Borgelt (2007); " + _HORTA, **_FC, **_DIRECT)
 def bri08m(U, V):
     """08BRIm: RI from eq 7 with the minimum t-norm in J and in a, b, c, d."""
     return _rand_eq7(_upper(_j_min(U)), _upper(_j_min(V)), np.minimum)
 
 
-@register(name="ri09", pair_bytes=32, reflexive=False, title="Rovetta & Masulli's Rand (09RI)", kind="similarity",
+@register(name="ri09", reflexive=False, title="Rovetta & Masulli's Rand (09RI)", kind="similarity",
+          pair_bytes=32,
           range=(-math.inf, 1.0), reference="Rovetta & Masulli (2009); " + _HORTA, **_FC, **_DIRECT)
 def ri09(U, V):
     """09RI = 1 + (2 pi - sigma_U - sigma_V) / C(n, 2), pi = sum_(i<j) J^U_ij J^V_ij,
@@ -223,14 +231,16 @@ def _cosine_j(U):
     return W @ W.T
 
 
-@register(name="bri09", pair_bytes=32, reflexive=False, title="Brouwer's Rand (09BRI)", kind="similarity", range=(0.0, 1.0),
+@register(name="bri09", reflexive=False, title="Brouwer's Rand (09BRI)", kind="similarity", range=(0.0, 1.0),
+          pair_bytes=32,
           reference="Brouwer (2009); " + _HORTA, **_ALL, **_DIRECT)
 def bri09(U, V):
     """09BRI: RI from eq 7 with the cosine-normalised co-association J_ij / (|U_i| |U_j|)."""
     return _rand_eq7(_upper(_cosine_j(U)), _upper(_cosine_j(V)), np.multiply)
 
 
-@register(name="bari09", pair_bytes=32, reflexive=False, title="Brouwer's adjusted Rand (09BARI)", kind="similarity",
+@register(name="bari09", reflexive=False, title="Brouwer's adjusted Rand (09BARI)", kind="similarity",
+          pair_bytes=32,
           range=(-1.0, 1.0), reference="Brouwer (2009); " + _HORTA, **_ALL, **_DIRECT)
 def bari09(U, V):
     """09BARI: ARI (eq 5) from the pair variables of 09BRI."""
@@ -316,7 +326,8 @@ def _ndisc(W):
     return 2.0 * (1.0 - A.sum() / W.shape[0] ** 2)
 
 
-@register(name="db12", pair_bytes=16, title="12DB (Wang)", kind="distance", range=(0.0, math.inf),
+@register(name="db12", title="12DB (Wang)", kind="distance", range=(0.0, math.inf),
+          pair_bytes=16,
           optimum=0.0, family="fuzzy", inputs=("membership",), symmetric=True,
           reference="Wang (2012); " + _HORTA, **_HARD)
 def db12(U, V):

@@ -167,7 +167,8 @@ def _ari_mp_value(P, _kp, U, _ku):
     return ari_mm_from_sums((s0, s1, s2), n)
 
 
-@register(name="ari_mm", pair_bytes=24, reflexive=False, title="Adjusted Rand index between two similarity matrices (ARImm)",
+@register(name="ari_mm", reflexive=False, title="Adjusted Rand index between two similarity matrices (ARImm)",
+          pair_bytes=24,
           family="matrix", inputs=("matrix",), representation=_matrix, kind="similarity",
           range=(-1.0, 1.0), optimum=1.0, symmetric=True, aliases=("arimm",),
           kinds=(MATRIX_KIND,),
@@ -187,9 +188,9 @@ def ari_mm(xs, ys):
                      _same(xs, ys))
 
 
-@register(name="ari_mp", pair_bytes=24, title="Adjusted Rand index between a similarity matrix and a partition "
+@register(name="ari_mp", title="Adjusted Rand index between a similarity matrix and a partition "
           "(ARImp)", family="matrix", inputs=("matrix",), inputs_y=("partition",),
-          kinds=(MATRIX_KIND,), kinds_y=("exclusive hard",),
+          kinds=(MATRIX_KIND,), kinds_y=("exclusive hard",), pair_bytes=24,
           kinds_note="ARImp compares a similarity matrix with a partition (Zhang, Wong & "
                      "Shen 2012, eq 13); ari_mm compares two matrices",
           representation=_partition_matrix, kind="similarity", range=(-1.0, 1.0), optimum=1.0,
@@ -207,14 +208,16 @@ _REF = dict(family="matrix", inputs=("matrix",), kind="similarity", symmetric=Tr
             kinds=(MATRIX_KIND,))
 
 
-@register(name="nsf", pair_bytes=24, title="Normalised similarity by the Frobenius norm (NSF)", range=(0.0, 1.0),
+@register(name="nsf", title="Normalised similarity by the Frobenius norm (NSF)", range=(0.0, 1.0),
+          pair_bytes=24,
           reference=_ZHANG + ", eq 8", **_REF)
 def nsf(P, Q):
     """NSF = 1 - ||P - Q||_F / n^2 (all entries, the diagonal included)."""
     return float(1.0 - np.linalg.norm(P - Q) / P.shape[0] ** 2)
 
 
-@register(name="kas", pair_bytes=24, title="Kernel alignment similarity (KAS)", range=(-1.0, 1.0),
+@register(name="kas", title="Kernel alignment similarity (KAS)", range=(-1.0, 1.0),
+          pair_bytes=24,
           reference="Cristianini et al. (2002); " + _ZHANG + ", eq 9", **_REF)
 def kas(P, Q):
     """KAS = tr(P Q^T) / sqrt(tr(P P^T) tr(Q Q^T)) = sum P*Q / sqrt(sum P^2 sum Q^2)."""
@@ -222,7 +225,8 @@ def kas(P, Q):
     return float(ratio((P * Q).sum(), den, den == 0 and np.array_equal(P, Q), 1.0, 0.0))
 
 
-@register(name="sms", pair_bytes=32, title="Standardized Mantel statistic (SMS)", range=(-1.0, 1.0),
+@register(name="sms", title="Standardized Mantel statistic (SMS)", range=(-1.0, 1.0),
+          pair_bytes=32,
           options={"scaled": False}, reference="Mantel (1967); " + _ZHANG + ", eqs 10-11",
           **_REF)
 def sms(P, Q, scaled=False):

@@ -237,7 +237,8 @@ def element_centric_of_covers(U, V, alpha=0.9):
 
 # -- omega -------------------------------------------------------------------------------------
 
-@register(name="omega", pair_bytes=24, title="Omega index", kind="similarity", range=(-math.inf, 1.0),
+@register(name="omega", title="Omega index", kind="similarity", range=(-math.inf, 1.0),
+          pair_bytes=24,
           optimum=1.0, symmetric=True,
           reference='Collins, L. M. & Dent, C. W. (1988), "Omega: a general formulation of the '
                     'Rand index of cluster recovery suitable for non-disjoint solutions", '
