@@ -461,7 +461,11 @@ def _execute(notebook: Path, out: Path, params: dict, progress) -> None:
         pm.execute_notebook(str(notebook), str(out), parameters=params, kernel_name="python3",
                             progress_bar=_progress_bar(progress, notebook.stem), cwd=os.getcwd(),
                             log_output=False,
-                            extra_arguments=["--IPKernelApp.log_level=ERROR"])
+                            # jupyter_client shuts a kernel down with a SIGINT first; a kernel
+                            # still answering a message then logs "KeyboardInterrupt caught in
+                            # kernel." at ERROR, after the last cell, on the command's stderr.
+                            # A cell's own error reaches us as PapermillExecutionError.
+                            extra_arguments=["--IPKernelApp.log_level=CRITICAL"])
     except pm.PapermillExecutionError as exc:
         source = exc.source.strip()
         source = source if len(source) < 800 else source[:800] + " ..."
