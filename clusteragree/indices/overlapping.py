@@ -32,7 +32,7 @@ from scipy.sparse.csgraph import connected_components
 
 from ..inputs import COVER_KIND
 from .._validate import check_real
-from ._common import ratio
+from ._common import ratio, same_memberships
 from ._pairwise import row_blocks, upper_of_block
 from ._registry import register
 from .sparse_matching import element_centric_sparse
@@ -296,15 +296,6 @@ def _conditional_entropies(U, V):
     return hx, hy, np.maximum(x_given, 0.0), np.maximum(y_given, 0.0)
 
 
-def _same_cover(U, V):
-    """The same clusters (as sets of objects), in any order."""
-    if U.shape != V.shape:
-        return False
-    cu = sorted(map(bytes, np.packbits(U.T.astype(bool), axis=1)))
-    cv = sorted(map(bytes, np.packbits(V.T.astype(bool), axis=1)))
-    return cu == cv
-
-
 _ONMI_NOTE = ("Lancichinetti, A., Fortunato, S. & Kertesz, J. (2009), \"Detecting the overlapping "
               "and hierarchical community structure in complex networks\", New Journal of "
               "Physics 11")
@@ -326,7 +317,7 @@ def onmi_lfk(U, V):
     >>> ca.agreement([{0, 1, 2}, {2, 3}], [{0, 1, 2}, {2, 3}], index="onmi_lfk")
     1.0
     """
-    if _same_cover(U, V):
+    if same_memberships(U, V):
         return 1.0
     hx, hy, x_given, y_given = _conditional_entropies(U, V)
     nx = np.where(hx > 0, x_given / np.where(hx > 0, hx, 1.0), 1.0)
@@ -350,7 +341,7 @@ def onmi_mgh(U, V):
     >>> round(ca.agreement([0, 0, 0, 1, 1, 1], [0, 0, 1, 1, 1, 1], index="onmi_mgh"), 4)
     0.4591
     """
-    same = _same_cover(U, V)
+    same = same_memberships(U, V)
     if same:
         return 1.0
     hx, hy, x_given, y_given = _conditional_entropies(U, V)
