@@ -84,7 +84,8 @@ method : str, NullSpec or scipy.stats.PermutationMethod, optional
     models; 999 permutations for indices of object pairs). A ``ca.NullSpec`` gives the
     method with its settings (the exact methods' budgets, a one-sided model's reference,
     exhaustive permutations, a progress bar); scipy's ``PermutationMethod(n_resamples,
-    rng=...)`` is read as ``NullSpec("permutation", n_sim=n_resamples, seed=rng)``.""",
+    rng=...)`` is read as ``NullSpec("permutation", n_sim=n_resamples, seed=rng)``, and
+    ``n_resamples=np.inf`` as every permutation (``exhaustive=True``), as in scipy.""",
     "model": """\
 model : {"perm", "num", "num1", "all", "all1", "objects", "pairs"}, optional
     The random model (Gates & Ahn 2017). Of partitions: "perm" (default), both margins fixed

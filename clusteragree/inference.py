@@ -400,18 +400,21 @@ N_RESAMPLES = 9999
 def _add_intervals(tests, clusterings, level, rng) -> list[str]:
     """Each test's BCa interval, from one batch of resampled tables for the table indices;
     an index with too few objects for BCa's jackknife gets none, and a note says why; so do
-    the indices of a sparse table (the bootstrap resamples dense tables)."""
+    the indices of a sparse table (the bootstrap resamples dense tables), and an index not
+    defined on every resample (its bounds NA; the other indices keep theirs)."""
     if isinstance(clusterings.table, SparseContingencyTable):
         K, Q = clusterings.table.shape
         return [f"no intervals: the {K:,} x {Q:,} table is sparse and the bootstrap resamples "
                 "dense tables; tab.to_dense() gives them when it fits in memory"]
     fits = [t for t in tests if clusterings.n >= max(t.record.min_n + 1, 2)]
     cis = intervals_of(clusterings, [t.record for t in fits], {t.index: t.options for t in fits},
-                       level, "BCa", N_RESAMPLES, rng) if fits else {}
+                       level, "BCa", N_RESAMPLES, rng, undefined="na") if fits else {}
     for t in fits:
         t.interval = cis[t.index]
     return [f"no interval for {t.index}: n = {clusterings.n} is too few objects for a BCa "
-            f"bootstrap (it needs {max(t.record.min_n + 1, 2)})" for t in tests if t not in fits]
+            f"bootstrap (it needs {max(t.record.min_n + 1, 2)})" for t in tests if t not in fits
+            ] + [f"no interval for {t.index}: {t.interval.reason}" for t in fits
+                 if t.interval.reason]
 
 
 def _n_tests(tests) -> int:

@@ -81,6 +81,9 @@ class ConfidenceInterval:
         BCa's bias correction z0 (nan for the percentile interval).
     acceleration : float
         BCa's acceleration a, from the jackknife (nan for the percentile interval).
+    reason : str
+        Why the bounds are nan when they are (the index is not defined on some resample, or
+        BCa cannot be computed); "" when they are numbers.
 
     See Also
     --------
@@ -108,6 +111,7 @@ class ConfidenceInterval:
     resampling: str = "cells"
     bias: float = math.nan
     acceleration: float = math.nan
+    reason: str = ""
 
     def __iter__(self):
         yield self.low
@@ -205,43 +209,81 @@ def check_level(confidence_level) -> float:
 
 # -- tables: the multinomial bootstrap -------------------------------------------------------
 
-def _table_values(recs, options: dict, tables: np.ndarray) -> dict:
+def _not_defined(exc: Exception, where: str) -> str:
+    """The reason an index has no interval: it refused some of the tables it was given."""
+    return (f"it is not defined on some {where}, and leaving those out would bias the "
+            f"interval; on one: {exc}")
+
+
+def _table_values(recs, options: dict, tables: np.ndarray, failed: dict, where: str) -> dict:
     """Several indices on a batch of tables, each table by its own margins (empty rows and
-    columns handled as the null engine handles them)."""
-    return values_on_tables(recs, {r.name: options[r.name] for r in recs}, tables)
+    columns handled as the null engine handles them). An index that refuses a table of the
+    batch (kappa on a resample that lost a cluster of one clustering only) goes into
+    ``failed`` with its reason, and the others are evaluated without it; an index already in
+    ``failed`` is not evaluated again."""
+    live = [r for r in recs if r.name not in failed]
+    try:
+        return values_on_tables(live, {r.name: options[r.name] for r in live}, tables)
+    except ValueError:  # find the indices that refuse, and keep the others
+        out = {}
+        for rec in live:
+            try:
+                out.update(values_on_tables([rec], {rec.name: options[rec.name]}, tables))
+            except ValueError as exc:
+                failed[rec.name] = _not_defined(exc, where)
+        return out
 
 
-def _table_resamples(recs, options, counts, n_resamples, rng) -> dict:
+def _table_resamples(recs, options, counts, n_resamples, rng, failed=None) -> dict:
     """The indices on ``n_resamples`` multinomial resamples of the table ``counts``, the
-    same resampled tables for every index (drawn once, in chunks of bounded memory)."""
+    same resampled tables for every index (drawn once, in chunks of bounded memory); an
+    index not defined on a resample goes into ``failed`` with its reason."""
+    failed = {} if failed is None else failed
     n = int(counts.sum())
     p = (counts / n).ravel()
     chunk = max(1, min(n_resamples, CHUNK_CELLS // p.size))
-    out = {r.name: np.empty(n_resamples) for r in recs}
+    out = {r.name: np.full(n_resamples, np.nan) for r in recs}
     for start in range(0, n_resamples, chunk):
         stop = min(n_resamples, start + chunk)
         tables = rng.multinomial(n, p, size=stop - start).reshape(-1, *counts.shape)
-        for name, values in _table_values(recs, options, tables).items():
+        for name, values in _table_values(recs, options, tables, failed,
+                                          "bootstrap resamples of the objects").items():
             out[name][start:stop] = values
     return out
 
 
-def _table_jackknife(recs, options, counts) -> dict:
+def _table_jackknife(recs, options, counts, failed=None) -> dict:
     """The leave-one-object-out values of table indices: name -> (values, weights), one
-    value per non-empty cell (its count less one), weighted by the cell's count."""
+    value per non-empty cell (its count less one), weighted by the cell's count; an index
+    not defined on a leave-one-out table goes into ``failed`` with its reason."""
+    failed = {} if failed is None else failed
     rows, cols = np.nonzero(counts)
     tables = np.repeat(counts[None], len(rows), axis=0)
     tables[np.arange(len(rows)), rows, cols] -= 1
     weights = counts[rows, cols].astype(float)
-    return {name: (values, weights)
-            for name, values in _table_values(recs, options, tables).items()}
+    values = _table_values(recs, options, tables, failed,
+                           "tables with one object left out (BCa's jackknife)")
+    return {name: (v, weights) for name, v in values.items()}
 
 
 # -- objects: indices of object pairs ---------------------------------------------------------
 
 def _take(M, fmt, idx):
-    """A clustering's objects ``idx`` (rows; rows and columns of a similarity matrix)."""
-    return M[np.ix_(idx, idx)] if fmt == "matrix" else M[idx]
+    """A clustering's objects ``idx`` (rows; rows and columns of a similarity matrix). A
+    cluster none of whose objects was drawn is no cluster of the resample, and is left out,
+    as a resampled table leaves out its empty rows and columns (the entry refuses empty
+    clusters, so no index need define its value on one); a resample that holds no cluster
+    at all (only objects in none: a cover) is one on which the index is not defined."""
+    if fmt == "matrix":
+        return M[np.ix_(idx, idx)]
+    sub = M[idx]
+    drawn = sub.any(axis=0)
+    if drawn.all():
+        return sub
+    if not drawn.any():
+        raise ValueError("a resample drew only objects that are in no cluster of one "
+                         "clustering, which then has no cluster")
+    return sub[:, drawn]
 
 
 def _pair_value(rec, pair, options, idx) -> float:
@@ -249,17 +291,29 @@ def _pair_value(rec, pair, options, idx) -> float:
     return evaluate_pairwise(rec, (_take(X, fx, idx), fx, _take(Y, fy, idx), fy), options)
 
 
-def _pair_resamples(rec, options, pair, n, n_resamples, rng) -> np.ndarray:
-    out = np.empty(n_resamples)
+def _pair_resamples(rec, options, pair, n, n_resamples, rng, failed) -> np.ndarray:
+    """The index on ``n_resamples`` resamples of the objects; an index not defined on one
+    goes into ``failed`` with its reason (and the rest are not drawn)."""
+    out = np.full(n_resamples, np.nan)
     for b in range(n_resamples):
-        out[b] = _pair_value(rec, pair, options, rng.integers(0, n, n))
+        try:
+            out[b] = _pair_value(rec, pair, options, rng.integers(0, n, n))
+        except ValueError as exc:
+            failed[rec.name] = _not_defined(exc, "bootstrap resamples of the objects")
+            break
     return out
 
 
-def _pair_jackknife(rec, options, pair, n):
+def _pair_jackknife(rec, options, pair, n, failed):
+    """The leave-one-object-out values of an index of object pairs, or None (the reason in
+    ``failed``)."""
     everyone = np.arange(n)
-    values = np.array([_pair_value(rec, pair, options, np.delete(everyone, i))
-                       for i in range(n)])
+    try:
+        values = np.array([_pair_value(rec, pair, options, np.delete(everyone, i))
+                           for i in range(n)])
+    except ValueError as exc:
+        failed[rec.name] = _not_defined(exc, "leave-one-out resamples (BCa's jackknife)")
+        return None
     return values, np.ones(n)
 
 
@@ -292,7 +346,8 @@ def _bca_levels(boot, statistic, alpha, accel):
 
 
 def interval_of(clusterings: Clusterings, rec: Index, options: dict, confidence_level: float,
-                method: str, n_resamples: int, rng: np.random.Generator) -> ConfidenceInterval:
+                method: str, n_resamples: int, rng: np.random.Generator,
+                undefined: str = "raise") -> ConfidenceInterval:
     """The bootstrap interval of one index on clusterings already converted and checked.
 
     The entry of a public function that has already converted its clusterings (and checked
@@ -316,6 +371,9 @@ def interval_of(clusterings: Clusterings, rec: Index, options: dict, confidence_
         The number of bootstrap resamples (at least 2).
     rng : numpy.random.Generator or int
         The source of randomness (a seed is made a Generator).
+    undefined : {"raise", "na"}, default "raise"
+        An index not defined on some resample (see ``intervals_of``): refused, or an
+        interval of nan bounds with the reason.
 
     Returns
     -------
@@ -325,7 +383,8 @@ def interval_of(clusterings: Clusterings, rec: Index, options: dict, confidence_
     Raises
     ------
     ValueError
-        Too few objects for the index (or, for BCa, for its jackknife: one object less).
+        Too few objects for the index (or, for BCa, for its jackknife: one object less), or
+        (``undefined="raise"``) an index not defined on some resample.
 
     See Also
     --------
@@ -340,16 +399,22 @@ def interval_of(clusterings: Clusterings, rec: Index, options: dict, confidence_
     ('percentile', 0.9, True)
     """
     return intervals_of(clusterings, [rec], {rec.name: options}, confidence_level, method,
-                        n_resamples, rng)[rec.name]
+                        n_resamples, rng, undefined)[rec.name]
 
 
 def intervals_of(clusterings: Clusterings, recs, options: dict, confidence_level: float,
-                 method: str, n_resamples: int, rng) -> dict:
+                 method: str, n_resamples: int, rng, undefined: str = "raise") -> dict:
     """The bootstrap intervals of several indices on the same resamples.
 
     The table indices are evaluated on one batch of resampled tables (and one jackknife), as
     ``compare`` evaluates them on one batch of null tables; the indices of object pairs
     resample the objects, each in turn. ``interval_of`` is this for one index.
+
+    An index may not be defined on every resample: a resample of a square table may lose a
+    cluster of one clustering and not of the other, and kappa, which matches the clusters
+    one to one, refuses it. Leaving such resamples out would condition the bootstrap on
+    every cluster being drawn and bias the interval, so the index gets no interval; the
+    others, on the same resamples, are not affected.
 
     Parameters
     ----------
@@ -367,6 +432,10 @@ def intervals_of(clusterings: Clusterings, recs, options: dict, confidence_level
         The number of bootstrap resamples (at least 2).
     rng : numpy.random.Generator or int
         The source of randomness (a seed is made a Generator).
+    undefined : {"raise", "na"}, default "raise"
+        An index not defined on some resample (or, for BCa, on a leave-one-out table):
+        "raise" refuses the call with the reason; "na" gives that index an interval of nan
+        bounds with the reason in ``ConfidenceInterval.reason`` (``compare``'s notes).
 
     Returns
     -------
@@ -376,7 +445,8 @@ def intervals_of(clusterings: Clusterings, recs, options: dict, confidence_level
     Raises
     ------
     ValueError
-        Too few objects for an index (or, for BCa, for its jackknife: one object less).
+        Too few objects for an index (or, for BCa, for its jackknife: one object less), or
+        (``undefined="raise"``) an index not defined on some resample.
 
     See Also
     --------
@@ -395,6 +465,7 @@ def intervals_of(clusterings: Clusterings, recs, options: dict, confidence_level
     method = _check_method(method)
     n_resamples = check_positive_int(n_resamples, "n_resamples", minimum=2)
     rng = check_seed(rng, "rng")
+    check_choice(undefined, "undefined", ("raise", "na"))
     n = clusterings.n
     need = max(r.min_n for r in recs) + (1 if method == "BCa" else 0)
     if n < max(need, 2):
@@ -403,45 +474,51 @@ def intervals_of(clusterings: Clusterings, recs, options: dict, confidence_level
         raise ValueError(f"index {rec.name!r} needs at least {rec.min_n} objects {what}; a "
                          f"bootstrap interval needs n >= {max(need, 2)}, got n = {n}")
     tables = [r for r in recs if not isinstance(r, PairIndex)]
-    out = {}
+    out, failed = {}, {}
     if tables:
         counts = np.asarray(clusterings.table.counts)
-        boots = _table_resamples(tables, options, counts, n_resamples, rng)
+        statistics = {rec.name: float(evaluate_checked(rec, counts, options[rec.name]))
+                      for rec in tables}
+        boots = _table_resamples(tables, options, counts, n_resamples, rng, failed)
         jackknives = {}
-
-        def jackknife(name):  # BCa only, and once for all the table indices
-            if not jackknives:
-                jackknives.update(_table_jackknife(tables, options, counts))
-            return jackknives[name]
-
+        if method == "BCa":  # once for all the table indices
+            jackknives = _table_jackknife(tables, options, counts, failed)
         for rec in tables:
-            statistic = float(evaluate_checked(rec, counts, options[rec.name]))
-            out[rec.name] = _interval(rec, statistic, boots[rec.name],
-                                      lambda name=rec.name: jackknife(name), confidence_level,
-                                      method, "cells")
+            out[rec.name] = _interval(rec, statistics[rec.name], boots[rec.name],
+                                      lambda name=rec.name: jackknives[name], confidence_level,
+                                      method, "cells", failed.get(rec.name))
     for rec in recs:
         if isinstance(rec, PairIndex):
             pair = clusterings.pair(rec)
             opts = options[rec.name]
             statistic = evaluate_pairwise(rec, pair, opts)
-            boot = _pair_resamples(rec, opts, pair, n, n_resamples, rng)
-            out[rec.name] = _interval(rec, statistic, boot,
-                                      lambda: _pair_jackknife(rec, opts, pair, n),
-                                      confidence_level, method, "objects")
+            boot = _pair_resamples(rec, opts, pair, n, n_resamples, rng, failed)
+            jack = None
+            if method == "BCa" and rec.name not in failed:
+                jack = _pair_jackknife(rec, opts, pair, n, failed)
+            out[rec.name] = _interval(rec, statistic, boot, lambda jack=jack: jack,
+                                      confidence_level, method, "objects", failed.get(rec.name))
+    if failed and undefined == "raise":
+        name, reason = next(iter(failed.items()))
+        raise ValueError(f"no bootstrap interval for {name!r}: {reason}")
     return {r.name: out[r.name] for r in recs}
 
 
 def _interval(rec, statistic, boot, jackknife, confidence_level, method,
-              resampling) -> ConfidenceInterval:
+              resampling, reason=None) -> ConfidenceInterval:
     """One interval from the index's estimate and its bootstrap distribution; ``jackknife``
-    gives BCa's (values, weights) when called."""
+    gives BCa's (values, weights) when called; ``reason``: why the index has none (it is
+    not defined on some resample)."""
     alpha = (1 - confidence_level) / 2
     z0 = accel = math.nan
     n_resamples = boot.size
-    if np.isnan(boot).any():
+    if reason:
         low = high = math.nan
-        warnings.warn(f"index {rec.name!r} is not defined on {int(np.isnan(boot).sum())} of "
-                      f"the {n_resamples} resamples: no interval", stacklevel=4)
+    elif np.isnan(boot).any():
+        low = high = math.nan
+        reason = (f"index {rec.name!r} is not defined on {int(np.isnan(boot).sum())} of the "
+                  f"{n_resamples} resamples")
+        warnings.warn(f"{reason}: no interval", stacklevel=4)
     else:
         if method == "BCa":
             accel = _acceleration(*jackknife())
@@ -450,6 +527,8 @@ def _interval(rec, statistic, boot, jackknife, confidence_level, method,
             lo_level, hi_level = alpha, 1 - alpha
         if math.isnan(lo_level) or math.isnan(hi_level):
             low = high = math.nan
+            reason = ("its BCa interval cannot be computed: every resample lies on one side "
+                      "of the estimate; method='percentile' gives one")
             warnings.warn(f"the BCa interval of {rec.name!r} cannot be computed: every "
                           "resample lies on one side of the estimate; use "
                           "method='percentile'", stacklevel=4)
@@ -460,7 +539,7 @@ def _interval(rec, statistic, boot, jackknife, confidence_level, method,
                               confidence_level=confidence_level, method=method,
                               n_resamples=n_resamples, standard_error=se,
                               bootstrap_distribution=boot, resampling=resampling, bias=z0,
-                              acceleration=accel)
+                              acceleration=accel, reason=reason or "")
 
 
 @fill_doc
@@ -501,13 +580,21 @@ def confidence_interval(x, y=None, index="rand", *, confidence_level=0.95, metho
     ConfidenceInterval
         ``.low``, ``.high``, ``.confidence_level``, ``.method``, ``.statistic`` (the index on
         the data), ``.standard_error`` and ``.bootstrap_distribution``; unpacks as
-        ``low, high``. An index not defined on some resample gives bounds of nan, with a
-        warning; so does BCa when every resample lies on one side of the estimate.
+        ``low, high``. BCa when every resample lies on one side of the estimate gives
+        bounds of nan, with a warning and the reason in ``.reason``.
 
     Raises
     ------
     TypeError, ValueError
         A bad argument, named.
+    ValueError
+        The index is not defined on some resample (or leave-one-out table) of the objects:
+        kappa, which matches the clusters one to one, on a resample of a square table that
+        lost a cluster of one clustering and not of the other. The bootstrap distribution is
+        the index on every resample; computing it on the resamples where the index is
+        defined alone would condition on each cluster being drawn, and bias the interval
+        (towards resamples that keep the small clusters), so none is given and the reason is
+        named. ``compare`` gives that index's row an NA interval and the reason in its notes.
 
     See Also
     --------

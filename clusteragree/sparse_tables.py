@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .tables import MAX_COUNT, ContingencyTable, PairCounts, check_axis_labels
+from .tables import ContingencyTable, PairCounts, check_axis_labels, check_total
 
 __all__ = ["SparseContingencyTable", "use_sparse", "DENSE_CELLS", "DENSE_BYTES"]
 
@@ -69,6 +69,8 @@ class SparseContingencyTable:
         Cluster labels of the rows (x) and columns (y); default 0..K-1 and 0..Q-1.
     names : (str, str), default ("x", "y")
         Names of the two clusterings.
+    name : str, default "cells"
+        How errors name the counts (the entry passes the argument's name).
 
     Attributes
     ----------
@@ -98,34 +100,34 @@ class SparseContingencyTable:
     [[30, 20], [10, 20]]
     """
 
-    def __init__(self, cells, row_labels=None, col_labels=None, names=("x", "y")):
+    def __init__(self, cells, row_labels=None, col_labels=None, names=("x", "y"), *,
+                 name="cells"):
         from scipy import sparse
 
         if not sparse.issparse(cells):
-            raise TypeError(f"cells must be a scipy.sparse array or matrix, got "
+            raise TypeError(f"{name} must be a scipy.sparse array or matrix, got "
                             f"{type(cells).__name__}; a dense table is a ContingencyTable")
         if cells.ndim != 2 or 0 in cells.shape:
-            raise ValueError(f"cells must be a K x Q table with a row and a column, got shape "
+            raise ValueError(f"{name} must be a K x Q table with a row and a column, got shape "
                              f"{cells.shape}")
-        m = sparse.csr_array(cells)
-        data = m.data
+        # the entries as given (a duplicate is a part of its cell): checked before any sum,
+        # so that no count or total overflows int64 on the way
+        data = sparse.coo_array(cells).data
         if data.dtype.kind not in "iub":
             if data.dtype.kind != "f" or not np.all(np.isfinite(data)) or np.any(
                     data != np.round(data)):
-                raise ValueError("cells must hold whole counts of objects (finite integers)")
+                raise ValueError(f"{name} must hold whole counts of objects (finite integers)")
         if data.size and data.min() < 0:
-            raise ValueError(f"cells must be non-negative counts, got {data.min()}")
-        m = sparse.csr_array(m, dtype=np.int64)
+            raise ValueError(f"{name} must be non-negative counts, got {data.min()}")
+        check_total(data, name)  # at most 2**53 objects: every sum below is exact in int64
+        m = sparse.csr_array(cells, dtype=np.int64)
         m.sum_duplicates()
         m.eliminate_zeros()
         rows = np.asarray(m.sum(axis=1)).ravel()
         cols = np.asarray(m.sum(axis=0)).ravel()
         n = int(rows.sum())
         if n == 0:
-            raise ValueError("cells has no objects (all counts are 0)")
-        if n > MAX_COUNT:
-            raise ValueError("cells holds more than 2**53 objects: counts this large cannot be "
-                             "held exactly in double precision, which every index needs")
+            raise ValueError(f"{name} has no objects (all counts are 0)")
         keep_r, keep_c = rows > 0, cols > 0
         row_labels = check_axis_labels(row_labels, m.shape[0], "row_labels")
         col_labels = check_axis_labels(col_labels, m.shape[1], "col_labels")

@@ -24,7 +24,8 @@ import pandas as pd
 
 from ._docs import fill_doc
 
-__all__ = ["ContingencyTable", "PairCounts", "pair_counts", "margin_table"]
+__all__ = ["ContingencyTable", "PairCounts", "pair_counts", "margin_table", "check_total",
+           "X_TABLE"]
 
 
 @dataclass(frozen=True)
@@ -343,7 +344,7 @@ def as_counts(x, allow_batch: bool = True) -> np.ndarray:
             raise TypeError(
                 "y is missing: pass two clusterings x and y, or x alone as a K x Q table of "
                 "counts (x here is 1-D, like labels)")
-    return check_counts(x, "x (a table of counts, since y is not given)",
+    return check_counts(x, X_TABLE,
                         allow_batch=allow_batch)
 
 
@@ -402,9 +403,58 @@ def margin_table(rows, cols) -> np.ndarray:
 MAX_COUNT = 2**53
 
 
+#: How an error names ``x`` given alone, as a table of counts (dense or sparse).
+X_TABLE = "x (a table of counts, since y is not given)"
+
+
 def _too_large(name: str) -> str:
     return (f"{name} holds more than 2**53 objects in a table: counts this large cannot be "
             "held exactly in double precision, which every index needs")
+
+
+def check_total(values, name: str) -> None:
+    """Refuse counts of one table whose total passes 2**53, in any dtype, before any sum that
+    could overflow.
+
+    Each count is compared with 2**53 in its own dtype (exact for int64, uint64 and float64),
+    then the counts are summed in floats, whose rounding cannot take a total above 2**53
+    below 2**52; only a total that comes near is summed again in exact Python integers.
+
+    Parameters
+    ----------
+    values : array-like
+        The non-negative whole counts of one table (any shape; the non-zero cells of a sparse
+        table), already checked to be such.
+    name : str
+        The argument's name, for the error.
+
+    Raises
+    ------
+    ValueError
+        The counts hold more than 2**53 objects.
+
+    See Also
+    --------
+    ContingencyTable : Its counts are checked the same way.
+
+    Examples
+    --------
+    >>> check_total(np.array([2**52, 2**52], dtype=np.uint64), "counts")   # 2**53: exact
+    >>> check_total([2**53, 1], "counts")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    ValueError: counts holds more than 2**53 objects in a table: ...
+    """
+    v = np.asarray(values).ravel()
+    if v.dtype != object:
+        if not v.size:
+            return
+        if v.max() > MAX_COUNT:
+            raise ValueError(_too_large(name))
+        if v.sum(dtype=float) < MAX_COUNT / 2:
+            return
+    if sum(int(c) for c in v.tolist()) > MAX_COUNT:
+        raise ValueError(_too_large(name))
 
 
 def check_counts(counts, name: str = "counts", *, allow_batch: bool = True) -> np.ndarray:

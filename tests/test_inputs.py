@@ -276,3 +276,33 @@ def test_printed_test_labels_adjusted_values_as_adjusted_values():
     line = next(ln for ln in text.splitlines() if ln.startswith("adjusted "))
     assert line.startswith("adjusted adjusted_rand, (I - c) / (max - c): 0.0513 (c = null mean)")
     assert "null mean = -6.16" in text  # the null mean itself, two lines above
+
+
+# -- issue 29, item 5: labels mixing 1 and "1" -------------------------------------------------
+
+MIXED = [0, 0, 1, "1", 1, "a"]
+
+
+@pytest.mark.parametrize("form", ["list", "tuple", "object Series", "object ndarray"])
+def test_a_list_mixing_1_and_the_string_1_keeps_them_apart(form):
+    """numpy reads such a list as strings, which merged 1 and "1" (ARI 0.444); labels are
+    Python values, as in an object Series: four clusters, ARI 0.286 in every form."""
+    from sklearn.metrics import adjusted_rand_score
+
+    x = {"list": MIXED, "tuple": tuple(MIXED), "object Series": pd.Series(MIXED, dtype=object),
+         "object ndarray": np.array(MIXED, dtype=object)}[form]
+    y = [0, 0, 1, 1, 2, 2]
+    expected = adjusted_rand_score([0, 0, 1, 2, 1, 3], y)  # 1 and "1" two clusters
+    assert expected == pytest.approx(2 / 7, rel=1e-12)
+    assert ca.agreement(x, y, index="ari") == pytest.approx(expected, rel=1e-12)
+    assert ca.crosstab(x, y).shape == (4, 3)
+    assert ca.agreement(x, y, index="element_centric") == pytest.approx(
+        ca.agreement([0, 0, 1, 2, 1, 3], y, index="element_centric"), rel=1e-12)
+
+
+def test_a_missing_value_among_string_labels_is_missing():
+    """numpy also read nan among strings as the label "nan"."""
+    with pytest.raises(ValueError, match=r"x contain missing labels"):
+        ca.agreement(["a", np.nan, "b", "b"], [0, 1, 1, 1])
+    assert ca.agreement(["a", np.nan, "b", "b"], [0, 1, 1, 1], dropna=True) == 1.0
+    assert ca.crosstab(["b", "a", "b"], [0, 1, 1]).row_labels.tolist() == ["a", "b"]

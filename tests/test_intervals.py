@@ -247,3 +247,96 @@ def test_the_rand_interval_covers_the_population_rand_about_95_percent():
             hits[method] += ci.low <= truth <= ci.high
     for method, h in hits.items():
         assert 0.88 <= h / 200 <= 0.99, (method, h / 200)
+
+
+# -- issue 29, items 1 and 2: an index not defined on some resample ---------------------------
+
+#: A valid square table whose last row holds 2 of its 43 objects: about one resample in
+#: eight loses that row and keeps the third column (whose other object is in row 1), and
+#: kappa, which matches the clusters one to one, is not defined on such a 2 x 3 table.
+SMALL_ROW = np.array([[20, 2, 0], [3, 15, 1], [0, 1, 1]])
+
+
+def test_an_index_not_defined_on_a_resample_gets_no_interval_and_the_others_keep_theirs():
+    """compare(indices=["ari", "kappa"]) used to crash on the first such resample."""
+    import pandas as pd
+
+    df = ca.compare(SMALL_ROW, indices=["ari", "kappa"], n_sim=200, seed=1)
+    assert pd.isna(df.loc["kappa", "ci_low"]) and pd.isna(df.loc["kappa", "ci_high"])
+    assert df.loc["kappa", "statistic"] == pytest.approx(ca.agreement(SMALL_ROW, index="kappa"))
+    notes = [n for n in df.attrs["notes"] if n.startswith("no interval for kappa")]
+    assert len(notes) == 1
+    assert "not defined on some bootstrap resamples" in notes[0]
+    assert "bias" in notes[0] and "as many clusters in x as in y" in notes[0]
+    # ARI's interval is the one it gets alone, from the same resamples
+    alone = ca.compare(SMALL_ROW, indices=["ari"], n_sim=200, seed=1)
+    cols = ["ci_low", "ci_high"]
+    assert df.loc["adjusted_rand", cols].tolist() == alone.loc["adjusted_rand", cols].tolist()
+    assert df.loc["adjusted_rand", "ci_low"] < 0.53 < df.loc["adjusted_rand", "ci_high"]
+
+
+@pytest.mark.slow  # every index, each with 9,999 resamples: about 40 s
+def test_compare_all_on_a_table_whose_resamples_lose_a_cluster():
+    """compare(indices="all") on a valid square table: kappa's interval alone is NA."""
+    df = ca.compare(SMALL_ROW, indices="all", n_sim=200, seed=1)
+    missing = df.index[df["ci_low"].isna()].tolist()
+    assert missing == ["kappa"]
+    assert any(n.startswith("no interval for kappa") for n in df.attrs["notes"])
+
+
+def test_confidence_interval_of_kappa_refuses_when_a_resample_loses_a_cluster():
+    """Alone, kappa's interval is refused with its reason: the interval from the resamples
+    where kappa is defined would be conditioned on every cluster being drawn (biased)."""
+    with pytest.raises(ValueError, match=r"no bootstrap interval for 'kappa': it is not "
+                                         r"defined on some bootstrap resamples.*bias.*as many "
+                                         r"clusters in x as in y"):
+        confidence_interval(SMALL_ROW, index="kappa", seed=1)
+    with pytest.raises(ValueError, match="no bootstrap interval for 'kappa'"):
+        ca.agreement_test(SMALL_ROW, index="kappa", n_sim=100, seed=1).confidence_interval(
+            seed=1)
+    # where no resample can lose a cluster in practice, kappa has its interval
+    ci = confidence_interval([[30, 5], [4, 25]], index="kappa", n_resamples=999, seed=1)
+    assert ci.low < ci.statistic < ci.high and ci.reason == ""
+
+
+#: Two covers of 6 objects (issue 29, item 2); object 3 is in no cluster of C1.
+C1 = np.array([[1, 0], [1, 1], [0, 1], [0, 0], [1, 0], [0, 1]])
+C2 = np.array([[1, 0], [1, 0], [0, 1], [0, 1], [0, 1], [1, 1]])
+
+
+def test_a_resample_of_covers_that_draws_no_object_of_a_cluster_leaves_it_out():
+    """A resample that misses every object of a cluster used to give element_centric nan (a
+    division by the empty cluster's size) and a RuntimeError; the cluster is no cluster of
+    the resample, as a resampled table's empty row is none."""
+    for seed in range(3):
+        ci = confidence_interval(C1, C2, index="element_centric", n_resamples=200, seed=seed)
+        assert np.isfinite(ci.bootstrap_distribution).all() and ci.low <= ci.high
+    # onmi_lfk on a resample that missed C1's second cluster is onmi_lfk of what was drawn
+    rng = np.random.default_rng(0)
+    draws = [rng.integers(0, 6, 6) for _ in range(200)]
+    ci = confidence_interval(C1, C2, index="onmi_lfk", n_resamples=200, seed=0,
+                             method="percentile")
+    first = next(b for b, idx in enumerate(draws) if not C1[idx].any(axis=0).all()
+                 and C1[idx].any() and C2[idx].any(axis=0).all())
+    idx = draws[first]
+    U = C1[idx][:, C1[idx].any(axis=0)]
+    assert ci.bootstrap_distribution[first] == pytest.approx(
+        ca.agreement(U, C2[idx], index="onmi_lfk"), rel=1e-12)
+
+
+def test_a_resample_with_no_cluster_at_all_has_no_interval():
+    """Half the objects of this cover are in no cluster: some resamples draw only those, and
+    the cover has no cluster there (the entry refuses such a cover): no interval."""
+    U = np.array([[1, 0], [0, 1], [0, 0], [0, 0], [0, 0], [1, 1]])
+    with pytest.raises(ValueError, match=r"no bootstrap interval for 'omega'.*no cluster"):
+        confidence_interval(U, C2, index="omega", n_resamples=500, seed=1)
+
+
+@pytest.mark.slow  # three indices of covers, 9,999 resamples each, one by one: about 15 s
+def test_compare_of_covers_with_permutation_nulls_and_intervals():
+    """The issue's call used to end in "index 'element_centric' gave nan ... please report":
+    every interval is now a number, or NA with its reason."""
+    df = ca.compare(C1.tolist(), C2.tolist(), indices=["omega", "element_centric", "onmi_lfk"],
+                    method="permutation", n_sim=99, seed=2)
+    assert df[["ci_low", "ci_high"]].notna().all().all()
+    assert (df["ci_low"] <= df["statistic"]).all() and (df["statistic"] <= df["ci_high"]).all()

@@ -96,3 +96,58 @@ def test_what_a_sparse_table_cannot_give_is_refused_by_name():
 def test_bad_sparse_tables_are_refused(cells, message):
     with pytest.raises((TypeError, ValueError), match=message):
         SparseContingencyTable(cells)
+
+
+# -- issue 29, item 4: counts beyond 2**53 are refused, sparse as dense ------------------------
+
+def _too_many():
+    """The refusal the dense path gives, naming x."""
+    return (r"^x \(a table of counts, since y is not given\) holds more than 2\*\*53 objects "
+            r"in a table: counts this large cannot be held exactly in double precision")
+
+
+def _huge_tables():
+    """Tables of more than 2**53 objects whose int64 sums overflow (to 2**53 + 5, to
+    -2**63, past int64), in every form a table is given."""
+    i = np.arange(2049)
+    wraps = sparse.csr_array((np.r_[np.full(2048, 2**53, dtype=np.int64), 5], (i % 64, i // 64)))
+    dense = [[2**62, 0], [0, 2**62]], [[2**63 - 1, 12], [2**63 - 1, 0]]
+    out = {"csr 2,048 x 2**53 + 5": wraps}  # once ARI 2.0 and Rand -1.4e17
+    for k, table in enumerate(dense):
+        out[f"list {k}"] = table
+        out[f"object {k}"] = np.array(table, dtype=object)
+        out[f"uint64 {k}"] = np.array(table, dtype=np.uint64)
+        out[f"float {k}"] = np.array(table, dtype=float)
+        out[f"csr uint64 {k}"] = sparse.csr_array(np.array(table, dtype=np.uint64))
+        out[f"csr float {k}"] = sparse.csr_array(np.array(table, dtype=float))
+        out[f"batch {k}"] = np.array([[[1, 0], [0, 1]], table], dtype=object)
+    out["int64 0"] = np.array(dense[0])
+    out["csr int64 0"] = sparse.csr_array(np.array(dense[0]))  # once "n = -9223372036854775808"
+    out["csc uint64 2**64 - 1"] = sparse.csc_array(np.array([[2**64 - 1, 0], [0, 1]],
+                                                            dtype=np.uint64))
+    # duplicate entries of one cell, each below 2**53, summing past it
+    out["coo duplicates"] = sparse.coo_array((np.full(4, 2**52 + 1, dtype=np.int64),
+                                              ([0, 0, 1, 1], [0, 0, 1, 1])), shape=(2, 2))
+    return out
+
+
+@pytest.mark.parametrize("name", list(_huge_tables()))
+def test_more_than_2_to_the_53_objects_is_refused_in_every_form(name):
+    """The sparse twin of a refused dense table used to give ARI 2.0, a negative n or an
+    OverflowError: every form is refused, before any work, with the dense path's message."""
+    table = _huge_tables()[name]
+    with pytest.raises(ValueError, match=_too_many()):
+        ca.agreement(table, index=["adjusted_rand", "rand"])
+    if not name.startswith("batch"):
+        with pytest.raises(ValueError, match=_too_many()):
+            ca.agreement_test(table, index="rand", method="permutation", n_sim=9, seed=1)
+
+
+def test_2_to_the_53_objects_exactly_are_taken_sparse_as_dense():
+    """The bound itself is allowed, and the sparse table gives the dense table's values."""
+    table = np.array([[2**52, 0], [1, 2**52 - 1]], dtype=np.uint64)
+    dense = ca.agreement(table, index=["adjusted_rand", "rand"])
+    for cells in (sparse.csr_array(table), sparse.coo_array(table.astype(float))):
+        assert ca.agreement(cells, index=["adjusted_rand", "rand"]).tolist() == dense.tolist()
+    with pytest.raises(ValueError, match=r"^cells holds more than 2\*\*53"):
+        SparseContingencyTable(sparse.csr_array(np.array([[2**53, 1]], dtype=np.uint64)))

@@ -24,7 +24,7 @@ from . import pairs, information, matching, fuzzy, fuzzy_reviewed, matrices  # n
 from . import association, overlapping, standardised, mari, reduced, fuzzy_campello  # noqa: F401, I001
 from . import tsallis, catalogue  # noqa: F401, I001
 from .._validate import suggest
-from ._common import STATISTIC_NAMES, STATISTICS
+from ._common import STATISTIC_NAMES, STATISTICS, compact_tables
 from ._pairwise import evaluate_pairwise, gather_objects, pair_vectors
 from ._registry import (REGISTRY, Index, PairIndex, TableIndex, evaluate, evaluate_checked,
                         evaluate_sparse, get_index, register_groups)
@@ -40,7 +40,8 @@ __all__ = ["list_indices", "catalogue_markdown", "get_index", "evaluate", "evalu
            # what the null engine and the tests of agreement use (``clusteragree.nulls``,
            # ``clusteragree.inference``): the additive statistics of table indices, and the pair
            # vectors of indices of object pairs
-           "STATISTICS", "STATISTIC_NAMES", "evaluate_pairwise", "pair_vectors", "gather_objects"]
+           "STATISTICS", "STATISTIC_NAMES", "compact_tables", "evaluate_pairwise", "pair_vectors",
+           "gather_objects"]
 
 #: Named groups of indices. "paired" and "simple" are the eight indices of paired agreement and
 #: the indices of simple agreement of Amorim, M. J. (2015), "On clustering stability", PhD

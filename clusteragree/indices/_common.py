@@ -12,7 +12,7 @@ from __future__ import annotations
 import numpy as np
 
 __all__ = ["ratio", "identical", "same_memberships", "per_table", "sum_of_squares", "sum_xlogx",
-           "STATISTICS", "STATISTIC_NAMES", "xlogx"]
+           "STATISTICS", "STATISTIC_NAMES", "xlogx", "compact_tables"]
 
 
 def ratio(num, den, same, optimum: float, fallback: float) -> np.ndarray:
@@ -28,6 +28,47 @@ def ratio(num, den, same, optimum: float, fallback: float) -> np.ndarray:
     zero = den == 0
     out = num / np.where(zero, 1.0, den)
     return np.where(same, optimum, np.where(zero, fallback, out))
+
+
+def compact_tables(tables: np.ndarray):
+    """A batch of tables grouped by their numbers of non-empty rows and columns, the empty
+    ones removed, as ``ContingencyTable`` removes them from one table.
+
+    Parameters
+    ----------
+    tables : numpy.ndarray
+        A batch of tables, shape (B, K, Q).
+
+    Returns
+    -------
+    list of (numpy.ndarray, numpy.ndarray)
+        (positions in the batch, tables of shape (m, K', Q')) for each pair (K', Q') of
+        numbers of non-empty rows and columns; the non-empty rows and columns are kept in
+        their order.
+
+    See Also
+    --------
+    clusteragree.ContingencyTable : Drops the empty rows and columns of one table.
+
+    Examples
+    --------
+    >>> [(w.tolist(), t.tolist()) for w, t in compact_tables(np.array([[[1, 0], [2, 0]]]))]
+    [([0], [[[1], [2]]])]
+    """
+    rows_on = tables.sum(axis=2) > 0
+    cols_on = tables.sum(axis=1) > 0
+    k, q = rows_on.sum(axis=1), cols_on.sum(axis=1)
+    groups = []
+    for kk, qq in sorted(set(zip(k.tolist(), q.tolist()))):
+        where = np.flatnonzero((k == kk) & (q == qq))
+        sub = tables[where]
+        # stable sort puts the non-empty rows and columns first, in their order
+        r_order = np.argsort(~rows_on[where], axis=1, kind="stable")[:, :kk]
+        c_order = np.argsort(~cols_on[where], axis=1, kind="stable")[:, :qq]
+        sub = np.take_along_axis(sub, r_order[:, :, None], axis=1)
+        sub = np.take_along_axis(sub, c_order[:, None, :], axis=2)
+        groups.append((where, sub))
+    return groups
 
 
 def identical(counts: np.ndarray) -> np.ndarray:

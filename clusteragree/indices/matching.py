@@ -31,7 +31,7 @@ import numpy as np
 from scipy.optimize import linear_sum_assignment
 
 from .._validate import check_choice
-from ._common import needs_big_integers
+from ._common import compact_tables, needs_big_integers
 from ._registry import register
 from .sparse_matching import (accuracy_sparse, criterion_h_sparse, f_measure_sparse,
                               inverse_purity_sparse, psi_distance_sparse, psi_sparse,
@@ -312,22 +312,30 @@ def _check_matching(matching, K: int, Q: int) -> np.ndarray:
 def kappa(counts, matching=None):
     """Cohen's kappa (p_o - p_e) / (1 - p_e) of the square table obtained by matching.
 
-    With ``matching=None`` the table must be square (K = Q) and its columns are permuted to the
-    one-to-one matching of largest agreement (trace); among tied matchings, the one with the
-    smallest chance agreement, so that relabelling clusters never changes kappa. Otherwise
-    ``matching[q]`` is the row that column q is matched to; columns matched to the same row are
-    merged (so K != Q is allowed).
+    With ``matching=None`` the two clusterings must have as many clusters (K = Q non-empty
+    rows and columns) and the columns are permuted to the one-to-one matching of largest
+    agreement (trace); among tied matchings, the one with the smallest chance agreement, so
+    that relabelling clusters never changes kappa. Cohen's kappa compares two ratings on the
+    same categories, and here a category is a cluster: an empty row or column is no cluster
+    (``ContingencyTable`` drops it), so every table, alone or in a batch, is read by its
+    non-empty rows and columns; a table with 4 non-empty rows and 3 non-empty columns is
+    refused, whatever zeros pad it. Otherwise ``matching[q]`` is the row that column q is
+    matched to; columns matched to the same row are merged (so K != Q is allowed).
     """
     K, Q = counts.shape[-2:]
-    if matching is None:
-        if K != Q:
-            raise ValueError(
-                f"kappa needs as many clusters in x as in y (got a {K} x {Q} table); pass "
-                "matching=[row of column 0, row of column 1, ...] to merge columns onto rows"
-            )
-    else:
+    if matching is not None:
         matching = _check_matching(matching, K, Q)
         return _kappa_of_square(_matched_square(counts, matching))
+    rows_on, cols_on = counts.sum(axis=-1) > 0, counts.sum(axis=-2) > 0
+    k, q = rows_on.sum(axis=-1), cols_on.sum(axis=-1)
+    if np.any(k != q):
+        raise ValueError(_kappa_refusal(counts.shape, k, q))
+    if K != Q or not (rows_on.all() and cols_on.all()):  # empty clusters: left out
+        flat = counts.reshape((-1, K, Q))
+        out = np.empty(len(flat))
+        for where, sub in compact_tables(flat):
+            out[where] = kappa(sub)
+        return out.reshape(counts.shape[:-2])
     cells = pairings(K, K)
     if cells is None:
         return _kappa_by_assignment(counts)
@@ -353,6 +361,19 @@ def kappa(counts, matching=None):
     values = _kappa_formula(cols[picked, columns].sum(axis=0),
                             chance[picked, columns].sum(axis=0), n.astype(float))
     return values.reshape(counts.shape[:-2])
+
+
+def _kappa_refusal(shape, k, q) -> str:
+    """Why kappa refuses a table (or a batch) whose numbers of non-empty rows ``k`` and
+    columns ``q`` differ: the first such table named, with its non-empty clusters."""
+    K, Q = shape[-2:]
+    first = tuple(int(i) for i in np.argwhere(np.asarray(k != q))[0]) if np.ndim(k) else ()
+    kk, qq = int(np.asarray(k)[first]), int(np.asarray(q)[first])
+    where = f"table {first if len(first) > 1 else first[0]} of the batch is" if first else "got"
+    padded = "" if (kk, qq) == (K, Q) else (f" whose non-empty rows and columns (the "
+                                            f"clusters) make a {kk} x {qq} table")
+    return (f"kappa needs as many clusters in x as in y ({where} a {K} x {Q} table{padded}); "
+            "pass matching=[row of column 0, row of column 1, ...] to merge columns onto rows")
 
 
 def _kappa_formula(trace, chance, n):

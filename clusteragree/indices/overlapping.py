@@ -77,9 +77,9 @@ def _walk_parts(B, alpha):
     p_i = (1 - alpha) e_i (I - alpha W)^-1, and Woodbury's identity gives
     (I - alpha R C^T)^-1 = I + alpha R (I_K - alpha C^T R)^-1 C^T: G = R (I_K - alpha C^T R)^-1,
     solved cluster component by component (clusters sharing objects)."""
-    deg = B.sum(axis=1)
+    deg, size = B.sum(axis=1), B.sum(axis=0)
     R = B / np.where(deg > 0, deg, 1.0)[:, None]
-    C = B / B.sum(axis=0)
+    C = B / np.where(size > 0, size, 1.0)  # an empty cluster has no edge: a zero column
     M = np.eye(B.shape[1]) - alpha * (C.T @ R)
     n_comp, comp = connected_components(csr_matrix(B.T @ B), directed=False)
     G = np.zeros_like(R)

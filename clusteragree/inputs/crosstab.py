@@ -11,7 +11,7 @@ import pandas as pd
 from .._docs import fill_doc
 from .._validate import check_bool, check_choice, suggest
 from ..sparse_tables import SparseContingencyTable, use_sparse
-from ..tables import ContingencyTable, as_counts
+from ..tables import X_TABLE, ContingencyTable, as_counts
 from .dask_tables import dask_cells, is_dask, is_dask_series
 from .labels import JOINS, check_label_pair
 from .memberships import read_memberships
@@ -296,7 +296,7 @@ def as_table(x, y=None, *, data=None, dropna: bool = False, join: str = "exact"
             raise TypeError("pass either a ContingencyTable or two labellings x, y, not both")
         return x
     if y is None and data is None and _is_scipy_sparse(x):
-        return SparseContingencyTable(x)
+        return SparseContingencyTable(x, name=X_TABLE)
     if y is None and data is None:
         return ContingencyTable(as_counts(x, allow_batch=False))
     if data is None and (_is_2d(x) or _is_2d(y)):

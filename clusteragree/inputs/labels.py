@@ -20,7 +20,10 @@ def check_labels(labels, name: str) -> pd.Series | np.ndarray:
     """Return ``labels`` as a 1-D array or Series; refuse anything that is not 1-D labels.
 
     An (n, 1) array or one-column DataFrame is read as n labels. Each refusal names the
-    argument, what it got and what is accepted."""
+    argument, what it got and what is accepted. Labels are told apart as Python values, as a
+    dict or a pandas Series of objects tells them: 1 and "1" are two labels (1, 1.0 and True
+    are one). A list that mixes strings with other labels is kept as objects (numpy would
+    make every label a string, and 1 and "1" one label)."""
     accepted = "a list, numpy array or pandas Series of cluster labels, one per object"
     if labels is None:
         raise TypeError(f"{name} must be {accepted}, got None")
@@ -54,6 +57,8 @@ def check_labels(labels, name: str) -> pd.Series | np.ndarray:
                             f"labels must be 1-D, {accepted}") from None
         if out.ndim == 0:
             raise TypeError(f"{name} must be {accepted}, got a 0-d array")
+        if out.dtype.kind in "US" and not isinstance(labels, np.ndarray):
+            out = _unless_mixed(labels, out)
         if out.ndim == 2 and out.shape[1] == 1:
             out = out[:, 0]  # a column of labels
         if out.ndim != 1:
@@ -64,6 +69,21 @@ def check_labels(labels, name: str) -> pd.Series | np.ndarray:
     if len(out) == 0:
         raise ValueError(f"{name} is empty: at least one object is needed")
     return out
+
+
+def _unless_mixed(labels, strings: np.ndarray) -> np.ndarray:
+    """A sequence numpy read as strings, as it is when it holds only strings; as objects when
+    it mixes them with other labels (numbers, missing values), so that 1 and "1" stay apart
+    and a missing value stays missing."""
+    kind = str if strings.dtype.kind == "U" else bytes
+    items = labels if strings.ndim == 1 else [v for row in labels for v in row]
+    if all(issubclass(t, kind) for t in set(map(type, items))):
+        return strings
+    if strings.ndim == 1:
+        objects = np.empty(len(labels), dtype=object)
+        objects[:] = labels
+        return objects
+    return np.array(labels, dtype=object)
 
 
 def _missing_mask(labels) -> np.ndarray | None:

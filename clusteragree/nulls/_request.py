@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from .. import _memory
-from ..indices import STATISTICS, Index
+from ..indices import STATISTICS, Index, compact_tables
 from ..inputs import Clusterings
 from ._methods import Model, NullMethod
 from .distribution import NullDistribution
@@ -75,25 +75,6 @@ def sampled_laws(req: NullRequest, batches, margins=None, details=None) -> dict:
             for rec in req.indices}
 
 
-def _compact(tables: np.ndarray):
-    """Group a batch of tables by their numbers of non-empty rows and columns, with the empty
-    ones removed: [(positions in the batch, tables of shape (m, K', Q'))]."""
-    rows_on = tables.sum(axis=2) > 0
-    cols_on = tables.sum(axis=1) > 0
-    k, q = rows_on.sum(axis=1), cols_on.sum(axis=1)
-    groups = []
-    for kk, qq in sorted(set(zip(k.tolist(), q.tolist()))):
-        where = np.flatnonzero((k == kk) & (q == qq))
-        sub = tables[where]
-        # stable sort puts the non-empty rows and columns first, in their order
-        r_order = np.argsort(~rows_on[where], axis=1, kind="stable")[:, :kk]
-        c_order = np.argsort(~cols_on[where], axis=1, kind="stable")[:, :qq]
-        sub = np.take_along_axis(sub, r_order[:, :, None], axis=1)
-        sub = np.take_along_axis(sub, c_order[:, None, :], axis=2)
-        groups.append((where, sub))
-    return groups
-
-
 def values_on_tables(indices, options, tables, margins=None) -> dict:
     """Values of several indices on one batch of tables (shape (B, K, Q)).
 
@@ -124,7 +105,7 @@ def values_on_tables(indices, options, tables, margins=None) -> dict:
             values = rec.on_counts(tables, **opts)
         else:
             if groups is None:
-                groups = _compact(tables)
+                groups = compact_tables(tables)
             values = np.empty(len(tables))
             for where, sub in groups:
                 values[where] = rec.on_counts(sub, **opts)

@@ -51,17 +51,30 @@ def _tables_from_permutations(x, y, perms, K, Q):
     return np.bincount(keys, minlength=m * K * Q).reshape(m, K, Q)
 
 
+def _how_many(k: int) -> str:
+    """k! in words: exact up to 10**15, else to 3 digits."""
+    if k <= 17:
+        return f"{math.factorial(k):,}"
+    digits = math.lgamma(k + 1) / math.log(10)
+    return f"about {10 ** (digits % 1):.3g}e{int(digits)}"
+
+
 def use_all_permutations(k: int, exhaustive: bool | None, what: str = "objects") -> bool:
     """The one rule for exhaustive permutation: with ``exhaustive=None``, all k! permutations
     (an exact law) when k! <= EXHAUSTIVE_LIMIT (k <= 8); ``True`` forces them (refused above
     50 x EXHAUSTIVE_LIMIT, before any work); ``False`` never uses them."""
     if exhaustive is None:
-        return math.factorial(k) <= EXHAUSTIVE_LIMIT
+        return k <= 20 and math.factorial(k) <= EXHAUSTIVE_LIMIT  # k! of a large k takes long
     if not isinstance(exhaustive, (bool, np.bool_)):
         raise TypeError(f"exhaustive must be None, True or False, got {exhaustive!r}")
-    if exhaustive and math.factorial(k) > 50 * EXHAUSTIVE_LIMIT:
-        raise ValueError(f"exhaustive permutation of {k} {what} ({math.factorial(k):,} "
-                         "permutations) is too large; use n_sim= random permutations")
+    if exhaustive and (k > 20 or math.factorial(k) > 50 * EXHAUSTIVE_LIMIT):
+        table = ("; method='exact' gives the law of every permutation of the labels by "
+                 "enumerating tables" if what == "labels" else "")
+        raise ValueError(
+            f"every permutation of {k} {what} ({_how_many(k)} permutations), asked by "
+            f"exhaustive=True or by method=PermutationMethod(n_resamples=np.inf), is too many "
+            f"to enumerate (at most {50 * EXHAUSTIVE_LIMIT:,}): draw random permutations "
+            f"instead (n_sim=B, or PermutationMethod(n_resamples=B)){table}")
     return bool(exhaustive)
 
 
@@ -99,7 +112,7 @@ def permuted_tables(x_codes, y_codes, n_sim: int = 999, seed=None, exhaustive: b
     x = np.asarray(x_codes, dtype=np.int64)
     y = np.asarray(y_codes, dtype=np.int64)
     K, Q = int(x.max()) + 1, int(y.max()) + 1
-    if use_all_permutations(len(x), exhaustive):
+    if use_all_permutations(len(x), exhaustive, "labels"):
         perms = _all_permutations(len(x))
         tables = _tables_from_permutations(x, y, perms, K, Q)
         return tables, np.full(len(perms), 1.0 / len(perms))
@@ -200,7 +213,7 @@ def _table_permutation_law(req):
     if is_sparse(req.table):
         return sparse_permutation_law(req)
     x, y = table_to_codes(req.table.counts)
-    if use_all_permutations(len(x), req.spec.exhaustive):
+    if use_all_permutations(len(x), req.spec.exhaustive, "labels"):
         tables, weights = permuted_tables(x, y, exhaustive=True)
         values = values_on_tables(req.indices, req.options, tables, margins=req.margins)
         return {rec.name: req.null_of(rec, values=values[rec.name], probabilities=weights,

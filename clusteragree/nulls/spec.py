@@ -14,12 +14,17 @@ and everything else goes in one ``NullSpec`` passed as ``method=``, as scipy's
 The spec is checked once, when it is made; the engine (``clusteragree.nulls.engine.plan``)
 reads it and gives each method its request, so no setting is passed on by hand. A
 ``scipy.stats.PermutationMethod`` is accepted as ``method=`` too and read as
-``NullSpec(method="permutation", n_sim=n_resamples, seed=rng)``.
+``NullSpec(method="permutation", n_sim=n_resamples, seed=rng)``; ``n_resamples=np.inf`` asks,
+as in scipy, for every permutation (``exhaustive=True``: the exact law of the permutations,
+refused, with the reason, where they are too many to enumerate).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, fields, replace
+
+import math
+import numbers
 
 import numpy as np
 
@@ -175,9 +180,9 @@ class NullSpec:
                     raise ValueError(f"{key}={value!r} is given twice, and the NullSpec passed "
                                      f"as method= says {key}={mine!r}: give it once")
             return replace(method, **top) if top else method
-        scipy_method = _from_scipy(method)
+        scipy_method = _from_scipy(method, n_sim, seed)
         if scipy_method is not None:
-            return cls.of(scipy_method, model=model, n_sim=n_sim, seed=seed)
+            return cls.of(scipy_method, model=model)
         return cls(method=method, **top)
 
 
@@ -186,8 +191,10 @@ class NullSpec:
 SETTINGS = tuple(f.name for f in fields(NullSpec))
 
 
-def _from_scipy(method):
-    """A NullSpec from ``scipy.stats.PermutationMethod``; None for anything else."""
+def _from_scipy(method, n_sim=None, seed=None):
+    """A NullSpec from ``scipy.stats.PermutationMethod`` (with the call's top-level ``n_sim``
+    and ``seed``, which may not say it twice); None for anything else. Every error names the
+    argument the caller gave: ``method=PermutationMethod(n_resamples=...)``."""
     try:
         from scipy.stats import MonteCarloMethod, PermutationMethod
     except ImportError:  # pragma: no cover - scipy < 1.11
@@ -196,7 +203,25 @@ def _from_scipy(method):
         rng = getattr(method, "rng", None)
         if rng is None:
             rng = getattr(method, "random_state", None)
-        return NullSpec(method="permutation", n_sim=method.n_resamples, seed=rng)
+        given = f"method=PermutationMethod(n_resamples={method.n_resamples!r})"
+        B = method.n_resamples
+        every = isinstance(B, numbers.Real) and not isinstance(B, bool) and B == math.inf
+        whole = (isinstance(B, numbers.Integral) and not isinstance(B, bool)) or (
+            isinstance(B, numbers.Real) and not isinstance(B, bool) and math.isfinite(B)
+            and B == int(B))
+        if not (every or whole and B >= 1):
+            raise ValueError(f"{given}: n_resamples must be a whole number >= 1 (that many "
+                             f"random permutations) or np.inf (every permutation), got {B!r}")
+        if n_sim is not None:
+            raise ValueError(f"n_sim={n_sim!r} and {given} both give the number of "
+                             "permutations: give it once")
+        if seed is not None and rng is not None:
+            raise ValueError("seed= and the rng of method=PermutationMethod(rng=...) both give "
+                             "the random generator: give it once")
+        seed = rng if rng is not None else seed
+        if every:  # scipy: every permutation, the exact law
+            return NullSpec(method="permutation", exhaustive=True, seed=seed)
+        return NullSpec(method="permutation", n_sim=int(B), seed=seed)
     if isinstance(method, MonteCarloMethod):
         raise TypeError("scipy's MonteCarloMethod draws samples from given distributions; the "
                         "null of an agreement index draws tables or permutations: use "

@@ -59,3 +59,36 @@ def test_kappa_with_a_given_matching_merges_columns():
     n = sq.sum()
     po, pe = np.trace(sq) / n, sq.sum(1) @ sq.sum(0) / n**2
     assert ca.agreement(X, index="kappa", matching=[0, 1, 0]) == pytest.approx((po - pe) / (1 - pe))
+
+
+# -- issue 29, item 6: one answer for a table alone and in a batch ----------------------------
+
+#: Column 0 is empty: y has 3 clusters, x has 4 (Cohen's kappa needs the same categories).
+PADDED = np.array([[0, 2, 1, 0], [0, 0, 2, 2], [0, 1, 1, 0], [0, 0, 2, 0]])
+
+
+def test_kappa_refuses_an_empty_column_alone_and_in_a_batch():
+    """An empty row or column is no cluster (``ContingencyTable`` drops it): the 4 x 4 table
+    with an empty column is 4 clusters against 3, refused alone and in a batch (the batch
+    used to match the empty column to a row and give 0.402)."""
+    with pytest.raises(ValueError, match=r"kappa needs as many clusters .* 4 x 3 table"):
+        ca.agreement(PADDED, index="kappa")
+    with pytest.raises(ValueError, match=r"table 1 of the batch is a 4 x 4 table whose "
+                                         r"non-empty .* make a 4 x 3 table"):
+        ca.agreement(np.array([np.eye(4, dtype=int) * 3, PADDED]), index="kappa")
+    with pytest.raises(ValueError, match=r"4 x 4 table whose non-empty .* 4 x 3"):
+        ca.indices.evaluate("kappa", PADDED)
+
+
+def test_kappa_of_a_padded_table_in_a_batch_is_kappa_of_its_clusters():
+    """A table whose empty rows and columns leave as many clusters on each side gets, in a
+    batch, the kappa it gets alone (its empty row and column are not matched to anything)."""
+    T = np.array([[3, 2, 0, 1], [0, 0, 0, 0], [1, 4, 0, 2], [0, 1, 0, 5]])
+    alone = ca.agreement(T, index="kappa")  # ContingencyTable drops row 1 and column 2
+    batch = ca.agreement(np.array([T, T[[1, 0, 2, 3]], np.eye(4, dtype=int)]), index="kappa")
+    assert batch.tolist() == [alone, alone, 1.0]
+    # and it is Cohen's kappa of the 3 x 3 table matched by hand (the identity matching)
+    sq = np.array([[3, 2, 1], [1, 4, 2], [0, 1, 5]])
+    n = sq.sum()
+    po, pe = np.trace(sq) / n, sq.sum(1) @ sq.sum(0) / n**2
+    assert alone == pytest.approx((po - pe) / (1 - pe), rel=1e-14)

@@ -499,3 +499,16 @@ def test_element_centric_from_labels_keeps_the_entry_rules():
         ca.agreement([0], [0], index="ecs")
     both = ca.agreement(x, y, index=["ari", "ecs"])
     assert both["element_centric"] == value
+
+
+def test_element_centric_of_a_cover_with_an_empty_cluster_ignores_it():
+    """An empty cluster adds no edge to the cluster-induced element graph (Gates et al.
+    2019), so the similarity is that of the cover without it (it used to give nan, from a
+    bootstrap resample that drew none of a cluster's objects: issue 29, item 2)."""
+    from clusteragree.indices.overlapping import element_centric_of_covers
+
+    U = np.array([[1, 0], [1, 1], [0, 1], [0, 0], [1, 0], [0, 1]], dtype=float)
+    V = np.array([[1, 0], [1, 0], [0, 1], [0, 1], [0, 1], [1, 1]], dtype=float)
+    padded = np.c_[U[:, :1], np.zeros(6), U[:, 1:]]
+    assert element_centric_of_covers(padded, V) == pytest.approx(
+        element_centric_of_covers(U, V), rel=1e-14)

@@ -328,3 +328,58 @@ def test_too_few_objects_names_each_index_and_its_minimum():
         ca.nulls.null_distribution([[2, 0], [0, 1]], index="mari", method="exact")
     with pytest.raises(ValueError, match=r"rand needs at least 2 objects; got n = 1"):
         ca.agreement_test([[1]], index="rand")
+
+
+# -- issue 29, item 9: scipy's PermutationMethod, named as the user gave it ---------------------
+
+@pytest.mark.parametrize("B", [0, -3, 2.5, "many"])
+def test_permutation_method_with_a_bad_size_is_refused_by_its_own_name(B):
+    """n_resamples=0 used to be refused as "n_sim must be >= 1", an argument never passed."""
+    from scipy.stats import PermutationMethod
+
+    with pytest.raises(ValueError, match=rf"^method=PermutationMethod\(n_resamples={B!r}\): "
+                                         r"n_resamples must be a whole number >= 1 .* or "
+                                         r"np.inf \(every permutation\)") as info:
+        ca.agreement_test(TAB, index="rand", method=PermutationMethod(n_resamples=B))
+    assert "n_sim" not in str(info.value)
+    with pytest.raises(ValueError, match=r"n_sim=10 and method=PermutationMethod\(n_resamples"
+                                         r"=10\) both give the number of permutations"):
+        ca.agreement_test(TAB, index="rand", method=PermutationMethod(n_resamples=10), n_sim=10)
+
+
+def test_permutation_method_with_infinite_resamples_takes_every_permutation():
+    """As in scipy, n_resamples=np.inf is every permutation: the exact law (it used to be
+    refused as "n_sim must be a whole number"). 9 objects: 9! = 362,880 permutations, beyond
+    the 8 objects that are enumerated by default; its p-value is the exact law's (a sum of
+    at most 9! terms of 1/9!: rounding below 1e-10 relative)."""
+    from scipy.stats import PermutationMethod
+
+    table = [[4, 1], [1, 3]]
+    every = ca.agreement_test(table, index="ari", method=PermutationMethod(n_resamples=np.inf))
+    assert every.method == "permutation" and every.null.is_exact
+    exact = ca.agreement_test(table, index="ari", method="exact")
+    assert every.pvalue == pytest.approx(exact.pvalue, rel=1e-10)
+    assert every.null.mean == pytest.approx(exact.null.mean, rel=1e-10, abs=1e-12)
+    # memberships of 7 objects: the 5,040 permutations of y's objects
+    rng = np.random.default_rng(0)
+    U = rng.random((7, 3))
+    U /= U.sum(axis=1, keepdims=True)
+    res = ca.agreement_test(U, U[::-1], index="agri", method=PermutationMethod(n_resamples=np.inf))
+    assert res.null.is_exact and res.null.values.size <= 5040
+
+
+def test_permutation_method_with_infinite_resamples_refuses_too_many_by_its_name():
+    from scipy.stats import PermutationMethod
+
+    every = PermutationMethod(n_resamples=np.inf)
+    with pytest.raises(ValueError, match=r"every permutation of 80 labels \(about 7.16e118 "
+                                         r"permutations\), asked by exhaustive=True or by "
+                                         r"method=PermutationMethod\(n_resamples=np.inf\), is "
+                                         r"too many .* method='exact' gives the law"):
+        ca.agreement_test(TAB, index="rand", method=every)
+    U = np.random.default_rng(1).random((12, 2))
+    with pytest.raises(ValueError, match=r"every permutation of 12 objects \(479,001,600 "
+                                         r"permutations\).*PermutationMethod\(n_resamples=np.inf"
+                                         r"\)") as info:
+        ca.agreement_test(U, U, index="agri", method=every)
+    assert "method='exact'" not in str(info.value)
