@@ -1,4 +1,4 @@
-"""The reports: parameterised notebooks (``notebooks/``) executed with papermill and rendered
+"""The reports: parameterised notebooks (the package's ``notebooks/``) run by papermill, rendered
 to HTML or PDF with nbconvert.
 
 * ``runner``: the reports' registry, their parameters (checked before the kernel starts), the

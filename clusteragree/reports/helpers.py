@@ -1,5 +1,5 @@
-"""Display helpers shared by the report notebooks (``notebooks/``) and by the results'
-``_repr_html_``: one look for every table and figure of a report.
+"""Display helpers shared by the report notebooks (the package's ``notebooks/``) and by the
+results' ``_repr_html_``: one look for every table and figure of a report.
 
 * ``setup()``: the notebooks' first call: seaborn's theme, figure size and resolution.
 * ``table(frame, caption)``: a DataFrame as a captioned HTML table with numbers to 4 significant

@@ -1,7 +1,7 @@
 """Reports: parameterised notebooks executed with papermill and rendered with nbconvert.
 
 ``report(name, output=..., **parameters)`` (and ``clusteragree report NAME -p key=value``) runs
-``notebooks/NAME.ipynb`` with the given parameters and writes a self-contained HTML page (code
+the package's ``notebooks/NAME.ipynb`` with the given parameters and writes a self-contained HTML page (code
 hidden, figures embedded) or a PDF (through WeasyPrint, the ``[pdf]`` extra). Everything is
 checked before the notebook starts: the report's name, every parameter's name and type against
 the notebook's ``parameters`` cell, input files, the output path. The notebook runs in a
@@ -25,6 +25,7 @@ import re
 import sys
 import tempfile
 from dataclasses import dataclass, field
+from importlib import resources
 from pathlib import Path
 
 import pandas as pd
@@ -35,7 +36,7 @@ from .._validate import (check_bool, check_choice, check_fraction, check_positiv
 
 __all__ = ["REPORTS", "Report", "ReportError", "list_reports", "report_parameters",
            "coerce_parameters", "parse_assignments", "report", "notebooks_dir", "fingerprint",
-           "read_fingerprint", "render_examples"]
+           "read_fingerprint", "render_examples", "examples_folder"]
 
 FORMATS = ("html", "pdf")
 
@@ -53,7 +54,7 @@ class Report:
     name : str
         The name ``report()`` and ``clusteragree report NAME`` take.
     notebook : str
-        The notebook's file in ``notebooks/``.
+        The notebook's file in the package's ``notebooks/`` folder.
     description : str
         What the report shows, in a sentence.
     check : callable, optional
@@ -178,12 +179,13 @@ PARAMETER_RANGES = {
 
 
 def notebooks_dir() -> Path:
-    """The folder holding the report notebooks (``notebooks/`` next to the package).
+    """The folder holding the report notebooks: ``notebooks/`` inside the installed package.
 
     Returns
     -------
     pathlib.Path
-        The absolute path of the repository's ``notebooks/`` folder.
+        The absolute path of the package's ``notebooks/`` folder (read through
+        ``importlib.resources``: an installed wheel has it).
 
     See Also
     --------
@@ -194,7 +196,7 @@ def notebooks_dir() -> Path:
     >>> (notebooks_dir() / "agreement.ipynb").is_file()
     True
     """
-    return Path(__file__).resolve().parents[2] / "notebooks"
+    return Path(str(resources.files("clusteragree").joinpath("notebooks")))
 
 
 def _get(name) -> Report:
@@ -205,9 +207,9 @@ def _get(name) -> Report:
                          + suggest(name, REPORTS))
     path = notebooks_dir() / REPORTS[name].notebook
     if not path.exists():
-        raise FileNotFoundError(f"report notebook {path} is missing: install clusteragree from "
-                                "its repository (pip install -e .) so that notebooks/ sits "
-                                "next to the package")
+        raise FileNotFoundError(f"report notebook {path} is missing from the installed "
+                                "package: reinstall clusteragree (pip install "
+                                "--force-reinstall clusteragree)")
     return REPORTS[name]
 
 
@@ -700,9 +702,11 @@ def read_fingerprint(path) -> str | None:
 
     Examples
     --------
-    >>> example = notebooks_dir().parent / "reports" / "agreement.html"   # committed
-    >>> read_fingerprint(example) == fingerprint("agreement", {})
-    True
+    >>> import tempfile
+    >>> page = Path(tempfile.mkdtemp()) / "report.html"
+    >>> _ = page.write_text('<head><meta name="keywords" content="clusteragree-report x"></head>')
+    >>> read_fingerprint(page)
+    'clusteragree-report x'
     """
     path = Path(path)
     if path.suffix == ".pdf":
@@ -732,15 +736,55 @@ def _publish(path: Path, content: bytes) -> None:
         raise
 
 
-def render_examples(folder="reports", progress: bool = True) -> list[Path]:
+def examples_folder() -> Path:
+    """The repository's ``reports/`` folder, which holds the example reports.
+
+    The examples belong to the repository, not to an installed package: this is the folder
+    beside the package's source when clusteragree runs from a clone (``pip install -e .`` or
+    ``python -m clusteragree`` at its root), whatever the current folder.
+
+    Returns
+    -------
+    pathlib.Path
+        The absolute path of the clone's ``reports/`` folder.
+
+    Raises
+    ------
+    FileNotFoundError
+        clusteragree is not run from a clone (e.g. installed from a wheel).
+
+    See Also
+    --------
+    render_examples : Re-render the examples there.
+
+    Examples
+    --------
+    >>> (examples_folder() / "agreement.html").is_file()   # in a clone
+    True
+    """
+    root = Path(__file__).resolve().parents[2]
+    project = root / "pyproject.toml"
+    if (project.is_file() and 'name = "clusteragree"' in project.read_text("utf-8")
+            and (root / "reports").is_dir()):
+        return root / "reports"
+    raise FileNotFoundError(
+        "clusteragree report --all re-renders the example reports of the repository (its "
+        f"reports/ folder), but this clusteragree ({Path(__file__).resolve().parents[1]}) is "
+        "installed, not run from a clone: run it from a clone of the repository (pip install "
+        "-e . there, or python -m clusteragree at its root), or render one report with "
+        "clusteragree report NAME -o PATH")
+
+
+def render_examples(folder=None, progress: bool = True) -> list[Path]:
     """Render the committed example reports (``clusteragree report --all``).
 
     Every report with its defaults, as HTML, and the default report as PDF too.
 
     Parameters
     ----------
-    folder : str or path, default "reports"
-        Where to write them.
+    folder : str or path, optional
+        Where to write them; by default the repository's ``reports/`` folder
+        (``examples_folder()``: clusteragree must run from a clone).
     progress : bool or "lines", default True
         Progress bars over the notebooks' cells (``report``'s ``progress``).
 
@@ -748,6 +792,11 @@ def render_examples(folder="reports", progress: bool = True) -> list[Path]:
     -------
     list of pathlib.Path
         The reports written.
+
+    Raises
+    ------
+    FileNotFoundError
+        No ``folder`` given and clusteragree is not run from a clone.
 
     See Also
     --------
@@ -757,12 +806,13 @@ def render_examples(folder="reports", progress: bool = True) -> list[Path]:
     --------
     Several minutes (the full-size reports):
 
-    >>> paths = render_examples("reports")  # doctest: +SKIP
+    >>> paths = render_examples()  # doctest: +SKIP
     """
+    folder = examples_folder() if folder is None else Path(folder)
     paths = []
     for name in REPORTS:
-        paths.append(report(name, output=Path(folder) / f"{name}.html", progress=progress))
+        paths.append(report(name, output=folder / f"{name}.html", progress=progress))
     default = next(iter(REPORTS))
-    paths.append(report(default, output=Path(folder) / f"{default}.pdf", format="pdf",
+    paths.append(report(default, output=folder / f"{default}.pdf", format="pdf",
                         progress=progress))
     return paths
