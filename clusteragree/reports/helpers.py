@@ -125,15 +125,86 @@ def session_info(seed):
         f"(`numpy.random.default_rng`), seed {seed}.")
 
 
+#: What each input file of a report must hold, in the words of its errors.
+EXPECTED = {
+    "table_file": "a CSV contingency table in UTF-8: row labels in the first column, column "
+                  "labels in the header row, whole-number counts in the cells",
+    "data_file": "a CSV file in UTF-8 with a header row naming the columns and one row per "
+                 "object",
+    "x_file": "a UTF-8 text file with one label per line",
+    "y_file": "a UTF-8 text file with one label per line",
+}
+
+
+def _refuse(name: str, path, problem: str) -> ValueError:
+    """The error of an input file: the parameter, the file, what is wrong and what is
+    expected."""
+    return ValueError(f"{name} {str(path)!r}: {problem}; expected {EXPECTED[name]}")
+
+
+def _text(path: str, name: str) -> str:
+    """A file's text, refused by name if it is binary or not UTF-8."""
+    p = _readable(path, name)
+    raw = p.read_bytes()
+    if b"\x00" in raw[:65536]:
+        raise _refuse(name, p, "it is a binary file, not text (a spreadsheet? save it as CSV)")
+    try:
+        return raw.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        line = raw[:exc.start].count(b"\n") + 1
+        raise _refuse(name, p, f"it is not UTF-8 text (byte 0x{raw[exc.start]:02x} on line "
+                      f"{line}; Latin-1 or another encoding? save it as UTF-8)") from None
+
+
+def _read_csv(path: str, name: str, **options) -> pd.DataFrame:
+    """A CSV input file as a frame, every way it can fail named by parameter and file."""
+    import io
+
+    text = _text(path, name)
+    p = _readable(path, name)
+    if not text.strip():
+        raise _refuse(name, p, "the file is empty")
+    try:
+        frame = pd.read_csv(io.StringIO(text), **options)
+    except (pd.errors.ParserError, ValueError) as exc:
+        raise _refuse(name, p, f"it cannot be read as CSV ({str(exc).strip()})") from None
+    if frame.shape[0] == 0:
+        raise _refuse(name, p, "it has a header row and no rows below it")
+    return frame
+
+
+def _read_table(path: str):
+    """A ``table_file`` as a ContingencyTable: the counts checked, cell by cell, by name."""
+    from ..tables import ContingencyTable
+
+    p = _readable(path, "table_file")
+    frame = _read_csv(path, "table_file", index_col=0)
+    if frame.shape[1] == 0:
+        raise _refuse("table_file", p, "it has one column only (the row labels), no counts")
+    for column in frame.columns:
+        values = pd.to_numeric(frame[column], errors="coerce")
+        bad = frame[column][values.isna()]
+        if len(bad):
+            raise _refuse("table_file", p, f"column {column!r} holds "
+                          f"{'an empty cell' if pd.isna(bad.iloc[0]) else repr(bad.iloc[0])} "
+                          f"in row {bad.index[0]!r}, not a count")
+    names = (frame.index.name or "x", frame.columns.name or "y")
+    try:
+        return ContingencyTable(frame.to_numpy(), frame.index.to_numpy(),
+                                frame.columns.to_numpy(), names=names)
+    except (ValueError, TypeError) as exc:
+        raise _refuse("table_file", p, str(exc)) from None
+
+
 def _read_labels(path: str, name: str) -> list[str]:
     """One label per line; a blank line inside the file is an error (nothing is dropped)."""
-    lines = _readable(path, name).read_text(encoding="utf-8").splitlines()
+    lines = _text(path, name).splitlines()
     while lines and not lines[-1].strip():
         lines.pop()
     blank = [i + 1 for i, line in enumerate(lines) if not line.strip()]
     if not lines or blank:
-        raise ValueError(f"{name} {path} must hold one label per line; "
-                         + (f"line {blank[0]} is blank" if blank else "it is empty"))
+        raise _refuse(name, _readable(path, name),
+                      f"line {blank[0]} is blank" if blank else "the file is empty")
     return [line.strip() for line in lines]
 
 
@@ -190,7 +261,10 @@ def load_clusterings(dataset: str = "statlog_em", table_file: str = "", data_fil
     Raises
     ------
     ValueError, FileNotFoundError
-        More than one source, a missing file, or a file that cannot be read.
+        More than one source, a missing file, or a file that cannot be read: empty, binary,
+        not UTF-8, not CSV, a header without rows, a cell that is not a count, a column
+        that is not there; the message names the parameter, the file and what it must hold
+        (``EXPECTED``).
 
     See Also
     --------
@@ -204,7 +278,6 @@ def load_clusterings(dataset: str = "statlog_em", table_file: str = "", data_fil
     ((4, 4), 'built-in data set statlog_em: Statlog (Vehicle Silhouettes) classes x EM clusters, n = 846 (Amorim 2015, Ch.4 Table 1)')
     """
     from ..datasets import DATASETS, load_dataset
-    from ..tables import ContingencyTable
     from ..inputs import crosstab
 
     given = [k for k, v in (("table_file", table_file), ("data_file", data_file),
@@ -212,16 +285,17 @@ def load_clusterings(dataset: str = "statlog_em", table_file: str = "", data_fil
     if len(given) > 1:
         raise ValueError(f"give one source of clusterings, got {' and '.join(given)}")
     if table_file:
-        frame = pd.read_csv(_readable(table_file, "table_file"), index_col=0)
-        names = (frame.index.name or "x", frame.columns.name or "y")
-        return (ContingencyTable(frame.to_numpy(), frame.index.to_numpy(),
-                                 frame.columns.to_numpy(), names=names),
-                f"the contingency table in {_name(table_file)}")
+        return _read_table(table_file), f"the contingency table in {_name(table_file)}"
     if data_file:
         if not (x_column and y_column):
             raise ValueError("data_file needs x_column and y_column: the two columns holding "
                              "the clusterings")
-        frame = pd.read_csv(_readable(data_file, "data_file"))
+        frame = _read_csv(data_file, "data_file")
+        for key, column in (("x_column", x_column), ("y_column", y_column)):
+            if column not in frame.columns:
+                raise ValueError(f"{key} {column!r} is not a column of data_file "
+                                 f"{str(_readable(data_file, 'data_file'))!r}; its columns: "
+                                 f"{', '.join(map(str, frame.columns))}")
         return (crosstab(x_column, y_column, data=frame),
                 f"columns {x_column} (rows) and {y_column} (columns) of {_name(data_file)}")
     if x_file or y_file:
