@@ -8,6 +8,8 @@ results' ``_repr_html_``: one look for every table and figure of a report.
 * ``session_info(seed)``: the footer of every report, like R's ``sessionInfo()``: versions, the
   random generator and the seed.
 * ``table_of_tests``, ``table_of_laws`` (from ``reports.results``): a results frame as two tables.
+* ``reading(results, models)``: the agreement report's closing text, which follows the
+  alternative each index was tested against.
 
 >>> significant(0.0123456), significant(float("nan"))
 ('0.01235', 'NA')
@@ -21,7 +23,8 @@ from .._display import DIGITS, PNG_METADATA, significant, table
 from .results import interval_text, table_of_laws, method_text, pvalue_text, table_of_tests
 
 __all__ = ["setup", "table", "significant", "DIGITS", "load_clusterings", "session_info",
-           "pvalue_text", "method_text", "interval_text", "table_of_tests", "table_of_laws"]
+           "pvalue_text", "method_text", "interval_text", "table_of_tests", "table_of_laws",
+           "reading", "EXPECTED", "LEVEL"]
 
 #: The packages whose versions a report's footer names, in that order.
 SESSION_PACKAGES = ("clusteragree", "numpy", "scipy", "pandas", "statsmodels")
@@ -470,3 +473,163 @@ def plot_adjusted(results: pd.DataFrame, nulls: dict, title: str | None = None):
         ax.set_title(title, fontsize="medium")
     fig.tight_layout()
     return fig
+
+
+#: The significance level of the reports' plain-language reading.
+LEVEL = 0.05
+
+#: What a test looks for, by its direction: (what one index finds, what several find, the
+#: words for having been tested so), in a sentence of ``reading``.
+_FINDS = {
+    "above": ("shows agreement beyond chance", "show agreement beyond chance",
+              "tested for agreement beyond chance"),
+    "below": ("shows agreement below chance", "show agreement below chance",
+              "tested for agreement below chance"),
+    "either": ("differs from chance", "differ from chance", "tested two-sided"),
+}
+
+
+def _direction(alternative: str, kind: str) -> str:
+    """What a row's test looks for: "above" chance (more agreement than chance: large values
+    of a similarity, small values of a distance), "below" it, or "either" (two-sided)."""
+    if alternative == "two-sided":
+        return "either"
+    return "above" if (alternative == "greater") != (kind == "distance") else "below"
+
+
+def _above_chance(results: pd.DataFrame) -> pd.Series:
+    """Whether each observed value lies on the side of more agreement than the null mean."""
+    statistic = results["statistic"].astype(float)
+    mean = results["null_mean"].astype(float)
+    return pd.Series([(s < m) if k == "distance" else (s > m)
+                      for s, m, k in zip(statistic, mean, results["kind"])], index=results.index)
+
+
+def _floor(results: pd.DataFrame) -> str:
+    """The smallest p-value the Monte Carlo laws of ``results`` can give, as a clause: 1/(B + 1)
+    one-sided, 2/(B + 1) two-sided (the table's floor ``< ... (0 of B)``)."""
+    sampled = results[results["n_sim"].notna()]
+    if sampled.empty:
+        return ""
+    clauses = []
+    for two, part in sampled.groupby(sampled["alternative"] == "two-sided", sort=False):
+        b = int(part["n_sim"].max())
+        draws = method_text(part.loc[part["n_sim"] == b]).iloc[0]
+        if two:
+            clauses.append(f"the smallest two-sided p-value a Monte Carlo law of {draws} can "
+                           f"give is {significant(min(1.0, 2 / (b + 1)))} (2/(B + 1): twice "
+                           "the smaller tail's floor)")
+        else:
+            clauses.append(f"the smallest p-value a Monte Carlo law of {draws} can give is "
+                           f"{significant(1 / (b + 1))} (1/(B + 1))")
+    return "; " + "; ".join(clauses)
+
+
+def _tests_sentence(results: pd.DataFrame) -> str:
+    """The first line of the reading: how many indices find what their test looks for."""
+    direction = pd.Series([_direction(a, k) for a, k in zip(results["alternative"],
+                                                              results["kind"])],
+                          index=results.index)
+    found = results["pvalue"].astype(float) <= LEVEL
+    clauses = []
+    for way in dict.fromkeys(direction):
+        rows = list(direction.index[direction == way])
+        hits = [name for name in rows if found[name]]
+        one, several, tested = _FINDS[way]
+        finds = f"{len(hits)} {one if len(hits) == 1 else several} at the {LEVEL:.0%} level"
+        if way == "either" and len(rows) == len(results):
+            finds += " (two-sided tests: agreement above or below chance)"
+        text = (finds if len(rows) == len(results) else
+                f"{len(rows)} {'was' if len(rows) == 1 else 'were'} {tested} "
+                f"({', '.join(rows)}) and {finds}")
+        if 0 < len(hits) < len(rows):
+            text += f" (all but {', '.join(sorted(set(rows) - set(hits)))})"
+        if way == "either" and hits:
+            above = _above_chance(results.loc[hits])
+            them = "it" if len(hits) == 1 else "all of them"
+            text += (f", {them} with more agreement than chance" if above.all() else
+                     f", {them} with less agreement than chance" if not above.any() else
+                     f": above chance {', '.join(above.index[above])}, below chance "
+                     f"{', '.join(above.index[~above])}")
+        clauses.append(text)
+    return f"* Of {len(results)} indices, " + "; ".join(clauses) + _floor(results) + "."
+
+
+def reading(results: pd.DataFrame, models: pd.DataFrame | None = None) -> str:
+    """The agreement report's reading: its numbers in plain language, as Markdown bullets.
+
+    The first bullet follows the alternative each index was tested against: a one-sided test
+    of agreement (the default: large values of a similarity, small values of a distance)
+    finds "agreement beyond chance", the opposite tail "agreement below chance", a two-sided
+    test that the index "differs from chance" (and says on which side each such index lies);
+    the smallest Monte Carlo p-value is 1/(B + 1) one-sided and 2/(B + 1) two-sided, as in the
+    table of tests. The others: the adjusted values, the width of the confidence intervals,
+    the largest gap between mean and median adjustment and, given ``models``, the adjusted
+    Rand index across the random models.
+
+    Parameters
+    ----------
+    results : DataFrame
+        A frame of the result schema (``ca.compare``), with its ``alternative`` and ``kind``
+        columns.
+    models : DataFrame, optional
+        ``models_side_by_side(...)``: the random models' bullet; none without it.
+
+    Returns
+    -------
+    str
+        Markdown, one bullet per finding.
+
+    See Also
+    --------
+    table_of_tests : The table whose p-values the first bullet reads.
+
+    Examples
+    --------
+    >>> df = ca.compare(ca.load_dataset("statlog_em"), indices=["rand", "vi"], n_sim=999,
+    ...                 seed=1, alternative="two-sided", confidence_level=None)
+    >>> print(reading(df).splitlines()[0])  # doctest: +NORMALIZE_WHITESPACE
+    * Of 2 indices, 2 differ from chance at the 5% level (two-sided tests: agreement above or
+    below chance), all of them with more agreement than chance; the smallest two-sided p-value
+    a Monte Carlo law of 999 Patefield tables can give is 0.002000 (2/(B + 1): twice the
+    smaller tail's floor).
+    """
+    lines = [_tests_sentence(results)]
+    n_tests = results.attrs.get("n_tests", len(results))
+    if n_tests < len(results):
+        lines[0] += (f" Under this null they are {n_tests} distinct test"
+                     f"{'s' if n_tests > 1 else ''}, not {len(results)}: indices that are "
+                     "functions of the same statistic of the table give the same p-value, so "
+                     "their finding is one finding.")
+    adj = results["adjusted_mean"].dropna().astype(float)
+    if len(adj):
+        raw = (f": raw values such as Rand = {significant(results.loc['rand', 'statistic'])} "
+               if "rand" in results.index else ": raw values ")
+        lines.append(f"* Adjusted for chance (by the null mean), the indices range from "
+                     f"{significant(adj.min())} ({adj.idxmin()}) to {significant(adj.max())} "
+                     f"({adj.idxmax()}){raw}overstate agreement because chance alone gives a "
+                     "large part of them.")
+    width = (results["ci_high"] - results["ci_low"]).dropna().astype(float)
+    level = results["ci_level"].dropna()
+    lines.append(
+        f"* The {float(level.iloc[0]):.0%} intervals are from {significant(width.min())} "
+        f"({width.idxmin()}) to {significant(width.max())} ({width.idxmax()}) wide: another "
+        "sample of objects from the same population could give values that far apart."
+        if len(width) else "* No index has a bootstrap interval here (too few objects, or "
+        "none asked for).")
+    gap = (results["adjusted_median"] - results["adjusted_mean"]).dropna().astype(float).abs()
+    if len(gap):
+        lines.append(f"* Mean and median adjustment differ by at most {significant(gap.max())} "
+                     f"({gap.idxmax()}), the null law of which has skewness "
+                     f"{significant(results.loc[gap.idxmax(), 'null_skewness'])}.")
+    if models is not None:
+        rand = models["Rand adjusted"]
+        text = (f"* Across random models the adjusted Rand index goes from "
+                f"{significant(rand.min())} ({rand.idxmin()}) to {significant(rand.max())} "
+                f"({rand.idxmax()}): the verdict depends on what chance is taken to be.")
+        if not (rand > 0).all():
+            text += (" Under " + ", ".join(models.index[rand <= 0]) + " chance alone gives a "
+                     "Rand index at least as large as the observed one: random partitions "
+                     "with many small clusters agree on most pairs by keeping them apart.")
+        lines.append(text)
+    return "\n".join(lines)

@@ -260,3 +260,61 @@ def test_report_p_values_write_a_floor_as_a_bound_with_its_count():
     assert k > 0 and pvalue_text(above).iloc[0].endswith(f"({k} of 999)")
     exact = ca.compare(tab, indices=["rand"], method="exact")
     assert pvalue_text(exact).iloc[0] == "0.03683"
+
+
+# -- the reading follows the alternative tested (issue 29, item 15) --------------------------
+
+STATLOG = ca.load_dataset("statlog_em")
+
+
+def _first_line(alternative, indices=("rand", "adjusted_rand"), n_sim=199):
+    df = ca.compare(STATLOG, indices=list(indices), n_sim=n_sim, seed=1,
+                    alternative=alternative, confidence_level=None)
+    return df, reporting.reading(df).splitlines()[0]
+
+
+def test_two_sided_reading_says_differs_and_gives_the_tables_floor():
+    """The issue's report: two-sided, 17,000 tables; the table printed the floor
+    '< 0.0001176' and the reading 'the smallest p-value ... is 5.882e-05' and 'beyond chance'."""
+    df, line = _first_line("two-sided", n_sim=17_000)
+    floor = reporting.pvalue_text(df).iloc[0]
+    assert floor == "< 0.0001176 (0 of 17,000)"
+    assert "0.0001176 (2/(B + 1)" in line and "5.882e-05" not in line
+    assert "2 differ from chance at the 5% level" in line and "beyond chance" not in line
+    assert "two-sided p-value" in line and "with more agreement than chance" in line
+
+
+@pytest.mark.parametrize("alternative, finds, floor", [
+    (None, "2 show agreement beyond chance at the 5% level", "0.005000 (1/(B + 1))"),
+    ("greater", "2 show agreement beyond chance at the 5% level", "0.005000 (1/(B + 1))"),
+    ("less", "0 show agreement below chance at the 5% level", "0.005000 (1/(B + 1))"),
+    ("two-sided", "2 differ from chance at the 5% level", "0.01000 (2/(B + 1)"),
+])
+def test_reading_follows_the_alternative(alternative, finds, floor):
+    df, line = _first_line(alternative)
+    assert line.startswith("* Of 2 indices, " + finds), line
+    assert f"can give is {floor}" in line, line
+    # every floor the table prints is the one the reading gives
+    table_floor = reporting.pvalue_text(df).str.extract(r"< (\S+) \(0 of")[0].dropna()
+    assert set(table_floor) <= {floor.split()[0]}
+    words = ("beyond chance", "below chance", "differ from chance")
+    said = line.replace("(two-sided tests: agreement above or below chance)", "")
+    assert [w for w in words if w in said] == [w for w in words if w in finds], line
+
+
+def test_reading_of_mixed_tails_names_each_group():
+    """alternative="greater" tests a distance for more distance than chance: less agreement."""
+    _, line = _first_line("greater", indices=("rand", "vi"))
+    assert "1 was tested for agreement beyond chance (rand) and 1 shows agreement beyond " \
+           "chance at the 5% level" in line
+    assert "1 was tested for agreement below chance (variation_of_information) and 0 show " \
+           "agreement below chance" in line
+
+
+def test_two_sided_reading_says_on_which_side_and_exact_laws_have_no_floor():
+    df = ca.compare([[12, 2], [3, 10]], indices=["rand", "vi"], method="exact",
+                    alternative="two-sided", confidence_level=None)
+    line = reporting.reading(df).splitlines()[0]
+    assert line == ("* Of 2 indices, 2 differ from chance at the 5% level (two-sided tests: "
+                    "agreement above or below chance), all of them with more agreement than "
+                    "chance.")
