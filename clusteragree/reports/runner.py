@@ -1,10 +1,11 @@
 """Reports: parameterised notebooks executed with papermill and rendered with nbconvert.
 
 ``report(name, output=..., **parameters)`` (and ``clusteragree report NAME -p key=value``) runs
-the package's ``notebooks/NAME.ipynb`` with the given parameters and writes a self-contained HTML page (code
-hidden, figures embedded) or a PDF (through WeasyPrint, the ``[pdf]`` extra). Everything is
-checked before the notebook starts: the report's name, every parameter's name and type against
-the notebook's ``parameters`` cell, input files, the output path. The notebook runs in a
+the package's ``notebooks/NAME.ipynb`` with the given parameters and writes a self-contained
+HTML page (code hidden, figures embedded) or a PDF (through WeasyPrint, the ``[pdf]`` extra).
+Everything is checked before the notebook starts: the report's name, every parameter's name and
+type against the notebook's ``parameters`` cell, input files (or clusterings given in memory,
+``reports.memory``), the output path. The notebook runs in a
 temporary folder and the report reaches its path only when complete: a failing cell leaves no
 half-written report, and the error names the cell and its message.
 
@@ -31,6 +32,8 @@ from pathlib import Path
 import pandas as pd
 
 from ..intervals import check_level
+from .memory import (IN_MEMORY, SOURCE_PARAMETERS, inputs_folder, publish_memory_inputs,
+                     read_memory_inputs, write_memory_inputs)
 from .._validate import (check_bool, check_choice, check_fraction, check_positive_int, check_seed,
                          suggest)
 
@@ -579,7 +582,14 @@ def report(name: str = "agreement", output=None, format: str = "html", *, code: 
     **parameters
         The notebook's parameters (``report_parameters(name)``), e.g. ``quick=True``. Quick
         mode stands for smaller values of some of them (``REPORTS[name].quick``); those given
-        here keep their values.
+        here keep their values. The agreement report also takes its clusterings in memory,
+        as ``ca.agreement`` does: ``x=`` and ``y=`` (two labellings: lists, arrays, pandas
+        Series, paired by their index), ``data=`` with column names ``x=`` and ``y=``, or
+        ``table=`` (a ContingencyTable, a 2-D array or a DataFrame of counts). They are
+        checked as ``ca.agreement`` checks them, written to ``data.csv`` or ``table.csv`` in
+        the folder ``NAME-inputs`` beside the report (``reports/agreement-inputs/`` for
+        ``reports/agreement.html``), and named in the report's Data line
+        (``clusteragree.reports.memory``).
 
     Returns
     -------
@@ -590,7 +600,8 @@ def report(name: str = "agreement", output=None, format: str = "html", *, code: 
     ------
     ValueError, TypeError, FileNotFoundError, PermissionError
         Before the notebook starts: an unknown report or parameter, a value of the wrong
-        type, a missing input file or an output that cannot be written.
+        type, clusterings the package refuses, a missing or unreadable input file or an
+        output that cannot be written.
     ReportError
         A cell of the notebook failed (the message names the cell and the error); no report
         is written.
@@ -607,11 +618,14 @@ def report(name: str = "agreement", output=None, format: str = "html", *, code: 
     >>> ca.report("agreement", n_simm=500)
     Traceback (most recent call last):
     ...
-    ValueError: report 'agreement' has no parameter 'n_simm'; its parameters: dataset, table_file, data_file, x_column, y_column, x_file, y_file, indices, model, method, alternative, confidence_level, n_sim, seed, quick. Did you mean 'n_sim'?
+    ValueError: report 'agreement' has no parameter 'n_simm'; its parameters: dataset, table_file, data_file, x_column, y_column, x_file, y_file, in_memory, indices, model, method, alternative, confidence_level, n_sim, seed, quick. Did you mean 'n_sim'?
 
-    A quick run of the default report (about 15 seconds):
+    A quick run of the default report (about 15 seconds), and one of two labellings held in
+    memory (written to ``mine-inputs/data.csv`` beside the report):
 
     >>> path = ca.report("agreement", output="agreement.html", quick=True)  # doctest: +SKIP
+    >>> path = ca.report("agreement", x=classes, y=clusters, output="mine.html",
+    ...                  quick=True)  # doctest: +SKIP
     """
     rep = _get(name)
     fmt = check_choice(format, "format", FORMATS)
@@ -620,7 +634,39 @@ def report(name: str = "agreement", output=None, format: str = "html", *, code: 
     if progress != "lines":
         check_bool(progress, "progress")
     declared = report_parameters(name)
+    given = _memory_inputs(name, parameters, declared)  # pops x, y, data, table
     params = coerce_parameters(name, parameters, declared)
+    if given is None:
+        return _run_report(name, rep, declared, params, output, fmt, code, keep_notebook,
+                           progress)
+    # staged in a temporary folder and read from there like any input file; moved beside the
+    # report with it, so a report that fails leaves the earlier report's inputs as they were
+    folder = inputs_folder(_check_output(output, name, fmt))
+    with tempfile.TemporaryDirectory(prefix="clusteragree-inputs-") as staging:
+        staged = write_memory_inputs(given, staging, shown_as=folder.name)
+        params.update(coerce_parameters(name, staged, declared))
+        path = _run_report(name, rep, declared, params, output, fmt, code, keep_notebook,
+                           progress)
+        publish_memory_inputs(Path(staging) / given.file, folder)
+    return path
+
+
+def _memory_inputs(name: str, parameters: dict, declared: pd.DataFrame):
+    """The clusterings given in memory (``x``, ``y``, ``data``, ``table``), taken out of
+    ``parameters`` and read, or None; refused for a report that reads no clusterings and
+    beside a file or data set given too."""
+    if "in_memory" not in declared.index or not set(IN_MEMORY) & set(parameters):
+        return None  # a report without clusterings: coerce_parameters names the parameter
+    memory = {k: parameters.pop(k) for k in IN_MEMORY if k in parameters}
+    both = [k for k in SOURCE_PARAMETERS if k in parameters]
+    if both:
+        raise ValueError(f"report {name!r}: give the clusterings either in memory "
+                         f"({', '.join(memory)}) or by {', '.join(both)}, not both")
+    return read_memory_inputs(memory)
+
+
+def _run_report(name, rep, declared, params, output, fmt, code, keep_notebook, progress):
+    """The checks of content, the output, the notebook's run and the rendering."""
     run = dict(params)
     if params.get("quick"):  # quick mode's values, but never over a value given
         run = {**coerce_parameters(name, rep.quick, declared), **params}
