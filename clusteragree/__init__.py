@@ -18,7 +18,7 @@ from .indices.matrices import coassociation
 from .intervals import confidence_interval
 from .inference import (AgreementTest, adjust, agreement, agreement_test, compare,
                         format_results, iadjust)
-from .reports.runner import list_reports, report
+from .reports.runner import list_reports, report, report_parameters
 from ._version import __version__ as __version__
 from .tables import ContingencyTable, PairCounts
 from .inputs import crosstab
@@ -33,6 +33,7 @@ __all__ = [
     "iadjust",
     "list_reports",
     "report",
+    "report_parameters",
     "nulls",
     "NullSpec",
     "simulate",

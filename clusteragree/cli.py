@@ -5,7 +5,8 @@
                                                the agreement report of the Statlog table,
                                                to reports/agreement.html)
     clusteragree report --list                 the reports, one line each
-    clusteragree report --all                  every report with its defaults into reports/
+    clusteragree report --all                  every report with its defaults into the
+                                               repository's reports/ (run from a clone)
     clusteragree report NAME --parameters      a report's parameters, their defaults and help
     clusteragree demo [--dataset statlog_em]   agreement of a shipped table by every index,
                                                and adjusted for chance (IADJUST), as text
@@ -114,7 +115,7 @@ def _report(args) -> int:
             print(f"{key:<12}{row['type']:<6}{row['default']!r:<14}{row['help']}")
         return 0
     if args.all:
-        for path in render_examples("reports", progress=_progress()):
+        for path in render_examples(progress=_progress()):
             print(f"wrote {path}")
         return 0
     params = parse_assignments(args.parameter)
@@ -205,8 +206,9 @@ def main(argv=None) -> int:
                        help="keep the executed notebook beside the report")
     p_rep.add_argument("--list", action="store_true", help="list the reports and stop")
     p_rep.add_argument("--all", action="store_true",
-                       help="render every report with its defaults into reports/ (and the "
-                            "default one as PDF too): the committed examples")
+                       help="render every report with its defaults into the repository's "
+                            "reports/ (and the default one as PDF too): the committed examples; "
+                            "clusteragree must run from a clone")
     p_rep.add_argument("--parameters", action="store_true",
                        help="list the report's parameters and stop")
     p_study = sub.add_parser("study", help="run the thesis' simulation study (design x "

@@ -1,6 +1,7 @@
-"""Data sets shipped in the repository's ``data/`` folder (see data/README.md for sources).
+"""Data sets shipped inside the package, in ``clusteragree/data/`` (its README.md gives sources).
 
-Two kinds, both read from CSV files (nothing is downloaded):
+Two kinds, both read from CSV files through ``importlib.resources``, so that an installed wheel
+has them (nothing is downloaded):
 
 * tables (``DATASETS``): contingency tables quoted from Amorim, M. J. (2015), "On clustering
   stability", PhD thesis, ISCTE - University Institute of Lisbon; ``load_dataset`` returns a
@@ -24,6 +25,7 @@ from __future__ import annotations
 
 import warnings
 from dataclasses import dataclass
+from importlib import resources
 from pathlib import Path
 
 import pandas as pd
@@ -62,7 +64,7 @@ class DataSet:
     Parameters
     ----------
     file : str
-        The CSV file in ``data/`` (one row per object, a header row).
+        The CSV file in the package's ``data/`` folder (one row per object, a header row).
     target : str
         The column of class labels.
     classes : tuple of str
@@ -98,7 +100,7 @@ class DataSet:
 _SKLEARN = "exported from scikit-learn's bundled copy (sklearn.datasets.{})"
 _MLBENCH = "exported from the R package mlbench's {} (Leisch & Dimitriadou)"
 
-#: Data: name -> DataSet. See data/README.md for sources and licences.
+#: Data: name -> DataSet. See clusteragree/data/README.md for sources and licences.
 DATA = {
     "iris": DataSet(
         "iris.csv", "class", ("setosa", "versicolor", "virginica"),
@@ -165,13 +167,13 @@ DATA = {
 
 
 def data_dir() -> Path:
-    """The folder holding the data files (``data/`` next to the package).
+    """The folder holding the data files: ``data/`` inside the installed package.
 
     Returns
     -------
     pathlib.Path
-        The absolute path of the repository's ``data/`` folder (data/README.md there gives
-        the sources and licences).
+        The absolute path of the package's ``data/`` folder (its README.md gives the
+        sources and licences), wherever the package is installed.
 
     See Also
     --------
@@ -182,17 +184,23 @@ def data_dir() -> Path:
     >>> (data_dir() / "iris.csv").is_file()
     True
     """
-    return Path(__file__).resolve().parent.parent / "data"
+    return Path(str(_data_folder()))
 
 
-def _path(file: str) -> Path:
-    path = data_dir() / file
-    if not path.exists():
+def _data_folder():
+    """The package's data folder as an ``importlib.resources`` traversable."""
+    return resources.files(__package__).joinpath("data")
+
+
+def _open(file: str):
+    """A shipped data file, opened for reading in binary mode."""
+    resource = _data_folder().joinpath(file)
+    if not resource.is_file():
         raise FileNotFoundError(
-            f"data file {path} is missing: install clusteragree from its repository "
-            "(pip install -e .) so that data/ sits next to the package"
+            f"data file {file} is missing from the installed package ({_data_folder()}): "
+            "reinstall clusteragree (pip install --force-reinstall clusteragree)"
         )
-    return path
+    return resource.open("rb")
 
 
 def _check_name(name) -> str:
@@ -208,7 +216,8 @@ def _check_name(name) -> str:
 
 def _read_table(name: str) -> ContingencyTable:
     file, names, _ = DATASETS[name]
-    frame = pd.read_csv(_path(file), index_col=0)
+    with _open(file) as fh:
+        frame = pd.read_csv(fh, index_col=0)
     return ContingencyTable(
         frame.to_numpy(), frame.index.to_numpy(), frame.columns.to_numpy(), names=names
     )
@@ -218,7 +227,8 @@ def _read_data(name: str) -> tuple[pd.DataFrame, pd.Series]:
     """The file as it is: features as floats (missing values NaN), classes categorical."""
     spec = DATA[name]
     text = {col: str for col in (spec.target, *spec.ignore)}
-    frame = pd.read_csv(_path(spec.file), dtype=text)
+    with _open(spec.file) as fh:
+        frame = pd.read_csv(fh, dtype=text)
     labels = frame[spec.target]
     unknown = sorted(set(labels.dropna()) - set(spec.classes))
     if labels.isna().any() or unknown:  # the files are ours: this means a damaged file
@@ -246,11 +256,12 @@ def load_dataset(name: str, *, dropna: bool = True):
     Returns
     -------
     ContingencyTable or tuple of (DataFrame, Series)
-        A table, or ``(X, y)``: X a DataFrame of float features, objects in rows; y a categorical Series of class
-        labels (categories in the source's order) named after the class column; both on the
-        same index, the row numbers of the file from 0 (rows dropped by ``dropna`` leave gaps).
-        Non-numeric features of the source are numeric codes here: BreastCancer's scores
-        1-10 and Ionosphere's V1 (0/1) and V2 (constant 0); data/README.md has the details.
+        A table, or ``(X, y)``: X a DataFrame of float features, objects in rows; y a
+        categorical Series of class labels (categories in the source's order) named after the
+        class column; both on the same index, the row numbers of the file from 0 (rows dropped
+        by ``dropna`` leave gaps). Non-numeric features of the source are numeric codes here:
+        BreastCancer's scores 1-10 and Ionosphere's V1 (0/1) and V2 (constant 0); the data
+        folder's README.md has the details.
 
     See Also
     --------

@@ -52,6 +52,7 @@ MODULES = (
     "clusteragree.studies.null_shapes",
     "clusteragree.studies.approximations",
     "clusteragree.reports.runner",
+    "clusteragree.reports.memory",
     "clusteragree.reports.helpers",
     "clusteragree.reports.results",
 )

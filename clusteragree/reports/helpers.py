@@ -1,5 +1,5 @@
-"""Display helpers shared by the report notebooks (``notebooks/``) and by the results'
-``_repr_html_``: one look for every table and figure of a report.
+"""Display helpers shared by the report notebooks (the package's ``notebooks/``) and by the
+results' ``_repr_html_``: one look for every table and figure of a report.
 
 * ``setup()``: the notebooks' first call: seaborn's theme, figure size and resolution.
 * ``table(frame, caption)``: a DataFrame as a captioned HTML table with numbers to 4 significant
@@ -8,6 +8,8 @@
 * ``session_info(seed)``: the footer of every report, like R's ``sessionInfo()``: versions, the
   random generator and the seed.
 * ``table_of_tests``, ``table_of_laws`` (from ``reports.results``): a results frame as two tables.
+* ``reading(results, models)``: the agreement report's closing text, which follows the
+  alternative each index was tested against.
 
 >>> significant(0.0123456), significant(float("nan"))
 ('0.01235', 'NA')
@@ -21,7 +23,8 @@ from .._display import DIGITS, PNG_METADATA, significant, table
 from .results import interval_text, table_of_laws, method_text, pvalue_text, table_of_tests
 
 __all__ = ["setup", "table", "significant", "DIGITS", "load_clusterings", "session_info",
-           "pvalue_text", "method_text", "interval_text", "table_of_tests", "table_of_laws"]
+           "pvalue_text", "method_text", "interval_text", "table_of_tests", "table_of_laws",
+           "reading", "EXPECTED", "LEVEL"]
 
 #: The packages whose versions a report's footer names, in that order.
 SESSION_PACKAGES = ("clusteragree", "numpy", "scipy", "pandas", "statsmodels")
@@ -125,15 +128,86 @@ def session_info(seed):
         f"(`numpy.random.default_rng`), seed {seed}.")
 
 
+#: What each input file of a report must hold, in the words of its errors.
+EXPECTED = {
+    "table_file": "a CSV contingency table in UTF-8: row labels in the first column, column "
+                  "labels in the header row, whole-number counts in the cells",
+    "data_file": "a CSV file in UTF-8 with a header row naming the columns and one row per "
+                 "object",
+    "x_file": "a UTF-8 text file with one label per line",
+    "y_file": "a UTF-8 text file with one label per line",
+}
+
+
+def _refuse(name: str, path, problem: str) -> ValueError:
+    """The error of an input file: the parameter, the file, what is wrong and what is
+    expected."""
+    return ValueError(f"{name} {str(path)!r}: {problem}; expected {EXPECTED[name]}")
+
+
+def _text(path: str, name: str) -> str:
+    """A file's text, refused by name if it is binary or not UTF-8."""
+    p = _readable(path, name)
+    raw = p.read_bytes()
+    if b"\x00" in raw[:65536]:
+        raise _refuse(name, p, "it is a binary file, not text (a spreadsheet? save it as CSV)")
+    try:
+        return raw.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        line = raw[:exc.start].count(b"\n") + 1
+        raise _refuse(name, p, f"it is not UTF-8 text (byte 0x{raw[exc.start]:02x} on line "
+                      f"{line}; Latin-1 or another encoding? save it as UTF-8)") from None
+
+
+def _read_csv(path: str, name: str, **options) -> pd.DataFrame:
+    """A CSV input file as a frame, every way it can fail named by parameter and file."""
+    import io
+
+    text = _text(path, name)
+    p = _readable(path, name)
+    if not text.strip():
+        raise _refuse(name, p, "the file is empty")
+    try:
+        frame = pd.read_csv(io.StringIO(text), **options)
+    except (pd.errors.ParserError, ValueError) as exc:
+        raise _refuse(name, p, f"it cannot be read as CSV ({str(exc).strip()})") from None
+    if frame.shape[0] == 0:
+        raise _refuse(name, p, "it has a header row and no rows below it")
+    return frame
+
+
+def _read_table(path: str):
+    """A ``table_file`` as a ContingencyTable: the counts checked, cell by cell, by name."""
+    from ..tables import ContingencyTable
+
+    p = _readable(path, "table_file")
+    frame = _read_csv(path, "table_file", index_col=0)
+    if frame.shape[1] == 0:
+        raise _refuse("table_file", p, "it has one column only (the row labels), no counts")
+    for column in frame.columns:
+        values = pd.to_numeric(frame[column], errors="coerce")
+        bad = frame[column][values.isna()]
+        if len(bad):
+            raise _refuse("table_file", p, f"column {column!r} holds "
+                          f"{'an empty cell' if pd.isna(bad.iloc[0]) else repr(bad.iloc[0])} "
+                          f"in row {bad.index[0]!r}, not a count")
+    names = (frame.index.name or "x", frame.columns.name or "y")
+    try:
+        return ContingencyTable(frame.to_numpy(), frame.index.to_numpy(),
+                                frame.columns.to_numpy(), names=names)
+    except (ValueError, TypeError) as exc:
+        raise _refuse("table_file", p, str(exc)) from None
+
+
 def _read_labels(path: str, name: str) -> list[str]:
     """One label per line; a blank line inside the file is an error (nothing is dropped)."""
-    lines = _readable(path, name).read_text(encoding="utf-8").splitlines()
+    lines = _text(path, name).splitlines()
     while lines and not lines[-1].strip():
         lines.pop()
     blank = [i + 1 for i, line in enumerate(lines) if not line.strip()]
     if not lines or blank:
-        raise ValueError(f"{name} {path} must hold one label per line; "
-                         + (f"line {blank[0]} is blank" if blank else "it is empty"))
+        raise _refuse(name, _readable(path, name),
+                      f"line {blank[0]} is blank" if blank else "the file is empty")
     return [line.strip() for line in lines]
 
 
@@ -190,7 +264,10 @@ def load_clusterings(dataset: str = "statlog_em", table_file: str = "", data_fil
     Raises
     ------
     ValueError, FileNotFoundError
-        More than one source, a missing file, or a file that cannot be read.
+        More than one source, a missing file, or a file that cannot be read: empty, binary,
+        not UTF-8, not CSV, a header without rows, a cell that is not a count, a column
+        that is not there; the message names the parameter, the file and what it must hold
+        (``EXPECTED``).
 
     See Also
     --------
@@ -204,7 +281,6 @@ def load_clusterings(dataset: str = "statlog_em", table_file: str = "", data_fil
     ((4, 4), 'built-in data set statlog_em: Statlog (Vehicle Silhouettes) classes x EM clusters, n = 846 (Amorim 2015, Ch.4 Table 1)')
     """
     from ..datasets import DATASETS, load_dataset
-    from ..tables import ContingencyTable
     from ..inputs import crosstab
 
     given = [k for k, v in (("table_file", table_file), ("data_file", data_file),
@@ -212,16 +288,17 @@ def load_clusterings(dataset: str = "statlog_em", table_file: str = "", data_fil
     if len(given) > 1:
         raise ValueError(f"give one source of clusterings, got {' and '.join(given)}")
     if table_file:
-        frame = pd.read_csv(_readable(table_file, "table_file"), index_col=0)
-        names = (frame.index.name or "x", frame.columns.name or "y")
-        return (ContingencyTable(frame.to_numpy(), frame.index.to_numpy(),
-                                 frame.columns.to_numpy(), names=names),
-                f"the contingency table in {_name(table_file)}")
+        return _read_table(table_file), f"the contingency table in {_name(table_file)}"
     if data_file:
         if not (x_column and y_column):
             raise ValueError("data_file needs x_column and y_column: the two columns holding "
                              "the clusterings")
-        frame = pd.read_csv(_readable(data_file, "data_file"))
+        frame = _read_csv(data_file, "data_file")
+        for key, column in (("x_column", x_column), ("y_column", y_column)):
+            if column not in frame.columns:
+                raise ValueError(f"{key} {column!r} is not a column of data_file "
+                                 f"{str(_readable(data_file, 'data_file'))!r}; its columns: "
+                                 f"{', '.join(map(str, frame.columns))}")
         return (crosstab(x_column, y_column, data=frame),
                 f"columns {x_column} (rows) and {y_column} (columns) of {_name(data_file)}")
     if x_file or y_file:
@@ -396,3 +473,163 @@ def plot_adjusted(results: pd.DataFrame, nulls: dict, title: str | None = None):
         ax.set_title(title, fontsize="medium")
     fig.tight_layout()
     return fig
+
+
+#: The significance level of the reports' plain-language reading.
+LEVEL = 0.05
+
+#: What a test looks for, by its direction: (what one index finds, what several find, the
+#: words for having been tested so), in a sentence of ``reading``.
+_FINDS = {
+    "above": ("shows agreement beyond chance", "show agreement beyond chance",
+              "tested for agreement beyond chance"),
+    "below": ("shows agreement below chance", "show agreement below chance",
+              "tested for agreement below chance"),
+    "either": ("differs from chance", "differ from chance", "tested two-sided"),
+}
+
+
+def _direction(alternative: str, kind: str) -> str:
+    """What a row's test looks for: "above" chance (more agreement than chance: large values
+    of a similarity, small values of a distance), "below" it, or "either" (two-sided)."""
+    if alternative == "two-sided":
+        return "either"
+    return "above" if (alternative == "greater") != (kind == "distance") else "below"
+
+
+def _above_chance(results: pd.DataFrame) -> pd.Series:
+    """Whether each observed value lies on the side of more agreement than the null mean."""
+    statistic = results["statistic"].astype(float)
+    mean = results["null_mean"].astype(float)
+    return pd.Series([(s < m) if k == "distance" else (s > m)
+                      for s, m, k in zip(statistic, mean, results["kind"])], index=results.index)
+
+
+def _floor(results: pd.DataFrame) -> str:
+    """The smallest p-value the Monte Carlo laws of ``results`` can give, as a clause: 1/(B + 1)
+    one-sided, 2/(B + 1) two-sided (the table's floor ``< ... (0 of B)``)."""
+    sampled = results[results["n_sim"].notna()]
+    if sampled.empty:
+        return ""
+    clauses = []
+    for two, part in sampled.groupby(sampled["alternative"] == "two-sided", sort=False):
+        b = int(part["n_sim"].max())
+        draws = method_text(part.loc[part["n_sim"] == b]).iloc[0]
+        if two:
+            clauses.append(f"the smallest two-sided p-value a Monte Carlo law of {draws} can "
+                           f"give is {significant(min(1.0, 2 / (b + 1)))} (2/(B + 1): twice "
+                           "the smaller tail's floor)")
+        else:
+            clauses.append(f"the smallest p-value a Monte Carlo law of {draws} can give is "
+                           f"{significant(1 / (b + 1))} (1/(B + 1))")
+    return "; " + "; ".join(clauses)
+
+
+def _tests_sentence(results: pd.DataFrame) -> str:
+    """The first line of the reading: how many indices find what their test looks for."""
+    direction = pd.Series([_direction(a, k) for a, k in zip(results["alternative"],
+                                                              results["kind"])],
+                          index=results.index)
+    found = results["pvalue"].astype(float) <= LEVEL
+    clauses = []
+    for way in dict.fromkeys(direction):
+        rows = list(direction.index[direction == way])
+        hits = [name for name in rows if found[name]]
+        one, several, tested = _FINDS[way]
+        finds = f"{len(hits)} {one if len(hits) == 1 else several} at the {LEVEL:.0%} level"
+        if way == "either" and len(rows) == len(results):
+            finds += " (two-sided tests: agreement above or below chance)"
+        text = (finds if len(rows) == len(results) else
+                f"{len(rows)} {'was' if len(rows) == 1 else 'were'} {tested} "
+                f"({', '.join(rows)}) and {finds}")
+        if 0 < len(hits) < len(rows):
+            text += f" (all but {', '.join(sorted(set(rows) - set(hits)))})"
+        if way == "either" and hits:
+            above = _above_chance(results.loc[hits])
+            them = "it" if len(hits) == 1 else "all of them"
+            text += (f", {them} with more agreement than chance" if above.all() else
+                     f", {them} with less agreement than chance" if not above.any() else
+                     f": above chance {', '.join(above.index[above])}, below chance "
+                     f"{', '.join(above.index[~above])}")
+        clauses.append(text)
+    return f"* Of {len(results)} indices, " + "; ".join(clauses) + _floor(results) + "."
+
+
+def reading(results: pd.DataFrame, models: pd.DataFrame | None = None) -> str:
+    """The agreement report's reading: its numbers in plain language, as Markdown bullets.
+
+    The first bullet follows the alternative each index was tested against: a one-sided test
+    of agreement (the default: large values of a similarity, small values of a distance)
+    finds "agreement beyond chance", the opposite tail "agreement below chance", a two-sided
+    test that the index "differs from chance" (and says on which side each such index lies);
+    the smallest Monte Carlo p-value is 1/(B + 1) one-sided and 2/(B + 1) two-sided, as in the
+    table of tests. The others: the adjusted values, the width of the confidence intervals,
+    the largest gap between mean and median adjustment and, given ``models``, the adjusted
+    Rand index across the random models.
+
+    Parameters
+    ----------
+    results : DataFrame
+        A frame of the result schema (``ca.compare``), with its ``alternative`` and ``kind``
+        columns.
+    models : DataFrame, optional
+        ``models_side_by_side(...)``: the random models' bullet; none without it.
+
+    Returns
+    -------
+    str
+        Markdown, one bullet per finding.
+
+    See Also
+    --------
+    table_of_tests : The table whose p-values the first bullet reads.
+
+    Examples
+    --------
+    >>> df = ca.compare(ca.load_dataset("statlog_em"), indices=["rand", "vi"], n_sim=999,
+    ...                 seed=1, alternative="two-sided", confidence_level=None)
+    >>> print(reading(df).splitlines()[0])  # doctest: +NORMALIZE_WHITESPACE
+    * Of 2 indices, 2 differ from chance at the 5% level (two-sided tests: agreement above or
+    below chance), all of them with more agreement than chance; the smallest two-sided p-value
+    a Monte Carlo law of 999 Patefield tables can give is 0.002000 (2/(B + 1): twice the
+    smaller tail's floor).
+    """
+    lines = [_tests_sentence(results)]
+    n_tests = results.attrs.get("n_tests", len(results))
+    if n_tests < len(results):
+        lines[0] += (f" Under this null they are {n_tests} distinct test"
+                     f"{'s' if n_tests > 1 else ''}, not {len(results)}: indices that are "
+                     "functions of the same statistic of the table give the same p-value, so "
+                     "their finding is one finding.")
+    adj = results["adjusted_mean"].dropna().astype(float)
+    if len(adj):
+        raw = (f": raw values such as Rand = {significant(results.loc['rand', 'statistic'])} "
+               if "rand" in results.index else ": raw values ")
+        lines.append(f"* Adjusted for chance (by the null mean), the indices range from "
+                     f"{significant(adj.min())} ({adj.idxmin()}) to {significant(adj.max())} "
+                     f"({adj.idxmax()}){raw}overstate agreement because chance alone gives a "
+                     "large part of them.")
+    width = (results["ci_high"] - results["ci_low"]).dropna().astype(float)
+    level = results["ci_level"].dropna()
+    lines.append(
+        f"* The {float(level.iloc[0]):.0%} intervals are from {significant(width.min())} "
+        f"({width.idxmin()}) to {significant(width.max())} ({width.idxmax()}) wide: another "
+        "sample of objects from the same population could give values that far apart."
+        if len(width) else "* No index has a bootstrap interval here (too few objects, or "
+        "none asked for).")
+    gap = (results["adjusted_median"] - results["adjusted_mean"]).dropna().astype(float).abs()
+    if len(gap):
+        lines.append(f"* Mean and median adjustment differ by at most {significant(gap.max())} "
+                     f"({gap.idxmax()}), the null law of which has skewness "
+                     f"{significant(results.loc[gap.idxmax(), 'null_skewness'])}.")
+    if models is not None:
+        rand = models["Rand adjusted"]
+        text = (f"* Across random models the adjusted Rand index goes from "
+                f"{significant(rand.min())} ({rand.idxmin()}) to {significant(rand.max())} "
+                f"({rand.idxmax()}): the verdict depends on what chance is taken to be.")
+        if not (rand > 0).all():
+            text += (" Under " + ", ".join(models.index[rand <= 0]) + " chance alone gives a "
+                     "Rand index at least as large as the observed one: random partitions "
+                     "with many small clusters agree on most pairs by keeping them apart.")
+        lines.append(text)
+    return "\n".join(lines)

@@ -1,10 +1,11 @@
 """Reports: parameterised notebooks executed with papermill and rendered with nbconvert.
 
 ``report(name, output=..., **parameters)`` (and ``clusteragree report NAME -p key=value``) runs
-``notebooks/NAME.ipynb`` with the given parameters and writes a self-contained HTML page (code
-hidden, figures embedded) or a PDF (through WeasyPrint, the ``[pdf]`` extra). Everything is
-checked before the notebook starts: the report's name, every parameter's name and type against
-the notebook's ``parameters`` cell, input files, the output path. The notebook runs in a
+the package's ``notebooks/NAME.ipynb`` with the given parameters and writes a self-contained
+HTML page (code hidden, figures embedded) or a PDF (through WeasyPrint, the ``[pdf]`` extra).
+Everything is checked before the notebook starts: the report's name, every parameter's name and
+type against the notebook's ``parameters`` cell, input files (or clusterings given in memory,
+``reports.memory``), the output path. The notebook runs in a
 temporary folder and the report reaches its path only when complete: a failing cell leaves no
 half-written report, and the error names the cell and its message.
 
@@ -25,17 +26,20 @@ import re
 import sys
 import tempfile
 from dataclasses import dataclass, field
+from importlib import resources
 from pathlib import Path
 
 import pandas as pd
 
 from ..intervals import check_level
+from .memory import (IN_MEMORY, SOURCE_PARAMETERS, inputs_folder, publish_memory_inputs,
+                     read_memory_inputs, write_memory_inputs)
 from .._validate import (check_bool, check_choice, check_fraction, check_positive_int, check_seed,
                          suggest)
 
 __all__ = ["REPORTS", "Report", "ReportError", "list_reports", "report_parameters",
            "coerce_parameters", "parse_assignments", "report", "notebooks_dir", "fingerprint",
-           "read_fingerprint", "render_examples"]
+           "read_fingerprint", "render_examples", "examples_folder"]
 
 FORMATS = ("html", "pdf")
 
@@ -53,7 +57,7 @@ class Report:
     name : str
         The name ``report()`` and ``clusteragree report NAME`` take.
     notebook : str
-        The notebook's file in ``notebooks/``.
+        The notebook's file in the package's ``notebooks/`` folder.
     description : str
         What the report shows, in a sentence.
     check : callable, optional
@@ -178,12 +182,13 @@ PARAMETER_RANGES = {
 
 
 def notebooks_dir() -> Path:
-    """The folder holding the report notebooks (``notebooks/`` next to the package).
+    """The folder holding the report notebooks: ``notebooks/`` inside the installed package.
 
     Returns
     -------
     pathlib.Path
-        The absolute path of the repository's ``notebooks/`` folder.
+        The absolute path of the package's ``notebooks/`` folder (read through
+        ``importlib.resources``: an installed wheel has it).
 
     See Also
     --------
@@ -194,7 +199,7 @@ def notebooks_dir() -> Path:
     >>> (notebooks_dir() / "agreement.ipynb").is_file()
     True
     """
-    return Path(__file__).resolve().parents[2] / "notebooks"
+    return Path(str(resources.files("clusteragree").joinpath("notebooks")))
 
 
 def _get(name) -> Report:
@@ -205,9 +210,9 @@ def _get(name) -> Report:
                          + suggest(name, REPORTS))
     path = notebooks_dir() / REPORTS[name].notebook
     if not path.exists():
-        raise FileNotFoundError(f"report notebook {path} is missing: install clusteragree from "
-                                "its repository (pip install -e .) so that notebooks/ sits "
-                                "next to the package")
+        raise FileNotFoundError(f"report notebook {path} is missing from the installed "
+                                "package: reinstall clusteragree (pip install "
+                                "--force-reinstall clusteragree)")
     return REPORTS[name]
 
 
@@ -577,7 +582,14 @@ def report(name: str = "agreement", output=None, format: str = "html", *, code: 
     **parameters
         The notebook's parameters (``report_parameters(name)``), e.g. ``quick=True``. Quick
         mode stands for smaller values of some of them (``REPORTS[name].quick``); those given
-        here keep their values.
+        here keep their values. The agreement report also takes its clusterings in memory,
+        as ``ca.agreement`` does: ``x=`` and ``y=`` (two labellings: lists, arrays, pandas
+        Series, paired by their index), ``data=`` with column names ``x=`` and ``y=``, or
+        ``table=`` (a ContingencyTable, a 2-D array or a DataFrame of counts). They are
+        checked as ``ca.agreement`` checks them, written to ``data.csv`` or ``table.csv`` in
+        the folder ``NAME-inputs`` beside the report (``reports/agreement-inputs/`` for
+        ``reports/agreement.html``), and named in the report's Data line
+        (``clusteragree.reports.memory``).
 
     Returns
     -------
@@ -588,7 +600,8 @@ def report(name: str = "agreement", output=None, format: str = "html", *, code: 
     ------
     ValueError, TypeError, FileNotFoundError, PermissionError
         Before the notebook starts: an unknown report or parameter, a value of the wrong
-        type, a missing input file or an output that cannot be written.
+        type, clusterings the package refuses, a missing or unreadable input file or an
+        output that cannot be written.
     ReportError
         A cell of the notebook failed (the message names the cell and the error); no report
         is written.
@@ -605,11 +618,14 @@ def report(name: str = "agreement", output=None, format: str = "html", *, code: 
     >>> ca.report("agreement", n_simm=500)
     Traceback (most recent call last):
     ...
-    ValueError: report 'agreement' has no parameter 'n_simm'; its parameters: dataset, table_file, data_file, x_column, y_column, x_file, y_file, indices, model, method, alternative, confidence_level, n_sim, seed, quick. Did you mean 'n_sim'?
+    ValueError: report 'agreement' has no parameter 'n_simm'; its parameters: dataset, table_file, data_file, x_column, y_column, x_file, y_file, in_memory, indices, model, method, alternative, confidence_level, n_sim, seed, quick. Did you mean 'n_sim'?
 
-    A quick run of the default report (about 15 seconds):
+    A quick run of the default report (about 15 seconds), and one of two labellings held in
+    memory (written to ``mine-inputs/data.csv`` beside the report):
 
     >>> path = ca.report("agreement", output="agreement.html", quick=True)  # doctest: +SKIP
+    >>> path = ca.report("agreement", x=classes, y=clusters, output="mine.html",
+    ...                  quick=True)  # doctest: +SKIP
     """
     rep = _get(name)
     fmt = check_choice(format, "format", FORMATS)
@@ -618,7 +634,39 @@ def report(name: str = "agreement", output=None, format: str = "html", *, code: 
     if progress != "lines":
         check_bool(progress, "progress")
     declared = report_parameters(name)
+    given = _memory_inputs(name, parameters, declared)  # pops x, y, data, table
     params = coerce_parameters(name, parameters, declared)
+    if given is None:
+        return _run_report(name, rep, declared, params, output, fmt, code, keep_notebook,
+                           progress)
+    # staged in a temporary folder and read from there like any input file; moved beside the
+    # report with it, so a report that fails leaves the earlier report's inputs as they were
+    folder = inputs_folder(_check_output(output, name, fmt))
+    with tempfile.TemporaryDirectory(prefix="clusteragree-inputs-") as staging:
+        staged = write_memory_inputs(given, staging, shown_as=folder.name)
+        params.update(coerce_parameters(name, staged, declared))
+        path = _run_report(name, rep, declared, params, output, fmt, code, keep_notebook,
+                           progress)
+        publish_memory_inputs(Path(staging) / given.file, folder)
+    return path
+
+
+def _memory_inputs(name: str, parameters: dict, declared: pd.DataFrame):
+    """The clusterings given in memory (``x``, ``y``, ``data``, ``table``), taken out of
+    ``parameters`` and read, or None; refused for a report that reads no clusterings and
+    beside a file or data set given too."""
+    if "in_memory" not in declared.index or not set(IN_MEMORY) & set(parameters):
+        return None  # a report without clusterings: coerce_parameters names the parameter
+    memory = {k: parameters.pop(k) for k in IN_MEMORY if k in parameters}
+    both = [k for k in SOURCE_PARAMETERS if k in parameters]
+    if both:
+        raise ValueError(f"report {name!r}: give the clusterings either in memory "
+                         f"({', '.join(memory)}) or by {', '.join(both)}, not both")
+    return read_memory_inputs(memory)
+
+
+def _run_report(name, rep, declared, params, output, fmt, code, keep_notebook, progress):
+    """The checks of content, the output, the notebook's run and the rendering."""
     run = dict(params)
     if params.get("quick"):  # quick mode's values, but never over a value given
         run = {**coerce_parameters(name, rep.quick, declared), **params}
@@ -700,9 +748,11 @@ def read_fingerprint(path) -> str | None:
 
     Examples
     --------
-    >>> example = notebooks_dir().parent / "reports" / "agreement.html"   # committed
-    >>> read_fingerprint(example) == fingerprint("agreement", {})
-    True
+    >>> import tempfile
+    >>> page = Path(tempfile.mkdtemp()) / "report.html"
+    >>> _ = page.write_text('<head><meta name="keywords" content="clusteragree-report x"></head>')
+    >>> read_fingerprint(page)
+    'clusteragree-report x'
     """
     path = Path(path)
     if path.suffix == ".pdf":
@@ -732,15 +782,55 @@ def _publish(path: Path, content: bytes) -> None:
         raise
 
 
-def render_examples(folder="reports", progress: bool = True) -> list[Path]:
+def examples_folder() -> Path:
+    """The repository's ``reports/`` folder, which holds the example reports.
+
+    The examples belong to the repository, not to an installed package: this is the folder
+    beside the package's source when clusteragree runs from a clone (``pip install -e .`` or
+    ``python -m clusteragree`` at its root), whatever the current folder.
+
+    Returns
+    -------
+    pathlib.Path
+        The absolute path of the clone's ``reports/`` folder.
+
+    Raises
+    ------
+    FileNotFoundError
+        clusteragree is not run from a clone (e.g. installed from a wheel).
+
+    See Also
+    --------
+    render_examples : Re-render the examples there.
+
+    Examples
+    --------
+    >>> (examples_folder() / "agreement.html").is_file()   # in a clone
+    True
+    """
+    root = Path(__file__).resolve().parents[2]
+    project = root / "pyproject.toml"
+    if (project.is_file() and 'name = "clusteragree"' in project.read_text("utf-8")
+            and (root / "reports").is_dir()):
+        return root / "reports"
+    raise FileNotFoundError(
+        "clusteragree report --all re-renders the example reports of the repository (its "
+        f"reports/ folder), but this clusteragree ({Path(__file__).resolve().parents[1]}) is "
+        "installed, not run from a clone: run it from a clone of the repository (pip install "
+        "-e . there, or python -m clusteragree at its root), or render one report with "
+        "clusteragree report NAME -o PATH")
+
+
+def render_examples(folder=None, progress: bool = True) -> list[Path]:
     """Render the committed example reports (``clusteragree report --all``).
 
     Every report with its defaults, as HTML, and the default report as PDF too.
 
     Parameters
     ----------
-    folder : str or path, default "reports"
-        Where to write them.
+    folder : str or path, optional
+        Where to write them; by default the repository's ``reports/`` folder
+        (``examples_folder()``: clusteragree must run from a clone).
     progress : bool or "lines", default True
         Progress bars over the notebooks' cells (``report``'s ``progress``).
 
@@ -748,6 +838,11 @@ def render_examples(folder="reports", progress: bool = True) -> list[Path]:
     -------
     list of pathlib.Path
         The reports written.
+
+    Raises
+    ------
+    FileNotFoundError
+        No ``folder`` given and clusteragree is not run from a clone.
 
     See Also
     --------
@@ -757,12 +852,13 @@ def render_examples(folder="reports", progress: bool = True) -> list[Path]:
     --------
     Several minutes (the full-size reports):
 
-    >>> paths = render_examples("reports")  # doctest: +SKIP
+    >>> paths = render_examples()  # doctest: +SKIP
     """
+    folder = examples_folder() if folder is None else Path(folder)
     paths = []
     for name in REPORTS:
-        paths.append(report(name, output=Path(folder) / f"{name}.html", progress=progress))
+        paths.append(report(name, output=folder / f"{name}.html", progress=progress))
     default = next(iter(REPORTS))
-    paths.append(report(default, output=Path(folder) / f"{default}.pdf", format="pdf",
+    paths.append(report(default, output=folder / f"{default}.pdf", format="pdf",
                         progress=progress))
     return paths

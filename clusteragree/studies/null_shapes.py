@@ -593,7 +593,7 @@ def thesis_null_table(k: int) -> pd.DataFrame:
 
     Amorim (2015), App. C: the indices under H0, EM solutions with n = 500, 800, 1100
     objects, 17,000 Patefield tables each, averaged over 30 data sets
-    (``data/thesis_tables_16_18.csv``).
+    (the package's ``data/thesis_tables_16_18.csv``).
 
     Parameters
     ----------

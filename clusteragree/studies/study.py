@@ -526,7 +526,7 @@ def load_results(source) -> pd.DataFrame:
     Parameters
     ----------
     source : str or path
-        ``"thesis"`` (the shipped full-design study, ``data/``), a study folder
+        ``"thesis"`` (the shipped full-design study, in the package's ``data/``), a study folder
         (``run(..., out=FOLDER)``), or a CSV file of results (``clusteragree study -o FILE``).
 
     Returns

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib
 import re
 
 import numpy as np
@@ -60,6 +61,69 @@ def test_bad_sources_are_named(kwargs, exc, message, tmp_path, monkeypatch):
     pd.DataFrame({"cls": [0, 1], "cl": [1, 0]}).to_csv(tmp_path / "d.csv", index=False)
     with pytest.raises(exc, match=message):
         load_clusterings(**kwargs)
+
+
+#: Input files a user may give by mistake (issue 29, item 10): the error names the parameter
+#: and the file and says what the file must hold, before the notebook starts.
+BAD_FILES = [
+    ("table_file", b"", "the file is empty"),
+    ("table_file", b",A,B\n", "a header row and no rows below it"),
+    ("table_file", b",A,B\nr\xe9,1,2\ns,3,4\n", r"not UTF-8 text \(byte 0xe9 on line 2"),
+    ("table_file", b"PK\x03\x04\x14\x00\x06\x00\x08\x00", "a binary file, not text"),
+    ("table_file", b",A,B\nr,1,x\ns,3,4\n", "column 'B' holds 'x' in row 'r', not a count"),
+    ("table_file", b",A,B\nr,1,\ns,3,4\n", "column 'B' holds an empty cell in row 'r'"),
+    ("table_file", b"a\nb\n", "one column only"),
+    ("table_file", b",A,B\nr,1,-2\ns,3,4\n", "non-negative"),
+    ("data_file", b"", "the file is empty"),
+    ("data_file", b"cls,cl\n", "a header row and no rows below it"),
+    ("data_file", b"cls,cl\n\xe9t\xe9,1\n", "not UTF-8 text"),
+    ("x_file", b"caf\xe9\nb\n", r"not UTF-8 text \(byte 0xe9 on line 1"),
+    ("x_file", b"\x00\x01\x02", "a binary file"),
+    ("x_file", b"\n\n", "the file is empty"),
+]
+
+
+@pytest.mark.parametrize("name, content, problem", BAD_FILES)
+def test_unreadable_input_files_name_parameter_file_and_what_is_expected(name, content, problem,
+                                                                          tmp_path):
+    from clusteragree.reports.helpers import EXPECTED
+
+    path = tmp_path / "given.csv"
+    path.write_bytes(content)
+    (tmp_path / "y.txt").write_text("a\nb\n")
+    kwargs = {name: str(path)}
+    kwargs.update({"data_file": dict(x_column="cls", y_column="cl"),
+                   "x_file": dict(y_file=str(tmp_path / "y.txt"))}.get(name, {}))
+    with pytest.raises(ValueError) as info:
+        load_clusterings(**kwargs)
+    message = str(info.value)
+    assert message.startswith(f"{name} '{path}': ") and re.search(problem, message), message
+    assert message.endswith("expected " + EXPECTED[name])
+
+
+@pytest.mark.parametrize("name, content, problem", [BAD_FILES[i] for i in (0, 1, 2, 3)])
+def test_cli_refuses_an_unreadable_file_before_the_notebook(name, content, problem, tmp_path,
+                                                             capsys, monkeypatch):
+    from clusteragree import cli
+
+    runner = importlib.import_module("clusteragree.reports.runner")
+    monkeypatch.setattr(runner, "_execute", lambda *a, **k: pytest.fail("notebook started"))
+    path = tmp_path / "given.csv"
+    path.write_bytes(content)
+    argv = ["report", "-p", f"{name}={path}", "-o", str(tmp_path / "r.html")]
+    with pytest.raises(SystemExit) as stop:
+        cli.main(argv)
+    err = capsys.readouterr().err
+    assert stop.value.code == 2 and len(err.strip().splitlines()) == 1
+    assert f"{name} '{path}'" in err and re.search(problem, err) and "expected a CSV" in err
+
+
+def test_a_column_not_in_the_data_file_is_named(tmp_path):
+    path = tmp_path / "d.csv"
+    path.write_text("cls,cl\na,1\nb,2\n")
+    with pytest.raises(ValueError, match=r"y_column 'cluster' is not a column of data_file "
+                                         r"'.*d\.csv'; its columns: cls, cl"):
+        load_clusterings(data_file=str(path), x_column="cls", y_column="cluster")
 
 
 # -- null means by method and random models --------------------------------------------------
@@ -196,3 +260,61 @@ def test_report_p_values_write_a_floor_as_a_bound_with_its_count():
     assert k > 0 and pvalue_text(above).iloc[0].endswith(f"({k} of 999)")
     exact = ca.compare(tab, indices=["rand"], method="exact")
     assert pvalue_text(exact).iloc[0] == "0.03683"
+
+
+# -- the reading follows the alternative tested (issue 29, item 15) --------------------------
+
+STATLOG = ca.load_dataset("statlog_em")
+
+
+def _first_line(alternative, indices=("rand", "adjusted_rand"), n_sim=199):
+    df = ca.compare(STATLOG, indices=list(indices), n_sim=n_sim, seed=1,
+                    alternative=alternative, confidence_level=None)
+    return df, reporting.reading(df).splitlines()[0]
+
+
+def test_two_sided_reading_says_differs_and_gives_the_tables_floor():
+    """The issue's report: two-sided, 17,000 tables; the table printed the floor
+    '< 0.0001176' and the reading 'the smallest p-value ... is 5.882e-05' and 'beyond chance'."""
+    df, line = _first_line("two-sided", n_sim=17_000)
+    floor = reporting.pvalue_text(df).iloc[0]
+    assert floor == "< 0.0001176 (0 of 17,000)"
+    assert "0.0001176 (2/(B + 1)" in line and "5.882e-05" not in line
+    assert "2 differ from chance at the 5% level" in line and "beyond chance" not in line
+    assert "two-sided p-value" in line and "with more agreement than chance" in line
+
+
+@pytest.mark.parametrize("alternative, finds, floor", [
+    (None, "2 show agreement beyond chance at the 5% level", "0.005000 (1/(B + 1))"),
+    ("greater", "2 show agreement beyond chance at the 5% level", "0.005000 (1/(B + 1))"),
+    ("less", "0 show agreement below chance at the 5% level", "0.005000 (1/(B + 1))"),
+    ("two-sided", "2 differ from chance at the 5% level", "0.01000 (2/(B + 1)"),
+])
+def test_reading_follows_the_alternative(alternative, finds, floor):
+    df, line = _first_line(alternative)
+    assert line.startswith("* Of 2 indices, " + finds), line
+    assert f"can give is {floor}" in line, line
+    # every floor the table prints is the one the reading gives
+    table_floor = reporting.pvalue_text(df).str.extract(r"< (\S+) \(0 of")[0].dropna()
+    assert set(table_floor) <= {floor.split()[0]}
+    words = ("beyond chance", "below chance", "differ from chance")
+    said = line.replace("(two-sided tests: agreement above or below chance)", "")
+    assert [w for w in words if w in said] == [w for w in words if w in finds], line
+
+
+def test_reading_of_mixed_tails_names_each_group():
+    """alternative="greater" tests a distance for more distance than chance: less agreement."""
+    _, line = _first_line("greater", indices=("rand", "vi"))
+    assert "1 was tested for agreement beyond chance (rand) and 1 shows agreement beyond " \
+           "chance at the 5% level" in line
+    assert "1 was tested for agreement below chance (variation_of_information) and 0 show " \
+           "agreement below chance" in line
+
+
+def test_two_sided_reading_says_on_which_side_and_exact_laws_have_no_floor():
+    df = ca.compare([[12, 2], [3, 10]], indices=["rand", "vi"], method="exact",
+                    alternative="two-sided", confidence_level=None)
+    line = reporting.reading(df).splitlines()[0]
+    assert line == ("* Of 2 indices, 2 differ from chance at the 5% level (two-sided tests: "
+                    "agreement above or below chance), all of them with more agreement than "
+                    "chance.")

@@ -358,3 +358,14 @@ def test_committed_default_pdf_matches_its_notebook():
     path = ROOT / "reports" / f"{name}.pdf"
     assert path.exists()
     assert read_fingerprint(path) == fingerprint(name, {})
+
+
+def test_examples_are_rendered_into_the_clone_from_any_folder(tmp_path, monkeypatch):
+    """``clusteragree report --all`` writes into the clone's reports/, not the current folder."""
+    seen = []
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(rp, "report", lambda name, output, **kw: seen.append(output) or output)
+    assert rp.examples_folder() == ROOT / "reports"
+    assert cli.main(["report", "--all"]) == 0
+    assert {p.parent for p in seen} == {ROOT / "reports"} and len(seen) == len(NAMES) + 1
+    assert not any(tmp_path.iterdir())

@@ -1,4 +1,4 @@
-"""Write the real data sets of data/ as CSV, once (development only; tests do not run this).
+"""Write the real data sets of clusteragree/data/ as CSV, once (development only; tests do not run this).
 
 How the CSV files were made, so that anyone can make them again:
 
@@ -17,7 +17,8 @@ How the CSV files were made, so that anyone can make them again:
 
 Requirements (development only, never at run time): Debian's ``r-cran-mlbench``
 (``apt-get install r-cran-mlbench``; its data live in /usr/lib/R/site-library/mlbench/data/),
-``pip install pyreadr scikit-learn``. Run from anywhere: ``python data/export_data.py``.
+``pip install pyreadr scikit-learn``. Run from anywhere:
+``python clusteragree/data/export_data.py`` (it writes beside itself).
 Columns holding only whole numbers are written as integers, the others with the shortest
 representation that reads back to the same float (pandas' default), so that a CSV read back
 equals its source exactly.
