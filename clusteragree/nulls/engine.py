@@ -147,7 +147,7 @@ def _choose(recs, options, clusterings, model, spec, rng, observed) -> list[Null
     to Monte Carlo. A Monte Carlo method is tried on all the groups still without a method at
     once, so the indices it serves share its random tables. The requests of one method are
     merged into one."""
-    method = spec.method or "auto"
+    method = spec.method or "auto"  # no method named: "auto"
     if method != "auto":
         return [_request(recs, options, clusterings, model, get_method(method, model), spec,
                          rng, False, observed)]
@@ -165,7 +165,8 @@ def _choose(recs, options, clusterings, model, spec, rng, observed) -> list[Null
                 req = _request(group, options, clusterings, model, method_rec, spec, rng,
                                True, observed)
             except (ValueError, MemoryError) as exc:  # too large, too slow, or not for this
-                refusals.append(f"{name} for {[r.name for r in group]}: {exc}")
+                which = f" for {[r.name for r in group]}" if len(tries) > 1 else ""
+                refusals.append(f"{name}{which}: {exc}")
                 pending.append(group)
             else:
                 chosen.setdefault(name, []).append(req)
@@ -352,17 +353,21 @@ def null_distributions(x, indices="paired", method="exact", *, y=None, model=Non
 
 
 @fill_doc
-def null_distribution(x, y=None, index="rand", method="exact", *, model=None, n_sim=None,
-                      seed=None, data=None, dropna=False, join="exact",
+def null_distribution(x, y=None, index="adjusted_rand", method="exact", *, model=None,
+                      n_sim=None, seed=None, data=None, dropna=False, join="exact",
                       **options) -> NullDistribution:
     """The null distribution of an index for the observed clusterings.
 
     Parameters
     ----------
     %(x, y)s
-    %(index)s
-    %(method)s
-        Here the default is "exact" (``agreement_test``'s is the model's own).
+    index : str or Index, default "adjusted_rand"
+        The index: a name or an alias of ``ca.list_indices()`` (e.g. "rand", "jaccard",
+        "nmi_sqrt"); the default of every function of one index.
+    method : str, NullSpec or scipy.stats.PermutationMethod, default "exact"
+        How the law is obtained, by the names a test takes (``clusteragree.agreement_test``,
+        whose default is "auto": the exact law when it fits the budgets, else Monte Carlo):
+        here the default is "exact", the exact law or a refusal before any work.
     %(model)s
     %(n_sim)s
     %(seed)s
