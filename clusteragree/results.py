@@ -490,8 +490,19 @@ class ResultsFrame(pd.DataFrame):
         return shown
 
     def to_string(self, *args, **kwargs) -> str | None:
-        """As ``DataFrame.to_string`` (and so ``print``), with the p-values to 3 significant
-        digits (``pvalue_texts``)."""
+        """The frame as text, as ``DataFrame.to_string`` (and so ``print``), with the
+        p-values to 3 significant digits (``pvalue_texts``).
+
+        Parameters
+        ----------
+        *args, **kwargs
+            As ``pandas.DataFrame.to_string`` takes them.
+
+        Returns
+        -------
+        str or None
+            The text, or None when written to ``buf``.
+        """
         return pd.DataFrame.to_string(self._pvalues_shown("<NA>"), *args, **kwargs)
 
     def _repr_html_(self) -> str:
