@@ -201,8 +201,11 @@ def test_auto_takes_the_exact_law_when_it_fits():
     assert res.method == "exact" and res.null.is_exact
 
 
-#: iris species against the classic k-means clustering (3 x 3, n = 150), and a table of 300
-#: objects whose law of s is exact in 0.2 s but whose law of t has about 6e7 entries (15 s).
+#: iris species against its EM clustering (scikit-learn's GaussianMixture(3, random_state=1);
+#: the issue's table, exact ARI p = 1.03e-62) and its k-means clustering (3 x 3, n = 150), and
+#: a table of 300 objects whose law of s is exact in 0.2 s but whose law of t has about 6e7
+#: entries (15 s).
+IRIS_EM = [[0, 50, 0], [45, 0, 5], [0, 0, 50]]
 IRIS = [[50, 0, 0], [0, 48, 2], [0, 14, 36]]
 LARGE_T = [[100, 0, 0], [0, 90, 10], [0, 30, 70]]
 #: The indices of the agreement report (notebooks/agreement.ipynb): the paired (s), the ARI (s),
@@ -212,17 +215,29 @@ REPORT_INDICES = ["paired", "adjusted_rand", "adjusted_mutual_info", "nmi_sum",
 T_INDICES = ["adjusted_mutual_info", "nmi_sum", "variation_of_information"]
 
 
-def test_auto_gives_iris_the_exact_laws_of_s_and_of_t():
+@pytest.mark.parametrize("table", [IRIS_EM, IRIS])
+def test_auto_gives_iris_the_exact_laws_of_s_and_of_t(table):
     # issue 29, item 12: one information index whose law failed the size estimate sent every
     # index to Monte Carlo (twelve p-values at the floor 1/17001); the law of t on iris has
     # 2.4e6 entries, within max_work, and the estimate now says so
-    df = ca.compare(IRIS, indices=REPORT_INDICES, method="auto", n_sim=200, seed=1,
+    df = ca.compare(table, indices=REPORT_INDICES, method="auto", n_sim=200, seed=1,
                     confidence_level=None)
     assert len(df) == 12 and (df["method"] == "exact").all(), df["method"]
-    assert df["n_sim"].isna().all()
-    exact = ca.compare(IRIS, indices=REPORT_INDICES, method="exact", confidence_level=None)
+    assert df["n_sim"].isna().all() and (df["pvalue_se"] == 0).all()
+    exact = ca.compare(table, indices=REPORT_INDICES, method="exact", confidence_level=None)
     assert df["pvalue"].tolist() == exact["pvalue"].tolist()
     assert 0 < df.loc["adjusted_rand", "pvalue"] < 1e-50  # not the floor 1/(n_sim + 1)
+
+
+def test_the_exact_p_value_of_iris_em_is_the_sum_over_every_table():
+    # an independent check of the issue's 1.0e-62: all 849,666 tables with iris' margins
+    # enumerated, P(s >= s_obs) summed over the 6 as extreme; each probability is the exp of
+    # sums of log-gamma values up to about 600 (some 1e-13 relative each way), far below 1e-10
+    tables, probs = ca.nulls.enumerate_tables([50, 50, 50], [45, 50, 55], max_tables=10**6)
+    s = (tables.astype(np.int64) ** 2).sum(axis=(1, 2))
+    brute = probs[s >= (np.array(IRIS_EM) ** 2).sum()].sum()
+    p = ca.agreement_test(IRIS_EM, index="adjusted_rand").pvalue
+    assert p == pytest.approx(brute, rel=1e-10) and p == pytest.approx(1.028e-62, rel=1e-3)
 
 
 def test_auto_sends_only_the_group_whose_law_is_too_large_to_monte_carlo():
