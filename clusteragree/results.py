@@ -86,11 +86,10 @@ def pvalue_texts(frame: pd.DataFrame, column: str = "pvalue", na_rep: str = "NA"
     digits, so that no positive p-value is printed as 0.
 
     A Monte Carlo p-value with no simulated value as extreme (``n_extreme`` 0) is the floor
-    1/(B + 1): "<5.88e-05". An exact p-value is never 0; one that is 0.0 has underflowed
-    (its ``pvalue_se`` is 0): "<1e-300". "0" is printed only for a 0 that is one (a standard
-    error 0, the share #{T >= t} / B = 0 of ``plus_one=False``). The frame's
-    ``attrs["pvalue_bound"]`` (set by ``results_frame``) says which p-values are bounds when
-    the frame shown lacks ``n_extreme`` or ``pvalue_se``.
+    1/(B + 1): "<5.88e-05". An exact p-value is never 0; one that is 0.0 has underflowed:
+    "<1e-300". "0" is printed only for a 0 that is one (a standard error 0, the share
+    #{T >= t} / B = 0 of ``plus_one=False``). The frame's ``attrs["pvalue_bound"]`` (set by
+    ``results_frame``) says which p-values are bounds, also in a frame of some of the columns.
 
     Parameters
     ----------
@@ -117,15 +116,15 @@ def pvalue_texts(frame: pd.DataFrame, column: str = "pvalue", na_rep: str = "NA"
     >>> pvalue_texts(df), df["pvalue"].round(6).tolist()
     (['8.4e-41', '7.9e-43'], [0.0, 0.0])
     """
-    bound = frame.attrs.get("pvalue_bound", {})  # kept by a frame of some of the columns
+    # which p-values are bounds: the frame's attrs (kept by a frame of some of its columns;
+    # a p-value 0 rounded by the user is not an underflow) and its n_extreme column
+    bound = frame.attrs.get("pvalue_bound", {}) if column == "pvalue" else {}
     floor = [bound.get(i) == "floor" for i in frame.index]
-    zero_se = [bound.get(i) == "underflow" for i in frame.index]
+    underflow = [bound.get(i) == "underflow" for i in frame.index]
     if column == "pvalue" and "n_extreme" in frame:
         floor = [a or b for a, b in zip(floor, (frame["n_extreme"] == 0).fillna(False))]
-    if column == "pvalue" and "pvalue_se" in frame:
-        zero_se = [a or b for a, b in zip(zero_se, (frame["pvalue_se"] == 0).fillna(False))]
     out = []
-    for v, low, exact in zip(frame[column], floor, zero_se):
+    for v, low, exact in zip(frame[column], floor, underflow):
         text = format_pvalue(v, na_rep=na_rep)
         if text == "0" and exact:
             text = "<1e-300"
