@@ -73,7 +73,7 @@ indices : str or list of str
 method : str, NullSpec or scipy.stats.PermutationMethod, default "auto"
     How the null law is obtained (``ca.nulls.list_nulls()``). "auto" (the default; None
     too) takes, for each test group (the indices that are functions of s = sum n_ij^2, those
-    of t = sum n_ij log n_ij, each other index), the exact law when its size estimated from
+    of t = sum n_ij log n_ij, the other indices), the exact law when its size estimated from
     the margins fits the budgets (``NullSpec``'s ``max_work`` and ``max_tables``), else Monte
     Carlo (17,000 Patefield tables under "perm", 17,000 random partitions under the other
     models, 999 permutations for indices of object pairs), and each result says which, as

@@ -121,7 +121,8 @@ def _request(recs, options, clusterings, model, method_rec, spec, rng, auto, obs
 
 def _test_groups(recs) -> list[list[Index]]:
     """The indices split by the law that serves them: the law of s (pair counting), of t
-    (information), or their own (``statistic`` None: enumeration, or each index alone)."""
+    (information), and the others (``statistic`` None: under "perm", one enumeration of the
+    tables serves them all)."""
     groups: dict = {}
     for rec in recs:
         groups.setdefault(getattr(rec, "statistic", None), []).append(rec)

@@ -49,7 +49,7 @@ class NullSpec:
         "exact", "hypergeometric", "patefield" or "permutation"; under the random partition
         models "exact" or "simulation"; for indices of object pairs "permutation" or "exact";
         "auto" takes, for each test group (the indices of s = sum n_ij^2, those of
-        t = sum n_ij log n_ij, each other index), the exact law when it fits the budgets
+        t = sum n_ij log n_ij, the other indices), the exact law when it fits the budgets
         below, else Monte Carlo (Patefield tables under "perm", random partitions under the
         other partition models, permutations for indices of object pairs). Default: "auto".
     model : str, optional
