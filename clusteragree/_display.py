@@ -21,11 +21,15 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:  # pragma: no cover
     import pandas as pd
 
-__all__ = ["DIGITS", "significant", "figure_html", "definition_table", "table", "plot_null",
-           "law_html", "support", "lattice_edges", "MAX_BARS"]
+__all__ = ["DIGITS", "PVALUE_DIGITS", "significant", "format_pvalue", "figure_html",
+           "definition_table", "table", "plot_null", "law_html", "support", "lattice_edges",
+           "MAX_BARS"]
 
 #: Significant digits of every number a report or an HTML result shows.
 DIGITS = 4
+
+#: Significant digits of every printed p-value (as R's ``printCoefmat`` and ``format.pval``).
+PVALUE_DIGITS = 3
 
 #: PNG metadata of every figure: no "Software" key (matplotlib's version), so that the same
 #: figure gives the same bytes whatever matplotlib drew it.
@@ -85,6 +89,39 @@ def significant(x, digits: int = DIGITS) -> str:
         text = f"{x:#.{digits}g}"
         return text.rstrip(".")
     return f"{x:.{digits - 1}e}"
+
+
+def format_pvalue(p, digits: int = PVALUE_DIGITS, na_rep: str = "NA") -> str:
+    """A p-value (or its standard error, or a bound on it) as text, to ``digits`` significant
+    digits, as R prints them: never a positive p rounded to 0.
+
+    Parameters
+    ----------
+    p : float, None or NA
+        The value.
+    digits : int, default 3
+        Significant digits.
+    na_rep : str, default "NA"
+        The text of a missing value.
+
+    Returns
+    -------
+    str
+        "1.02e-62", "0.0368", "0.5", "1"; "0" only for a value that is 0.
+
+    See Also
+    --------
+    significant : Any other number.
+
+    Examples
+    --------
+    >>> format_pvalue(1.0234e-62), format_pvalue(0.036834), format_pvalue(0.0), format_pvalue(None)
+    ('1.02e-62', '0.0368', '0', 'NA')
+    """
+    if p is None or type(p).__name__ == "NAType" or (isinstance(p, float) and math.isnan(p)):
+        return na_rep
+    p = float(p)
+    return "0" if p == 0 else f"{p:.{digits}g}"
 
 
 def figure_html(fig, width_px: int = 520) -> str:

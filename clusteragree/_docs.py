@@ -70,21 +70,24 @@ indices : str or list of str
     for this input (e.g. kappa on a non-square table) is left out with a warning (NA in a
     table of results); an index named on its own raises instead.""",
     "method": """\
-method : str, NullSpec or scipy.stats.PermutationMethod, optional
-    How the null law is obtained (``ca.nulls.list_nulls()``). Under ``model="perm"``:
-    "exact" (the exact law: a dynamic programme on s = sum n_ij^2 or t = sum n_ij log n_ij for
-    the pair-counting and information indices, every table enumerated for the others),
-    "hypergeometric" (closed-form mean and variance), "patefield" (random tables with the
-    observed margins, Patefield's algorithm AS 159) or "permutation" (random relabellings of
-    y). Under the random-partition models: "exact" (the exact mean; the full law when n is
-    small) or "simulation" (uniform random partitions). For indices of object pairs:
-    "permutation" or "exact" (the exact mean). "auto" takes the exact law when it fits the
-    budgets, else Monte Carlo, and says so. None: the model's default (17,000 Patefield
-    tables under "perm", the thesis' IADJUST; 17,000 random partitions under the other
-    models; 999 permutations for indices of object pairs). A ``ca.NullSpec`` gives the
-    method with its settings (the exact methods' budgets, a one-sided model's reference,
-    exhaustive permutations, a progress bar); scipy's ``PermutationMethod(n_resamples,
-    rng=...)`` is read as ``NullSpec("permutation", n_sim=n_resamples, seed=rng)``, and
+method : str, NullSpec or scipy.stats.PermutationMethod, default "auto"
+    How the null law is obtained (``ca.nulls.list_nulls()``). "auto" (the default; None
+    too) takes, for each test group (the indices that are functions of s = sum n_ij^2, those
+    of t = sum n_ij log n_ij, the other indices), the exact law when its size estimated from
+    the margins fits the budgets (``NullSpec``'s ``max_work`` and ``max_tables``), else Monte
+    Carlo (17,000 Patefield tables under "perm", 17,000 random partitions under the other
+    models, 999 permutations for indices of object pairs), and each result says which, as
+    R's ``fisher.test`` computes exactly when it can. Under ``model="perm"``: "exact" (the
+    exact law: a dynamic programme on s or t for the pair-counting and information indices,
+    every table enumerated for the others; refused when too large), "hypergeometric"
+    (closed-form mean and variance), "patefield" (random tables with the observed margins,
+    Patefield's algorithm AS 159; the thesis' IADJUST) or "permutation" (random relabellings
+    of y). Under the random-partition models: "exact" (the exact mean; the full law when n
+    is small) or "simulation" (uniform random partitions). For indices of object pairs:
+    "permutation" or "exact" (the exact mean). A ``ca.NullSpec`` gives the method with its
+    settings (the exact methods' budgets, a one-sided model's reference, exhaustive
+    permutations, a progress bar); scipy's ``PermutationMethod(n_resamples, rng=...)`` is
+    read as ``NullSpec("permutation", n_sim=n_resamples, seed=rng)``, and
     ``n_resamples=np.inf`` as every permutation (``exhaustive=True``), as in scipy.""",
     "model": """\
 model : {"perm", "num", "num1", "all", "all1", "objects", "pairs"}, optional

@@ -170,17 +170,18 @@ def agreement(x, y=None, index="adjusted_rand", *, data=None, dropna=False, join
 
 
 @fill_doc
-def agreement_test(x, y=None, index="rand", method=None, *, model=None, n_sim=None, seed=None,
-                   alternative=None, plus_one=True, data=None, dropna=False, join="exact",
-                   **options) -> AgreementTest:
+def agreement_test(x, y=None, index="adjusted_rand", method="auto", *, model=None, n_sim=None,
+                   seed=None, alternative=None, plus_one=True, data=None, dropna=False,
+                   join="exact", **options) -> AgreementTest:
     """Test whether two clusterings agree more than chance, by any index.
 
     Parameters
     ----------
     %(x, y)s
-    index : str or Index, default "rand"
-        The index (``ca.list_indices()``). The default is a raw index: its adjustment by the
-        null mean, which the test reports, is the adjusted Rand index.
+    index : str or Index, default "adjusted_rand"
+        The index (``ca.list_indices()``); the default of every function of one index. Under
+        the permutation model its test is the test of the Rand index and of every
+        pair-counting index (one statistic, sum n_ij^2).
     %(method)s
     %(model)s
     %(n_sim)s
@@ -238,8 +239,9 @@ def agreement_test(x, y=None, index="rand", method=None, *, model=None, n_sim=No
 
 
 @fill_doc
-def adjust(x, y=None, index="rand", method=None, center="mean", *, model=None, n_sim=None,
-           seed=None, optimum=None, data=None, dropna=False, join="exact", **options) -> float:
+def adjust(x, y=None, index="adjusted_rand", method="auto", center="mean", *, model=None,
+           n_sim=None, seed=None, optimum=None, data=None, dropna=False, join="exact",
+           **options) -> float:
     """The chance-adjusted value of an index.
 
     (I - c) / (max - c) for a similarity, (c - I) / (c - min) for a distance, with c the null
@@ -248,8 +250,9 @@ def adjust(x, y=None, index="rand", method=None, center="mean", *, model=None, n
     Parameters
     ----------
     %(x, y)s
-    index : str or Index, default "rand"
-        The index (``ca.list_indices()``); adjusted by its null mean, "rand" gives the ARI.
+    index : str or Index, default "adjusted_rand"
+        The index (``ca.list_indices()``); adjusted by its null mean, "rand" gives the ARI
+        (and so does the ARI itself under the permutation model, where its null mean is 0).
     %(method)s
     %(center)s
     %(model)s
@@ -303,7 +306,7 @@ def adjust(x, y=None, index="rand", method=None, center="mean", *, model=None, n
 
 
 @fill_doc
-def compare(x, y=None, indices="paired", method=None, *, model=None, n_sim=None, seed=None,
+def compare(x, y=None, indices="paired", method="auto", *, model=None, n_sim=None, seed=None,
             alternative=None, plus_one=True, confidence_level=0.95, data=None, dropna=False,
             join="exact", **options) -> pd.DataFrame:
     """Many indices side by side, with their nulls from the same random tables.

@@ -543,9 +543,9 @@ def _interval(rec, statistic, boot, jackknife, confidence_level, method,
 
 
 @fill_doc
-def confidence_interval(x, y=None, index="rand", *, confidence_level=0.95, method="BCa",
-                        n_resamples=9999, seed=None, data=None, dropna=False, join="exact",
-                        **options) -> ConfidenceInterval:
+def confidence_interval(x, y=None, index="adjusted_rand", *, confidence_level=0.95,
+                        method="BCa", n_resamples=9999, seed=None, data=None, dropna=False,
+                        join="exact", **options) -> ConfidenceInterval:
     """A bootstrap confidence interval of an index: the objects resampled with replacement.
 
     The interval's target is the index of the population the n objects were drawn from (for
@@ -559,7 +559,9 @@ def confidence_interval(x, y=None, index="rand", *, confidence_level=0.95, metho
     Parameters
     ----------
     %(x, y)s
-    %(index)s
+    index : str or Index, default "adjusted_rand"
+        The index: a name or an alias of ``ca.list_indices()`` (e.g. "rand", "jaccard",
+        "nmi_sqrt"); the default of every function of one index.
     confidence_level : float, default 0.95
         The nominal coverage, in (0, 1).
     method : {"BCa", "percentile"}, default "BCa"

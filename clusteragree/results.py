@@ -18,14 +18,14 @@ from dataclasses import dataclass, field
 
 import pandas as pd
 
-from ._display import definition_table, figure_html, table
+from ._display import definition_table, figure_html, format_pvalue, table
 from .indices import STATISTIC_NAMES, Index, get_index
 from .intervals import ConfidenceInterval, interval_of
 from .nulls import NullDistribution
 
 __all__ = ["AgreementTest", "ResultsFrame", "results_frame", "format_results", "frame_notes",
            "skewed_rows", "RESULT_COLUMNS", "FLOAT_COLUMNS", "INT_COLUMNS",
-           "PVALUE_BOUND_LEVEL", "SKEWED"]
+           "PVALUE_BOUND_LEVEL", "SKEWED", "PVALUE_COLUMNS", "pvalue_texts"]
 
 #: The one result schema of a test of one index (``to_frame()``, ``compare`` rows).
 #: The names are scipy's (``statistic``, ``pvalue``, ...), the same as ``AgreementTest``'s
@@ -62,18 +62,76 @@ def _z_caveat(nd: NullDistribution) -> str:
 
 
 def _fmt_p(res) -> str:
-    """The p-value of a test in words: exact, or Monte Carlo with its error, or, when no
-    simulated value is as extreme, the floor 1/(B + 1) with the count and an upper bound
-    (never a standard error as large as the estimate)."""
+    """The p-value of a test in words, to 3 significant digits: exact, or Monte Carlo with its
+    error, or, when no simulated value is as extreme, the floor 1/(B + 1) with the count and
+    an upper bound (never a standard error as large as the estimate)."""
     nd, p = res.null, res.pvalue
-    if not nd.is_sampled:
-        return "< 1e-300" if p < 1e-300 else f"= {p:.4g}"
+    if not nd.is_sampled:  # an exact p is never 0: below the floats, it underflows
+        return "< 1e-300" if p < 1e-300 else f"= {format_pvalue(p)}"
     B, k = nd.n_sim, res.n_extreme
     if k == 0:
-        return (f"< {1 / (B + 1):.4g} (0 of {B:,} simulated values as extreme; one-sided "
-                f"{PVALUE_BOUND_LEVEL:.0%} upper bound {res.pvalue_upper:.3g})")
-    return (f"= {p:.4g} (Monte Carlo s.e. {res.pvalue_se:.2g}; {k:,} of {B:,} simulated "
-            "values as extreme)")
+        return (f"< {format_pvalue(1 / (B + 1))} (0 of {B:,} simulated values as extreme; "
+                f"one-sided {PVALUE_BOUND_LEVEL:.0%} upper bound "
+                f"{format_pvalue(res.pvalue_upper)})")
+    return (f"= {format_pvalue(p)} (Monte Carlo s.e. {format_pvalue(res.pvalue_se, 2)}; "
+            f"{k:,} of {B:,} simulated values as extreme)")
+
+
+#: The columns of p-values, printed to 3 significant digits (``pvalue_texts``).
+PVALUE_COLUMNS = ("pvalue", "pvalue_se", "pvalue_upper")
+
+
+def pvalue_texts(frame: pd.DataFrame, column: str = "pvalue", na_rep: str = "NA") -> list[str]:
+    """A column of p-values (``PVALUE_COLUMNS``) of a results frame as text, to 3 significant
+    digits, so that no positive p-value is printed as 0.
+
+    A Monte Carlo p-value with no simulated value as extreme (``n_extreme`` 0) is the floor
+    1/(B + 1): "<5.88e-05". An exact p-value is never 0; one that is 0.0 has underflowed:
+    "<1e-300". "0" is printed only for a 0 that is one (a standard error 0, the share
+    #{T >= t} / B = 0 of ``plus_one=False``). The frame's ``attrs["pvalue_bound"]`` (set by
+    ``results_frame``) says which p-values are bounds, also in a frame of some of the columns.
+
+    Parameters
+    ----------
+    frame : DataFrame
+        A frame of the result schema.
+    column : str, default "pvalue"
+        "pvalue", "pvalue_se" or "pvalue_upper".
+    na_rep : str, default "NA"
+        The text of a missing value.
+
+    Returns
+    -------
+    list of str
+        One text per row.
+
+    See Also
+    --------
+    format_results : Prints a frame with them.
+
+    Examples
+    --------
+    >>> df = ca.compare([[40, 0, 0], [0, 35, 5], [0, 5, 35]], indices=["rand", "vi"],
+    ...                 method="exact", confidence_level=None)
+    >>> pvalue_texts(df), df["pvalue"].round(6).tolist()
+    (['8.4e-41', '7.9e-43'], [0.0, 0.0])
+    """
+    # which p-values are bounds: the frame's attrs (kept by a frame of some of its columns;
+    # a p-value 0 rounded by the user is not an underflow) and its n_extreme column
+    bound = frame.attrs.get("pvalue_bound", {}) if column == "pvalue" else {}
+    floor = [bound.get(i) == "floor" for i in frame.index]
+    underflow = [bound.get(i) == "underflow" for i in frame.index]
+    if column == "pvalue" and "n_extreme" in frame:
+        floor = [a or b for a, b in zip(floor, (frame["n_extreme"] == 0).fillna(False))]
+    out = []
+    for v, low, exact in zip(frame[column], floor, underflow):
+        text = format_pvalue(v, na_rep=na_rep)
+        if text == "0" and exact:
+            text = "<1e-300"
+        elif low and text != "0":
+            text = "<" + text
+        out.append(text)
+    return out
 
 
 @dataclass
@@ -418,6 +476,34 @@ class ResultsFrame(pd.DataFrame):
     def _constructor(self):
         return ResultsFrame
 
+    def _pvalues_shown(self, na_rep) -> pd.DataFrame:
+        """A plain copy whose p-value columns are text to 3 significant digits
+        (``pvalue_texts``): pandas would print 1e-62 as 0.0 beside 0.0368."""
+        cols = [c for c in PVALUE_COLUMNS if c in self.columns
+                and pd.api.types.is_numeric_dtype(self[c])] if self.columns.is_unique else []
+        if not cols:
+            return pd.DataFrame(self)
+        shown = pd.DataFrame(self).astype({c: object for c in cols})
+        for c in cols:
+            shown[c] = pvalue_texts(self, c, na_rep)
+        return shown
+
+    def to_string(self, *args, **kwargs) -> str | None:
+        """The frame as text, as ``DataFrame.to_string`` (and so ``print``), with the
+        p-values to 3 significant digits (``pvalue_texts``).
+
+        Parameters
+        ----------
+        *args, **kwargs
+            As ``pandas.DataFrame.to_string`` takes them.
+
+        Returns
+        -------
+        str or None
+            The text, or None when written to ``buf``.
+        """
+        return pd.DataFrame.to_string(self._pvalues_shown("<NA>"), *args, **kwargs)
+
     def _repr_html_(self) -> str:
         nulls = self.attrs.get("null") or sorted(
             {f"{m}, {k}" for m, k in zip(self.get("model", []), self.get("method", []))
@@ -428,7 +514,7 @@ class ResultsFrame(pd.DataFrame):
         notes = [*self.attrs.get("notes", []), *frame_notes(self)]
         if notes:  # how an index was computed (smi, rmi), the groups of one test, z's caveat
             caption = "; ".join([caption or "", *notes]).lstrip("; ")
-        return table(self, caption).to_html()
+        return table(self._pvalues_shown("NA"), caption).to_html()
 
 
 def skewed_rows(frame: pd.DataFrame) -> pd.Series:
@@ -533,7 +619,12 @@ def results_frame(tests) -> pd.DataFrame:
                          index=pd.Index([t.index for t in tests], name="index"))
     types = {c: "Float64" for c in FLOAT_COLUMNS}
     types.update({c: "Int64" for c in INT_COLUMNS})
-    return frame.astype(types)
+    frame = frame.astype(types)
+    # the p-values that are bounds, for a frame of some of the columns (``pvalue_texts``)
+    frame.attrs["pvalue_bound"] = {
+        t.index: "floor" if t.n_extreme == 0 else "underflow" for t in tests
+        if t.n_extreme == 0 or (t.pvalue == 0 and t.pvalue_se == 0)}
+    return frame
 
 
 
@@ -541,8 +632,9 @@ def results_frame(tests) -> pd.DataFrame:
 def format_results(frame: pd.DataFrame, columns=None, digits: int = 4) -> str:
     """A results frame as text, R-style.
 
-    Numbers to ``digits`` significant digits, NA where the method gives nothing, and the null
-    named above the table.
+    Numbers to ``digits`` significant digits, p-values to 3 (``pvalue_texts``: as R prints
+    them, never a positive p as 0), NA where the method gives nothing, and the null named
+    above the table.
 
     Parameters
     ----------
@@ -551,7 +643,7 @@ def format_results(frame: pd.DataFrame, columns=None, digits: int = 4) -> str:
     columns : list of str, optional
         The columns to show (default all).
     digits : int, default 4
-        Significant digits.
+        Significant digits of the numbers other than p-values.
 
     Returns
     -------
@@ -567,21 +659,19 @@ def format_results(frame: pd.DataFrame, columns=None, digits: int = 4) -> str:
     >>> df = ca.compare([[30, 20], [10, 20]], indices=["rand", "jaccard"], method="exact")
     >>> print(format_results(df, ["statistic", "null_mean", "pvalue", "adjusted_mean"]))
     null: both margins fixed (permutation model); dynamic programme on s
-            statistic null_mean   pvalue adjusted_mean
-    index                                             
-    rand       0.5253    0.4997  0.03683       0.05124
-    jaccard    0.3644    0.3414  0.03683       0.03490
+            statistic null_mean  pvalue adjusted_mean
+    index                                            
+    rand       0.5253    0.4997  0.0368       0.05124
+    jaccard    0.3644    0.3414  0.0368       0.03490
     one test, of sum n_ij^2 given the margins: rand, jaccard
     1 distinct test among 2 indices
     """
     cols = list(columns) if columns is not None else list(frame.columns)
     shown = frame[cols].astype(object).copy()
     skewed = skewed_rows(frame)
-    floor = (frame["n_extreme"] == 0).fillna(False) if "n_extreme" in frame else None
     for c in cols:
-        if c == "pvalue" and floor is not None:  # no simulated value as extreme: p < 1/(B+1)
-            shown[c] = ["NA" if pd.isna(v) else f"<{float(v):#.{digits - 1}g}" if low
-                        else f"{float(v):#.{digits}g}" for v, low in zip(frame[c], floor)]
+        if c in PVALUE_COLUMNS:  # 3 significant digits, a floor as "<1/(B+1)"
+            shown[c] = pvalue_texts(frame, c)
         elif c == "zscore":  # z beside a skewed law carries its caveat (a star, and a note)
             shown[c] = ["NA" if pd.isna(v) else f"{float(v):#.{digits}g}" + ("*" if sk else "")
                         for v, sk in zip(frame[c], skewed)]
@@ -596,4 +686,4 @@ def format_results(frame: pd.DataFrame, columns=None, digits: int = 4) -> str:
         notes = [n for n in notes if not n.startswith("z*")]
     notes = [*frame.attrs.get("notes", []), *notes]  # how indices were computed, no interval
     with pd.option_context("display.max_rows", None, "display.width", 200):
-        return "\n".join(head + [shown.to_string()] + notes)
+        return "\n".join(head + [pd.DataFrame(shown).to_string()] + notes)

@@ -167,26 +167,27 @@ def test_one_hot_hard_memberships_work_like_labels_everywhere():
 
 def test_a_p_value_at_the_monte_carlo_floor_is_a_bound_with_its_count():
     # the issue's reproducer: n = 846, no simulated table as extreme as the observed one
-    res = ca.agreement_test(ca.load_dataset("statlog_em"), index="sokal_sneath", seed=1)
+    res = ca.agreement_test(ca.load_dataset("statlog_em"), index="sokal_sneath",
+                            method="patefield", seed=1)
     B = res.null.n_sim
     assert res.n_extreme == 0 and res.pvalue == pytest.approx(1 / (B + 1))
     assert np.isnan(res.pvalue_se)  # never a standard error as large as the estimate
     # Clopper-Pearson's one-sided bound for 0 of B: 1 - 0.05 ** (1 / B), about 3 / B
     assert res.pvalue_upper == pytest.approx(1 - 0.05 ** (1 / B), rel=1e-9)
     text = str(res)
-    assert "p-value < 5.882e-05 (0 of 17,000 simulated values as extreme; one-sided 95% upper " \
+    assert "p-value < 5.88e-05 (0 of 17,000 simulated values as extreme; one-sided 95% upper " \
            "bound 0.000176)" in text and "s.e." not in text
     row = res.to_frame().loc["sokal_sneath"]
     assert row["n_extreme"] == 0 and pd.isna(row["pvalue_se"])
-    df = ca.compare(ca.load_dataset("statlog_em"), indices=["rand", "jaccard"], n_sim=500,
-                    seed=1)
+    df = ca.compare(ca.load_dataset("statlog_em"), indices=["rand", "jaccard"],
+                    method="patefield", n_sim=500, seed=1)
     assert (df["n_extreme"] == 0).all() and df["pvalue_se"].isna().all()
-    assert "<0.00200" in ca.format_results(df, ["pvalue"])
+    assert "<0.002" in ca.format_results(df, ["pvalue"])
 
 
 def test_a_p_value_above_the_floor_keeps_its_error_and_says_its_count():
     tab = ca.ContingencyTable([[30, 20], [10, 20]])
-    res = ca.agreement_test(tab, index="rand", n_sim=2000, seed=1)
+    res = ca.agreement_test(tab, index="rand", method="patefield", n_sim=2000, seed=1)
     k = int(np.sum(res.null.samples >= res.statistic - 1e-9 * abs(res.statistic)))
     assert res.n_extreme == k > 0 and res.pvalue == pytest.approx((k + 1) / 2001)
     assert f"{k:,} of 2,000 simulated values as extreme" in str(res)
@@ -289,3 +290,94 @@ def test_compare_notes_an_index_too_small_for_its_interval():
     df = ca.compare([[1, 0], [0, 1]], indices=["rand"], method="exact")
     assert pd.isna(df.loc["rand", "ci_low"])
     assert any("no interval for rand" in note for note in df.attrs["notes"])
+
+
+# -- one default index, "auto" by default (issue 29, item 13) ----------------------------------
+
+def test_the_functions_of_one_index_share_one_default_index_and_tests_default_to_auto():
+    import inspect
+
+    single = [ca.agreement, ca.agreement_test, ca.adjust, ca.confidence_interval,
+              ca.nulls.null_distribution]
+    assert {inspect.signature(f).parameters["index"].default for f in single} == \
+        {"adjusted_rand"}
+    assert inspect.signature(ca.compare).parameters["indices"].default == "paired"
+    for test in (ca.agreement_test, ca.adjust, ca.compare):
+        assert inspect.signature(test).parameters["method"].default == "auto", test
+    # the thesis' IADJUST keeps its Patefield tables; the interval's method is BCa
+    assert inspect.signature(ca.iadjust).parameters["method"].default == "patefield"
+    assert inspect.signature(ca.confidence_interval).parameters["method"].default == "BCa"
+
+
+def test_a_small_table_gets_its_exact_law_by_default():
+    # the issue's case: a 3 x 3 table of 9 objects was tested with 17,000 Patefield tables
+    x, y = [0, 0, 0, 1, 1, 1, 2, 2, 2], [0, 0, 1, 1, 1, 2, 2, 2, 0]
+    res = ca.agreement_test(x, y)
+    exact = ca.agreement_test(x, y, index="adjusted_rand", method="exact")
+    assert res.index == "adjusted_rand" and res.method == "exact"
+    assert res.pvalue == exact.pvalue and res.pvalue_se == 0
+    assert "chosen by method='auto'" in str(res)
+    df = ca.compare(x, y, confidence_level=None)
+    assert (df["method"] == "exact").all() and df["n_sim"].isna().all()
+    # adjusting the ARI by its exact null mean (0 under "perm") gives the ARI, as adjusting
+    # the Rand index (the old default) did
+    assert ca.adjust(x, y) == pytest.approx(ca.agreement(x, y), abs=1e-12)
+    assert ca.adjust(x, y) == pytest.approx(ca.adjust(x, y, index="rand"), abs=1e-12)
+    # a NullSpec that names no method is "auto" too
+    spec = ca.agreement_test(x, y, method=ca.NullSpec(max_work=10**6))
+    assert spec.method == "exact"
+    ci = ca.confidence_interval(x, y, n_resamples=200, seed=1)
+    assert ci.statistic == ca.agreement(x, y, index="adjusted_rand")
+
+
+def test_iadjust_keeps_the_thesis_patefield_tables():
+    df = ca.iadjust([[3, 1, 0], [0, 2, 1], [1, 0, 2]], n_sim=300, seed=1)
+    assert (df["method"] == "patefield").all() and (df["n_sim"] == 300).all()
+
+
+# -- p-values printed to 3 significant digits (issue 29, item 14) ------------------------------
+
+SHARP = [[40, 0, 0], [0, 35, 5], [0, 5, 35]]  # exact p-values 8.4e-41 (s) and 7.9e-43 (t)
+
+
+def test_printed_p_values_have_three_significant_digits_and_never_show_a_positive_p_as_0():
+    df = ca.compare(SHARP, indices=["rand", "vi"], method="exact", confidence_level=None)
+    assert 0 < df["pvalue"].max() < 1e-40
+    texts = [f"{p:.3g}" for p in df["pvalue"]]  # 8.4e-41, 7.9e-43
+    printed = str(df[["statistic", "pvalue", "pvalue_se"]])
+    rows = {line.split()[0]: line.split()[1:] for line in printed.splitlines()[2:]}
+    assert rows["rand"][1:] == [texts[0], "0"] and rows["variation_of_information"][1:] == \
+        [texts[1], "0"], printed
+    with pd.option_context("display.width", 400, "display.max_columns", None):
+        assert all(t in repr(df) for t in texts)  # the whole frame, as print(df) shows it
+    assert all(t in ca.format_results(df, ["pvalue"]) for t in texts)
+    assert all(f">{t}<" in df._repr_html_() for t in texts)
+    res = ca.agreement_test(SHARP, index="rand", method="exact")
+    assert f"p-value = {texts[0]}\n" in str(res) and texts[0] in res._repr_html_()
+    exact = ca.agreement_test([[30, 20], [10, 20]], index="rand", method="exact")
+    assert "p-value = 0.0368\n" in str(exact)  # 0.036834...: 3 digits, as R prints
+
+
+def test_monte_carlo_p_values_are_printed_to_three_digits_with_their_floor():
+    res = ca.agreement_test([[4, 2], [1, 3]], index="rand", method="patefield", n_sim=999,
+                            seed=1)
+    p = res.pvalue
+    assert f"p-value = {p:.3g} (Monte Carlo s.e. {res.pvalue_se:.2g};" in str(res)
+    df = ca.compare(SHARP, indices=["rand"], method="patefield", n_sim=999, seed=1,
+                    confidence_level=None)
+    assert df.loc["rand", "n_extreme"] == 0
+    assert "<0.001 " in str(df[["pvalue", "pvalue_se", "pvalue_upper"]]) + " "
+    thesis = ca.compare(SHARP, indices=["rand"], method="patefield", n_sim=999, seed=1,
+                        plus_one=False, confidence_level=None)
+    assert thesis.loc["rand", "pvalue"] == 0
+    assert str(thesis[["pvalue"]]).split()[-1] == "0"  # the thesis' share 0/B is 0
+
+
+def test_an_exact_p_value_below_the_floats_is_printed_as_a_bound_not_as_0():
+    # 1 / C(1200, 600) ~ 2.5e-360 underflows: an exact p is never 0
+    df = ca.compare([[600, 0], [0, 600]], indices=["rand"], method="exact",
+                    confidence_level=None)
+    assert df.loc["rand", "pvalue"] == 0
+    assert "<1e-300" in str(df[["pvalue"]]) and "<1e-300" in ca.format_results(df)
+    res = ca.agreement_test([[600, 0], [0, 600]], index="rand", method="exact")
+    assert "p-value < 1e-300\n" in str(res)

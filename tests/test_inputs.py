@@ -164,7 +164,8 @@ BAD = [
     ("exhaustive not bool", lambda: ca.agreement_test(TAB, method=ca.NullSpec(
         "permutation", exhaustive="yes")), TypeError,
      r"^exhaustive must be True or False"),
-    ("exhaustive with patefield", lambda: ca.agreement_test(TAB, n_sim=BIG, method=ca.NullSpec(exhaustive=True)),
+    ("exhaustive with patefield", lambda: ca.agreement_test(
+        TAB, n_sim=BIG, method=ca.NullSpec("patefield", exhaustive=True)),
      ValueError, r"^exhaustive= is for permutation methods"),
     ("reference value", lambda: ca.adjust(X6, Y6, index="rand", method=ca.NullSpec(
         "exact", model="num1", reference="z")), ValueError,
@@ -193,7 +194,8 @@ BAD = [
     ("exact too large", lambda: ca.nulls.null_distribution(
         np.full((4, 4), 12) + np.eye(4, dtype=int) * 10, index="ari", method="exact"),
      ValueError, r"max_work"),
-    ("Monte Carlo too large for memory", lambda: ca.agreement_test(TAB, n_sim=10**15),
+    ("Monte Carlo too large for memory", lambda: ca.agreement_test(TAB, n_sim=10**15,
+                                                                   method="patefield"),
      MemoryError, r"^n_sim=1,000,000,000,000,000 draws"),
 ]
 
@@ -272,7 +274,7 @@ def test_compare_of_a_group_keeps_a_row_of_NA_for_an_undefined_index():
 
 
 def test_printed_test_labels_adjusted_values_as_adjusted_values():
-    text = str(ca.agreement_test([[30, 20], [10, 20]], index="ari", seed=1))
+    text = str(ca.agreement_test([[30, 20], [10, 20]], index="ari", method="patefield", seed=1))
     line = next(ln for ln in text.splitlines() if ln.startswith("adjusted "))
     assert line.startswith("adjusted adjusted_rand, (I - c) / (max - c): 0.0513 (c = null mean)")
     assert "null mean = -6.16" in text  # the null mean itself, two lines above

@@ -63,9 +63,10 @@ class Model:
     one_sided : bool, default False
         The reference clustering (x, or ``reference=``) is fixed.
     default_method : str, default "patefield"
-        The method used when none is given.
+        The model's own Monte Carlo method, which an error names when the exact law gives no
+        test (no method named is ``auto``, which falls back on the methods of ``auto``).
     auto : tuple of str, default ()
-        What ``method="auto"`` tries, in order.
+        What ``method="auto"`` (the default) tries, in order, for each test group.
     reference : str, default ""
         The model's sources.
     margins_fixed : bool, default False
@@ -103,7 +104,7 @@ class Model:
     fixed: str  # what the model keeps: "both margins", "x; y's number of clusters", ...
     inputs: str = "table"  # "table": partitions (through their table); "pairs": object pairs
     one_sided: bool = False  # x is a fixed reference
-    default_method: str = "patefield"
+    default_method: str = "patefield"  # its own Monte Carlo method (named in errors)
     auto: tuple[str, ...] = ()  # what method="auto" tries, in order
     reference: str = ""
     margins_fixed: bool = False  # both cluster sizes kept: the tests of s (or t) are one test

@@ -2,8 +2,9 @@
 methods.
 
 ``plan(clusterings, indices, spec, options)`` turns the converted clusterings, the index
-records and one ``NullSpec`` into checked ``NullRequest`` records (one per kind of index: table
-indices and indices of object pairs), so every bad argument is an error before any work;
+records and one ``NullSpec`` into checked ``NullRequest`` records (one per kind of index, table
+indices and indices of object pairs, and per method when ``method="auto"`` chooses one per test
+group), so every bad argument is an error before any work;
 ``run`` hands each request to its method's ``law``. The public functions
 ``null_distributions`` and ``null_distribution`` convert their arguments once and take these two
 steps.
@@ -15,6 +16,8 @@ passes ``req.n_sim`` to its sampler.
 """
 
 from __future__ import annotations
+
+from dataclasses import replace
 
 from ..indices import (get_index, group_members, resolve_indices, skip_undefined,
                        split_options)
@@ -116,24 +119,62 @@ def _request(recs, options, clusterings, model, method_rec, spec, rng, auto, obs
     return req
 
 
-def _choose(recs, options, clusterings, model, spec, rng, observed) -> NullRequest:
-    """The checked request of one group; ``method="auto"`` takes the first of the model's
-    ``auto`` methods whose check passes (exact when it fits, else Monte Carlo). On a sparse
-    table, no method named means "auto" (the model's default needs a dense table)."""
-    method = spec.method or model.default_method
-    if spec.method is None and is_sparse(clusterings.table):
-        method = "auto"  # the default method needs a dense table: take the best that serves
+def _test_groups(recs) -> list[list[Index]]:
+    """The indices split by the law that serves them: the law of s (pair counting), of t
+    (information), and the others (``statistic`` None: under "perm", one enumeration of the
+    tables serves them all)."""
+    groups: dict = {}
+    for rec in recs:
+        groups.setdefault(getattr(rec, "statistic", None), []).append(rec)
+    return list(groups.values())
+
+
+def _merged(reqs) -> NullRequest:
+    """One request for the indices of several checked requests of one method."""
+    if len(reqs) == 1:
+        return reqs[0]
+    observed = {k: v for req in reqs for k, v in req.observed.items()}
+    return replace(reqs[0], indices=tuple(r for req in reqs for r in req.indices),
+                   observed=observed)
+
+
+def _choose(recs, options, clusterings, model, spec, rng, observed) -> list[NullRequest]:
+    """The checked requests of one kind of index.
+
+    A method named is one request. ``method="auto"`` (and no method named) is decided per test
+    group (``_test_groups``: the indices of s, those of t, the others): each group takes the
+    first of the model's ``auto`` methods whose check passes for it (the exact law when its
+    own law fits, else Monte Carlo), so a law too large for one group sends only that group
+    to Monte Carlo. A Monte Carlo method is tried on all the groups still without a method at
+    once, so the indices it serves share its random tables. The requests of one method are
+    merged into one."""
+    method = spec.method or "auto"  # no method named: "auto"
     if method != "auto":
-        return _request(recs, options, clusterings, model, get_method(method, model), spec,
-                        rng, False, observed)
+        return [_request(recs, options, clusterings, model, get_method(method, model), spec,
+                         rng, False, observed)]
+    chosen: dict[str, list[NullRequest]] = {}
     refusals = []
+    pending = _test_groups(recs)
     for name in model.auto:
-        try:
-            return _request(recs, options, clusterings, model, get_method(name, model), spec,
-                            rng, True, observed)
-        except (ValueError, MemoryError) as exc:  # too large, too slow, or not for this
-            refusals.append(f"{name}: {exc}")
-    raise ValueError("method='auto' found no method for this request: " + "; ".join(refusals))
+        if not pending:
+            break
+        method_rec = get_method(name, model)
+        tries = [[r for g in pending for r in g]] if method_rec.monte_carlo else pending
+        pending = []
+        for group in tries:
+            try:
+                req = _request(group, options, clusterings, model, method_rec, spec, rng,
+                               True, observed)
+            except (ValueError, MemoryError) as exc:  # too large, too slow, or not for this
+                which = f" for {[r.name for r in group]}" if len(tries) > 1 else ""
+                refusals.append(f"{name}{which}: {exc}")
+                pending.append(group)
+            else:
+                chosen.setdefault(name, []).append(req)
+    if pending:
+        raise ValueError("method='auto' found no method for this request: "
+                         + "; ".join(refusals))
+    return [_merged(reqs) for reqs in chosen.values()]
 
 
 def _observed_value(rec: Index, table, options) -> float:
@@ -177,7 +218,9 @@ def plan(clusterings: Clusterings, recs, spec: NullSpec, options=None, *,
     Returns
     -------
     list of NullRequest
-        One request per kind of index (table indices; indices of object pairs).
+        One request per kind of index (table indices; indices of object pairs) and, under
+        ``method="auto"``, per method chosen (the exact law for the test groups whose law fits,
+        one Monte Carlo request for the others).
 
     See Also
     --------
@@ -219,8 +262,9 @@ def plan(clusterings: Clusterings, recs, spec: NullSpec, options=None, *,
         groups = [[r for r in g if r.name not in not_defined] for g in groups]
         models = [m for g, m in zip(groups, models) if g]
         groups = [g for g in groups if g]
-    requests = [_choose(g, {r.name: per[r.name] for r in g}, clusterings, mod, spec, rng,
-                        observed) for g, mod in zip(groups, models)]
+    requests = [req for g, mod in zip(groups, models)
+                for req in _choose(g, {r.name: per[r.name] for r in g}, clusterings, mod, spec,
+                                   rng, observed)]
     for req in requests:
         req.not_defined = not_defined
     return requests
@@ -305,21 +349,26 @@ def null_distributions(x, indices="paired", method="exact", *, y=None, model=Non
     spec = NullSpec.of(method, model=model, n_sim=n_sim, seed=seed)
     recs = index_records(indices)
     clusterings = entry(x, y, data, dropna, join, recs)
-    return run(plan(clusterings, recs, spec, options, optional=group_members(indices)))
+    laws = run(plan(clusterings, recs, spec, options, optional=group_members(indices)))
+    return {r.name: laws[r.name] for r in recs if r.name in laws}  # in the order asked
 
 
 @fill_doc
-def null_distribution(x, y=None, index="rand", method="exact", *, model=None, n_sim=None,
-                      seed=None, data=None, dropna=False, join="exact",
+def null_distribution(x, y=None, index="adjusted_rand", method="exact", *, model=None,
+                      n_sim=None, seed=None, data=None, dropna=False, join="exact",
                       **options) -> NullDistribution:
     """The null distribution of an index for the observed clusterings.
 
     Parameters
     ----------
     %(x, y)s
-    %(index)s
-    %(method)s
-        Here the default is "exact" (``agreement_test``'s is the model's own).
+    index : str or Index, default "adjusted_rand"
+        The index: a name or an alias of ``ca.list_indices()`` (e.g. "rand", "jaccard",
+        "nmi_sqrt"); the default of every function of one index.
+    method : str, NullSpec or scipy.stats.PermutationMethod, default "exact"
+        How the law is obtained, by the names a test takes (``clusteragree.agreement_test``,
+        whose default is "auto": the exact law when it fits the budgets, else Monte Carlo):
+        here the default is "exact", the exact law or a refusal before any work.
     %(model)s
     %(n_sim)s
     %(seed)s

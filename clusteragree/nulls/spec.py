@@ -53,9 +53,10 @@ class NullSpec:
         How the law is obtained (``ca.nulls.list_nulls()``): under ``model="perm"``
         "exact", "hypergeometric", "patefield" or "permutation"; under the random partition
         models "exact" or "simulation"; for indices of object pairs "permutation" or "exact";
-        "auto" takes the exact law when it fits the budgets below, else Monte Carlo. Default:
-        the model's own (Patefield tables under "perm", random partitions under the other
-        partition models, permutations for indices of object pairs).
+        "auto" takes, for each test group (the indices of s = sum n_ij^2, those of
+        t = sum n_ij log n_ij, the other indices), the exact law when it fits the budgets
+        below, else Monte Carlo (Patefield tables under "perm", random partitions under the
+        other partition models, permutations for indices of object pairs). Default: "auto".
     model : str, optional
         The random model (Gates & Ahn 2017): "perm" (default: both margins fixed), "num",
         "num1", "all", "all1" for partitions; "objects" (default for indices of object pairs:

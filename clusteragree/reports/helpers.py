@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import pandas as pd
 
-from .._display import DIGITS, PNG_METADATA, significant, table
+from .._display import DIGITS, PNG_METADATA, format_pvalue, significant, table
 from .results import interval_text, table_of_laws, method_text, pvalue_text, table_of_tests
 
 __all__ = ["setup", "table", "significant", "DIGITS", "load_clusterings", "session_info",
@@ -517,11 +517,11 @@ def _floor(results: pd.DataFrame) -> str:
         draws = method_text(part.loc[part["n_sim"] == b]).iloc[0]
         if two:
             clauses.append(f"the smallest two-sided p-value a Monte Carlo law of {draws} can "
-                           f"give is {significant(min(1.0, 2 / (b + 1)))} (2/(B + 1): twice "
+                           f"give is {format_pvalue(min(1.0, 2 / (b + 1)))} (2/(B + 1): twice "
                            "the smaller tail's floor)")
         else:
             clauses.append(f"the smallest p-value a Monte Carlo law of {draws} can give is "
-                           f"{significant(1 / (b + 1))} (1/(B + 1))")
+                           f"{format_pvalue(1 / (b + 1))} (1/(B + 1))")
     return "; " + "; ".join(clauses)
 
 
@@ -586,12 +586,13 @@ def reading(results: pd.DataFrame, models: pd.DataFrame | None = None) -> str:
 
     Examples
     --------
-    >>> df = ca.compare(ca.load_dataset("statlog_em"), indices=["rand", "vi"], n_sim=999,
-    ...                 seed=1, alternative="two-sided", confidence_level=None)
+    >>> df = ca.compare(ca.load_dataset("statlog_em"), indices=["rand", "vi"],
+    ...                 method="patefield", n_sim=999, seed=1, alternative="two-sided",
+    ...                 confidence_level=None)
     >>> print(reading(df).splitlines()[0])  # doctest: +NORMALIZE_WHITESPACE
     * Of 2 indices, 2 differ from chance at the 5% level (two-sided tests: agreement above or
     below chance), all of them with more agreement than chance; the smallest two-sided p-value
-    a Monte Carlo law of 999 Patefield tables can give is 0.002000 (2/(B + 1): twice the
+    a Monte Carlo law of 999 Patefield tables can give is 0.002 (2/(B + 1): twice the
     smaller tail's floor).
     """
     lines = [_tests_sentence(results)]

@@ -9,14 +9,14 @@
 
 >>> df = ca.compare([[12, 2], [3, 10]], indices=["rand", "purity"], method="auto", seed=1)
 >>> table_of_tests(df).loc["rand", ["p-value", "method"]].tolist()
-['0.001838', 'exact']
+['0.00184', 'exact']
 """
 
 from __future__ import annotations
 
 import pandas as pd
 
-from .._display import significant
+from .._display import format_pvalue, significant
 from ..results import skewed_rows
 
 __all__ = ["pvalue_text", "method_text", "interval_text", "table_of_tests", "table_of_laws"]
@@ -26,8 +26,8 @@ def pvalue_text(results: pd.DataFrame) -> pd.Series:
     """The p-values of a results frame as a reader should see them.
 
     A Monte Carlo p-value with no simulated value as extreme is a floor, written
-    "< 1/(B+1) (0 of B)"; the others are written to 4 significant digits with, for Monte
-    Carlo, the count of simulated values as extreme.
+    "< 1/(B+1) (0 of B)"; the others are written to 3 significant digits, as R prints
+    p-values, with, for Monte Carlo, the count of simulated values as extreme.
 
     Parameters
     ----------
@@ -45,18 +45,19 @@ def pvalue_text(results: pd.DataFrame) -> pd.Series:
 
     Examples
     --------
-    >>> df = ca.compare(ca.load_dataset("statlog_em"), indices=["rand"], n_sim=999, seed=1)
+    >>> df = ca.compare(ca.load_dataset("statlog_em"), indices=["rand"], method="patefield",
+    ...                 n_sim=999, seed=1)
     >>> pvalue_text(df).tolist()
-    ['< 0.001000 (0 of 999)']
+    ['< 0.001 (0 of 999)']
     """
     def one(p, k, b):
         if pd.isna(p):
             return "NA"
         if pd.isna(k):
-            return significant(p)
+            return format_pvalue(p)
         if k == 0:
-            return f"< {significant(p)} (0 of {int(b):,})"
-        return f"{significant(p)} ({int(k):,} of {int(b):,})"
+            return f"< {format_pvalue(p)} (0 of {int(b):,})"
+        return f"{format_pvalue(p)} ({int(k):,} of {int(b):,})"
 
     return pd.Series([one(p, k, b) for p, k, b in zip(results["pvalue"], results["n_extreme"],
                                                       results["n_sim"])],
@@ -88,7 +89,8 @@ def method_text(results: pd.DataFrame) -> pd.Series:
 
     Examples
     --------
-    >>> df = ca.compare([[30, 20], [10, 20]], indices=["rand"], n_sim=999, seed=1)
+    >>> df = ca.compare([[30, 20], [10, 20]], indices=["rand"], method="patefield", n_sim=999,
+    ...                 seed=1)
     >>> method_text(df).tolist()
     ['999 Patefield tables']
     """

@@ -201,6 +201,130 @@ def test_auto_takes_the_exact_law_when_it_fits():
     assert res.method == "exact" and res.null.is_exact
 
 
+#: iris species against its EM clustering (scikit-learn's GaussianMixture(3, random_state=1);
+#: the issue's table, exact ARI p = 1.03e-62) and its k-means clustering (3 x 3, n = 150), and
+#: a table of 300 objects whose law of s is exact in 0.2 s but whose law of t has about 6e7
+#: entries (15 s).
+IRIS_EM = [[0, 50, 0], [45, 0, 5], [0, 0, 50]]
+IRIS = [[50, 0, 0], [0, 48, 2], [0, 14, 36]]
+LARGE_T = [[100, 0, 0], [0, 90, 10], [0, 30, 70]]
+#: The indices of the agreement report (notebooks/agreement.ipynb): the paired (s), the ARI (s),
+#: and three information indices (t).
+REPORT_INDICES = ["paired", "adjusted_rand", "adjusted_mutual_info", "nmi_sum",
+                  "variation_of_information"]
+T_INDICES = ["adjusted_mutual_info", "nmi_sum", "variation_of_information"]
+
+
+@pytest.mark.parametrize("table", [IRIS_EM, IRIS])
+def test_auto_gives_iris_the_exact_laws_of_s_and_of_t(table):
+    # issue 29, item 12: one information index whose law failed the size estimate sent every
+    # index to Monte Carlo (twelve p-values at the floor 1/17001); the law of t on iris has
+    # 2.4e6 entries, within max_work, and the estimate now says so
+    df = ca.compare(table, indices=REPORT_INDICES, method="auto", n_sim=200, seed=1,
+                    confidence_level=None)
+    assert len(df) == 12 and (df["method"] == "exact").all(), df["method"]
+    assert df["n_sim"].isna().all() and (df["pvalue_se"] == 0).all()
+    exact = ca.compare(table, indices=REPORT_INDICES, method="exact", confidence_level=None)
+    assert df["pvalue"].tolist() == exact["pvalue"].tolist()
+    assert 0 < df.loc["adjusted_rand", "pvalue"] < 1e-50  # not the floor 1/(n_sim + 1)
+
+
+def test_the_exact_p_value_of_iris_em_is_the_sum_over_every_table():
+    # an independent check of the issue's 1.0e-62: all 849,666 tables with iris' margins
+    # enumerated, P(s >= s_obs) summed over the 6 as extreme; each probability is the exp of
+    # sums of log-gamma values up to about 600 (some 1e-13 relative each way), far below 1e-10
+    tables, probs = ca.nulls.enumerate_tables([50, 50, 50], [45, 50, 55], max_tables=10**6)
+    s = (tables.astype(np.int64) ** 2).sum(axis=(1, 2))
+    brute = probs[s >= (np.array(IRIS_EM) ** 2).sum()].sum()
+    p = ca.agreement_test(IRIS_EM, index="adjusted_rand").pvalue
+    assert p == pytest.approx(brute, rel=1e-10) and p == pytest.approx(1.028e-62, rel=1e-3)
+
+
+def test_auto_sends_only_the_group_whose_law_is_too_large_to_monte_carlo():
+    df = ca.compare(LARGE_T, indices=REPORT_INDICES, method="auto", n_sim=300, seed=1,
+                    confidence_level=None)
+    s_rows = [i for i in df.index if i not in T_INDICES]
+    assert (df.loc[s_rows, "method"] == "exact").all() and df.loc[s_rows, "n_sim"].isna().all()
+    assert (df.loc[T_INDICES, "method"] == "patefield").all()
+    assert (df.loc[T_INDICES, "n_sim"] == 300).all()
+    # the Monte Carlo group is drawn as it would be alone: the same 300 tables for its indices
+    alone = ca.nulls.null_distributions(LARGE_T, T_INDICES, "patefield", n_sim=300, seed=1)
+    auto = ca.nulls.null_distributions(LARGE_T, REPORT_INDICES, "auto", n_sim=300, seed=1)
+    for name in T_INDICES:
+        assert np.array_equal(auto[name].samples, alone[name].samples)
+        assert auto[name].details["auto"]
+    assert list(auto) == list(df.index)  # the laws in the order asked
+    res = ca.agreement_test(LARGE_T, index="nmi_sum", method="auto", n_sim=300, seed=1)
+    assert res.method == "patefield" and "chosen by method='auto'" in str(res)
+
+
+def test_auto_under_a_random_partition_model_is_decided_per_group_too():
+    x = [0, 0, 0, 1, 1, 1, 2, 2]
+    y = [0, 0, 1, 1, 1, 2, 2, 2]
+    laws = ca.nulls.null_distributions(x, ["rand", "vi"], "auto", y=y, model="num1", seed=1)
+    assert {nd.method for nd in laws.values()} == {"exact"}
+
+
+def _largest_step(monkeypatch, rows, cols, statistic):
+    """The entries of the programme's largest step, times the key length, counted as the
+    programme merges them."""
+    from clusteragree.nulls import exact
+
+    added = {}
+    for cls in (exact._RunningSums, exact._DenseSums):
+        def add(self, cols, probs, _orig=cls.add):
+            added[id(self)] = added.get(id(self), 0) + len(probs)
+            return _orig(self, cols, probs)
+        monkeypatch.setattr(cls, "add", add)
+    ca.nulls.statistic_law(rows, cols, statistic, max_work=10**12)
+    top = max(max(rows), max(cols))
+    width = 1 if statistic == "s" else len(exact._primes_upto(top))
+    return max(added.values()) * width
+
+
+@pytest.mark.parametrize("rows, cols, statistic", [
+    ([50, 50, 50], [50, 62, 38], "s"), ([50, 50, 50], [50, 62, 38], "t"),
+    ([50, 50, 50], [50, 54, 46], "t"), ([30, 30, 30], [30, 30, 30], "t"),
+    ([40, 40], [10] * 8, "t"), ([16, 16, 16], [12, 12, 12, 12], "s"),
+])
+def test_the_estimate_counts_exchangeable_rows_once(monkeypatch, rows, cols, statistic):
+    # rows of equal margins give one state and one value whatever their order: the estimate
+    # was 6 to 7 times the size of the iris laws (t: 1.5e7 against 2.4e6, over max_work) and
+    # 890 times that of 2 x 8 tables of t; now at least the size, and at most 5.5 times it
+    true = _largest_step(monkeypatch, rows, cols, statistic)
+    est = estimate_dp_work(rows, cols, statistic)
+    assert true <= est <= 5.5 * true, (est, true)
+    if rows[0] == 50:  # the iris tables: within 30%
+        assert est <= 1.3 * true and est <= ca.nulls.exact.DEFAULT_MAX_WORK
+
+
+def test_the_estimate_is_not_below_the_largest_step(monkeypatch):
+    rng = np.random.default_rng(5)
+    for _ in range(10):
+        rows, cols = _random_margins(rng, 5, 80)
+        if rng.random() < 0.5:  # equal row margins, the case the row symmetry changes
+            rows = np.full(len(rows), max(2, int(rows.mean())))
+            cols = rng.multinomial(int(rows.sum()) - len(cols), np.ones(len(cols)) / len(cols)) + 1
+        for statistic in ("s", "t"):
+            if estimate_dp_work(rows, cols, statistic) > 3e5:
+                continue
+            assert estimate_dp_work(rows, cols, statistic) >= _largest_step(
+                monkeypatch, rows.tolist(), cols.tolist(), statistic), (rows, cols, statistic)
+
+
+def test_compositions_up_to_exchangeable_rows_match_a_brute_force_count():
+    import itertools
+
+    from clusteragree.nulls.exact import _first_column_orbits
+
+    for caps, total in [([5, 5, 5], 6), ([50, 50, 50], 38), ([4, 4, 2, 2, 2], 5),
+                        ([6] * 6, 6), ([10, 10, 3], 9), ([1, 1, 1, 1], 2), ([7, 3], 4)]:
+        vectors = [v for v in itertools.product(*(range(c + 1) for c in caps))
+                   if sum(v) == total]
+        orbits = {tuple(sorted(zip(caps, v))) for v in vectors}
+        assert _first_column_orbits(np.array(caps), total, float(len(vectors))) == len(orbits)
+
+
 # ---------------------------------------------------------------------------------------------
 # Bad arguments, before any work
 # ---------------------------------------------------------------------------------------------
