@@ -163,8 +163,9 @@ def variance_work_floor(rows, cols) -> float:
     reads the window of every one of the K Q cells (2.8 GB on 4,909 x 4,912 clusters); the
     floor refuses such margins first.
 
-    >>> margins = ([40, 25, 35], [50, 30, 20])
-    >>> variance_work_floor(*margins), variance_work_floor(*margins) <= exact_variance_work(*margins)
+    >>> rows, cols = [40, 25, 35], [50, 30, 20]
+    >>> variance_work_floor(rows, cols), variance_work_floor(rows, cols) <= exact_variance_work(
+    ...     rows, cols)
     (18.0, True)
     >>> f"{variance_work_floor([4] * 5000, [4] * 5000):.3g}"   # at least 7,750 s
     '1.25e+11'
