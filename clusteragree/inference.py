@@ -431,7 +431,10 @@ def iadjust(x, y=None, *, indices="paired", method="patefield", n_sim=None, seed
             data=None, dropna=False, join="exact", plus_one=False, **options) -> pd.DataFrame:
     """The thesis' IADJUST: ``compare`` with 17,000 Patefield tables and the paired indices.
 
-    The p-value is the thesis' share #{T >= t} / B (``plus_one=False``).
+    The p-value is the thesis' share #{T >= t} / B (``plus_one=False``). IADJUST has no
+    confidence intervals, so none are computed (``ci_low``, ``ci_high`` NA) unless asked for
+    with ``confidence_level=`` (a ``compare`` argument): their bootstrap would take longer than
+    the tables themselves.
 
     Parameters
     ----------
@@ -447,12 +450,13 @@ def iadjust(x, y=None, *, indices="paired", method="patefield", n_sim=None, seed
     plus_one : bool, default False
         The thesis' #{T >= t} / B; True gives (1 + #{T >= t}) / (B + 1).
     %(**options)s
-        Other ``compare`` arguments (``model=``, ``alternative=``) pass through too.
+        Other ``compare`` arguments (``model=``, ``alternative=``, ``confidence_level=``: 0.95
+        adds ``compare``'s bootstrap intervals) pass through too.
 
     Returns
     -------
     ResultsFrame
-        As ``compare``.
+        As ``compare``; without intervals unless ``confidence_level`` is given.
 
     See Also
     --------
@@ -466,8 +470,9 @@ def iadjust(x, y=None, *, indices="paired", method="patefield", n_sim=None, seed
     Examples
     --------
     >>> df = ca.iadjust([[30, 20], [10, 20]], n_sim=2000, seed=1)
-    >>> list(df.index[:3]), int(df["n_sim"].iloc[0])
-    (['rand', 'gower_legendre', 'jaccard'], 2000)
+    >>> list(df.index[:3]), int(df["n_sim"].iloc[0]), bool(df["ci_low"].isna().all())
+    (['rand', 'gower_legendre', 'jaccard'], 2000, True)
     """
+    options.setdefault("confidence_level", None)  # IADJUST has no intervals
     return compare(x, y, indices=indices, method=method, n_sim=n_sim, seed=seed, data=data,
                    dropna=dropna, join=join, plus_one=plus_one, **options)

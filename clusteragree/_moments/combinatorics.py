@@ -167,10 +167,19 @@ def count_compositions_upto(caps, total: int, limit: int) -> int:
 
 @lru_cache(maxsize=256)
 def compositions(caps: tuple, total: int) -> np.ndarray:
-    """All integer vectors c with 0 <= c_i <= caps_i and sum c = total, shape (m, len(caps))."""
+    """All integer vectors c with 0 <= c_i <= caps_i and sum c = total, shape (m, len(caps)),
+    in lexicographic order.
+
+    Built row by row as a tree of feasible prefixes (each keeps its parent and its last value;
+    every prefix can be completed, so no level has more than m nodes), then read back from the
+    leaves: O(m K) time and memory (re-copying the prefixes at each row was O(m K^2)).
+
+    >>> compositions((2, 1, 2), 2).tolist()
+    [[0, 0, 2], [0, 1, 1], [1, 0, 1], [1, 1, 0], [2, 0, 0]]
+    """
     K = len(caps)
     rest = np.concatenate((np.cumsum(np.array(caps[::-1], dtype=np.int64))[::-1][1:], [0]))
-    partial = np.zeros((1, 0), dtype=np.int64)
+    parents, values = [], []
     used = np.zeros(1, dtype=np.int64)
     for i in range(K):
         lo = np.maximum(0, total - used - rest[i])
@@ -179,8 +188,13 @@ def compositions(caps: tuple, total: int) -> np.ndarray:
         parent = np.repeat(np.arange(len(used)), width)
         starts = np.concatenate(([0], np.cumsum(width)[:-1]))
         value = lo[parent] + (np.arange(int(width.sum())) - starts[parent])
-        partial = np.column_stack((partial[parent], value))
+        parents.append(parent)
+        values.append(value)
         used = used[parent] + value
-    out = partial[used == total]
+    leaf = np.flatnonzero(used == total)
+    out = np.empty((leaf.size, K), dtype=np.int64)
+    for i in range(K - 1, -1, -1):
+        out[:, i] = values[i][leaf]
+        leaf = parents[i][leaf]
     out.setflags(write=False)
     return out

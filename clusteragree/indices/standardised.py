@@ -80,6 +80,7 @@ __all__ = [
     "AUTO_MAX_WORK_SPARSE",
     "SECONDS_PER_WORK",
     "SPARSE_ERROR",
+    "check_exact_variance_time",
     "exact_variance_work",
     "margins_key",
     "mi_null_moments",
@@ -87,6 +88,7 @@ __all__ = [
     "s_null_moments",
     "smi_moments_method",
     "smi_sd_error_bound",
+    "variance_work_floor",
 ]
 
 _ROMANO = ("Romano, Bailey, Nguyen & Verspoor (2014), Standardized mutual information for "
@@ -150,12 +152,67 @@ def _work(a, b) -> float:
     return variance_work(a, b)
 
 
+def variance_work_floor(rows, cols) -> float:
+    """A lower bound on ``exact_variance_work`` from the numbers of clusters alone,
+    K Q (K + Q - 2) / 2, in O(K + Q).
+
+    The work is sum_i [2.1 (K - 1 - i) Q + Q (Q - 1) / 2] W_i + 0.3 n over the rows of the
+    table or of its transpose (``clusteragree._moments.mi_variance.variance_work``), and every
+    window holds at least one value (W_i >= 1), so it is at least
+    2.1 Q K (K - 1) / 2 + K Q (Q - 1) / 2 >= K Q (K + Q - 2) / 2 either way. The exact work
+    reads the window of every one of the K Q cells (2.8 GB on 4,909 x 4,912 clusters); the
+    floor refuses such margins first.
+
+    >>> rows, cols = [40, 25, 35], [50, 30, 20]
+    >>> variance_work_floor(rows, cols), variance_work_floor(rows, cols) <= exact_variance_work(
+    ...     rows, cols)
+    (18.0, True)
+    >>> f"{variance_work_floor([4] * 5000, [4] * 5000):.3g}"   # at least 7,750 s
+    '1.25e+11'
+    """
+    a, b = margins_key(rows, cols)
+    if _degenerate(a, b):
+        return 0.0
+    K, Q = len(a), len(b)
+    return K * Q * (K + Q - 2) / 2
+
+
+def _predicted_seconds(a, b, limit=AUTO_MAX_WORK_SPARSE) -> tuple[float, bool]:
+    """(seconds, exact): the predicted time of the exact variance, from ``variance_work`` when
+    its floor is at most ``limit`` (reading the windows of the cells then costs little), else
+    the floor's time, a lower bound (``exact`` False)."""
+    floor = variance_work_floor(a, b)
+    if floor > limit:
+        return floor * SECONDS_PER_WORK, False
+    return _work(a, b) * SECONDS_PER_WORK if floor else 0.0, True
+
+
+def check_exact_variance_time(rows, cols, max_seconds, how_to_raise: str) -> float:
+    """The predicted seconds of the exact Var[MI] on these margins; ``ValueError`` when they are
+    above ``max_seconds`` (the message ends with ``how_to_raise``).
+
+    Margins whose floor (``variance_work_floor``) is already over the budget are refused from
+    their numbers of clusters, before the windows of the cells are read; the others by
+    ``clusteragree._moments.mi_variance.check_variance_time``.
+    """
+    floor = variance_work_floor(rows, cols) * SECONDS_PER_WORK
+    if floor > max_seconds:
+        a, b = margins_key(rows, cols)
+        raise ValueError(
+            f"the exact null variance of these margins ({len(a)} x {len(b)}, n = {sum(a):,}) "
+            f"would take at least {floor:.3g} s (predicted from the numbers of clusters), more "
+            f"than max_seconds={max_seconds:g}; {how_to_raise}")
+    return check_variance_time(rows, cols, max_seconds, how_to_raise)
+
+
 @lru_cache(maxsize=512)
 def _method(a, b, moments) -> str:
     if moments != "auto":
         return moments
     if _degenerate(a, b):
         return "exact"
+    if variance_work_floor(a, b) > AUTO_MAX_WORK_SPARSE:
+        return "asymptotic"  # over both caps, known from the numbers of clusters
     work = _work(a, b)
     if work <= AUTO_MAX_WORK:
         return "exact"
@@ -165,10 +222,12 @@ def _method(a, b, moments) -> str:
 
 
 def _effective_cells(a, b) -> float:
-    """c = (K - 1)(Q - 1) / sum_ij 1 / max(a_i b_j / n, 1/2) (module docstring)."""
-    av, bv = np.array(a, dtype=float), np.array(b, dtype=float)
-    mu = np.outer(av, bv) / av.sum()
-    return (len(a) - 1) * (len(b) - 1) / float(np.sum(1.0 / np.maximum(mu, 0.5)))
+    """c = (K - 1)(Q - 1) / sum_ij 1 / max(a_i b_j / n, 1/2) (module docstring), summed over
+    the distinct sizes of each side with their multiplicities (not over the K Q cells)."""
+    av, wa = np.unique(np.array(a, dtype=float), return_counts=True)
+    bv, wb = np.unique(np.array(b, dtype=float), return_counts=True)
+    mu = np.outer(av, bv) / float(sum(a))
+    return (len(a) - 1) * (len(b) - 1) / float(wa @ (1.0 / np.maximum(mu, 0.5)) @ wb)
 
 
 def smi_sd_error_bound(rows, cols) -> float:
@@ -246,12 +305,13 @@ def _user_stacklevel() -> int:
 def _warn_sparse(a, b):
     n, K, Q = sum(a), len(a), len(b)
     bound = smi_sd_error_bound(a, b)
-    seconds = _work(a, b) * SECONDS_PER_WORK
+    seconds, exact = _predicted_seconds(a, b)
     warnings.warn(
         f"smi: asymptotic variance of MI on a sparse {K} x {Q} table (n = {n}, mean cell count "
         f"{n / (K * Q):.3g}, effective cell count {_effective_cells(a, b):.3g}): its sd may be "
         f"off by up to about {bound:.0%} (measured bound min(0.5/c, 6/c^2)), and SMI by as "
-        f"much relatively; moments='exact' gives the exact value (about {seconds:.2g} s here)",
+        f"much relatively; moments='exact' gives the exact value "
+        f"({'about' if exact else 'at least'} {seconds:.2g} s here)",
         UserWarning, stacklevel=_user_stacklevel())
 
 
@@ -304,12 +364,13 @@ def _smi_method(a, b, moments, max_seconds) -> str:
     method = _method(a, b, moments)
     if method != "exact" or _degenerate(a, b):
         return method
-    if moments == "auto":
+    if moments == "auto":  # then the work is at most AUTO_MAX_WORK_SPARSE
         seconds = variance_work(a, b) * SECONDS_PER_WORK
         return "exact" if seconds <= max_seconds else "asymptotic"
-    check_variance_time(a, b, max_seconds, (
-        f"pass max_seconds={_round_up(variance_work(a, b) * SECONDS_PER_WORK * 2)} to wait "
-        f"for it, or moments='auto' (exact mean, asymptotic variance: sd within "
+    seconds, exact = _predicted_seconds(a, b, max_seconds / SECONDS_PER_WORK)
+    check_exact_variance_time(a, b, max_seconds, (
+        f"pass max_seconds={_round_up(seconds * 2)} {'to wait for it' if exact else 'or more'}, "
+        f"or moments='auto' (exact mean, asymptotic variance: sd within "
         f"{smi_sd_error_bound(a, b):.2g} of the exact one, relatively)"))
     return method
 

@@ -123,7 +123,8 @@ def stream_values(indices, options, batches, n_sim: int, margins=None) -> dict:
     return out
 
 
-#: Each Monte Carlo value is held twice (the draws and their sorted copy), 8 bytes each.
+#: Each Monte Carlo value may be held twice (the draws and their sorted copy, when they take
+#: many distinct values), 8 bytes each.
 BYTES_PER_VALUE = 16
 
 

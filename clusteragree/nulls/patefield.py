@@ -40,7 +40,7 @@ __all__ = ["random_tables", "random_table_batches", "DEFAULT_N_SIM", "MAX_N"]
 #: The thesis' Monte Carlo size (Amorim 2015: 17,000 tables; see ``n_sim_for``).
 DEFAULT_N_SIM = 17_000
 
-_BATCH_CELLS = 1_000_000  # cells per batch: bounds a batch at ~8 MB of int64
+_BATCH_CELLS = 1 << 18  # cells per batch: bounds a batch at 2 MB of int64
 _SPOT_TABLES = 256  # tables per batch whose every margin is checked (see _check_batch)
 _MAX_BLOCKS = 64  # padding block by block up to this many blocks, else by fancy indexing
 

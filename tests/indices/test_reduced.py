@@ -13,9 +13,11 @@ from scipy.special import gammaln
 
 import clusteragree as ca
 from clusteragree.indices import evaluate
+from clusteragree.sparse_tables import SparseContingencyTable
 from clusteragree.indices.information import expected_mutual_info
+from clusteragree.indices import reduced
 from clusteragree.indices.reduced import (count_tables_capped, log_omega, log_omega_approx,
-                                          rmi_count_method)
+                                          log_omega_upper_bound, rmi_count_method)
 
 
 def brute_count(a, b):
@@ -207,3 +209,66 @@ def test_batches_and_registry():
     # one cluster against singletons and identical one-cluster tables: decided, not nan
     assert ca.agreement(np.ones((1, 5), int), index="rmi") == 0.0
     assert ca.agreement([[9]], index="rmi") == 0.0
+
+
+def test_upper_bound_holds_and_the_estimate_above_it_is_refused():
+    """log Omega <= log_omega_upper_bound on exact counts; the eq. (29) estimate exceeds it on
+    sparse tables (here 19 x 16 clusters of 40 objects: 100.6 against a bound of 95.3 and an
+    exact 74.0), and is then refused rather than given (issue 29, item 8)."""
+    rng = np.random.default_rng(2)
+    for _ in range(40):
+        k, q, n = int(rng.integers(2, 6)), int(rng.integers(2, 6)), int(rng.integers(4, 60))
+        a, b = random_margins(rng, n, k), random_margins(rng, n, q)
+        exact = count_tables_capped(a, b, max_work=10**6)
+        if exact is not None:
+            assert math.log(exact) <= log_omega_upper_bound(a, b) * (1 + 1e-12) + 1e-12
+    a = [2, 4, 3, 1, 2, 3, 1, 2, 3, 2, 2, 2, 3, 1, 2, 2, 2, 2, 1]
+    b = [4, 3, 3, 2, 2, 2, 3, 2, 3, 3, 2, 3, 2, 2, 2, 2]
+    rng = np.random.default_rng(0)
+    x = np.repeat(np.arange(len(a)), a)
+    y = rng.permutation(np.repeat(np.arange(len(b)), b))
+    assert log_omega_approx(a, b) > log_omega_upper_bound(a, b)
+    with pytest.raises(ValueError, match=r"rmi: .*above the most these margins allow"):
+        ca.agreement(x, y, index="rmi", count="approximate")
+    exact = math.log(count_tables_capped(a, b, max_work=10**8))
+    assert exact <= log_omega_upper_bound(a, b)
+    assert log_omega(a, b, count="exact", max_work=10**8) == pytest.approx(exact, rel=1e-12)
+
+
+def test_rmi_on_ten_thousand_clusters_a_side_refuses_from_the_margins(monkeypatch):
+    """Issue 29, item 8: 10**4 x 10**4 clusters of 10**5 objects gave no value and no refusal
+    in 120 s. The first column's work (10**4 compositions of 10**4 entries) is over the cap,
+    so no composition is built, and the estimate (3.1e7) is above the bound (7.7e5)."""
+    def no_compositions(*args):
+        raise AssertionError("compositions built")
+
+    monkeypatch.setattr(reduced, "compositions", no_compositions)
+    rng = np.random.default_rng(0)
+    x, y = rng.integers(0, 10**4, 10**5), rng.integers(0, 10**4, 10**5)
+    tab = ca.crosstab(x, y, sparse=True)
+    assert isinstance(tab, SparseContingencyTable) and tab.shape == (10**4, 10**4)
+    with pytest.raises(ValueError, match=r"rmi: .*10000 x 10000.*mean cell count 0\.001"):
+        ca.agreement(tab, index="rmi")
+    assert count_tables_capped(tab.row_sums, tab.col_sums) is None  # the cap of count="exact"
+
+
+def test_the_work_cap_bounds_the_entries_composed(monkeypatch):
+    """The cap counts entries of compositions, K per composition of K rows, and each state's
+    loop over its rows: on 13 x 85 clusters of 96 objects the old count (compositions, not their
+    length) let the programme run 425 s before it gave up at the default cap."""
+    built = []
+    original = reduced.compositions
+
+    def counting(caps, total):
+        out = original(caps, total)
+        built.append(out.size + 200 * len(caps))
+        return out
+
+    monkeypatch.setattr(reduced, "compositions", counting)
+    rng = np.random.default_rng(3)
+    a, b = random_margins(rng, 96, 13), random_margins(rng, 96, 85)
+    for cap in (10**4, 10**5, 10**6):
+        built.clear()
+        original.cache_clear()
+        assert count_tables_capped(a, b, max_work=cap) is None
+        assert 0 < sum(built) <= cap

@@ -25,6 +25,7 @@ from clusteragree.indices.standardised import (
     mi_null_moments,
     smi_moments_method,
     smi_sd_error_bound,
+    variance_work_floor,
 )
 from clusteragree.tables import margin_table
 
@@ -387,3 +388,38 @@ def test_mari_is_close_to_ari_for_large_n_and_one_on_identical_partitions():
 def test_agreement_test_runs_on_mari(method):
     res = ca.agreement_test([[30, 20], [10, 20]], index="mari", method=method, n_sim=200, seed=1)
     assert res is not None
+
+
+def test_the_work_floor_is_below_the_work():
+    """variance_work_floor = K Q (K + Q - 2) / 2 bounds the windowed work from below (each
+    window holds a value) on equal, lopsided and one-object margins; 0 where Var[MI] = 0."""
+    rng = np.random.default_rng(4)
+    for _ in range(60):
+        K, Q = int(rng.integers(2, 40)), int(rng.integers(2, 40))
+        n = int(rng.integers(max(K, Q), 10**5))
+        a = _random_margins(rng, K, Q, n)[0] if rng.random() < 0.5 else \
+            np.bincount(rng.integers(0, K, n), minlength=K)
+        b = np.bincount(rng.choice(Q, n, p=rng.dirichlet(np.ones(Q) * rng.choice([0.3, 5]))),
+                        minlength=Q)
+        assert variance_work_floor(a, b) <= exact_variance_work(a, b)
+    for a, b in (([5], [2, 3]), ([1, 1, 1], [2, 1]), ([3, 3], [6])):
+        assert variance_work_floor(a, b) == exact_variance_work(a, b) == 0
+
+
+def test_explicit_exact_smi_on_many_clusters_is_refused_from_the_numbers_of_clusters(
+        monkeypatch):
+    """moments='exact' on 2,000 x 2,000 clusters: refused by the floor (at least about 500 s),
+    without reading every cell's window (issue 29, item 8)."""
+    from clusteragree._moments import mi_variance
+    from clusteragree.indices import standardised
+
+    def refused(*args):
+        raise AssertionError("the windows of every cell were read")
+
+    monkeypatch.setattr(mi_variance, "variance_work", refused)
+    monkeypatch.setattr(standardised, "variance_work", refused)
+    margins = ([5] * 2000, [5] * 2000)
+    with pytest.raises(ValueError, match=r"2000 x 2000.*at least .* s .*max_seconds=60.*"
+                                         r"pass max_seconds=\d+ or more"):
+        ca.agreement(margin_table(*margins), index="smi", moments="exact")
+    assert smi_moments_method(margins) == "asymptotic"

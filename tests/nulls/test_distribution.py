@@ -254,3 +254,39 @@ def test_the_exact_null_mean_of_an_index_adjusted_by_it_is_exactly_zero(counts):
     # a mean small but above rounding is kept: a law on {-1, 1 + 2e-9}
     law = NullDistribution("rand", "exact", values=[-1.0, 1.0 + 2e-9], probabilities=[0.5, 0.5])
     assert law.mean == pytest.approx(1e-9, rel=1e-6)
+
+
+@pytest.mark.parametrize("kind", ["few values", "many values"])
+def test_a_sampled_law_reads_its_sorted_draws_as_numpy_does(kind):
+    """A Monte Carlo law keeps its distinct values with their counts when they are few (an
+    index of Patefield tables), else a sorted copy: either way its quantiles are numpy's, its
+    tail counts and cdf those of the sorted draws, and its quantile standard error the kernel
+    density's of every draw (issue 29, item 11)."""
+    rng = np.random.default_rng(8)
+    B = 3 * (1 << 18) + 17  # several chunks, the last one short
+    draws = (rng.binomial(40, 0.3, B) / 7.0 - 1.0 if kind == "few values"
+             else rng.standard_normal(B))
+    nd = NullDistribution("ari", "patefield", samples=draws)
+    compressed = nd._law._sorted.counts is not None
+    assert compressed == (kind == "few values")
+    np.testing.assert_array_equal(nd.samples, draws)  # the draws keep their order
+    srt = np.sort(draws)
+    levels = np.array([0.0, 1e-6, 0.025, 0.3, 0.5, 0.77, 0.975, 1.0])
+    np.testing.assert_array_equal(nd.quantile(levels), np.quantile(draws, levels))
+    points = np.concatenate((srt[[0, 1, B // 3, B // 2, -2, -1]], [srt[0] - 1, srt[-1] + 1]))
+    for t in points:
+        tol = max(1.0, abs(t)) * 1e-9
+        assert nd.pvalue(t, alternative="greater", plus_one=False) == \
+            (B - np.searchsorted(srt, t - tol, side="left")) / B
+        assert nd.pvalue(t, alternative="less", plus_one=False) == \
+            np.searchsorted(srt, t + tol, side="right") / B
+    sd = draws.std(ddof=1)
+    bw = sd * B ** (-1 / 5)
+    for q in (0.1, 0.5, 0.9):
+        x = np.quantile(draws, q)
+        kernel = np.exp(-0.5 * ((draws - x) / bw) ** 2).sum()
+        density = kernel / (B * bw * math.sqrt(2 * math.pi))
+        assert nd.quantile_se(q) == pytest.approx(math.sqrt(q * (1 - q) / B) / density,
+                                                  rel=1e-9)
+    assert nd.mean == pytest.approx(draws.mean(), rel=1e-12, abs=1e-15)
+    assert nd.var == pytest.approx(draws.var(ddof=1), rel=1e-9)

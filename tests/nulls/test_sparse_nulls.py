@@ -6,6 +6,9 @@ before any work."""
 
 from __future__ import annotations
 
+import contextlib
+import tracemalloc
+
 import numpy as np
 import pytest
 from scipy import stats
@@ -151,3 +154,63 @@ def test_compare_on_a_sparse_table_tests_and_says_why_it_has_no_intervals():
     assert any("no intervals: the" in note and "is sparse" in note
                for note in res.attrs["notes"])
     assert "no intervals" in str(ca.format_results(res))
+
+
+def _no_variance_work(monkeypatch):
+    """Make the windowed work estimate of the exact Var[MI] (every cell's window: 2.8 GB on
+    4,909 x 4,912 clusters) fail if it is called."""
+    from clusteragree._moments import mi_variance
+    from clusteragree.indices import standardised
+
+    def refused(*args):
+        raise AssertionError("the windows of every cell were read")
+
+    monkeypatch.setattr(mi_variance, "variance_work", refused)
+    monkeypatch.setattr(standardised, "variance_work", refused)
+
+
+@pytest.mark.parametrize("index", ["mutual_info", "adjusted_mutual_info", "smi"])
+def test_hypergeometric_variance_on_many_clusters_is_refused_from_the_margins(index,
+                                                                              monkeypatch):
+    """Issue 29, item 8: 20,000 labels in about 5,000 clusters a side (4,909 x 4,912 cells) took
+    8-40 s of CPU and 2.8 GB to predict the exact variance's time before refusing. The number
+    of clusters alone bounds the work (``variance_work_floor``): the refusal reads no cell's
+    window, allocates little, and names the method and what to use instead."""
+    rng = np.random.default_rng(0)
+    tab = ca.crosstab(rng.integers(0, 5000, 20_000), rng.integers(0, 5000, 20_000), sparse=True)
+    assert tab.shape == (4909, 4912)
+    _no_variance_work(monkeypatch)
+    tracemalloc.start()
+    try:
+        with pytest.warns(UserWarning) if index == "smi" else contextlib.nullcontext():
+            nd = ca.nulls.null_distribution(tab, index=index, method="hypergeometric")
+        with pytest.raises(ValueError, match=r"4909 x 4912.*at least .* s .*method='hypergeo"
+                                             r"metric'.*method='permutation' on a sparse"):
+            nd.var
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < 50e6  # bytes; reading the windows took 2.8e9
+
+
+def test_smi_on_ten_thousand_clusters_a_side_stays_within_memory(monkeypatch):
+    """Issue 29, item 8: smi on 10**4 x 10**4 clusters of 10**5 objects ended in numpy's
+    MemoryError (the work estimate and the effective cell count each built K x Q arrays). The
+    asymptotic moments need the margins only; the warning gives the exact variance's time as a
+    lower bound."""
+    rng = np.random.default_rng(0)
+    tab = ca.crosstab(rng.integers(0, 10**4, 10**5), rng.integers(0, 10**4, 10**5), sparse=True)
+    assert tab.shape == (10**4, 10**4)
+    _no_variance_work(monkeypatch)
+    tracemalloc.start()
+    try:
+        with pytest.warns(UserWarning, match=r"asymptotic variance.*at least .* s here"):
+            value = ca.agreement(tab, index="smi")
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert np.isfinite(value)
+    assert peak < 50e6
+    mi, emi = ca.agreement(tab, index="mutual_info"), ca.nulls.null_distribution(
+        tab, index="mutual_info", method="hypergeometric").mean
+    assert np.sign(value) == np.sign(mi - emi)
