@@ -68,7 +68,9 @@ from .cells import T_CAP, log_weight, positive_margins, tilted_mode
 
 __all__ = ["LOG_TAIL_VAR", "LOG_TAIL_POWER", "variance_of_mi", "n_mi_variance",
            "variance_of_power_sum", "power_sum_scale", "power_sum_within_windows",
-           "variance_work", "check_variance_time", "SECONDS_PER_WORK", "DEFAULT_MAX_SECONDS"]
+           "variance_work", "check_variance_time", "SECONDS_PER_WORK", "DEFAULT_MAX_SECONDS",
+           "n_mi_variance_bound", "variance_of_power_sum_bound", "variance_of_tsallis_sum_bound",
+           "deviance"]
 
 LOG_TAIL_VAR = 36.0
 
@@ -119,16 +121,14 @@ def _n_mi_variance_direct(rows, cols) -> float:
     K, Q = len(a), len(b)
     if K < 2 or Q < 2:
         return 0.0
-    xlx = np.zeros(n + 1)
-    xlx[1:] = np.arange(1, n + 1) * np.log(np.arange(1, n + 1, dtype=float))
-    logmu = np.log(a.astype(float))[:, None] + np.log(b.astype(float))[None, :] - np.log(n)
+    mu = np.outer(a.astype(float), b.astype(float)) / n  # terms as _deviance_terms'
 
     # marginal laws of the cells, (K, Q, W)
     k, pk = _laws(n, a[:, None], b[None, :])
-    ef = (pk * (xlx[k] - k * logmu[..., None])).sum(axis=-1)  # E[f(n_ij)]
+    ef = (pk * deviance(k, mu[..., None])).sum(axis=-1)  # E[f(n_ij)]
 
     def psi(i, j, x):  # psi_ij(x) for index arrays i, j broadcast against x
-        return xlx[x] - x * logmu[i, j] - ef[i, j]
+        return deviance(x, mu[i, j]) - ef[i, j]
 
     II, JJ = np.arange(K)[:, None, None], np.arange(Q)[None, :, None]
     psik = psi(II, JJ, k)
@@ -297,6 +297,21 @@ def variance_of_power_sum_bound(rows, cols, q: float, scale: float = 1.0):
     unit = _power_unit(q)
     var, bound = _n_variance(a, b, n, _power_terms(q, float(scale), unit))
     return unit * unit * var, unit * unit * bound
+
+
+def variance_of_tsallis_sum_bound(rows, cols, q: float):
+    """(Var[sum_ij (n_ij^q - n_ij) / (q - 1)], a bound on its rounding error) under fixed
+    margins, for q near 1 (the unit q - 1 of ``_power_terms``, scale 1): what the Tsallis
+    indices need there, where sum n_ij^q itself is n plus (q - 1) t and its variance would
+    be (q - 1)^2 Var[t] read through n. At q = 1 it is Var[t] (``n_mi_variance_bound``)."""
+    if q == 1.0:
+        return n_mi_variance_bound(rows, cols)
+    a, b, n = _margins(rows, cols)
+    if len(a) < 2 or len(b) < 2 or a.max() == 1 or b.max() == 1:
+        return 0.0, 0.0
+    if abs(q - 1.0) > 1.0:
+        raise ValueError(f"q = {q:g} is not near 1; use variance_of_power_sum_bound")
+    return _n_variance(a, b, n, _power_terms(float(q), 1.0, float(q) - 1.0))
 
 
 def _power_unit(q):
