@@ -21,10 +21,12 @@ So with Hs(i, j', m) = sum_(i' != i) E[psi_i'j'(Hypergeom(n - a_i, b_j' - m, a_i
     sum_(c' != c) E[psi_c psi_c'] = E[psi_ij(k) (Hs(i, j, k)
         + sum_(j' != j) E[psi_ij'(m) + Hs(i, j', m) | n_ij = k])],   k = n_ij,
 
-a triple sum per pair of cells, as in Romano et al. (2014), Theorem 1. Centring each cell's
-term at its mean (and using f, not n log n, whose linear parts cancel over the table because
-sum_c n_c log mu_c is fixed by the margins) keeps the terms of order one: no cancellation of
-large numbers.
+a triple sum per pair of cells, as in Romano et al. (2014), Theorem 1. Only the variance of
+the sum over the table is wanted, so each cell's term may change by c_ij + (alpha_i + beta_j) x
+(a constant over the tables): the terms are taken as x log(x / mu) - x + mu (``deviance``,
+Loader's bd0: the slope 1 + log mu_ij is additive), each within a few u of itself and of order
+one near the means, and centred at their means. n log n itself carries an absolute error of
+about u n log n (u = 2^-53), which made Var[n MI] lose digits growing with n (1e-10 at 10^5).
 
 Windows. Each law is summed over a window holding all but e^-LOG_TAIL_VAR of each tail: by
 Hoeffding (1963, Thm. 4) a hypergeometric law (d draws, s successes out of P) obeys the
@@ -39,21 +41,48 @@ at most that window's tails, 2 e^-36. Each dropped term is at most max |psi|^2 (
 at worst, of order one near the means), so the absolute error of n^2 Var[MI] is below
 8 e^-36 max |psi|^2 per pair of cells, far below rounding for every table tested (the tests
 compare with the exact law, 305 tables, and with the term-by-term sum up to n = 5000).
-Probabilities inside a window come from the ratio of neighbours (one log per term; no
-differences of log-factorials of size n log n), normalised by the window's sum.
+Probabilities inside a window, and the factors of the joint and conditional laws, come from
+the ratios of their neighbours (one log per term, ``_log_run``; no differences of
+log-factorials of size n log n, whose absolute errors of about u n log n became relative errors
+of the weights), normalised by the window's sum.
 
 Hankel products by FFT. Each double sum over two cells' windows has the form
 sum_(k, m) x(k) y(m) h(k + m) (a factor of each value and one of their sum, ``n_mi_variance``):
-a Hankel matrix times a vector, i.e. a correlation, O(W log W) by FFT instead of O(W^2). FFT
-rounding is absolute, about 1e-16 times the norms of the inputs; the factors are tilted to a
-maximum of 1, and each conditional mean is the ratio of two such products whose denominator,
-inside the window, falls off from its peak no faster than the cell's own law (a less concave
-law with the same mode), so the rounding stays below that of the sums themselves: on 400
-random tables (n = 10 to 10^5, 1 to 10 clusters a side, lopsided to equal margins) the FFT and
-the direct products agreed to 3e-12 relatively. Rounding of the result itself: n log n and
-the log factorials carry absolute errors of about 1e-16 n log n, and Var[n MI] is of order
-the number of cells, so two orders of summation (a table and its transpose) differ by about
-1e-10 relatively at n = 10^5 and 1e-9 at n = 10^6, with direct products as with the FFT.
+a Hankel matrix times a vector, i.e. a correlation, O(W log W) by FFT instead of O(W^2).
+
+Rounding. ``n_mi_variance_bound`` (and ``variance_of_power_sum_bound``) give a bound on the
+rounding error of the result, first order in u, computed with the sums from the margins:
+
+* the weights: each factor's log weights accumulate one step per value from the window's start
+  (each step within u (3 + |step|), each addition within u of its partial sum), so a weight
+  within e^-cut of its run's largest is within u ((L - 1) (3 + max |step| + max |log w|)
+  + 2 cut + 1) relatively (``_accumulate``; cut = 40 plus twice the log of the range of |psi|
+  over its smallest sd: the weights below carry terms below e^-40 of the others); a term of
+  the sums, a ratio of sums of products of three such weights over at most W values, within
+  u (10 e + 8 W + 16), e the largest of these over all runs (``_term_rtol``);
+* the terms: every term is at most sd_c sd_c' (Cauchy-Schwarz), so the sums are within that
+  relative error of (sum_c sd_c)^2, twice (the conditional means inside the joint ones);
+* the values psi: within the caller's bound of each value (``deviance``: 16 u of it near mu)
+  plus their mean's, which moves Var by at most 2 (sum_c sd_c) sum_c rms(error of psi_c);
+* the slopes: a slope of f that rounding left non-additive (log mu_ij, within 2.1 u; the
+  tangent's additive part for powers) moves Var by at most 2 sd[t] sum_c sd[n_c] |slope error|;
+* adding the terms up: u times their number times (sum_c sd_c)^2;
+* the FFT: from the transforms' normwise bound (Higham 2002, Thm 24.2: _FFT_ULPS log2(N) u of
+  the 2-norm), each product sum_w h[v + w] x[w] is within (2 g + 3 u)(|h|_2 |x|_1 + |h|_1 |x|_2)
+  at every v, g = _FFT_ULPS log2(N) u, and each spectral dot product within g (|h|_2 |x|_1 |y|_2
+  + 2 |h|_1 |x|_2 |y|_2) + 4 (N + 10) u |h|_1 |x|_2 |y|_2; through the ratios of the
+  conditional means (Cauchy-Schwarz over the values, weighted by what an error of each does to
+  the sums) and of the joint ones, each vector or pair of products gets a bound, and one whose
+  bound is above the direct sums' (``_term_rtol``) is summed directly. The FFT then never
+  adds more than the direct sums' own bound: where its rounding cannot meet it (Var[sum
+  n_ij^165] of two clusters of 1000 against two of 1000: the absolute rounding of the products
+  swamped the tail values n^165 weighs, 2e-10 of the result) the products are direct.
+
+The bound is loose: on 2 x 2 tables up to n = 10^6 and small tables (n <= 400, every table
+enumerated) it is 1e-13 to 1e-9 of the variance and the errors measured 1e-16 to 1e-14; on
+10 x 10 tables of 10^5 objects it is about 1e-7 (the (sum_c sd_c)^2 of a hundred cells against
+a variance of forty, and runs of thousands of values), where two orders of summation agree to
+1e-14. The tests hold the values within it.
 """
 
 from __future__ import annotations
@@ -261,12 +290,13 @@ def deviance(x, mu):
 def variance_of_power_sum(rows, cols, q: float, scale: float = 1.0) -> float:
     """Var[sum_ij (n_ij / scale)^q] under fixed margins, by the same sums as ``n_mi_variance``
     with f(x) = (x / scale)^q. A term alpha_i + beta_j in the slope of f leaves the variance
-    unchanged (its sum over the table is fixed by the margins); the two-way additive part of
-    the tangent slope f'(mu_ij) at the cells' means is taken out, so that the centred terms stay
-    small. Powers are taken of x / scale: with ``scale`` at least the largest value of the
-    windows (``power_sum_scale``) nothing overflows for any q. The sums cover each cell's
-    window of its law: they are exact only where the weights x^q and x^(2q) leave the windows
-    no more of their mass than the law does (``power_sum_within_windows``).
+    unchanged (its sum over the table is fixed by the margins): each term is taken less its
+    tangent at the cell's mean, plus the non-additive part of the tangent's slope
+    (``_power_terms``), so that the centred terms stay small and nothing cancels, for any q
+    (q near 1 included). Powers are taken of x / scale: with ``scale`` at least the largest
+    value of the windows (``power_sum_scale``) nothing overflows for any q. The sums cover
+    each cell's window of its law: they are exact only where the weights x^q and x^(2q) leave
+    the windows no more of their mass than the law does (``power_sum_within_windows``).
 
     >>> round(variance_of_power_sum([2, 2], [2, 2], 2.0), 12)   # s = 8 w.p. 1/3, 4 w.p. 2/3
     3.555555555556
