@@ -774,7 +774,7 @@ def _n_variance(a, b, n, terms, fft_from=None) -> tuple[float, float]:
 
 def _n_variance_sums(a, b, n, terms, fft_from):
     """The sums of ``_n_variance``: (Var, the bound on its rounding error)."""
-    a, b, widths, transposed, order, work = _oriented(a, b, n)
+    a, b, widths, _, _, work = _oriented(a, b, n)  # the variance of the table or its transpose
     K, Q = len(a), len(b)
     runs = []  # bounds on the relative errors of the weights, in units of u (``_log_run``)
     k, pk = _laws(n, a[:, None], b[None, :], runs)  # marginal laws, (K, Q, W)
