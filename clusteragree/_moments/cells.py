@@ -23,12 +23,12 @@ of each probability stays near machine precision even for n = 10^9.
 from __future__ import annotations
 
 import numpy as np
-from scipy.special import gammaln
+from scipy.special import exprel, gammaln
 
 __all__ = ["LOG_TAIL", "T_CAP", "cell_windows", "cell_laws", "expected_xlogx_sum",
            "expected_mutual_information", "expected_xlogx_of_sizes", "expected_mi_of_sizes",
            "tilted_mode", "tilted_windows", "expected_scaled_power_sum", "log_weight",
-           "expected_mutual_information_batch"]
+           "expected_mutual_information_batch", "tsallis_terms", "expected_tsallis_sum"]
 
 LOG_TAIL = 45.0  # e^-45 ~ 3e-20 per tail: far below double precision relative to the sum
 #: Below this many terms in all (within Hoeffding's additive window), no tighter window is
@@ -174,6 +174,38 @@ def expected_xlogx_of_sizes(sa, wa, sb, wb, n) -> float:
     for w, _, _, cell, k, pmf in _pair_chunks(sa, wa, sb, wb, n):
         logk = _log_table(int(k.max()))
         total += float((w[cell] * pmf * k * logk[k]).sum())
+    return total
+
+
+def tsallis_terms(x, q):
+    """(x^q - x) / (q - 1) = x log x exprel((q - 1) log x) (0 at x = 0; x log x at q = 1), for
+    x >= 0 and q near 1 (|q - 1| log x below about 700): no difference of nearly equal
+    numbers, each value within a few u of itself (one log, one exprel, two products).
+
+    >>> round(float(tsallis_terms(np.float64(3.0), 2.0)), 12)   # (9 - 3) / 1
+    6.0
+    >>> bool(abs(tsallis_terms(np.float64(3.0), 1 + 1e-12) / (3 * np.log(3)) - 1) < 1e-11)
+    True
+    """
+    x = np.asarray(x, dtype=float)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        logx = np.where(x > 0, np.log(np.where(x > 0, x, 1.0)), 0.0)
+    return x * logx * exprel((float(q) - 1.0) * logx)
+
+
+def expected_tsallis_sum(rows, cols, q: float) -> float:
+    """E[sum_ij (n_ij^q - n_ij) / (q - 1)] under fixed margins (``tsallis_terms``: E[sum n_ij
+    log n_ij] at q = 1), over the windows of each distinct pair of margins, for q near 1
+    (where the weights n^q move the laws' mass by a negligible amount): a sum of terms of one
+    sign, each within a few u, with the windows' probabilities (``cell_laws``).
+
+    >>> round(expected_tsallis_sum([2, 2], [2, 2], 2.0), 12)   # (E[s] - 4) / 1, E[s] = 16/3
+    1.333333333333
+    """
+    sa, wa, sb, wb, n = _distinct_sizes(rows, cols)
+    total = 0.0
+    for w, _, _, cell, k, pmf in _pair_chunks(sa, wa, sb, wb, n):
+        total += float((w[cell] * pmf * tsallis_terms(k, q)).sum())
     return total
 
 

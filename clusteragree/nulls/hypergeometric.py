@@ -162,6 +162,42 @@ def _far_point_of_s(mean_s, rows, cols):
     return mean_s + (top - mean_s) / 2
 
 
+def _far_point_of_t(mean_t, rows, cols):
+    """A second point at which to read the slope of an index affine in t = sum n_ij log n_ij:
+    halfway from E[t] to the largest t the margins allow, min(sum a_i log a_i, sum b_j log b_j)
+    (n_ij <= a_i, so sum_j n_ij log n_ij <= a_i log a_i).
+
+    The formulas of these indices add t to sums of a log a, b log b and n log n: each value
+    is within a few u (n log n + sum a log a + sum b log b) / n of the exact one, times the
+    index's slope, so beta from two points (t1 - t0) apart is within ``slope_rtol`` of the
+    exact slope; a step of one unit of t lost the most digits.
+    """
+    def xlogx(v):
+        v = np.asarray(v, dtype=float)
+        v = v[v > 0]
+        return float((v * np.log(v)).sum())
+
+    top = min(xlogx(rows), xlogx(cols))
+    return mean_t + (top - mean_t) / 2
+
+
+def slope_rtol(rows, cols) -> float:
+    """The bound on the relative error of the slope beta of an index affine in t (as
+    ``index_moments`` reads it, from E[t] and ``_far_point_of_t``): 16 u (|t1| + sum a log a
+    + sum b log b + n log n) / (t1 - t0), u = 2^-53 (each of the two values of the index
+    within 8 u of those sums, in units of its slope). ``index_moments``' variance
+    beta^2 Var[t] is then within 2 slope_rtol of the exact one, plus the rounding of Var[t]
+    (``clusteragree._moments.mi_variance.n_mi_variance_bound``)."""
+    rows = np.asarray(rows, dtype=float)
+    cols = np.asarray(cols, dtype=float)
+    n = float(rows.sum())
+    t0 = mean_of_t(rows, cols)
+    t1 = _far_point_of_t(t0, rows, cols)
+    sizes = sum(float((v[v > 0] * np.log(v[v > 0])).sum()) for v in (rows, cols)) \
+        + n * np.log(n)
+    return 16 * 2.0 ** -53 * (abs(t1) + sizes) / (t1 - t0)
+
+
 def _index_moments(index, rows, cols, deferred, variance_seconds=DEFAULT_MAX_SECONDS,
                    **options) -> dict:
     rec = get_index(index)
@@ -183,9 +219,21 @@ def _index_moments(index, rows, cols, deferred, variance_seconds=DEFAULT_MAX_SEC
     f0 = float(rec.of_statistic(np.float64(mean_t), rows, cols, **options))
 
     def slope():
-        # alpha + beta t: beta from the formula either side of the mean, one unit of t away
-        # when both sides agree (few digits lost), else closer (an index clipped to its range,
-        # e.g. NMI <= 1, may be flat a unit past the mean; it is affine on the support)
+        # alpha + beta t: beta from the formula at E[t] and halfway to the largest t the
+        # margins allow (``_far_point_of_t``), when the index is affine between them (checked
+        # at the midpoint): the two values are a sizeable part of t's range apart, so beta
+        # keeps its digits (``slope_rtol``). A step of one unit of t lost up to 4e-10 of it
+        # (Var[MI] of a 2 x 2 table of 1000 objects), and E[t] - 1 may already be where MI
+        # is clipped at 0.
+        far = _far_point_of_t(mean_t, rows, cols)
+        if far > mean_t:
+            f1, fm = (float(rec.of_statistic(np.float64(t), rows, cols, **options))
+                      for t in (far, (mean_t + far) / 2))
+            if abs(fm - (f0 + f1) / 2) <= 1e-9 * (abs(f0) + abs(f1)):
+                return (f1 - f0) / (far - mean_t)
+        # else either side of the mean, one unit of t away when both sides agree (few digits
+        # lost), else closer (an index clipped to its range, e.g. NMI <= 1, may be flat a
+        # unit past the mean; it is affine on the support)
         for step in (max(1.0, 1e-6 * abs(mean_t)), max(1e-3, 1e-9 * abs(mean_t))):
             up, down = (float(rec.of_statistic(np.float64(mean_t + h), rows, cols, **options))
                         for h in (step, -step))

@@ -5,6 +5,7 @@ a null mean of exactly 0, and the z of the exact law."""
 import math
 import re
 import warnings
+from decimal import Decimal, getcontext
 from fractions import Fraction
 
 import numpy as np
@@ -13,8 +14,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import clusteragree as ca
+from scipy.stats import hypergeom
+
+from clusteragree._moments import cells
 from clusteragree._moments.squares import moments_of_s
-from clusteragree._moments.mi_variance import variance_of_power_sum
+from clusteragree._moments.mi_variance import (power_sum_scale, variance_of_power_sum,
+                                               variance_of_power_sum_bound,
+                                               variance_of_tsallis_sum_bound)
 from clusteragree.indices.tsallis import expected_power_sum, power_sum_moments
 from clusteragree.nulls.exact import count_tables, enumerate_tables
 
@@ -67,6 +73,9 @@ def test_expected_power_sum_equals_the_sum_over_every_table(q):
         tabs, prob = enumerate_tables(a, b)
         exact = float((prob * (tabs.astype(float) ** q).sum(axis=(1, 2))).sum())
         assert expected_power_sum(a, b, q) == pytest.approx(exact, rel=1e-12)
+        # within the stated bound too, plus the reference's own rounding (a sum of fewer than
+        # 4,000 terms of one sign, each within a few u: below 1e-12 of it)
+        assert abs(expected_power_sum(a, b, q) - exact) <= (_law_rtol(a, b, q) + 1e-12) * exact
         var = float((prob * ((tabs.astype(float) ** q).sum(axis=(1, 2)) - exact) ** 2).sum())
         assert variance_of_power_sum(a, b, q) == pytest.approx(var, rel=1e-10)
         assert power_sum_moments(a, b, q) == pytest.approx((exact, var), rel=1e-10)
@@ -208,6 +217,37 @@ def _exact_2x2(A, n, q, k):
     return float(ami), (1 if dev > 0 else -1) * math.sqrt(dev * dev / var)
 
 
+U = 2.0 ** -53
+
+
+def _law_rtol(a, b, q=None):
+    """The stated bound on the relative error of E[sum f(n_ij)] for f >= 0 as the package sums
+    it (``expected_scaled_power_sum``, ``expected_tsallis_sum``): terms P(k) f(k) >= 0, P(k)
+    from the ratios of neighbours accumulated over the cell's window (W values, log P within
+    M of its value at the window's start: each step within u (3 + |step|), each addition
+    within u of the partial sum), normalised by their sum (W u), f(k) within (q + 8) u (a
+    power of k / s) or 8 u: each term within u (W (4 + 2 M) + q + 16), and so the sum. W and M
+    from the windows of ``clusteragree._moments.cells`` (the tilted ones when ``q`` is given),
+    M from scipy's log-pmf (within 1e-3 here)."""
+    n = int(sum(a))
+    A, B = (v.ravel() for v in np.meshgrid(np.unique(a), np.unique(b), indexing="ij"))
+    lo, hi = cells.cell_windows(A, B, n)
+    if q is not None:
+        tlo, thi = cells.tilted_windows(A, B, n, q)
+        lo, hi = np.minimum(lo, tlo), np.maximum(hi, thi)
+    worst = 0.0
+    for al, bl, l0, h0 in zip(A, B, lo, hi):
+        logp = hypergeom.logpmf(np.arange(l0, h0 + 1), n, al, bl)
+        worst = max(worst, len(logp) * (4 + 2 * (float(np.abs(logp - logp[0]).max()) + 1e-3)))
+    return U * (worst + (q or 0.0) + 16)
+
+
+def _smi_bound(P, E, var, var_bound, P_rtol, E_rtol):
+    """A first-order bound on the error of (P - E) / sqrt(var) from those of P, E and var."""
+    z = (P - E) / math.sqrt(var)
+    return (P_rtol * abs(P) + E_rtol * abs(E)) / math.sqrt(var) + abs(z) * var_bound / (2 * var)
+
+
 @pytest.mark.parametrize("A, n, k", [(1000, 2000, 520), (300, 1000, 100)])
 def test_large_orders_where_the_mean_lies_in_the_far_tail(A, n, k):
     # with n_ij^q weighing them, values the plain law leaves out (P < e^-45) carry E[P]
@@ -221,9 +261,21 @@ def test_large_orders_where_the_mean_lies_in_the_far_tail(A, n, k):
         ca.agreement(table, index="smi_tsallis", q=400)
     bound = float(re.search(r"q <= ([0-9.]+) here", str(err.value)).group(1))
     assert 20 < bound < 400
+    # issue 29: at q = 165 SMI_q was off by 8.7e-10 relatively on a machine of CI's kind (the
+    # FFT's rounding in Var[P]; 1.1e-10 here). Within the stated bounds of its parts: P (four
+    # powers of x / s, each within (q + 2) u), E[P] (``_law_rtol``) and Var[P]
+    # (``variance_of_power_sum_bound``)
+    a = b = [A, n - A]
     for q in (20, math.floor(bound)):
         _, smi = _exact_2x2(A, n, q, k)
-        assert ca.agreement(table, index="smi_tsallis", q=q) == pytest.approx(smi, rel=1e-11)
+        got = ca.agreement(table, index="smi_tsallis", q=q)
+        scale = float(power_sum_scale(a, b))
+        P = float(sum((Fraction(x) / Fraction(scale)) ** q for r in table for x in r))
+        E, _ = power_sum_moments(a, b, q, scale)
+        var, var_bound = variance_of_power_sum_bound(a, b, q, scale)
+        tol = _smi_bound(P, E, var, var_bound, (q + 6) * U, _law_rtol(a, b, q))
+        assert abs(got - smi) <= tol, (got, smi, tol)
+        assert tol < 1e-10 * abs(smi), tol / abs(smi)  # below the errors of issue 29
 
 
 @pytest.mark.parametrize("name", ["ami_tsallis", "smi_tsallis"])
@@ -310,3 +362,84 @@ def test_scaled_power_sums_at_a_large_order():
     assert mean == pytest.approx(float(exact), rel=1e-12)
     with pytest.raises(OverflowError, match="pass scale="):
         expected_power_sum([30, 30], [30, 30], 400)
+
+
+# -- near q = 1: the sums of (x^q - x) / (q - 1), against 60-digit sums over every table
+
+def _exact_near_one(table, q, digits=60):
+    """AMI_q and SMI_q from the sums P' = sum (x^q - x) / (q - 1) (x log x at q = 1) over every
+    table (``_exact_tables``' exact probabilities), with x^q = exp(q ln x) in ``digits``
+    digits: AMI_q = (P' - E[P']) / ((A' + B') / 2 - E[P']), SMI_q = (P' - E[P']) / sd[P']
+    (the 1 / (q - 1), the n's and the n^q of the definitions cancel, as in the module)."""
+    getcontext().prec = digits
+    Q = Decimal(q)
+
+    def f(x):
+        if x == 0:
+            return Decimal(0)
+        X = Decimal(x)
+        return X * X.ln() if Q == 1 else ((Q * X.ln()).exp() - X) / (Q - 1)
+
+    a = [sum(r) for r in table]
+    b = [sum(c) for c in zip(*table)]
+    law = [(sum(f(x) for r in t for x in r), Decimal(p.numerator) / Decimal(p.denominator))
+           for t, p in _exact_tables(a, b)]
+    mean = sum(p * v for v, p in law)
+    var = sum(p * (v - mean) ** 2 for v, p in law)
+    dev = sum(f(x) for r in table for x in r) - mean
+    avg = (sum(f(x) for x in a) + sum(f(x) for x in b)) / 2
+    return dev / (avg - mean), dev / var.sqrt()
+
+
+def _near_one_bounds(table, q):
+    """Stated bounds on the rounding of AMI_q and SMI_q near q = 1 (``_near_sums`` of the
+    module): P', A', B' sums of terms >= 0 each within 8 u (``tsallis_terms``) and 4 more u
+    for adding them up; E[P'] within ``_law_rtol``; Var[P'] within its bound
+    (``variance_of_tsallis_sum_bound``). At q = 1 the AMI and SMI take MI = (t - sum a log a
+    - sum b log b + n log n) / n (each term within 2 u, three additions) and E[MI], a sum of
+    signed terms P(k) (k / n) log(n k / (a b)) each within ``_law_rtol`` + 4 u, against
+    their absolute values."""
+    t = np.asarray(table, dtype=float)
+    a, b, n = t.sum(axis=1), t.sum(axis=0), float(t.sum())
+    f = cells.tsallis_terms
+    P, A, B = (float(f(v, q).sum()) for v in (t, a, b))
+    E = float(cells.expected_tsallis_sum(a, b, q))
+    var, var_bound = variance_of_tsallis_sum_bound(a, b, q)
+    law = _law_rtol(a.astype(int), b.astype(int))
+    dev, den = P - E, (A + B) / 2 - E
+    if q != 1.0:
+        d_dev, d_den = 12 * U * P + law * E, 12 * U * (A + B) / 2 + law * E
+    else:  # in units of t: MI n and E[MI] n
+        sizes = P + A + B + n * math.log(n)
+        e_abs = sum(float((hypergeom.pmf(k, int(n), int(ai), int(bj)) * k * np.abs(
+            np.log(n * np.maximum(k, 1) / (ai * bj)))).sum())
+            for ai in a for bj in b for k in [np.arange(0, int(min(ai, bj)) + 1)])
+        d_dev = 6 * U * sizes + (law + 4 * U) * e_abs
+        d_den = d_dev + 8 * U * (A + B)
+    ami, smi = dev / den, dev / math.sqrt(var)
+    return ((d_dev + abs(ami) * d_den) / abs(den),
+            d_dev / math.sqrt(var) + abs(smi) * var_bound / (2 * var))
+
+
+@pytest.mark.parametrize("table", _SMALL)
+def test_values_near_q_1_are_continuous(table):
+    # issue 29: ami_tsallis at q = 1 +- 1e-12 was exactly 0 on [[20, 10], [10, 20]], where q = 1
+    # and q = 1 +- 1e-9 gave the AMI (0.0702): the sums of n^q differed from their means by
+    # (q - 1) times what matters. Each value is within its stated bound (below 1e-10 of it)
+    # of the 60-digit one at its q, and so within the exact change (of order q - 1) plus both
+    # bounds of the value at q = 1
+    at_one = ca.agreement(table, index=["ami_tsallis", "smi_tsallis"], q=1)
+    exact_one = _exact_near_one(table, 1.0)
+    bounds_one = _near_one_bounds(table, 1.0)
+    for i, name in enumerate(["ami_tsallis", "smi_tsallis"]):
+        assert abs(Decimal(at_one[name]) - exact_one[i]) <= Decimal(bounds_one[i])
+    for h in (1e-15, 1e-12, 1e-9, 1e-6):
+        for q in (1 + h, 1 - h):
+            got = ca.agreement(table, index=["ami_tsallis", "smi_tsallis"], q=q)
+            exact = _exact_near_one(table, q)
+            bounds = _near_one_bounds(table, q)
+            for i, name in enumerate(["ami_tsallis", "smi_tsallis"]):
+                assert abs(Decimal(got[name]) - exact[i]) <= Decimal(bounds[i]), (name, q)
+                assert abs(got[name] - at_one[name]) <= (
+                    float(abs(exact[i] - exact_one[i])) + bounds[i] + bounds_one[i]), (name, q)
+                assert bounds[i] < 1e-10 * abs(got[name])

@@ -137,3 +137,64 @@ def test_exact_pair_counts_object_beyond_int64():
     tab = ca.ContingencyTable([[3 * 2**31, 5], [7, 2**32]])
     assert tab.pairs.a11 == math.comb(3 * 2**31, 2) + math.comb(5, 2) + math.comb(7, 2) + \
         math.comb(2**32, 2)
+
+
+# -- the closed-form variance of the information indices (issue 29, item 7)
+
+def _var_t_of_2x2(a, b, digits=50):
+    """Var[t], t = sum n_ij log n_ij, over the 2 x 2 tables with margins a, b: every n_11 with
+    its probability C(b1, k) C(n - b1, a1 - k) / C(n, a1) (exact integers), n log n from
+    Decimal's ln, in ``digits`` digits."""
+    getcontext().prec = digits
+    (a1, a2), b1 = a, b[0]
+    n = a1 + a2
+
+    def xlx(x):
+        return Decimal(x) * Decimal(x).ln() if x > 0 else Decimal(0)
+
+    first = second = Decimal(0)
+    for k in range(max(0, a1 + b1 - n), min(a1, b1) + 1):
+        p = Decimal(math.comb(b1, k) * math.comb(n - b1, a1 - k)) / Decimal(math.comb(n, a1))
+        t = xlx(k) + xlx(a1 - k) + xlx(b1 - k) + xlx(n - a1 - b1 + k)
+        first, second = first + p * t, second + p * t * t
+    out = second - first * first
+    getcontext().prec = 40
+    return out
+
+
+def _check_information_variances(table):
+    """Var[MI] = Var[t] / n^2 and Var[VI] = 4 Var[MI] from method="hypergeometric" against the
+    50-digit Var[t], within the stated bound: the slope read from the index's formula within
+    ``slope_rtol`` (twice that in its square) and Var[t] within ``n_mi_variance_bound``."""
+    from clusteragree._moments.mi_variance import n_mi_variance_bound
+    from clusteragree.nulls.hypergeometric import slope_rtol
+    a = [sum(r) for r in table]
+    b = [sum(c) for c in zip(*table)]
+    n = sum(a)
+    var_t = _var_t_of_2x2(a, b)
+    v, v_bound = n_mi_variance_bound(a, b)
+    rtol = 2 * slope_rtol(a, b) + v_bound / v
+    for name, factor in (("mutual_info", 1), ("variation_of_information", 4)):
+        got = ca.nulls.null_distribution(table, index=name, method="hypergeometric").var
+        exact = factor * var_t / (n * n)
+        assert abs(Decimal(got) - exact) <= Decimal(rtol) * exact, (name, got, exact, rtol)
+    return rtol
+
+
+def test_the_variance_of_mi_of_a_2x2_table_is_exact():
+    # issue 29, item 7: 5.015898536222201e-07 where the exact value is 5.0158985341787956e-07
+    # (4.1e-10 relative): the slope of MI in t was read from its formula one unit of t either
+    # side of E[t], where MI is already clipped at 0 below
+    rtol = _check_information_variances([[400, 100], [0, 500]])
+    assert rtol < 1e-10
+
+
+@settings(max_examples=40, deadline=None, derandomize=True)
+@given(st.integers(2, 1000), st.data())
+def test_the_variance_of_mi_of_2x2_tables_is_exact(n, data):
+    a1 = data.draw(st.integers(1, n - 1))
+    b1 = data.draw(st.integers(1, n - 1))
+    k = data.draw(st.integers(max(0, a1 + b1 - n), min(a1, b1)))
+    table = [[k, a1 - k], [b1 - k, n - a1 - b1 + k]]
+    if max(a1, n - a1) > 1 and max(b1, n - b1) > 1:  # else Var[t] = 0
+        _check_information_variances(table)
