@@ -162,8 +162,8 @@ def test_report_of_two_series_two_sided_names_them_and_reads_two_sided(tmp_path)
     assert "differ from chance at the 5% level" in reading and "beyond chance" not in reading
     # the report: the table's floor 2/(B + 1), the reading's 1/(B + 1) and "beyond"
     floors = set(re.findall(r"< (\S+) \(0 of 2,000\)", body))
-    assert floors == {"0.0009995"}, floors  # 2/(B + 1), B = 2,000
-    assert "can give is 0.0009995 (2/(B + 1)" in reading and "0.0004998" not in reading
+    assert floors == {"0.001"}, floors  # 2/(B + 1) = 0.0009995 to 3 digits, B = 2,000
+    assert "can give is 0.001 (2/(B + 1)" in reading and "0.0005" not in reading
     assert str(tmp_path) not in out.read_text("utf-8"), "files by name, not by path"
 
 
