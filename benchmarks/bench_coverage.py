@@ -69,19 +69,17 @@
    coefficient against the bootstrap; the time of the multinomial bootstrap against
    ``scipy.stats.bootstrap``; what the intervals add to ``compare`` (see those functions).
 
-Sizes: 1,000 samples per cell where n <= 1,000 (the standard error of a coverage of 95% is
-0.7 points), 500 at n = 10,000 (1.0 point; its resamples take 10 times longer to evaluate
-for AMI), 1,000 for agri and ari_mm; B = 999 resamples. ``--quick``: n = 50 and 200 on four
-populations and the 20 x 20 one at n = 200, agri and ari_mm on one, 100 samples, B = 199
-(coverage s.e. 2.2 points: a smoke test, not a measurement).
+Sizes: 1,000 samples per cell (the standard error of a coverage of 95% is 0.7 points), for
+every n and for agri and ari_mm; B = 999 resamples. ``--quick``: n = 50 and 200 on four
+populations and the 20 x 20 one at n = 200 (100 samples), agri and ari_mm on one population
+(40 samples), B = 199: a smoke test (coverage s.e. 2.2 points), not a measurement.
 
-Cost (2 cores shared, ``nice -n 15``, this machine): ``--quick`` about 25 s. The full grid
-about 80 minutes of CPU (``--jobs 2``: about 45 minutes of wall time), of which AMI's expected
-mutual information of each resampled table (about 30 us a 3 x 3 table at n = 1,000, 100 us at
-n = 10,000, 80-180 us at 20 x 20) is about two thirds: ``--indices`` without
-adjusted_mutual_info runs in about a third of the time. The agri cells take about 5 minutes
-each (its permutation mean is a sort of the n(n + 1)/2 pair values, weighted anew for each
-resample).
+Cost (this machine, 2 cores shared with other work, ``nice -n 15``): ``--quick`` 21 s. The
+table cells of the full grid about 26 minutes of CPU, 20 x 20 at n = 10,000 the longest
+(about 14 minutes: AMI's expected mutual information of each resampled table, 80-180 us at
+20 x 20, is most of it); the agri cells about 8 minutes each, ari_mm 1.5 (agri's permutation
+mean is a cumulative sum over the n(n + 1)/2 pair values, weighted anew for each resample).
+The full run, ``--jobs 2``: about 45 minutes of wall time.
 """
 
 from __future__ import annotations
@@ -673,7 +671,7 @@ def grid(quick=False, samples=None, cells="*", indices=None):
         pair_pops = tuple(p for p, pop in POPULATIONS.items() if pop.pairs)
     for p, n in todo:
         if table_idx and any(fnmatch.fnmatchcase(f"{p}@{n}", pat) for pat in patterns):
-            size = samples or (100 if quick else 500 if n > 1000 else 1000)
+            size = samples or (100 if quick else 1000)
             out.append(Cell(p, n, "tables", tuple(table_idx), size))
     for p in pair_pops:
         if pair_idx and any(fnmatch.fnmatchcase(f"{p}@{PAIR_N}", pat) for pat in patterns):
@@ -738,20 +736,39 @@ def target_met(row) -> bool:
     return 0.93 <= row.coverage <= 0.97 if row.n >= 200 else row.coverage >= 0.90
 
 
+def _summary(frame, by, methods):
+    """Markdown rows: for each ``by`` value and method, the cells meeting the target, those
+    below and above it, and the worst cell."""
+    out = []
+    for key, group in frame.groupby(by, sort=False):
+        for m in methods:
+            sub = group[group.method == m]
+            if sub.empty:
+                continue
+            met = sub.apply(target_met, axis=1)
+            low = (~met & (sub.coverage < np.where(sub.n >= 200, 0.93, 0.90))).sum()
+            worst = sub.loc[sub.coverage.idxmin()]
+            where = " ".join(str(SHORT.get(worst[c], worst[c]))
+                             for c in ("population", "index", "n") if c != by)
+            name = SHORT.get(key, key)
+            out.append(f"| {name} | {m} | {int(met.sum())} / {len(sub)} | {int(low)} | "
+                       f"{int((~met).sum() - low)} | {100 * worst.coverage:.1f} ({where}) |")
+    return out
+
+
 def markdown(frame, header_lines, methods):
-    """The Markdown tables: the worst cells per method, then every cell, one row per
-    (population, n, index) and one column per method ("coverage (s.e.), width")."""
+    """The Markdown tables: a summary by index and by population (cells meeting the target,
+    below it, above it, the worst cell), then every cell, one row per (population, n, index)
+    and one column per method ("coverage (s.e.), width")."""
     out = ["# Coverage of the confidence intervals", ""] + header_lines + [""]
-    out += ["## The worst cells of each method", "",
-            "| method | cells | meet the target | worst cells (coverage %, population, n, "
-            "index) |", "|---|---|---|---|"]
-    for m in methods:
-        sub = frame[frame.method == m]
-        met = sub.apply(target_met, axis=1)
-        worst = sub.nsmallest(5, "coverage")
-        text = "; ".join(f"{100 * r.coverage:.1f} {r.population} {r.n} "
-                         f"{SHORT.get(r['index'], r['index'])}" for _, r in worst.iterrows())
-        out.append(f"| {m} | {len(sub)} | {int(met.sum())} | {text} |")
+    target = ("The target (issue 30): coverage between 93% and 97% where n >= 200, at "
+              "least 90% at n = 50; nominal 95%.")
+    head = ["| {} | method | meet the target | below | above | worst cell (coverage %) |",
+            "|---|---|---|---|---|---|"]
+    out += ["## Summary by index", "", target, "", head[0].format("index"), head[1]]
+    out += _summary(frame, "index", methods)
+    out += ["", "## Summary by population", "", head[0].format("population"), head[1]]
+    out += _summary(frame, "population", methods)
     out += ["", "## Every cell", "",
             "Coverage % (its s.e.) and mean width; `excl` the share of intervals that exclude "
             "their own estimate, `NA` the share undefined (counted as misses); **bold**: "
