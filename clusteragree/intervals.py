@@ -40,8 +40,8 @@ from .indices import Index, PairIndex, evaluate_checked, evaluate_pairwise, get_
 from .inputs import Clusterings, as_clusterings
 from .nulls._request import values_on_tables
 
-__all__ = ["ConfidenceInterval", "confidence_interval", "interval_of", "intervals_of", "check_level",
-           "resampling_generator", "METHODS"]
+__all__ = ["ConfidenceInterval", "confidence_interval", "interval_of", "intervals_of",
+           "interval_from_draws", "check_level", "resampling_generator", "METHODS"]
 
 #: The interval methods, as ``scipy.stats.bootstrap`` names them.
 METHODS = ("BCa", "percentile")
@@ -540,6 +540,81 @@ def _interval(rec, statistic, boot, jackknife, confidence_level, method,
                               n_resamples=n_resamples, standard_error=se,
                               bootstrap_distribution=boot, resampling=resampling, bias=z0,
                               acceleration=accel, reason=reason or "")
+
+
+def interval_from_draws(index, statistic, bootstrap, jackknife=None, *, confidence_level=0.95,
+                        method="BCa", resampling="cells") -> ConfidenceInterval:
+    """An interval from bootstrap draws already made: the index's values on the resamples.
+
+    ``confidence_interval`` draws the resamples and calls this computation; a coverage study
+    (``benchmarks/bench_coverage.py``) draws the resamples of many samples in one batch and
+    asks for each sample's interval from its draws, so that the interval it measures is the
+    one ``confidence_interval`` gives on the same draws.
+
+    Parameters
+    ----------
+    index : str or Index
+        The index (its name labels the interval).
+    statistic : float
+        The index on the observed clusterings (the estimate).
+    bootstrap : array-like, shape (n_resamples,)
+        The index on each resample (at least 2); a nan (the index not defined on that
+        resample) gives an interval of nan bounds with the reason, and a warning.
+    jackknife : tuple of two array-likes, optional
+        BCa's leave-one-object-out values and their weights (for a table: one value per
+        non-empty cell, weighted by the cell's count; for objects: n values of weight 1).
+        Needed for ``method="BCa"`` only.
+    confidence_level : float, default 0.95
+        The nominal coverage, in (0, 1).
+    method : {"BCa", "percentile"}, default "BCa"
+        As in ``confidence_interval``.
+    resampling : {"cells", "objects"}, default "cells"
+        How the draws were made (recorded in the interval).
+
+    Returns
+    -------
+    ConfidenceInterval
+        The interval, as ``confidence_interval`` computes it from these draws.
+
+    Raises
+    ------
+    TypeError, ValueError
+        A bad argument, named (BCa without a jackknife among them).
+
+    See Also
+    --------
+    confidence_interval : Draws the resamples and computes the interval.
+
+    Examples
+    --------
+    The percentile interval of ``confidence_interval``, again from its own draws:
+
+    >>> ci = confidence_interval([[30, 5], [4, 25]], index="rand", method="percentile",
+    ...                          n_resamples=999, seed=1)
+    >>> again = interval_from_draws("rand", ci.statistic, ci.bootstrap_distribution,
+    ...                             method="percentile")
+    >>> (again.low, again.high) == (ci.low, ci.high), again.method
+    (True, 'percentile')
+    """
+    rec = get_index(index)
+    level = check_level(confidence_level)
+    method = _check_method(method)
+    check_choice(resampling, "resampling", ("cells", "objects"))
+    statistic = check_real(statistic, "statistic", "a number")
+    boot = np.asarray(bootstrap, dtype=float)
+    if boot.ndim != 1 or boot.size < 2:
+        raise ValueError(f"bootstrap must be a 1-D array of at least 2 values, got shape "
+                         f"{boot.shape}")
+    jack = None
+    if method == "BCa":
+        if jackknife is None or len(jackknife) != 2:
+            raise ValueError("method='BCa' needs jackknife=(values, weights), the "
+                             "leave-one-object-out values and their weights")
+        jack = tuple(np.asarray(v, dtype=float) for v in jackknife)
+        if jack[0].ndim != 1 or jack[0].shape != jack[1].shape or jack[0].size < 1:
+            raise ValueError(f"jackknife must be two 1-D arrays of the same length, got "
+                             f"shapes {jack[0].shape} and {jack[1].shape}")
+    return _interval(rec, statistic, boot, lambda: jack, level, method, resampling)
 
 
 @fill_doc

@@ -340,3 +340,37 @@ def test_compare_of_covers_with_permutation_nulls_and_intervals():
                     method="permutation", n_sim=99, seed=2)
     assert df[["ci_low", "ci_high"]].notna().all().all()
     assert (df["ci_low"] <= df["statistic"]).all() and (df["statistic"] <= df["ci_high"]).all()
+
+
+def test_interval_from_draws_is_the_interval_of_those_draws():
+    from clusteragree.intervals import interval_from_draws
+
+    for method in ("BCa", "percentile"):
+        ci = confidence_interval(TAB, index="jaccard", method=method, n_resamples=999, seed=4)
+        boot = ci.bootstrap_distribution
+        jack = None
+        if method == "BCa":  # the jackknife the package takes: one object out of each cell
+            rows, cols = np.nonzero(TAB)
+            tables = np.repeat(TAB[None], len(rows), axis=0)
+            tables[np.arange(len(rows)), rows, cols] -= 1
+            jack = (ca.agreement(tables, index="jaccard"), TAB[rows, cols])
+        again = interval_from_draws("jaccard", ci.statistic, boot, jack, method=method)
+        assert (again.low, again.high, again.method) == (ci.low, ci.high, method)
+        assert again.acceleration == pytest.approx(ci.acceleration, abs=1e-15, nan_ok=True)
+
+
+@pytest.mark.parametrize("kwargs, match", [
+    (dict(bootstrap=[0.5]), "at least 2 values"),
+    (dict(bootstrap=np.ones((3, 2))), "1-D array"),
+    (dict(jackknife=None), "needs jackknife"),
+    (dict(jackknife=([0.1, 0.2], [1.0])), "same length"),
+    (dict(method="bca2"), "method must be one of"),
+    (dict(resampling="rows"), "resampling"),
+])
+def test_interval_from_draws_refuses_bad_arguments_by_name(kwargs, match):
+    from clusteragree.intervals import interval_from_draws
+
+    args = dict(index="rand", statistic=0.5, bootstrap=[0.4, 0.5, 0.6],
+                jackknife=([0.5, 0.5], [1.0, 1.0]), method="BCa") | kwargs
+    with pytest.raises(ValueError, match=match):
+        interval_from_draws(**args)
