@@ -74,12 +74,14 @@ every n and for agri and ari_mm; B = 999 resamples. ``--quick``: n = 50 and 200 
 populations and the 20 x 20 one at n = 200 (100 samples), agri and ari_mm on one population
 (40 samples), B = 199: a smoke test (coverage s.e. 2.2 points), not a measurement.
 
-Cost (this machine, 2 cores shared with other work, ``nice -n 15``): ``--quick`` 21 s. The
-table cells of the full grid about 26 minutes of CPU, 20 x 20 at n = 10,000 the longest
-(about 14 minutes: AMI's expected mutual information of each resampled table, 80-180 us at
-20 x 20, is most of it); the agri cells about 8 minutes each, ari_mm 1.5 (agri's permutation
-mean is a cumulative sum over the n(n + 1)/2 pair values, weighted anew for each resample).
-The full run, ``--jobs 2``: about 45 minutes of wall time.
+Cost (measured on this machine, 2 cores shared with other work, ``nice -n 15``): ``--quick``
+21 s. The full run, ``--jobs 2``: 49 minutes of wall time, 71 of CPU. Its table cells take
+25 minutes of CPU, 3 to 125 s each except 20 x 20 (26 s at n = 50 to 13 minutes at n =
+10,000, most of it AMI's expected mutual information of each resampled table, 80-180 us a
+20 x 20 table); ``--indices`` without adjusted_mutual_info takes much less. Each agri and
+ari_mm cell takes 11.5 minutes (agri's permutation mean is a cumulative sum over the
+n(n + 1)/2 pair values, weighted anew for each resample): ``--indices`` with table indices
+only runs the table cells.
 """
 
 from __future__ import annotations
