@@ -5,7 +5,7 @@
     python benchmarks/bench_coverage.py --quick          # CI: a few cells, 100 samples, B = 199
     python benchmarks/bench_coverage.py --cells 'moderate@*,*@50' --indices ari,ami --jobs 2
     python benchmarks/bench_coverage.py --list           # the cells, their truths and sizes
-    python benchmarks/bench_coverage.py --extras         # sections 2-4 below (the older study)
+    python benchmarks/bench_coverage.py --cells none --extras   # sections 2-4 below only
 
 1. The grid. A cell is a population of cell proportions p_ij (``POPULATIONS``, each with a
    comment), a number of objects n and an index. From the population, ``--samples`` tables of
@@ -893,10 +893,13 @@ def main(argv=None):
             parser.error(f"--indices: not in the study: {unknown}")
     B = args.resamples or (199 if args.quick else 999)
     cells = grid(args.quick, args.samples, args.cells, indices)
-    if not cells:
+    if not cells and not args.extras:
         parser.error("no cell matches --cells and --indices (see --list)")
     if args.list:
         _list(cells)
+        return None
+    if not cells:  # --extras alone (e.g. --cells none --extras)
+        extras(args.quick)
         return None
     print_header("Coverage of the confidence intervals", "scipy", scipy.__version__)
     print(f"  {len(cells)} cells, B = {B} resamples per interval, nominal {100 * LEVEL:g}%, "
