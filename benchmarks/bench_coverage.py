@@ -108,7 +108,9 @@ from scipy import stats
 
 import clusteragree as ca
 from _bench import best_time, fmt_s, git_state, print_header  # noqa: E402  (script folder)
+from clusteragree.inputs import as_clusterings
 from clusteragree.intervals import METHODS as PACKAGE_METHODS
+from clusteragree.intervals import independence_laws
 from clusteragree.intervals import (CHUNK_CELLS, _acceleration, _bca_levels,  # noqa: PLC2701
                                     confidence_interval, interval_from_draws)
 from clusteragree.nulls._request import values_on_tables
@@ -439,21 +441,36 @@ class Draws:
     truth: float  # for the oracle methods only (they test the harness)
     sample: int
     level: float
+    law: object = None  # "auto": the sample's law under the permutation null
+    table: np.ndarray | None = None  # "auto": the sample's table (table indices)
 
 
 def package_method(name):
-    """The package's interval ``name`` from the draws (``interval_from_draws``)."""
+    """The package's interval ``name`` from the draws (``interval_from_draws``). An open
+    bound (``closed``: "auto" leaves out the independence value when its test rejects it) is
+    moved to the next float inwards, so that ``low <= truth <= high`` counts it right."""
     def method(d: Draws):
-        ci = interval_from_draws(d.index, d.statistic, d.bootstrap, d.jackknife,
-                                 confidence_level=d.level, method=name,
-                                 resampling=d.resampling)
-        return ci.low, ci.high
-    method.needs_jackknife = name == "BCa"
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            ci = interval_from_draws(d.index, d.statistic, d.bootstrap, d.jackknife,
+                                     confidence_level=d.level, method=name,
+                                     resampling=d.resampling, law=d.law, table=d.table)
+        low, high = ci.low, ci.high
+        if ci.closed in ("right", "neither"):
+            low = np.nextafter(low, np.inf)
+        if ci.closed in ("left", "neither"):
+            high = np.nextafter(high, -np.inf)
+        return low, high
+    method.needs_jackknife = name != "percentile"
+    method.needs_bootstrap = name in ("BCa", "percentile")
+    method.needs_law = name == "auto"
     return method
 
 
 def _oracle(fn):
     fn.needs_jackknife = False
+    fn.needs_bootstrap = True
+    fn.needs_law = False
     return fn
 
 
@@ -542,11 +559,11 @@ def _options(recs):
 
 
 def _intervals(methods, names, sample, statistic, boot, jack, truth, resampling, level,
-               bounds):
+               bounds, laws=None, table=None):
     """Each method's interval for one sample, into ``bounds[(index, method)]`` (low, high)."""
     for name in names:
-        d = Draws(name, float(statistic[name]), boot[name], jack.get(name), resampling,
-                  truth[name], sample, level)
+        d = Draws(name, float(statistic[name]), boot.get(name), jack.get(name), resampling,
+                  truth[name], sample, level, (laws or {}).get(name), table)
         for mname, method in methods.items():
             low, high = method(d)
             bounds[name, mname][0][sample] = low
@@ -563,6 +580,9 @@ def table_cell(pop_name, n, indices, n_samples, B, methods, seed=SEED, level=LEV
     opts = _options(recs)
     methods = {m: ALL_METHODS[m] for m in methods}
     jackknife = any(m.needs_jackknife for m in methods.values())
+    bootstrap = any(m.needs_bootstrap for m in methods.values())
+    needs_law = any(m.needs_law for m in methods.values())
+    B = B if bootstrap else 0
     K, Q = pop.p.shape
     table_seq, resample_seqs = table_seeds(seed, pop_name, n, n_samples)
     tables = np.random.default_rng(table_seq).multinomial(
@@ -571,15 +591,17 @@ def table_cell(pop_name, n, indices, n_samples, B, methods, seed=SEED, level=LEV
     truth = {r.name: truth_of(r.name, pop) for r in recs}
     bounds = {(r.name, m): (np.full(n_samples, np.nan), np.full(n_samples, np.nan))
               for r in recs for m in methods}
-    per_block = max(1, max_cells // (B * K * Q))
+    per_block = max(1, max_cells // (max(B, 1) * K * Q))
     for start in range(0, n_samples, per_block):
         block = range(start, min(n_samples, start + per_block))
-        boot_tables = np.concatenate([
-            resample_table(tables[s], B, np.random.default_rng(resample_seqs[s]))
-            for s in block])
-        boots = {k: v.reshape(len(block), B) for k, v in
-                 _values(recs, opts, boot_tables).items()}
-        del boot_tables
+        boots = {}
+        if bootstrap:
+            boot_tables = np.concatenate([
+                resample_table(tables[s], B, np.random.default_rng(resample_seqs[s]))
+                for s in block])
+            boots = {k: v.reshape(len(block), B) for k, v in
+                     _values(recs, opts, boot_tables).items()}
+            del boot_tables
         jacks = {}
         if jackknife:
             parts = [jackknife_tables(tables[s]) for s in block]
@@ -589,9 +611,13 @@ def table_cell(pop_name, n, indices, n_samples, B, methods, seed=SEED, level=LEV
                 lo = ends[k - 1] if k else 0
                 jacks[s] = {name: (v[lo:ends[k]], parts[k][1]) for name, v in jv.items()}
         for k, s in enumerate(block):
+            laws = None
+            if needs_law:  # the test of independence "auto" inverts, as the package makes it
+                laws = independence_laws(as_clusterings(tables[s]), recs, opts,
+                                         np.random.default_rng(resample_seqs[s].spawn(1)[0]))
             _intervals(methods, list(truth), s, {name: v[s] for name, v in estimates.items()},
                        {name: v[k] for name, v in boots.items()}, jacks.get(s, {}), truth,
-                       "cells", level, bounds)
+                       "cells", level, bounds, laws, tables[s])
     return {"estimates": estimates, "bounds": bounds, "truth": truth, "tables": tables}
 
 
@@ -611,7 +637,7 @@ def pair_cell(pop_name, n, indices, n_samples, B, methods, seed=SEED, level=LEVE
         data = pair_sample(pop.p, n, np.random.default_rng(seqs[s][0]))
         rng = np.random.default_rng(seqs[s][1])
         W = np.stack([np.bincount(rng.integers(0, n, n), minlength=n) for _ in range(B)])
-        stat, boot, jack = {}, {}, {}
+        stat, boot, jack, laws = {}, {}, {}, {}
         for i in indices:
             X, Y = data[i]
             stat[i] = ca.agreement(X, Y, index=i)
@@ -619,7 +645,12 @@ def pair_cell(pop_name, n, indices, n_samples, B, methods, seed=SEED, level=LEVE
             boot[i] = PAIR_EVALUATORS[i](X, Y, W)
             if jackknife:
                 jack[i] = (PAIR_EVALUATORS[i](X, Y, leave_one_out), np.ones(n))
-        _intervals(methods, indices, s, stat, boot, jack, truth, "objects", level, bounds)
+            if any(m.needs_law for m in methods.values()):
+                rec = ca.get_index(i)
+                laws.update(independence_laws(as_clusterings(X, Y, table=False, pairs=[i]),
+                                              [rec], {i: dict(rec.options)}, rng))
+        _intervals(methods, indices, s, stat, boot, jack, truth, "objects", level, bounds,
+                   laws)
     return {"estimates": estimates, "bounds": bounds, "truth": truth}
 
 

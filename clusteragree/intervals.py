@@ -38,13 +38,26 @@ from ._validate import (check_choice, check_options, check_positive_int, check_r
                         suggest)
 from .indices import Index, PairIndex, evaluate_checked, evaluate_pairwise, get_index
 from .inputs import Clusterings, as_clusterings
+from .interval_rules import (independence_value, invert_independence_test, jackknife_interval,
+                             off_matching_bound, on_matching, perfect_bound)
+from .nulls import NullSpec
 from .nulls._request import values_on_tables
+from .nulls.engine import plan, run
 
 __all__ = ["ConfidenceInterval", "confidence_interval", "interval_of", "intervals_of",
-           "interval_from_draws", "check_level", "resampling_generator", "METHODS"]
+           "interval_from_draws", "independence_laws", "TEST_N_SIM", "check_level",
+           "resampling_generator", "METHODS"]
 
-#: The interval methods, as ``scipy.stats.bootstrap`` names them.
-METHODS = ("BCa", "percentile")
+#: The interval methods: "auto" (the rules of ``clusteragree.interval_rules``), the jackknife
+#: t interval, and the two bootstrap intervals as ``scipy.stats.bootstrap`` names them.
+METHODS = ("auto", "jackknife", "BCa", "percentile")
+
+#: The methods that draw bootstrap resamples (the others use the jackknife alone).
+BOOTSTRAP_METHODS = ("BCa", "percentile")
+
+#: The Monte Carlo size of "auto"'s test of independence where its exact law is too large to
+#: compute: the test decides p > alpha, and at p = 0.05 its standard error is then 0.007.
+TEST_N_SIM = 999
 
 #: Cells of the resampled tables held at once (int64: 8 bytes each), so the memory a
 #: bootstrap of a table takes does not grow with ``n_resamples``.
@@ -66,14 +79,16 @@ class ConfidenceInterval:
     confidence_level : float
         The nominal coverage, e.g. 0.95.
     method : str
-        "BCa" or "percentile".
+        What made the interval: "BCa", "percentile", "jackknife", or what "auto" chose:
+        "jackknife" (no test changed it), "jackknife, independence test inverted", "exact
+        bound at perfect agreement".
     n_resamples : int
-        The number of bootstrap resamples.
+        The number of bootstrap resamples (0 for the jackknife methods).
     standard_error : float
         The bootstrap standard error (the standard deviation of the bootstrap distribution,
-        with B - 1 in the denominator, as ``scipy.stats.bootstrap``).
+        with B - 1 in the denominator, as ``scipy.stats.bootstrap``), or the jackknife's.
     bootstrap_distribution : numpy.ndarray
-        The index on each resample, shape (n_resamples,).
+        The index on each resample, shape (n_resamples,) (empty for the jackknife methods).
     resampling : str
         "cells" (a table's objects, drawn as a multinomial of its cells) or "objects" (the
         rows of memberships, the rows and columns of similarity matrices).
@@ -84,6 +99,14 @@ class ConfidenceInterval:
     reason : str
         Why the bounds are nan when they are (the index is not defined on some resample, or
         BCa cannot be computed); "" when they are numbers.
+    closed : {"both", "left", "right"}
+        Which bounds belong to the interval (``pandas.Interval``'s word): "auto" leaves out
+        the independence value when the test of independence rejects it, e.g. ARI's
+        (0, 0.31].
+    note : str
+        How "auto" made the interval (one sentence), or "".
+    independence_pvalue : float
+        "auto": the p-value of the test of independence it inverted (nan otherwise).
 
     See Also
     --------
@@ -112,6 +135,9 @@ class ConfidenceInterval:
     bias: float = math.nan
     acceleration: float = math.nan
     reason: str = ""
+    closed: str = "both"
+    note: str = ""
+    independence_pvalue: float = math.nan
 
     def __iter__(self):
         yield self.low
@@ -119,12 +145,40 @@ class ConfidenceInterval:
 
     def __repr__(self) -> str:
         pct = f"{100 * self.confidence_level:g}%"
+        size = f", B = {self.n_resamples}" if self.n_resamples else ""
         return (f"ConfidenceInterval({self.index} = {self.statistic:.4g}, {pct} {self.method} "
-                f"[{self.low:.4g}, {self.high:.4g}], B = {self.n_resamples})")
+                f"{self.bracketed()}{size})")
+
+    def bracketed(self, digits: int = 4) -> str:
+        """The bounds in brackets that say which belong to the interval: "[a, b]", "(a, b]".
+
+        Examples
+        --------
+        >>> ConfidenceInterval("adjusted_rand", 0.2, 0.0, 0.3, 0.95, "auto", 0, 0.05,
+        ...                    np.empty(0), closed="right").bracketed()
+        '(0, 0.3]'
+        """
+        left = "[" if self.closed in ("both", "left") else "("
+        right = "]" if self.closed in ("both", "right") else ")"
+        return f"{left}{self.low:.{digits}g}, {self.high:.{digits}g}{right}"
+
+    def contains(self, value: float) -> bool:
+        """Whether ``value`` lies in the interval (its open bounds left out).
+
+        Examples
+        --------
+        >>> ci = ConfidenceInterval("adjusted_rand", 0.2, 0.0, 0.3, 0.95, "auto", 0, 0.05,
+        ...                         np.empty(0), closed="right")
+        >>> ci.contains(0.0), ci.contains(0.1)
+        (False, True)
+        """
+        above = value >= self.low if self.closed in ("both", "left") else value > self.low
+        below = value <= self.high if self.closed in ("both", "right") else value < self.high
+        return bool(above and below)
 
 
 def _check_method(method) -> str:
-    """"BCa" or "percentile", in any case (as scipy takes them)."""
+    """One of ``METHODS``, in any case (as scipy takes "bca")."""
     lower = {m.lower(): m for m in METHODS}
     if isinstance(method, str) and method.lower() in lower:
         return lower[method.lower()]
@@ -403,8 +457,9 @@ def interval_of(clusterings: Clusterings, rec: Index, options: dict, confidence_
 
 
 def intervals_of(clusterings: Clusterings, recs, options: dict, confidence_level: float,
-                 method: str, n_resamples: int, rng, undefined: str = "raise") -> dict:
-    """The bootstrap intervals of several indices on the same resamples.
+                 method: str, n_resamples: int, rng, undefined: str = "raise",
+                 laws=None) -> dict:
+    """The intervals of several indices on the same resamples (or the same jackknife).
 
     The table indices are evaluated on one batch of resampled tables (and one jackknife), as
     ``compare`` evaluates them on one batch of null tables; the indices of object pairs
@@ -433,9 +488,13 @@ def intervals_of(clusterings: Clusterings, recs, options: dict, confidence_level
     rng : numpy.random.Generator or int
         The source of randomness (a seed is made a Generator).
     undefined : {"raise", "na"}, default "raise"
-        An index not defined on some resample (or, for BCa, on a leave-one-out table):
-        "raise" refuses the call with the reason; "na" gives that index an interval of nan
-        bounds with the reason in ``ConfidenceInterval.reason`` (``compare``'s notes).
+        An index not defined on some resample (or on a leave-one-out table): "raise" refuses
+        the call with the reason; "na" gives that index an interval of nan bounds with the
+        reason in ``ConfidenceInterval.reason`` (``compare``'s notes).
+    laws : dict, optional
+        "auto": index name -> its NullDistribution under the permutation null (the test of
+        independence it inverts), when the caller has them (``compare``); drawn here
+        otherwise (``NullSpec(method="auto")``).
 
     Returns
     -------
@@ -467,37 +526,46 @@ def intervals_of(clusterings: Clusterings, recs, options: dict, confidence_level
     rng = check_seed(rng, "rng")
     check_choice(undefined, "undefined", ("raise", "na"))
     n = clusterings.n
-    need = max(r.min_n for r in recs) + (1 if method == "BCa" else 0)
+    jackknifed = method != "percentile"
+    need = max(r.min_n for r in recs) + (1 if jackknifed else 0)
     if n < max(need, 2):
         rec = max(recs, key=lambda r: r.min_n)
-        what = "and one more for BCa's jackknife" if method == "BCa" else ""
+        what = "and one more for the jackknife" if jackknifed else ""
         raise ValueError(f"index {rec.name!r} needs at least {rec.min_n} objects {what}; a "
-                         f"bootstrap interval needs n >= {max(need, 2)}, got n = {n}")
+                         f"{method} interval needs n >= {max(need, 2)}, got n = {n}")
+    if method == "auto" and laws is None:
+        laws = independence_laws(clusterings, recs, options, rng)
+    make = (_interval if method in BOOTSTRAP_METHODS
+            else lambda *a, **k: _jackknife_ci(*a, **k, laws=laws or {}))
     tables = [r for r in recs if not isinstance(r, PairIndex)]
     out, failed = {}, {}
     if tables:
         counts = np.asarray(clusterings.table.counts)
         statistics = {rec.name: float(evaluate_checked(rec, counts, options[rec.name]))
                       for rec in tables}
-        boots = _table_resamples(tables, options, counts, n_resamples, rng, failed)
+        boots = (_table_resamples(tables, options, counts, n_resamples, rng, failed)
+                 if method in BOOTSTRAP_METHODS else {})
         jackknives = {}
-        if method == "BCa":  # once for all the table indices
+        if jackknifed:  # once for all the table indices
             jackknives = _table_jackknife(tables, options, counts, failed)
         for rec in tables:
-            out[rec.name] = _interval(rec, statistics[rec.name], boots[rec.name],
-                                      lambda name=rec.name: jackknives[name], confidence_level,
-                                      method, "cells", failed.get(rec.name))
+            out[rec.name] = make(rec, statistics[rec.name], boots.get(rec.name),
+                                 lambda name=rec.name: jackknives[name], confidence_level,
+                                 method, "cells", failed.get(rec.name),
+                                 context=(options[rec.name], counts))
     for rec in recs:
         if isinstance(rec, PairIndex):
             pair = clusterings.pair(rec)
             opts = options[rec.name]
             statistic = evaluate_pairwise(rec, pair, opts)
-            boot = _pair_resamples(rec, opts, pair, n, n_resamples, rng, failed)
+            boot = (_pair_resamples(rec, opts, pair, n, n_resamples, rng, failed)
+                    if method in BOOTSTRAP_METHODS else None)
             jack = None
-            if method == "BCa" and rec.name not in failed:
+            if jackknifed and rec.name not in failed:
                 jack = _pair_jackknife(rec, opts, pair, n, failed)
-            out[rec.name] = _interval(rec, statistic, boot, lambda jack=jack: jack,
-                                      confidence_level, method, "objects", failed.get(rec.name))
+            out[rec.name] = make(rec, statistic, boot, lambda jack=jack: jack,
+                                 confidence_level, method, "objects", failed.get(rec.name),
+                                 context=(opts, None))
     if failed and undefined == "raise":
         name, reason = next(iter(failed.items()))
         raise ValueError(f"no bootstrap interval for {name!r}: {reason}")
@@ -505,7 +573,7 @@ def intervals_of(clusterings: Clusterings, recs, options: dict, confidence_level
 
 
 def _interval(rec, statistic, boot, jackknife, confidence_level, method,
-              resampling, reason=None) -> ConfidenceInterval:
+              resampling, reason=None, context=None) -> ConfidenceInterval:
     """One interval from the index's estimate and its bootstrap distribution; ``jackknife``
     gives BCa's (values, weights) when called; ``reason``: why the index has none (it is
     not defined on some resample)."""
@@ -542,8 +610,134 @@ def _interval(rec, statistic, boot, jackknife, confidence_level, method,
                               acceleration=accel, reason=reason or "")
 
 
-def interval_from_draws(index, statistic, bootstrap, jackknife=None, *, confidence_level=0.95,
-                        method="BCa", resampling="cells") -> ConfidenceInterval:
+def independence_laws(clusterings: Clusterings, recs, options: dict, rng) -> dict:
+    """Each index's law under the permutation null: the test of independence "auto" inverts.
+
+    The law is exact where ``NullSpec(method="auto")`` finds it within its budgets, else a
+    Monte Carlo law of ``TEST_N_SIM`` tables (or permutations); the indices that share their
+    options are one request (one batch of tables).
+
+    Parameters
+    ----------
+    clusterings : Clusterings
+        The clusterings, converted and checked.
+    recs : sequence of Index
+        The indices.
+    options : dict
+        Index name -> its checked options.
+    rng : numpy.random.Generator
+        The source of randomness of a Monte Carlo law.
+
+    Returns
+    -------
+    dict
+        Index name -> NullDistribution.
+
+    Examples
+    --------
+    >>> from clusteragree.inputs import as_clusterings
+    >>> laws = independence_laws(as_clusterings([[30, 5], [4, 25]]),
+    ...                          [ca.get_index("rand")], {"rand": {}}, np.random.default_rng(1))
+    >>> laws["rand"].is_exact
+    True
+    """
+    groups: dict = {}
+    for rec in recs:
+        key = tuple(sorted((k, repr(v)) for k, v in options[rec.name].items()))
+        groups.setdefault(key, []).append(rec)
+    laws = {}
+    for group in groups.values():
+        spec = NullSpec(method="auto", n_sim=TEST_N_SIM, seed=rng)
+        laws.update(run(plan(clusterings, group, spec, dict(options[group[0].name]))))
+    return laws
+
+
+def _na(rec, statistic, confidence_level, method, resampling, reason, warn=True):
+    """An interval of nan bounds, with its reason (and a warning)."""
+    if warn:
+        warnings.warn(f"no interval for {rec.name!r}: {reason}", stacklevel=5)
+    return ConfidenceInterval(index=rec.name, statistic=float(statistic), low=math.nan,
+                              high=math.nan, confidence_level=confidence_level, method=method,
+                              n_resamples=0, standard_error=math.nan,
+                              bootstrap_distribution=np.empty(0), resampling=resampling,
+                              reason=reason)
+
+
+def _at_optimum(rec, statistic) -> bool:
+    """Whether the estimate is the index's value at perfect agreement."""
+    opt = float(rec.optimum)
+    return math.isfinite(opt) and abs(statistic - opt) <= 1e-12 * max(1.0, abs(opt))
+
+
+def _jackknife_ci(rec, statistic, boot, jackknife, confidence_level, method, resampling,
+                  reason=None, context=None, laws=None) -> ConfidenceInterval:
+    """The "jackknife" interval, or "auto"'s (``clusteragree.interval_rules``)."""
+    options, counts = context
+    if reason:
+        return _na(rec, statistic, confidence_level, method, resampling, reason, warn=False)
+    if method == "auto" and counts is not None and on_matching(counts) \
+            and _at_optimum(rec, statistic):
+        bound = perfect_bound(rec, options, counts, confidence_level)
+        if (counts > 0).sum() < 2 or not math.isfinite(bound):
+            return _na(rec, statistic, confidence_level, "auto", resampling,
+                       "the two clusterings are the same partition and the index has no "
+                       "one-sided bound there (one cluster, or not defined near it)")
+        low, high = sorted((bound, float(rec.optimum)))
+        return ConfidenceInterval(
+            index=rec.name, statistic=float(statistic), low=low, high=high,
+            confidence_level=confidence_level, method="exact bound at perfect agreement",
+            n_resamples=0, standard_error=0.0, bootstrap_distribution=np.empty(0),
+            resampling=resampling,
+            note=("one-sided: every object lies on a one-to-one matching of the clusters, so "
+                  "every resample agrees perfectly; the bound is the least agreement of a "
+                  "population with these cluster sizes and at most "
+                  f"{100 * off_matching_bound(int(counts.sum()), confidence_level):.3g}% of "
+                  "its objects off the matching (the exact binomial bound)"))
+    values, weights = jackknife()
+    law = (laws or {}).get(rec.name)
+    pvalue = math.nan
+    if method == "auto" and law is not None:
+        pvalue = law.pvalue(statistic, "greater" if rec.higher_is_better else "less")
+    rejected = method == "auto" and not pvalue > 1 - confidence_level
+    if np.all(values == values[0]) and (method != "auto" or rejected):
+        return _na(rec, statistic, confidence_level, method, resampling,
+                   "every leave-one-out value is the same: the jackknife has no spread to "
+                   "make an interval from")
+    ji = jackknife_interval(rec, statistic, values, weights, confidence_level,
+                            rescaled=rejected)
+    low, high, closed, used, notes = ji.low, ji.high, "both", "jackknife", []
+    if ji.scale != "identity":
+        notes.append(f"jackknife t interval on the {ji.scale} scale, widened by its bias "
+                     "correction")
+    if method == "auto" and law is not None:
+        value = independence_value(rec, options, counts, law.mean)
+        low, high, closed, did = invert_independence_test(rec, low, high, pvalue,
+                                                          confidence_level, value)
+        if did:
+            used = "jackknife, independence test inverted"
+            notes.append(f"the test of independence (p = {pvalue:.3g}) "
+                         f"{'does not reject' if did == 'contains' else 'rejects'} it: the "
+                         f"interval {did} the independence value {value:.4g}")
+    lo_range, hi_range = (float(v) for v in rec.range)
+    low, high = max(low, lo_range), min(high, hi_range)
+    if low == lo_range and closed in ("both", "left"):
+        notes.append(f"one-sided: bounded below by the index's least value {lo_range:g}")
+    if high == hi_range and closed in ("both", "right"):
+        notes.append(f"one-sided: bounded above by the index's greatest value {hi_range:g}")
+    if not low <= statistic <= high:
+        notes.append("the interval excludes the estimate: the estimate's bias (the "
+                     "jackknife's correction) exceeds its spread")
+    return ConfidenceInterval(index=rec.name, statistic=float(statistic), low=float(low),
+                              high=float(high), confidence_level=confidence_level, method=used,
+                              n_resamples=0, standard_error=ji.standard_error,
+                              bootstrap_distribution=np.empty(0), resampling=resampling,
+                              closed=closed, note="; ".join(notes),
+                              independence_pvalue=pvalue)
+
+
+def interval_from_draws(index, statistic, bootstrap=None, jackknife=None, *,
+                        confidence_level=0.95, method="BCa", resampling="cells", law=None,
+                        table=None, options=None) -> ConfidenceInterval:
     """An interval from bootstrap draws already made: the index's values on the resamples.
 
     ``confidence_interval`` draws the resamples and calls this computation; a coverage study
@@ -557,19 +751,27 @@ def interval_from_draws(index, statistic, bootstrap, jackknife=None, *, confiden
         The index (its name labels the interval).
     statistic : float
         The index on the observed clusterings (the estimate).
-    bootstrap : array-like, shape (n_resamples,)
+    bootstrap : array-like, shape (n_resamples,), optional
         The index on each resample (at least 2); a nan (the index not defined on that
-        resample) gives an interval of nan bounds with the reason, and a warning.
+        resample) gives an interval of nan bounds with the reason, and a warning. Needed
+        for "BCa" and "percentile".
     jackknife : tuple of two array-likes, optional
-        BCa's leave-one-object-out values and their weights (for a table: one value per
+        The leave-one-object-out values and their weights (for a table: one value per
         non-empty cell, weighted by the cell's count; for objects: n values of weight 1).
-        Needed for ``method="BCa"`` only.
+        Needed for every method but "percentile".
     confidence_level : float, default 0.95
         The nominal coverage, in (0, 1).
     method : {"BCa", "percentile"}, default "BCa"
         As in ``confidence_interval``.
     resampling : {"cells", "objects"}, default "cells"
         How the draws were made (recorded in the interval).
+    law : NullDistribution, optional
+        "auto": the index's law under the permutation null (``independence_laws``).
+    table : array-like, optional
+        "auto", table index: the observed table (its margins give the independence value;
+        a table on a matching gets the exact one-sided bound).
+    options : dict, optional
+        "auto": the index's checked options (default: its defaults).
 
     Returns
     -------
@@ -601,25 +803,35 @@ def interval_from_draws(index, statistic, bootstrap, jackknife=None, *, confiden
     method = _check_method(method)
     check_choice(resampling, "resampling", ("cells", "objects"))
     statistic = check_real(statistic, "statistic", "a number")
-    boot = np.asarray(bootstrap, dtype=float)
-    if boot.ndim != 1 or boot.size < 2:
-        raise ValueError(f"bootstrap must be a 1-D array of at least 2 values, got shape "
-                         f"{boot.shape}")
+    boot = None
+    if method in BOOTSTRAP_METHODS:
+        if bootstrap is None:
+            raise ValueError(f"method={method!r} needs bootstrap=, the index on each resample")
+        boot = np.asarray(bootstrap, dtype=float)
+        if boot.ndim != 1 or boot.size < 2:
+            raise ValueError(f"bootstrap must be a 1-D array of at least 2 values, got shape "
+                             f"{boot.shape}")
     jack = None
-    if method == "BCa":
+    if method != "percentile":
         if jackknife is None or len(jackknife) != 2:
-            raise ValueError("method='BCa' needs jackknife=(values, weights), the "
+            raise ValueError(f"method={method!r} needs jackknife=(values, weights), the "
                              "leave-one-object-out values and their weights")
         jack = tuple(np.asarray(v, dtype=float) for v in jackknife)
         if jack[0].ndim != 1 or jack[0].shape != jack[1].shape or jack[0].size < 1:
             raise ValueError(f"jackknife must be two 1-D arrays of the same length, got "
                              f"shapes {jack[0].shape} and {jack[1].shape}")
-    return _interval(rec, statistic, boot, lambda: jack, level, method, resampling)
+    if method in BOOTSTRAP_METHODS:
+        return _interval(rec, statistic, boot, lambda: jack, level, method, resampling)
+    counts = None if table is None else np.asarray(table)
+    opts = dict(rec.options) if options is None else options
+    return _jackknife_ci(rec, statistic, None, lambda: jack, level, method, resampling,
+                         context=(opts, counts), laws={rec.name: law} if law else {})
+
 
 
 @fill_doc
 def confidence_interval(x, y=None, index="adjusted_rand", *, confidence_level=0.95,
-                        method="BCa", n_resamples=9999, seed=None, data=None, dropna=False,
+                        method="auto", n_resamples=9999, seed=None, data=None, dropna=False,
                         join="exact", **options) -> ConfidenceInterval:
     """A bootstrap confidence interval of an index: the objects resampled with replacement.
 
@@ -639,13 +851,20 @@ def confidence_interval(x, y=None, index="adjusted_rand", *, confidence_level=0.
         "nmi_sqrt"); the default of every function of one index.
     confidence_level : float, default 0.95
         The nominal coverage, in (0, 1).
-    method : {"BCa", "percentile"}, default "BCa"
-        "percentile": the alpha/2 and 1 - alpha/2 quantiles of the bootstrap distribution.
-        "BCa": bias corrected and accelerated (Efron 1987), its acceleration from the
-        jackknife (for a table: one object out of each non-empty cell, weighted by the
-        cell's count). Both as ``scipy.stats.bootstrap`` computes them.
+    method : {"auto", "jackknife", "BCa", "percentile"}, default "auto"
+        "auto" (``clusteragree.interval_rules``): the jackknife t interval, made on a scale
+        that frees the index of its bounds and widened by its bias correction; the test of
+        independence (the index against its permutation null, one-sided towards agreement,
+        at level 1 - confidence_level) inverted at the index's independence value, which the
+        interval contains when the test does not reject and leaves out when it does; and at
+        perfect agreement (every object on a one-to-one matching of the clusters) an exact
+        one-sided bound. "jackknife": the plain jackknife t interval (pseudovalues' mean -/+
+        t times their standard error). "percentile": the alpha/2 and 1 - alpha/2 quantiles
+        of the bootstrap distribution. "BCa": bias corrected and accelerated (Efron 1987),
+        its acceleration from the jackknife. The bootstrap ones as ``scipy.stats.bootstrap``
+        computes them. Every interval is clipped to the index's range.
     n_resamples : int, default 9999
-        The number of bootstrap resamples (at least 2).
+        The number of bootstrap resamples (at least 2; "BCa" and "percentile" only).
     %(seed)s
     %(data)s
     %(dropna)s
@@ -655,10 +874,14 @@ def confidence_interval(x, y=None, index="adjusted_rand", *, confidence_level=0.
     Returns
     -------
     ConfidenceInterval
-        ``.low``, ``.high``, ``.confidence_level``, ``.method``, ``.statistic`` (the index on
-        the data), ``.standard_error`` and ``.bootstrap_distribution``; unpacks as
-        ``low, high``. BCa when every resample lies on one side of the estimate gives
-        bounds of nan, with a warning and the reason in ``.reason``.
+        ``.low``, ``.high``, ``.closed`` (which bounds belong to it), ``.confidence_level``,
+        ``.method`` (what made it), ``.note`` (how "auto" made it: its scale, the test's
+        p-value, a one-sided bound), ``.statistic`` (the index on the data),
+        ``.standard_error`` and ``.bootstrap_distribution``; unpacks as ``low, high``. An
+        interval that cannot be made has bounds of nan, a warning and the reason in
+        ``.reason``: BCa when every resample lies on one side of the estimate; the jackknife
+        when every leave-one-out value is the same (and "auto" then only if the test of
+        independence rejects); "auto" on two identical partitions of one cluster.
 
     Raises
     ------
@@ -681,12 +904,14 @@ def confidence_interval(x, y=None, index="adjusted_rand", *, confidence_level=0.
 
     Notes
     -----
-    The bootstrap resamples the objects, so it treats them as a random sample of a
-    population; its intervals are first-order (percentile) and second-order (BCa) accurate as
-    n grows (Efron & Tibshirani 1993, ch. 14, 22). Near a bound of the index (an agreement
-    close to perfect) or near a point where the index is not smooth (ARI close to 0 for small
-    n) their coverage falls short of the nominal one; ``benchmarks/bench_coverage.py``
-    measures it. For the adjusted Wallace coefficient Severiano et al. (2011) give an
+    The bootstrap and the jackknife treat the objects as a random sample of a population.
+    Near independence MI, NMI and VI (and ARI when a clustering has equal cluster sizes) are
+    not asymptotically normal at rate sqrt(n): the bootstrap intervals (first-order
+    percentile, second-order BCa; Efron & Tibshirani 1993, ch. 14, 22) and the plain
+    jackknife then miss their level, which is why "auto" decides the independence value by
+    the test; near perfect agreement they fall short too. ``benchmarks/bench_coverage.py``
+    measures every method's coverage on a grid of populations (the README shows its table).
+    For the adjusted Wallace coefficient Severiano et al. (2011) give an
     analytic interval (Wallace's variance within each cluster of x, the chance term taken as
     fixed), which the benchmark compares.
 
@@ -705,10 +930,13 @@ def confidence_interval(x, y=None, index="adjusted_rand", *, confidence_level=0.
     --------
     >>> tab = ca.ContingencyTable([[30, 5], [4, 25]])
     >>> ci = confidence_interval(tab, index="adjusted_rand", seed=1)
-    >>> round(ci.statistic, 3), ci.method, ci.n_resamples
-    (0.509, 'BCa', 9999)
-    >>> round(ci.low, 2), round(ci.high, 2)
-    (0.27, 0.76)
+    >>> round(ci.statistic, 3), ci.method
+    (0.509, 'jackknife, independence test inverted')
+    >>> round(ci.low, 2), round(ci.high, 2), ci.closed
+    (0.17, 0.72, 'both')
+    >>> ci = confidence_interval(tab, index="adjusted_rand", method="BCa", seed=1)
+    >>> ci.method, ci.n_resamples, round(ci.low, 2), round(ci.high, 2)
+    ('BCa', 9999, 0.27, 0.76)
     """
     if not isinstance(index, (str, Index)):
         raise TypeError("index must be one index name (a str or an Index record), got "

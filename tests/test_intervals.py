@@ -128,9 +128,9 @@ def test_resampled_tables_with_empty_rows_are_evaluated_without_them():
 
 
 def test_the_same_seed_gives_the_same_interval_and_labels_give_the_table_interval():
-    a = confidence_interval(TAB, index="jaccard", n_resamples=500, seed=7)
+    a = confidence_interval(TAB, index="jaccard", method="BCa", n_resamples=500, seed=7)
     x, y = _labels(TAB)
-    b = confidence_interval(x, y, index="jaccard", n_resamples=500, seed=7)
+    b = confidence_interval(x, y, index="jaccard", method="BCa", n_resamples=500, seed=7)
     assert (a.low, a.high) == (b.low, b.high)
     assert isinstance(a, ConfidenceInterval) and tuple(a) == (a.low, a.high)
     assert "jaccard" in repr(a) and "95% BCa" in repr(a)
@@ -148,8 +148,8 @@ def test_a_table_every_resample_reproduces_gives_a_point_interval():
 def test_interval_of_takes_converted_clusterings():
     rec = ca.get_index("nmi_sum")
     ci = interval_of(as_clusterings(TAB), rec, {}, 0.9, "BCa", 999, np.random.default_rng(2))
-    again = confidence_interval(TAB, index="nmi_sum", confidence_level=0.9, n_resamples=999,
-                                seed=2)
+    again = confidence_interval(TAB, index="nmi_sum", confidence_level=0.9, method="BCa",
+                                n_resamples=999, seed=2)
     assert (ci.low, ci.high) == (again.low, again.high) and ci.confidence_level == 0.9
     # its own arguments are checked: a test's result passes them on as the user gave them
     same = interval_of(as_clusterings(TAB), rec, {}, 0.9, "bca", 999, 2)
@@ -166,7 +166,7 @@ def test_fuzzy_memberships_resample_their_objects(index):
     U = rng.dirichlet(np.full(3, 0.5), 40)
     V = np.clip(U[:, :2] + rng.dirichlet(np.ones(2), 40), 0, None)
     V /= V.sum(axis=1, keepdims=True)
-    ci = confidence_interval(U, V, index=index, n_resamples=60, seed=9)
+    ci = confidence_interval(U, V, index=index, method="BCa", n_resamples=60, seed=9)
     assert ci.resampling == "objects" and ci.bootstrap_distribution.shape == (60,)
     assert ci.statistic == pytest.approx(ca.agreement(U, V, index=index))
     assert ci.low <= ci.high and np.isfinite([ci.low, ci.high]).all()
@@ -290,12 +290,13 @@ def test_confidence_interval_of_kappa_refuses_when_a_resample_loses_a_cluster():
     with pytest.raises(ValueError, match=r"no bootstrap interval for 'kappa': it is not "
                                          r"defined on some bootstrap resamples.*bias.*as many "
                                          r"clusters in x as in y"):
-        confidence_interval(SMALL_ROW, index="kappa", seed=1)
+        confidence_interval(SMALL_ROW, index="kappa", method="BCa", seed=1)
     with pytest.raises(ValueError, match="no bootstrap interval for 'kappa'"):
         ca.agreement_test(SMALL_ROW, index="kappa", n_sim=100, seed=1).confidence_interval(
             seed=1)
     # where no resample can lose a cluster in practice, kappa has its interval
-    ci = confidence_interval([[30, 5], [4, 25]], index="kappa", n_resamples=999, seed=1)
+    ci = confidence_interval([[30, 5], [4, 25]], index="kappa", method="BCa",
+                             n_resamples=999, seed=1)
     assert ci.low < ci.statistic < ci.high and ci.reason == ""
 
 
@@ -329,7 +330,7 @@ def test_a_resample_with_no_cluster_at_all_has_no_interval():
     the cover has no cluster there (the entry refuses such a cover): no interval."""
     U = np.array([[1, 0], [0, 1], [0, 0], [0, 0], [0, 0], [1, 1]])
     with pytest.raises(ValueError, match=r"no bootstrap interval for 'omega'.*no cluster"):
-        confidence_interval(U, C2, index="omega", n_resamples=500, seed=1)
+        confidence_interval(U, C2, index="omega", method="BCa", n_resamples=500, seed=1)
 
 
 @pytest.mark.slow  # three indices of covers, 9,999 resamples each, one by one: about 15 s

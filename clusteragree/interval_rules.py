@@ -1,0 +1,405 @@
+"""The interval rules of method="auto": jackknife, independence test inverted, perfect-agreement bound.
+
+An index estimates the index of the population its n objects were drawn from. Where that
+estimate is a smooth function of the population's cell proportions (the usual case), the
+jackknife does: one object left out at a time, the pseudovalues' mean and standard error give
+a t interval (Quenouille 1956; Tukey 1958; the interval Severiano et al. (2011) use for the
+adjusted Wallace coefficient). Three things break it, and ``method="auto"`` answers each:
+
+* **Bias and skewness.** Information indices are biased by O(1/n) per cell of the table, and
+  an index near a bound of its range is skewed. The jackknife's pseudovalues remove the first
+  order of the bias; the interval is made on a scale that frees the index of its bounds
+  (``scale_of``: atanh of the index rescaled to [-1, 1], or log of the distance to its one
+  finite bound) and mapped back, and is widened on the side of the bias correction by the
+  correction itself (the correction's own error is of its order where the table is sparse).
+* **Independence.** At independence the linear term of an index's expansion vanishes for MI,
+  NMI and VI always and for ARI when one clustering has equal cluster sizes: the estimate
+  converges at rate n to a weighted chi-squared law, and no interval built on sqrt(n)
+  normality (Wald, jackknife, percentile, BCa) holds its level there. The value the index
+  takes under independence is decided instead by the test of independence, which holds its
+  level exactly: the interval contains that value when the test of the index against its
+  permutation null does not reject at level 1 - confidence_level, and excludes it when it
+  does (test inversion: the interval is the set of values a level-alpha test does not reject;
+  Lehmann & Romano 2005, ch. 3.5). ``independence_value`` gives the value.
+* **Perfect agreement.** When every object lies on a one-to-one matching of the clusters, every
+  resample and every leave-one-out table is perfect too, and no resampling method has a
+  spread to work with. The exact binomial bound on the share of objects off the matching
+  (none seen among n: at most 1 - alpha^(1/n), Clopper & Pearson 1934) bounds the index from
+  one side (``perfect_bound``).
+
+``benchmarks/bench_coverage.py`` measures the coverage of each rule on a grid of populations.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+from scipy import stats
+
+from .indices import Index, PairIndex
+from .indices.information import InfoState, info_state
+from .indices.pairs import PairState, pair_state
+from .nulls._request import values_on_tables
+
+__all__ = ["Scale", "scale_of", "JackknifeInterval", "jackknife_interval",
+           "independence_value", "invert_independence_test", "perfect_bound",
+           "off_matching_bound", "on_matching"]
+
+#: Indices adjusted by their exact mean under the permutation null, whose value at
+#: independence is 0 exactly though no closed form of the population value is coded here
+#: (AMI's expected mutual information needs the margins; AGRI is an index of object pairs).
+ZERO_AT_INDEPENDENCE = frozenset({"adjusted_mutual_info", "agri"})
+
+#: Objects of the large table on which ``perfect_bound`` evaluates a population (relative
+#: rounding of its cell proportions below 1e-6).
+POPULATION_N = 10**6
+
+
+@dataclass(frozen=True)
+class Scale:
+    """A monotone map of an index's range onto the real line, and back (``scale_of``)."""
+
+    name: str
+    forward: object
+    inverse: object
+
+    def fits(self, values) -> bool:
+        """Whether every value maps to a finite number (none on a bound of the range)."""
+        with np.errstate(divide="ignore", invalid="ignore"):
+            return bool(np.all(np.isfinite(self.forward(np.asarray(values, dtype=float)))))
+
+
+#: The identity scale.
+IDENTITY = Scale("identity", lambda v: v, lambda z: z)
+
+
+def scale_of(rec: Index) -> Scale:
+    """The scale on which the jackknife of ``rec`` is made, from the index's range [lo, hi].
+
+    Both bounds finite: atanh(2 (v - lo) / (hi - lo) - 1) (Fisher's z for a correlation-like
+    index); lo alone finite: log(v - lo); hi alone: -log(hi - v); neither: the identity.
+
+    Parameters
+    ----------
+    rec : Index
+        The index's record.
+
+    Returns
+    -------
+    Scale
+        ``.name``, ``.forward`` and ``.inverse`` (numpy functions).
+
+    Examples
+    --------
+    >>> s = scale_of(ca.get_index("rand"))
+    >>> s.name, float(s.forward(0.5)), round(float(s.inverse(s.forward(0.9))), 12)
+    ('atanh', 0.0, 0.9)
+    """
+    lo, hi = (float(v) for v in rec.range)
+    if math.isfinite(lo) and math.isfinite(hi):
+        width = hi - lo
+        return Scale("atanh", lambda v: np.arctanh(2 * (v - lo) / width - 1),
+                     lambda z: lo + width * (np.tanh(z) + 1) / 2)
+    if math.isfinite(lo):
+        return Scale("log", lambda v: np.log(v - lo), lambda z: lo + np.exp(z))
+    if math.isfinite(hi):
+        return Scale("log", lambda v: -np.log(hi - v), lambda z: hi - np.exp(-z))
+    return IDENTITY
+
+
+@dataclass(frozen=True)
+class JackknifeInterval:
+    """A jackknife t interval (``jackknife_interval``): bounds, and what they came from."""
+
+    low: float
+    high: float
+    center: float  # the bias-corrected estimate (on the index's own scale)
+    standard_error: float  # the jackknife standard error of the index (its own scale)
+    scale: str  # the scale the interval was made on
+
+
+def _pseudo(statistic, values, weights, n):
+    """The weighted pseudovalues' mean and the standard error of that mean."""
+    ps = n * statistic - (n - 1) * values
+    center = float(np.sum(weights * ps) / n)
+    var = float(np.sum(weights * (ps - center) ** 2)) / ((n - 1) * n)
+    return center, math.sqrt(max(var, 0.0))
+
+
+def jackknife_interval(rec: Index, statistic: float, values, weights,
+                       confidence_level: float, rescaled: bool = False) -> JackknifeInterval:
+    """The jackknife t interval of an index; rescaled, and widened by its bias correction.
+
+    With n objects (n = sum of the weights), theta the estimate and theta_(i) the index with
+    object i left out, on a scale z = g(theta): pseudovalues p_i = n z - (n - 1) z_(i), their
+    mean zbar (the bias-corrected estimate) and standard error
+    s = sqrt(sum (p_i - zbar)^2 / (n (n - 1))); t is the 1 - alpha/2 quantile of Student's t
+    with n - 1 degrees of freedom. Plain (``rescaled=False``, ``method="jackknife"``): g the
+    identity and the interval zbar -/+ t s. Rescaled ("auto" once independence is rejected):
+    g of ``scale_of``, and the interval g^-1 of [zbar - t s - max(b, 0), zbar + t s +
+    max(-b, 0)] with b = z - zbar the bias correction, widened on its own side by itself;
+    where a value lies on a bound of the range (g infinite) the identity scale is used.
+
+    Parameters
+    ----------
+    rec : Index
+        The index's record (its range sets the scale).
+    statistic : float
+        The index on all n objects.
+    values, weights : array-like
+        The leave-one-out values and how many objects each stands for (a table: one value
+        per non-empty cell, weighted by its count; objects: n values of weight 1).
+    confidence_level : float
+        The nominal coverage.
+    rescaled : bool, default False
+        Make the interval on the index's scale, widened by the bias correction.
+
+    Returns
+    -------
+    JackknifeInterval
+
+    References
+    ----------
+    Efron, B. & Tibshirani, R. J. (1993), "An Introduction to the Bootstrap", ch. 11.
+
+    Examples
+    --------
+    The jackknife of the mean is the t interval:
+
+    >>> x = np.array([1.0, 2.0, 4.0, 7.0])
+    >>> n = x.size
+    >>> loo = (x.sum() - x) / (n - 1)
+    >>> ji = jackknife_interval(ca.get_index("mutual_info"), x.mean(), loo, np.ones(n), 0.95)
+    >>> ji.scale, round(ji.standard_error, 4), round(float(np.std(x, ddof=1) / 2), 4)
+    ('identity', 1.3229, 1.3229)
+    >>> t = float(stats.t.ppf(0.975, 3))
+    >>> bool(np.isclose(ji.low, x.mean() - t * ji.standard_error))
+    True
+    """
+    values = np.asarray(values, dtype=float)
+    weights = np.asarray(weights, dtype=float)
+    n = float(weights.sum())
+    t = float(stats.t.ppf(0.5 + confidence_level / 2, n - 1))
+    scale = scale_of(rec) if rescaled else IDENTITY
+    if not scale.fits(np.append(values, statistic)):
+        scale = IDENTITY
+    z, zv = float(scale.forward(statistic)), scale.forward(values)
+    zbar, s = _pseudo(z, zv, weights, n)
+    b = z - zbar if rescaled else 0.0
+    lo = float(scale.inverse(zbar - t * s - max(b, 0.0)))
+    hi = float(scale.inverse(zbar + t * s + max(-b, 0.0)))
+    center, se = _pseudo(statistic, values, weights, n)
+    return JackknifeInterval(lo, hi, center, se, scale.name)
+
+
+# -- independence ------------------------------------------------------------------------------
+
+def _population_states(rec: Index, rows: np.ndarray, cols: np.ndarray):
+    """The state of each independent population r c' (rows (m, K), cols (m, Q) of cluster
+    sizes, any scale): its pair counts per pair of objects, or its entropies; None for an
+    index whose value is not a function of such a state."""
+    r = rows / rows.sum(axis=-1, keepdims=True)
+    c = cols / cols.sum(axis=-1, keepdims=True)
+    big = 1e7  # the population's objects: only ratios of counts matter, as n grows
+    if rec.state is pair_state and rec.family == "pair counting":
+        T = np.full(r.shape[0], big * (big - 1) / 2)
+        A, B = (r ** 2).sum(axis=-1), (c ** 2).sum(axis=-1)
+        a11, p, q = A * B * T, A * T, B * T
+        return PairState(a11, p - a11, q - a11, T - p - q + a11, p, q, T, np.full_like(T, big),
+                         same=np.zeros(T.shape, dtype=bool))
+    if rec.state is info_state:
+        with np.errstate(divide="ignore", invalid="ignore"):
+            hx = -np.sum(np.where(r > 0, r * np.log(r), 0.0), axis=-1)
+            hy = -np.sum(np.where(c > 0, c * np.log(c), 0.0), axis=-1)
+        zero = np.zeros_like(hx)
+        return InfoState(hx, hy, hx + hy, zero, np.full_like(hx, big),
+                         np.zeros(hx.shape, dtype=bool), rows=None, cols=None)
+    return None
+
+
+def independence_value(rec: Index, options: dict, counts, null_mean: float = math.nan) -> float:
+    """The index of the independent population with the table's cluster sizes.
+
+    For the indices of pair counts and of entropies the value is exact: the index of the
+    population whose cell proportions are r_i c_j (r, c the table's margins as proportions;
+    pair counts per pair a11 = A B, with A = sum r_i^2 and B = sum c_j^2; entropies H(x),
+    H(y) and MI = 0). For AMI and AGRI (``ZERO_AT_INDEPENDENCE``) it is 0. For another index
+    it is its mean under the permutation null (``null_mean``; a Monte Carlo mean when the
+    law is).
+
+    Parameters
+    ----------
+    rec : Index
+        The index's record.
+    options : dict
+        Its checked options.
+    counts : array-like or None
+        The table (None for an index of object pairs).
+    null_mean : float, optional
+        The index's mean under the permutation null, for the indices without a closed form.
+
+    Returns
+    -------
+    float
+        The value; nan when it is not known.
+
+    Examples
+    --------
+    >>> t = np.array([[30, 10], [10, 50]])
+    >>> round(independence_value(ca.get_index("rand"), {}, t), 6)   # 1 - A - B + 2 A B
+    0.5008
+    >>> independence_value(ca.get_index("nmi_sum"), {}, t)
+    0.0
+    """
+    if rec.name in ZERO_AT_INDEPENDENCE:
+        return 0.0
+    if counts is None or isinstance(rec, PairIndex):
+        return float(null_mean)
+    counts = np.asarray(counts)
+    rows, cols = counts.sum(axis=1).astype(float), counts.sum(axis=0).astype(float)
+    state = _population_states(rec, rows[None], cols[None])
+    try:
+        return float(np.asarray(rec.func(state, **options)).reshape(-1)[0])
+    except (AttributeError, TypeError):  # no state, or the index reads the table's margins
+        return float(null_mean)          # too (AMI's expected MI): its null mean instead
+
+
+def invert_independence_test(rec: Index, low: float, high: float, pvalue: float,
+                             confidence_level: float, value: float):
+    """The interval of an index after the test of independence, inverted at its value.
+
+    Not rejected (p > alpha = 1 - confidence_level): the interval grows to contain the
+    independence value. Rejected (in the direction of agreement): the independence value and
+    the values of less agreement are cut off (an open bound at the value). Without an
+    independence value (nan) the interval is unchanged. Where the value depends on the
+    cluster sizes (Rand, Jaccard, VI) it is estimated from the table's margins;
+    ``benchmarks/bench_coverage.py`` measures the coverage that follows.
+
+    Parameters
+    ----------
+    rec : Index
+        The index's record (its direction: similarity or distance).
+    low, high : float
+        The interval before the test.
+    pvalue : float
+        The p-value of the test of independence, one-sided towards agreement.
+    confidence_level : float
+        The nominal coverage.
+    value : float
+        The independence value (``independence_value``).
+
+    Returns
+    -------
+    (float, float, str, str)
+        low, high, closed ("both", "left", "right": pandas.Interval's words) and what the
+        test did ("contains" the independence value, "excludes" it, or "" when unchanged).
+
+    Examples
+    --------
+    >>> rec = ca.get_index("adjusted_rand")
+    >>> invert_independence_test(rec, 0.01, 0.2, 0.3, 0.95, 0.0)
+    (0.0, 0.2, 'both', 'contains')
+    >>> invert_independence_test(rec, -0.02, 0.2, 0.001, 0.95, 0.0)
+    (0.0, 0.2, 'right', 'excludes')
+    """
+    if not (math.isfinite(value) and math.isfinite(pvalue)):
+        return low, high, "both", ""
+    if pvalue > 1 - confidence_level:
+        return min(low, value), max(high, value), "both", "contains"
+    if rec.higher_is_better:
+        if low <= value:
+            return value, max(high, value), "right", "excludes"
+        return low, high, "both", "excludes"
+    if high >= value:
+        return min(low, value), value, "left", "excludes"
+    return low, high, "both", "excludes"
+
+
+# -- perfect agreement -------------------------------------------------------------------------
+
+def on_matching(counts) -> bool:
+    """Whether every non-empty row and column of the table has one non-empty cell (the two
+    clusterings are the same partition, up to the clusters' names).
+
+    Examples
+    --------
+    >>> on_matching([[0, 5], [7, 0]]), on_matching([[5, 1], [0, 7]])
+    (True, False)
+    """
+    nz = np.asarray(counts) > 0
+    return bool(np.all(nz.sum(axis=1) <= 1) and np.all(nz.sum(axis=0) <= 1))
+
+
+def off_matching_bound(n: int, confidence_level: float) -> float:
+    """The exact one-sided upper bound on the share of objects off the matching when none of
+    n is: 1 - alpha^(1/n), alpha = 1 - confidence_level (Clopper-Pearson, no success in n
+    trials; scipy's ``binomtest(0, n).proportion_ci`` gives it with alternative="less").
+
+    Examples
+    --------
+    >>> round(off_matching_bound(50, 0.95), 5)
+    0.05816
+    """
+    return float(-math.expm1(math.log1p(-confidence_level) / n))
+
+
+def perfect_bound(rec: Index, options: dict, counts, confidence_level: float) -> float:
+    """The one-sided bound of a table index at perfect agreement (``on_matching``).
+
+    None of the n objects lies off the matching, so at the given level at most a share
+    eps = ``off_matching_bound(n, level)`` of the population does. The bound is the least
+    agreement among the populations with the table's cluster sizes and a share eps off the
+    matching: placed in one off-matching cell (each pair of clusters in turn; the 10 largest
+    clusters where there are more than 30), or spread over the off-matching cells as under
+    independence. Each population is evaluated on a table of 10^6 objects.
+
+    Parameters
+    ----------
+    rec : Index
+        A table index's record.
+    options : dict
+        Its checked options.
+    counts : array-like
+        A table on a matching, with at least two clusters.
+    confidence_level : float
+        The nominal coverage.
+
+    Returns
+    -------
+    float
+        The lower bound of a similarity (upper of a distance); nan when the index is not
+        defined on those populations.
+
+    Examples
+    --------
+    >>> b = perfect_bound(ca.get_index("adjusted_rand"), {}, [[25, 0], [0, 25]], 0.95)
+    >>> 0.7 < b < 0.9
+    True
+    """
+    counts = np.asarray(counts)
+    w = counts[counts > 0].astype(float)
+    w = np.sort(w)[::-1] / w.sum()
+    K = w.size
+    eps = off_matching_bound(int(counts.sum()), confidence_level)
+    top = K if K <= 30 else 10
+    cells = [(i, j) for i in range(top) for j in range(top) if i != j]
+    pops = []
+    for i, j in cells:
+        p = np.diag(w * (1 - eps))
+        p[i, j] += eps
+        pops.append(p)
+    off = np.outer(w, w)
+    np.fill_diagonal(off, 0.0)
+    if off.sum() > 0:
+        pops.append(np.diag(w * (1 - eps)) + eps * off / off.sum())
+    tables = np.rint(np.asarray(pops) * POPULATION_N).astype(np.int64)
+    try:
+        vals = values_on_tables([rec], {rec.name: options}, tables)[rec.name]
+    except ValueError:
+        return math.nan
+    vals = np.asarray(vals, dtype=float)
+    if not np.all(np.isfinite(vals)):
+        return math.nan
+    return float(vals.min() if rec.higher_is_better else vals.max())
