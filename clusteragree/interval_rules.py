@@ -43,9 +43,10 @@ from .indices.information import InfoState, info_state
 from .indices.pairs import PairState, pair_state
 from .nulls._request import values_on_tables
 
-__all__ = ["Scale", "scale_of", "JackknifeInterval", "jackknife_interval",
-           "independence_value", "invert_independence_test", "perfect_bound",
-           "off_matching_bound", "on_matching"]
+__all__ = ["IDENTITY", "POPULATION_N", "ZERO_AT_INDEPENDENCE", "JackknifeInterval", "Scale",
+           "cuts_at_independence", "equal_sizes", "independence_value",
+           "independence_value_se", "invert_independence_test", "jackknife_interval",
+           "off_matching_bound", "on_matching", "perfect_bound", "scale_of"]
 
 #: Indices adjusted by their exact mean under the permutation null, whose value at
 #: independence is 0 exactly though no closed form of the population value is coded here
@@ -266,16 +267,114 @@ def independence_value(rec: Index, options: dict, counts, null_mean: float = mat
         return float(null_mean)          # too (AMI's expected MI): its null mean instead
 
 
+def independence_value_se(rec: Index, options: dict, counts) -> float:
+    """The jackknife standard error of ``independence_value`` (its margins estimated).
+
+    Over the tables with one object left out (one count out of each non-empty cell,
+    weighted by its count), the independence value of their margins; 0 for a value that
+    does not depend on the margins (ARI, MI, NMI, AMI, AGRI), and nan for an index whose
+    value is its null mean (not the population's).
+
+    Parameters
+    ----------
+    rec : Index
+        The index's record.
+    options : dict
+        Its checked options.
+    counts : array-like or None
+        The table (None for an index of object pairs).
+
+    Returns
+    -------
+    float
+
+    Examples
+    --------
+    >>> t = np.array([[30, 10], [10, 50]])
+    >>> independence_value_se(ca.get_index("nmi_sum"), {}, t)
+    0.0
+    >>> 0 < independence_value_se(ca.get_index("rand"), {}, t) < 0.05
+    True
+    """
+    if rec.name in ZERO_AT_INDEPENDENCE:
+        return 0.0
+    if counts is None or isinstance(rec, PairIndex):
+        return math.nan
+    counts = np.asarray(counts)
+    rows, cols = counts.sum(axis=1).astype(float), counts.sum(axis=0).astype(float)
+    i, j = np.nonzero(counts)
+    loo_rows = np.repeat(rows[None], i.size, axis=0)
+    loo_cols = np.repeat(cols[None], i.size, axis=0)
+    loo_rows[np.arange(i.size), i] -= 1
+    loo_cols[np.arange(i.size), j] -= 1
+    try:
+        value = float(np.asarray(rec.func(_population_states(rec, rows[None], cols[None]),
+                                          **options)).reshape(-1)[0])
+        loo = np.asarray(rec.func(_population_states(rec, loo_rows, loo_cols), **options),
+                         dtype=float).reshape(-1)
+    except (AttributeError, TypeError):
+        return math.nan
+    if not np.all(np.isfinite(loo)):
+        return math.nan
+    if np.all(loo == value):
+        return 0.0
+    return _pseudo(value, loo, counts[i, j].astype(float), float(counts.sum()))[1]
+
+
+def equal_sizes(counts, confidence_level: float) -> bool:
+    """Whether both clusterings' cluster sizes are consistent with equal sizes: Pearson's
+    chi-squared test of equal sizes (``scipy.stats.chisquare``) does not reject either at
+    level 1 - confidence_level.
+
+    Examples
+    --------
+    >>> equal_sizes([[26, 24], [25, 25]], 0.95), equal_sizes([[60, 10], [20, 10]], 0.95)
+    (True, False)
+    """
+    counts = np.asarray(counts)
+    alpha = 1 - confidence_level
+    return all(stats.chisquare(m[m > 0]).pvalue > alpha
+               for m in (counts.sum(axis=1), counts.sum(axis=0)))
+
+
+def cuts_at_independence(rec: Index, options: dict, counts, confidence_level: float) -> bool:
+    """Whether a rejected test of independence cuts the independence value off the interval.
+
+    Yes where the value is known exactly: it does not depend on the cluster sizes (ARI, MI,
+    NMI, AMI, AGRI: ``independence_value_se`` is 0), or it does but both clusterings' sizes
+    are consistent with equal sizes (``equal_sizes``), where the value is stationary in the
+    sizes and its estimate from the table's margins errs by less than the index's own
+    spread. Elsewhere (Rand, Jaccard, VI with unequal sizes) the estimate's error is of the
+    order of the index's, cutting there would leave the true value out too often, and the
+    index is asymptotically normal, so the jackknife alone serves. An index whose value is its
+    null mean (not the population's) is not cut.
+
+    Examples
+    --------
+    >>> t = np.array([[30, 10], [10, 50]])
+    >>> cuts_at_independence(ca.get_index("adjusted_rand"), {}, t, 0.95)
+    True
+    >>> cuts_at_independence(ca.get_index("rand"), {}, t, 0.95)
+    False
+    """
+    se = independence_value_se(rec, options, counts)
+    if not math.isfinite(se):
+        return False
+    value = independence_value(rec, options, counts)
+    if se <= 1e-12 * max(1.0, abs(value)):
+        return True
+    return equal_sizes(counts, confidence_level)
+
+
 def invert_independence_test(rec: Index, low: float, high: float, pvalue: float,
-                             confidence_level: float, value: float):
+                             confidence_level: float, value: float, cut: bool = True):
     """The interval of an index after the test of independence, inverted at its value.
 
     Not rejected (p > alpha = 1 - confidence_level): the interval grows to contain the
-    independence value. Rejected (in the direction of agreement): the independence value and
-    the values of less agreement are cut off (an open bound at the value). Without an
-    independence value (nan) the interval is unchanged. Where the value depends on the
-    cluster sizes (Rand, Jaccard, VI) it is estimated from the table's margins;
-    ``benchmarks/bench_coverage.py`` measures the coverage that follows.
+    independence value. Rejected (in the direction of agreement), and ``cut``
+    (``cuts_at_independence``): the independence value and the values of less agreement are
+    cut off (an open bound at the value). Without an independence value (nan) the interval
+    is unchanged. ``benchmarks/bench_coverage.py`` measures the coverage that follows.
 
     Parameters
     ----------
@@ -289,12 +388,15 @@ def invert_independence_test(rec: Index, low: float, high: float, pvalue: float,
         The nominal coverage.
     value : float
         The independence value (``independence_value``).
+    cut : bool, default True
+        Whether a rejection cuts the value off (``cuts_at_independence``).
 
     Returns
     -------
     (float, float, str, str)
         low, high, closed ("both", "left", "right": pandas.Interval's words) and what the
-        test did ("contains" the independence value, "excludes" it, or "" when unchanged).
+        test did ("contains" the independence value, "excludes" it, "rejects" independence
+        without cutting, or "" when unchanged).
 
     Examples
     --------
@@ -308,6 +410,8 @@ def invert_independence_test(rec: Index, low: float, high: float, pvalue: float,
         return low, high, "both", ""
     if pvalue > 1 - confidence_level:
         return min(low, value), max(high, value), "both", "contains"
+    if not cut:
+        return low, high, "both", "rejects"
     if rec.higher_is_better:
         if low <= value:
             return value, max(high, value), "right", "excludes"

@@ -38,8 +38,9 @@ from ._validate import (check_choice, check_options, check_positive_int, check_r
                         suggest)
 from .indices import Index, PairIndex, evaluate_checked, evaluate_pairwise, get_index
 from .inputs import Clusterings, as_clusterings
-from .interval_rules import (independence_value, invert_independence_test, jackknife_interval,
-                             off_matching_bound, on_matching, perfect_bound)
+from .interval_rules import (cuts_at_independence, independence_value,
+                             invert_independence_test, jackknife_interval, off_matching_bound,
+                             on_matching, perfect_bound)
 from .nulls import NullSpec
 from .nulls._request import values_on_tables
 from .nulls.engine import plan, run
@@ -711,13 +712,18 @@ def _jackknife_ci(rec, statistic, boot, jackknife, confidence_level, method, res
                      "correction")
     if method == "auto" and law is not None:
         value = independence_value(rec, options, counts, law.mean)
+        cut = cuts_at_independence(rec, options, counts, confidence_level)
         low, high, closed, did = invert_independence_test(rec, low, high, pvalue,
-                                                          confidence_level, value)
-        if did:
+                                                          confidence_level, value, cut)
+        if did in ("contains", "excludes"):
             used = "jackknife, independence test inverted"
             notes.append(f"the test of independence (p = {pvalue:.3g}) "
                          f"{'does not reject' if did == 'contains' else 'rejects'} it: the "
                          f"interval {did} the independence value {value:.4g}")
+        elif did == "rejects":
+            notes.append(f"the test of independence rejects it (p = {pvalue:.3g}); the "
+                         "independence value depends on the unequal cluster sizes and is not "
+                         "cut off")
     lo_range, hi_range = (float(v) for v in rec.range)
     low, high = max(low, lo_range), min(high, hi_range)
     if low == lo_range and closed in ("both", "left"):

@@ -11,9 +11,11 @@ from scipy import stats
 
 import clusteragree as ca
 from clusteragree.inputs import as_clusterings
-from clusteragree.interval_rules import (independence_value, invert_independence_test,
-                                         jackknife_interval, off_matching_bound, on_matching,
-                                         perfect_bound, scale_of)
+from clusteragree.interval_rules import (cuts_at_independence, equal_sizes,
+                                         independence_value, independence_value_se,
+                                         invert_independence_test, jackknife_interval,
+                                         off_matching_bound, on_matching, perfect_bound,
+                                         scale_of)
 from clusteragree.intervals import independence_laws, interval_from_draws, intervals_of
 
 
@@ -114,9 +116,26 @@ def test_auto_contains_the_independence_value_iff_the_exact_test_accepts(index):
             continue
         value = independence_value(rec, {}, table)
         assert ci.independence_pvalue == pytest.approx(p, rel=1e-12)
-        assert ci.contains(value) == (p > 0.05), (table.tolist(), p, ci)
+        if p > 0.05:
+            assert ci.contains(value), (table.tolist(), p, ci)
+        elif cuts_at_independence(rec, {}, table, 0.95):
+            assert not ci.contains(value), (table.tolist(), p, ci)
         seen.add(p > 0.05)
     assert seen == {True, False}  # both branches were exercised
+
+
+def test_the_cut_rule_cuts_margin_free_values_and_margin_dependent_ones_at_equal_sizes():
+    equal, unequal = np.array([[40, 11], [9, 40]]), np.array([[70, 5], [10, 15]])
+    ari, rand, vi = (ca.get_index(i) for i in ("adjusted_rand", "rand",
+                                               "variation_of_information"))
+    assert equal_sizes(equal, 0.95) and not equal_sizes(unequal, 0.95)
+    assert cuts_at_independence(ari, {}, unequal, 0.95)  # 0 whatever the sizes
+    assert cuts_at_independence(rand, {}, equal, 0.95)
+    assert not cuts_at_independence(rand, {}, unequal, 0.95)
+    assert not cuts_at_independence(vi, {}, unequal, 0.95)
+    ci = ca.confidence_interval(unequal, index="rand")
+    assert "not cut off" in ci.note and ci.closed == "both"
+    assert math.isnan(independence_value_se(ca.get_index("kappa"), {}, unequal))
 
 
 def test_off_matching_bound_is_scipys_exact_one_sided_bound():
