@@ -43,7 +43,7 @@ from .indices.information import InfoState, info_state
 from .indices.pairs import PairState, pair_state
 from .nulls._request import values_on_tables
 
-__all__ = ["IDENTITY", "POPULATION_N", "ZERO_AT_INDEPENDENCE", "JackknifeInterval", "Scale",
+__all__ = ["IDENTITY", "POPULATION_N", "ROUNDING", "ZERO_AT_INDEPENDENCE", "JackknifeInterval", "Scale",
            "cuts_at_independence", "equal_sizes", "independence_value",
            "independence_value_se", "invert_independence_test", "jackknife_interval",
            "off_matching_bound", "on_matching", "perfect_bound", "scale_of"]
@@ -52,6 +52,10 @@ __all__ = ["IDENTITY", "POPULATION_N", "ZERO_AT_INDEPENDENCE", "JackknifeInterva
 #: independence is 0 exactly though no closed form of the population value is coded here
 #: (AMI's expected mutual information needs the margins; AGRI is an index of object pairs).
 ZERO_AT_INDEPENDENCE = frozenset({"adjusted_mutual_info", "agri"})
+
+#: An independence value this close to 0 is 0 (the rounding of a chance-corrected index's
+#: formula at independence, and its terms in 1/n of the population's 1e15 objects).
+ROUNDING = 1e-12
 
 #: Objects of the large table on which ``perfect_bound`` evaluates a population (relative
 #: rounding of its cell proportions below 1e-6).
@@ -203,11 +207,11 @@ def _population_states(rec: Index, rows: np.ndarray, cols: np.ndarray):
     index whose value is not a function of such a state."""
     r = rows / rows.sum(axis=-1, keepdims=True)
     c = cols / cols.sum(axis=-1, keepdims=True)
-    big = 1e7  # the population's objects: only ratios of counts matter, as n grows
+    big = 1e15  # the population's objects: only ratios of counts matter, as n grows
     if rec.state is pair_state and rec.family == "pair counting":
         T = np.full(r.shape[0], big * (big - 1) / 2)
-        A, B = (r ** 2).sum(axis=-1), (c ** 2).sum(axis=-1)
-        a11, p, q = A * B * T, A * T, B * T
+        p, q = (r ** 2).sum(axis=-1) * T, (c ** 2).sum(axis=-1) * T
+        a11 = p * q / T  # as the indices write their chance term: ARI's numerator is 0 exactly
         return PairState(a11, p - a11, q - a11, T - p - q + a11, p, q, T, np.full_like(T, big),
                          same=np.zeros(T.shape, dtype=bool))
     if rec.state is info_state:
@@ -262,9 +266,12 @@ def independence_value(rec: Index, options: dict, counts, null_mean: float = mat
     rows, cols = counts.sum(axis=1).astype(float), counts.sum(axis=0).astype(float)
     state = _population_states(rec, rows[None], cols[None])
     try:
-        return float(np.asarray(rec.func(state, **options)).reshape(-1)[0])
+        value = float(np.asarray(rec.func(state, **options)).reshape(-1)[0])
     except (AttributeError, TypeError):  # no state, or the index reads the table's margins
         return float(null_mean)          # too (AMI's expected MI): its null mean instead
+    # a chance-corrected index is 0 at independence; its formula leaves rounding (and terms
+    # in 1/n, here 1e-15) there, which would put 0 on the wrong side of an open bound
+    return 0.0 if abs(value) <= ROUNDING else value
 
 
 def independence_value_se(rec: Index, options: dict, counts) -> float:
@@ -316,7 +323,7 @@ def independence_value_se(rec: Index, options: dict, counts) -> float:
         return math.nan
     if not np.all(np.isfinite(loo)):
         return math.nan
-    if np.all(loo == value):
+    if np.all(np.abs(loo - value) <= ROUNDING):
         return 0.0
     return _pseudo(value, loo, counts[i, j].astype(float), float(counts.sum()))[1]
 
@@ -361,7 +368,7 @@ def cuts_at_independence(rec: Index, options: dict, counts, confidence_level: fl
     if not math.isfinite(se):
         return False
     value = independence_value(rec, options, counts)
-    if se <= 1e-12 * max(1.0, abs(value)):
+    if se == 0.0:
         return True
     return equal_sizes(counts, confidence_level)
 
