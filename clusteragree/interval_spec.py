@@ -1,4 +1,4 @@
-"""The interval specification: an interval's method, level, resamples and seed, as one checked value.
+"""The interval specification: an interval's method, level, resamples and seed, one checked value.
 
 An interval is asked for as a null is (``clusteragree.nulls.NullSpec``): the common cases are
 short values of one argument, ``interval=``, of ``compare``, ``iadjust`` and

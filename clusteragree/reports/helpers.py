@@ -619,7 +619,8 @@ def reading(results: pd.DataFrame, models: pd.DataFrame | None = None) -> str:
     width = (results["ci_high"] - results["ci_low"]).dropna().astype(float)
     level = results["ci_level"].dropna()
     lines.append(
-        f"* The {float(level.iloc[0]):.0%} {_interval_methods(results)}intervals are from {significant(width.min())} "
+        f"* The {float(level.iloc[0]):.0%} {_interval_methods(results)}intervals are from "
+        f"{significant(width.min())} "
         f"({width.idxmin()}) to {significant(width.max())} ({width.idxmax()}) wide: another "
         "sample of objects from the same population could give values that far apart."
         if len(width) else "* No index has a bootstrap interval here (too few objects, or "
