@@ -19,9 +19,10 @@
     of CPU when it was filed).
 
 Each call is timed by ``time.perf_counter`` (wall) and ``time.process_time`` (CPU of this
-process, all its threads), the median of the runs (3, or 1 with ``--quick``) after one
-warm-up call of the call without intervals (the null's caches; the call with intervals is not
-warmed up, it is the expensive one). The machine is shared: the load average is printed with
+process, all its threads), the median of the runs (3, or 1 with ``--quick``; a call is not
+repeated once its runs took more than ``BUDGET`` = 60 s) after one warm-up call of the call
+without intervals (the null's caches; the call with intervals is not warmed up, it is the
+expensive one). The "runs" column gives the runs without / with intervals. The machine is shared: the load average is printed with
 the results. The results are printed and, in full mode, written to
 ``benchmarks/results/interval_cost.md`` (``--out`` another folder).
 """
@@ -67,15 +68,23 @@ def large_table(n=LARGE_N, seed=LARGE_SEED):
     return ca.ContingencyTable(rng.multinomial(n, p.ravel()).reshape(8, 6))
 
 
-def timed(fn, runs):
-    """(median wall seconds, median CPU seconds, last result) over ``runs`` calls."""
+#: A call that takes longer than this (wall seconds) is not repeated: its median would cost
+#: minutes more, and a call that long varies by a few percent, far less than the ratios here.
+BUDGET = 60.0
+
+
+def timed(fn, runs, budget=BUDGET):
+    """(median wall seconds, median CPU seconds, last result, runs made) over ``runs`` calls,
+    or fewer once the calls made took more than ``budget`` seconds."""
     walls, cpus, out = [], [], None
     for _ in range(runs):
         w0, c0 = time.perf_counter(), time.process_time()
         out = fn()
         walls.append(time.perf_counter() - w0)
         cpus.append(time.process_time() - c0)
-    return statistics.median(walls), statistics.median(cpus), out
+        if sum(walls) > budget:
+            break
+    return statistics.median(walls), statistics.median(cpus), out, len(walls)
 
 
 def measure(label, table, names, runs):
@@ -87,11 +96,11 @@ def measure(label, table, names, runs):
         return ca.compare(table, indices=names, seed=1)
 
     without()  # warm-up: the null's caches
-    w0, c0, _ = timed(without, runs)
-    w1, c1, df = timed(with_intervals, runs)
+    w0, c0, _, r0 = timed(without, runs)
+    w1, c1, df, r1 = timed(with_intervals, runs)
     methods = ", ".join(sorted(set(df["ci_method"].dropna())))
     return {"section": label, "K x Q": "x".join(map(str, table.shape)), "n": int(table.n),
-            "indices": len(names), "runs": runs, "without (s)": w0, "with (s)": w1,
+            "indices": len(names), "runs": f"{r0} / {r1}", "without (s)": w0, "with (s)": w1,
             "ratio": w1 / w0, "without CPU (s)": c0, "with CPU (s)": c1,
             "CPU ratio": c1 / c0, "methods": methods or "none",
             "notes": "; ".join(df.attrs.get("notes", []))}
@@ -130,7 +139,11 @@ def main(argv=None):
     args = parser.parse_args(argv)
     runs = 1 if args.quick else 3
     warnings.simplefilter("ignore")
-    print_header("What the default confidence intervals cost compare", "numpy", np.__version__)
+    import scipy
+
+    print_header("What the default confidence intervals cost compare", "scipy", scipy.__version__)
+    print(f"  this benchmark: the median of {runs} run(s) (fewer past {BUDGET:g} s), after one "
+          "warm-up call without intervals")
     table, names = statlog_case()
     rows = [measure("a", table, names, runs)]
     print(f"  (a) Statlog, {len(names)} indices: {rows[-1]['ratio']:.1f} x "

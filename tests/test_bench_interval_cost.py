@@ -32,4 +32,4 @@ def test_a_section_reports_both_times_their_ratio_and_the_target(tmp_path):
     assert row["ratio"] == row["with (s)"] / row["without (s)"] > 0
     assert row["methods"] != "none"
     text = bic.report([row], quick=True)
-    assert "| (b) | 2x2 | 45 | 2 | 1 |" in text and "<= 10 x" in text
+    assert "| (b) | 2x2 | 45 | 2 | 1 / 1 |" in text and "<= 10 x" in text
