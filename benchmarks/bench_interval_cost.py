@@ -22,9 +22,9 @@ Each call is timed by ``time.perf_counter`` (wall) and ``time.process_time`` (CP
 process, all its threads), the median of the runs (3, or 1 with ``--quick``; a call is not
 repeated once its runs took more than ``BUDGET`` = 60 s) after one warm-up call of the call
 without intervals (the null's caches; the call with intervals is not warmed up, it is the
-expensive one). The "runs" column gives the runs without / with intervals. The machine is shared: the load average is printed with
-the results. The results are printed and, in full mode, written to
-``benchmarks/results/interval_cost.md`` (``--out`` another folder).
+expensive one). The "runs" column gives the runs without / with intervals. The machine is
+shared: the load average is printed with the results. The results are printed and, in full
+mode, written to ``benchmarks/results/interval_cost.md`` (``--out`` another folder).
 """
 
 from __future__ import annotations
