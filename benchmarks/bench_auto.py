@@ -10,7 +10,7 @@ takes, with this checkout's package and with a reference commit's, in one run.
 
 The calls are the report's (notebooks/agreement.ipynb, its default parameters): before its first
 table of tests it runs ``compare(tab, indices=names, method="auto", model="perm",
-n_sim=17000, seed=1, confidence_level=0.95)`` and ``null_distributions(tab, names, "auto",
+n_sim=17000, seed=1, interval=0.95)`` and ``null_distributions(tab, names, "auto",
 n_sim=17000, seed=1)`` for the paired indices, the ARI and three information indices (12
 indices). The tables are iris' species against scikit-learn clusterings of its four
 measurements: EM (``GaussianMixture(3, random_state=1)``: the exact ARI p-value is 1.03e-62)
@@ -59,7 +59,7 @@ tab = ca.crosstab(y, labels)
 names, _ = ca.indices.resolve_indices({indices!r}.split(","))
 t0 = time.perf_counter()
 results = ca.compare(tab, indices=names, method="auto", model="perm", n_sim=17000, seed=1,
-                     alternative=None, confidence_level=0.95)
+                     alternative=None, interval=0.95)
 t1 = time.perf_counter()
 nulls = ca.nulls.null_distributions(tab, names, "auto", model="perm", n_sim=17000, seed=1)
 t2 = time.perf_counter()

@@ -1097,7 +1097,7 @@ def compare_cost():
              "variation_of_information"]
     t_with, _, df = best_time(lambda: compare(tab, indices=names, seed=1), 5)
     t_without, _, _ = best_time(lambda: compare(tab, indices=names, seed=1,
-                                                confidence_level=None), 5)
+                                                interval=None), 5)
     t_each, _, _ = best_time(lambda: [confidence_interval(tab, index=i, seed=1)
                                       for i in df.index], 3)
     print(f"\n4. compare on Statlog, {len(df)} indices, 17,000 Patefield tables (best of 5):")

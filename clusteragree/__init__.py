@@ -16,6 +16,7 @@ from .indices import get_index, list_indices, mari_null_moments
 from .indices.fuzzy import membership_kind
 from .indices.matrices import coassociation
 from .intervals import confidence_interval
+from .interval_spec import IntervalSpec
 from .inference import (AgreementTest, adjust, agreement, agreement_test, compare,
                         format_results, iadjust)
 from .reports.runner import list_reports, report, report_parameters
@@ -42,6 +43,7 @@ __all__ = [
     "PairCounts",
     "agreement",
     "confidence_interval",
+    "IntervalSpec",
     "coassociation",
     "membership_kind",
     "crosstab",

@@ -114,10 +114,6 @@ alternative : {"greater", "less", "two-sided"}, optional
     The side of the test: "greater", the index is larger than by chance; "less", smaller;
     "two-sided" doubles the smaller one-sided p-value (capped at 1). Default: agreement
     above chance, "greater" for a similarity and "less" for a distance.""",
-    "plus_one": """\
-plus_one : bool
-    The Monte Carlo p-value: (1 + #{T >= t}) / (B + 1) (True; never 0) or the thesis' share
-    #{T >= t} / B (False). Exact laws give P(T >= t) either way.""",
     "center": """\
 center : "mean", "median" or float, default "mean"
     The null centre c of the chance adjustment: the null mean, the median, or a quantile

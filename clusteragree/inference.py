@@ -18,16 +18,18 @@ table, fuzzy memberships and similarity matrices through the permutation nulls.
 from __future__ import annotations
 
 import math
+from dataclasses import replace
 
 import numpy as np
 import pandas as pd
 
 from ._docs import fill_doc
-from ._validate import check_bool, check_choice, check_options, check_real
+from ._validate import check_choice, check_options, check_real
 from .indices import (Index, PairIndex, evaluate_checked, evaluate_pairwise, evaluate_sparse,
                       get_index,
                       group_members, resolve_indices, skip_undefined, split_options)
-from .intervals import check_level, intervals_of, resampling_generator
+from .interval_spec import IntervalSpec, as_interval_spec, misplaced_interval_settings
+from .intervals import interval_of, intervals_of
 from .nulls import NullDistribution, NullSpec, plan, run
 from .nulls.distribution import ALTERNATIVES, check_center
 from .nulls.engine import entry, index_records
@@ -68,7 +70,7 @@ def _need_exact_law(rec: Index, nd: NullDistribution) -> None:
 def _test_of(rec: Index, nd: NullDistribution, request, alternative: str,
              plus_one: bool) -> AgreementTest:
     """The test of one index from its null law: the one place results are made
-    (``alternative`` is checked by the caller)."""
+    (``alternative`` is checked by the caller; ``plus_one`` is the NullSpec's)."""
     _need_exact_law(rec, nd)
     observed = _observed(rec, request)
     # p-value, its Monte Carlo s.e., z and the adjusted values, each argument checked once
@@ -171,7 +173,7 @@ def agreement(x, y=None, index="adjusted_rand", *, data=None, dropna=False, join
 
 @fill_doc
 def agreement_test(x, y=None, index="adjusted_rand", method="auto", *, model=None, n_sim=None,
-                   seed=None, alternative=None, plus_one=True, data=None, dropna=False,
+                   seed=None, alternative=None, interval=None, data=None, dropna=False,
                    join="exact", **options) -> AgreementTest:
     """Test whether two clusterings agree more than chance, by any index.
 
@@ -187,7 +189,13 @@ def agreement_test(x, y=None, index="adjusted_rand", method="auto", *, model=Non
     %(n_sim)s
     %(seed)s
     %(alternative)s
-    %(plus_one)s
+    interval : None, float, str, dict or IntervalSpec, default None
+        A confidence interval of the index, made with the test (``res.interval``, printed
+        with its method, and the ``ci_*`` columns of ``to_frame()``): a level (0.95), a
+        method name ("auto", "BCa", "percentile", ...), a dict of ``IntervalSpec`` fields or
+        an ``IntervalSpec``. None (default): none; ``res.confidence_interval()`` makes one on
+        request. With no seed of its own, its bootstrap draws a stream of ``seed``'s, so the
+        null law is the same with and without it.
     %(data)s
     %(dropna)s
     %(join)s
@@ -231,11 +239,23 @@ def agreement_test(x, y=None, index="adjusted_rand", method="auto", *, model=Non
     """
     rec = get_index(index)
     alternative = _default_alternative(rec, alternative)
-    check_bool(plus_one, "plus_one")
+    ispec = as_interval_spec(interval)
+    misplaced_interval_settings(options)
     spec = NullSpec.of(method, model=model, n_sim=n_sim, seed=seed)
     requests = plan(entry(x, y, data, dropna, join, [rec]), [rec], spec, options)
+    request = requests[0]
+    if ispec is not None and request.clusterings.n < ispec.needs(rec):  # before any work
+        raise ValueError(f"interval: n = {request.clusterings.n} is too few objects for "
+                         f"a {ispec.engine_method} interval of {rec.name!r} (it needs "
+                         f"{ispec.needs(rec)}); interval=None tests without one")
     nd = run(requests)[rec.name]
-    return _test_of(rec, nd, requests[0], alternative, plus_one)
+    res = _test_of(rec, nd, request, alternative, spec.plus_one)
+    if ispec is not None:
+        res.interval = interval_of(request.clusterings, rec, request.options[rec.name],
+                                   ispec.confidence_level, ispec.engine_method,
+                                   ispec.n_resamples, ispec.generator(spec.seed),
+                                   undefined="na")
+    return res
 
 
 @fill_doc
@@ -307,13 +327,14 @@ def adjust(x, y=None, index="adjusted_rand", method="auto", center="mean", *, mo
 
 @fill_doc
 def compare(x, y=None, indices="paired", method="auto", *, model=None, n_sim=None, seed=None,
-            alternative=None, plus_one=True, confidence_level=0.95, data=None, dropna=False,
-            join="exact", **options) -> pd.DataFrame:
+            alternative=None, interval=IntervalSpec(), data=None, dropna=False, join="exact",
+            **options) -> pd.DataFrame:
     """Many indices side by side, with their nulls from the same random tables.
 
-    Each row is the test of one index against its null law, with a bootstrap confidence
-    interval of the index itself (BCa, 9,999 resamples of the objects, the same resampled
-    tables for every table index). Under fixed margins the indices that are monotone
+    Each row is the test of one index against its null law, with a confidence interval of
+    the index itself (by default ``IntervalSpec()``: method "auto", 95%, 9,999 bootstrap
+    resamples of the objects, the same resampled tables for every table index; the
+    ``ci_method`` column names each row's method). Under fixed margins the indices that are monotone
     functions of the same statistic of the table are one test (``test_group``), and the
     frame says how many distinct tests it holds (``attrs["n_tests"]``).
 
@@ -326,12 +347,14 @@ def compare(x, y=None, indices="paired", method="auto", *, model=None, n_sim=Non
     %(n_sim)s
     %(seed)s
     %(alternative)s
-    %(plus_one)s
-    confidence_level : float or None, default 0.95
-        The level of the confidence intervals (``ci_low``, ``ci_high``); None: no intervals
-        (their columns NA), e.g. in a simulation study where only the tests matter. The
-        bootstrap has a random stream of its own, from ``seed``, so the null laws are the
-        same with and without intervals.
+    interval : None, float, str, dict or IntervalSpec, default IntervalSpec()
+        The confidence intervals (``ci_low``, ``ci_high``, ``ci_method``, ``ci_level``): a
+        level (0.9), a method name ("auto", "BCa", "percentile", ...), a dict of
+        ``IntervalSpec`` fields, or an ``IntervalSpec`` (method, confidence_level,
+        n_resamples, seed). None: no intervals (their columns NA), e.g. in a simulation study
+        where only the tests matter. With no seed of its own, the bootstrap has a random
+        stream of its own from ``seed``, so the null laws are the same with and without
+        intervals.
     %(data)s
     %(dropna)s
     %(join)s
@@ -341,7 +364,7 @@ def compare(x, y=None, indices="paired", method="auto", *, model=None, n_sim=Non
     -------
     ResultsFrame
         Indexed by index name; its rows are ``agreement_test(...).to_frame()`` rows (columns
-        ``RESULT_COLUMNS``: statistic, ci_low, ci_high, ci_level, null_mean, null_median,
+        ``RESULT_COLUMNS``: statistic, ci_low, ci_high, ci_method, ci_level, null_mean, null_median,
         null_sd, null_skewness, pvalue, pvalue_se, n_extreme, pvalue_upper, alternative,
         adjusted_mean, adjusted_median, zscore, kind, model, method, n_sim, test_group).
         What a method cannot give (a median from closed-form moments) is NA; indices with no
@@ -370,54 +393,70 @@ def compare(x, y=None, indices="paired", method="auto", *, model=None, n_sim=Non
     """
     recs = index_records(indices)
     sides = {r.name: _default_alternative(r, alternative) for r in recs}
-    check_bool(plus_one, "plus_one")
-    level = None if confidence_level is None else check_level(confidence_level)
+    ispec = as_interval_spec(interval)
+    misplaced_interval_settings(options)
     spec = NullSpec.of(method, model=model, n_sim=n_sim, seed=seed)
     clusterings = entry(x, y, data, dropna, join, recs)
     requests = plan(clusterings, recs, spec, options, optional=group_members(indices))
     nulls = run(requests)
     not_defined = requests[0].not_defined
-    tests = [_test_of(rec, nulls[rec.name], req, sides[rec.name], plus_one)
+    tests = [_test_of(rec, nulls[rec.name], req, sides[rec.name], spec.plus_one)
              for req in requests for rec in req.indices]
     order = {r.name: i for i, r in enumerate(recs)}
     tests.sort(key=lambda t: order[t.index])
     notes = [t.note for t in tests if t.note]
-    if level is not None:
-        notes += _add_intervals(tests, clusterings, level, resampling_generator(spec.seed))
+    if ispec is not None:
+        notes += _add_intervals(tests, clusterings, ispec, ispec.generator(spec.seed))
     frame = results_frame(tests)
     if not_defined:  # group members not defined for this table: rows of NA, reasons in attrs
         frame = frame.reindex(pd.Index([r.name for r in recs], name="index"))
-        for col in ("alternative", "kind", "model", "method"):
+        for col in ("ci_method", "alternative", "kind", "model", "method"):
             frame[col] = frame[col].astype(object).where(frame[col].notna(), pd.NA)
         frame.loc[list(not_defined), "kind"] = [r.kind for r in recs if r.name in not_defined]
     frame.attrs.update(data=clusterings.describe(), seed=spec.seed, table=clusterings.table,
                        null=sorted({t.null.describe() for t in tests}),
-                       not_defined=not_defined, notes=notes, n_tests=_n_tests(tests))
+                       not_defined=not_defined, notes=notes, n_tests=_n_tests(tests),
+                       interval=_interval_heading(tests, ispec))
     return frame
 
 
-#: The bootstrap resamples of ``compare``'s intervals (``confidence_interval``'s default).
-N_RESAMPLES = 9999
+#: The bootstrap resamples of ``compare``'s intervals (``IntervalSpec``'s default).
+N_RESAMPLES = IntervalSpec().n_resamples
 
 
-def _add_intervals(tests, clusterings, level, rng) -> list[str]:
-    """Each test's BCa interval, from one batch of resampled tables for the table indices;
-    an index with too few objects for BCa's jackknife gets none, and a note says why; so do
-    the indices of a sparse table (the bootstrap resamples dense tables), and an index not
-    defined on every resample (its bounds NA; the other indices keep theirs)."""
+def _add_intervals(tests, clusterings, ispec: IntervalSpec, rng) -> list[str]:
+    """Each test's interval as ``ispec`` asks, from one batch of resampled tables for the
+    table indices; an index with too few objects for the method (BCa's jackknife needs one
+    more) gets none, and a note says why; so do the indices of a sparse table (the bootstrap
+    resamples dense tables), and an index not defined on every resample (its bounds NA; the
+    other indices keep theirs)."""
     if isinstance(clusterings.table, SparseContingencyTable):
         K, Q = clusterings.table.shape
         return [f"no intervals: the {K:,} x {Q:,} table is sparse and the bootstrap resamples "
                 "dense tables; tab.to_dense() gives them when it fits in memory"]
-    fits = [t for t in tests if clusterings.n >= max(t.record.min_n + 1, 2)]
+    method = ispec.engine_method
+    fits = [t for t in tests if clusterings.n >= ispec.needs(t.record)]
     cis = intervals_of(clusterings, [t.record for t in fits], {t.index: t.options for t in fits},
-                       level, "BCa", N_RESAMPLES, rng, undefined="na") if fits else {}
+                       ispec.confidence_level, method, ispec.n_resamples, rng,
+                       undefined="na") if fits else {}
     for t in fits:
         t.interval = cis[t.index]
-    return [f"no interval for {t.index}: n = {clusterings.n} is too few objects for a BCa "
-            f"bootstrap (it needs {max(t.record.min_n + 1, 2)})" for t in tests if t not in fits
-            ] + [f"no interval for {t.index}: {t.interval.reason}" for t in fits
-                 if t.interval.reason]
+    return [f"no interval for {t.index}: n = {clusterings.n} is too few objects for a "
+            f"{method} interval (it needs {ispec.needs(t.record)})" for t in tests
+            if t not in fits] + [f"no interval for {t.index}: {t.interval.reason}"
+                                 for t in fits if t.interval.reason]
+
+
+def _interval_heading(tests, ispec: IntervalSpec | None) -> str:
+    """What the frame's intervals are, named by the methods that made them (printed above
+    the frame by ``format_results``); "" without intervals."""
+    made = [t.interval for t in tests if t.interval is not None]
+    if ispec is None or not made:
+        return ""
+    methods = ", ".join(dict.fromkeys(ci.method for ci in made))
+    per_row = " (ci_method names each row's)" if len({ci.method for ci in made}) > 1 else ""
+    return (f"{100 * ispec.confidence_level:g}% {methods} intervals{per_row}, "
+            f"{ispec.n_resamples:,} bootstrap resamples of the objects")
 
 
 def _n_tests(tests) -> int:
@@ -428,35 +467,36 @@ def _n_tests(tests) -> int:
 
 @fill_doc
 def iadjust(x, y=None, *, indices="paired", method="patefield", n_sim=None, seed=None,
-            data=None, dropna=False, join="exact", plus_one=False, **options) -> pd.DataFrame:
+            data=None, dropna=False, join="exact", **options) -> pd.DataFrame:
     """The thesis' IADJUST: ``compare`` with 17,000 Patefield tables and the paired indices.
 
-    The p-value is the thesis' share #{T >= t} / B (``plus_one=False``). IADJUST has no
-    confidence intervals, so none are computed (``ci_low``, ``ci_high`` NA) unless asked for
-    with ``confidence_level=`` (a ``compare`` argument): their bootstrap would take longer than
-    the tables themselves.
+    The p-value is the thesis' share #{T >= t} / B (``NullSpec(plus_one=False)``, the
+    default when the method is named by a string; a NullSpec passed as ``method=`` says it
+    itself). IADJUST has no confidence intervals, so none are computed (``ci_low``,
+    ``ci_high`` NA) unless asked for with ``interval=`` (a ``compare`` argument): their
+    bootstrap would take longer than the tables themselves.
 
     Parameters
     ----------
     %(x, y)s
     %(indices)s
     method : str or NullSpec, default "patefield"
-        Another null may be named (see ``compare``).
+        Another null may be named (see ``compare``); a name gets the thesis' p-value
+        #{T >= t} / B, a NullSpec its own ``plus_one`` ((1 + #{T >= t}) / (B + 1) unless
+        ``plus_one=False``).
     %(n_sim)s
     %(seed)s
     %(data)s
     %(dropna)s
     %(join)s
-    plus_one : bool, default False
-        The thesis' #{T >= t} / B; True gives (1 + #{T >= t}) / (B + 1).
     %(**options)s
-        Other ``compare`` arguments (``model=``, ``alternative=``, ``confidence_level=``: 0.95
-        adds ``compare``'s bootstrap intervals) pass through too.
+        Other ``compare`` arguments (``model=``, ``alternative=``, ``interval=``: 0.95 or an
+        ``IntervalSpec`` adds ``compare``'s intervals) pass through too.
 
     Returns
     -------
     ResultsFrame
-        As ``compare``; without intervals unless ``confidence_level`` is given.
+        As ``compare``; without intervals unless ``interval`` is given.
 
     See Also
     --------
@@ -473,6 +513,9 @@ def iadjust(x, y=None, *, indices="paired", method="patefield", n_sim=None, seed
     >>> list(df.index[:3]), int(df["n_sim"].iloc[0]), bool(df["ci_low"].isna().all())
     (['rand', 'gower_legendre', 'jaccard'], 2000, True)
     """
-    options.setdefault("confidence_level", None)  # IADJUST has no intervals
+    options.setdefault("interval", None)  # IADJUST has no intervals
+    if not isinstance(method, NullSpec):  # the thesis' share #{T >= t} / B
+        method = replace(NullSpec.of(method, n_sim=n_sim, seed=seed), plus_one=False)
+        n_sim = seed = None
     return compare(x, y, indices=indices, method=method, n_sim=n_sim, seed=seed, data=data,
-                   dropna=dropna, join=join, plus_one=plus_one, **options)
+                   dropna=dropna, join=join, **options)

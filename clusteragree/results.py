@@ -20,6 +20,7 @@ import pandas as pd
 
 from ._display import definition_table, figure_html, format_pvalue, table
 from .indices import STATISTIC_NAMES, Index, get_index
+from .interval_spec import IntervalSpec
 from .intervals import ConfidenceInterval, interval_of
 from .nulls import NullDistribution
 
@@ -30,8 +31,8 @@ __all__ = ["AgreementTest", "ResultsFrame", "results_frame", "format_results", "
 #: The one result schema of a test of one index (``to_frame()``, ``compare`` rows).
 #: The names are scipy's (``statistic``, ``pvalue``, ...), the same as ``AgreementTest``'s
 #: attributes.
-RESULT_COLUMNS = ("statistic", "ci_low", "ci_high", "ci_level", "null_mean", "null_median",
-                  "null_sd", "null_skewness", "pvalue", "pvalue_se", "n_extreme",
+RESULT_COLUMNS = ("statistic", "ci_low", "ci_high", "ci_method", "ci_level", "null_mean",
+                  "null_median", "null_sd", "null_skewness", "pvalue", "pvalue_se", "n_extreme",
                   "pvalue_upper", "alternative", "adjusted_mean", "adjusted_median", "zscore",
                   "kind", "model", "method", "n_sim", "test_group")
 #: The numeric columns of the schema (pandas' nullable Float64: NA stays NA).
@@ -112,7 +113,7 @@ def pvalue_texts(frame: pd.DataFrame, column: str = "pvalue", na_rep: str = "NA"
     Examples
     --------
     >>> df = ca.compare([[40, 0, 0], [0, 35, 5], [0, 5, 35]], indices=["rand", "vi"],
-    ...                 method="exact", confidence_level=None)
+    ...                 method="exact", interval=None)
     >>> pvalue_texts(df), df["pvalue"].round(6).tolist()
     (['8.4e-41', '7.9e-43'], [0.0, 0.0])
     """
@@ -180,8 +181,9 @@ class AgreementTest:
         The index's options (for ``confidence_interval``).
     interval : ConfidenceInterval, optional
         A bootstrap confidence interval of the index (``compare`` makes one for each row;
-        ``res.confidence_interval()`` makes one on request); its bounds fill the ``ci_low``
-        and ``ci_high`` columns of ``to_frame()``.
+        ``res.confidence_interval()`` makes one on request, ``agreement_test(interval=...)``
+        with the test); its bounds and method fill the ``ci_low``, ``ci_high``,
+        ``ci_method`` and ``ci_level`` columns of ``to_frame()``.
 
     See Also
     --------
@@ -311,6 +313,7 @@ class AgreementTest:
         ci = self.interval
         row.update(ci_low=pd.NA if ci is None else na(ci.low),
                    ci_high=pd.NA if ci is None else na(ci.high),
+                   ci_method=pd.NA if ci is None else ci.method,
                    ci_level=pd.NA if ci is None else ci.confidence_level,
                    test_group=na(self.test_group))
         row.update(statistic=self.statistic, pvalue=na(self.pvalue),
@@ -331,19 +334,22 @@ class AgreementTest:
                 f"pvalue={num(self.pvalue)}, adjusted={{{adjusted}}}, "
                 f"model={self.model!r}, method={self.method!r})")
 
-    def confidence_interval(self, confidence_level=0.95, method="BCa", n_resamples=9999,
+    def confidence_interval(self, confidence_level=0.95, method="auto", n_resamples=9999,
                             seed=None):
-        """A bootstrap confidence interval for the index itself (not for its null).
+        """A confidence interval for the index itself (not for its null).
 
         The objects are resampled with replacement: for a table index a multinomial draw of
-        its cells, so 10,000 resamples are a few array operations.
+        its cells, so 10,000 resamples are a few array operations. The arguments are the
+        fields of ``IntervalSpec`` (``agreement_test(interval=...)`` takes them as one).
 
         Parameters
         ----------
         confidence_level : float, default 0.95
             The interval's confidence level.
-        method : {"BCa", "percentile"}, default "BCa"
-            Efron's bias-corrected and accelerated interval, or the percentile interval.
+        method : str, default "auto"
+            "auto" (``confidence_interval``'s default method) or a method of
+            ``clusteragree.intervals.METHODS`` ("BCa": Efron's bias-corrected and accelerated
+            interval, "percentile", ...), in any case.
         n_resamples : int, default 9999
             Bootstrap resamples.
         seed : None, int, SeedSequence or Generator, optional
@@ -366,15 +372,17 @@ class AgreementTest:
         Examples
         --------
         >>> res = ca.agreement_test([[30, 20], [10, 20]], index="rand", method="exact")
-        >>> ci = res.confidence_interval(n_resamples=2000, seed=1)
+        >>> ci = res.confidence_interval(method="BCa", n_resamples=2000, seed=1)
         >>> bool(ci.low < res.statistic < ci.high), ci.method
         (True, 'BCa')
         """
+        spec = IntervalSpec(method=method, confidence_level=confidence_level,
+                            n_resamples=n_resamples, seed=seed)
         if self.clusterings is None:
             raise ValueError("this test was not made by agreement_test, so its clusterings "
                              "are not known: use ca.confidence_interval(x, y, index=...)")
-        return interval_of(self.clusterings, self.record, self.options, confidence_level,
-                           method, n_resamples, seed)
+        return interval_of(self.clusterings, self.record, self.options, spec.confidence_level,
+                           spec.engine_method, spec.n_resamples, spec.generator())
 
     def summary(self) -> str:
         """The test as R prints an ``htest`` (``str(res)``).
@@ -396,11 +404,12 @@ class AgreementTest:
                  f"index: {rec.name} ({rec.title}), a {rec.kind}",
                  *([self.note] if self.note else []),
                  f"observed = {self.statistic:.6g}, null mean = {nd.mean:.6g}{median}{z}"]
-        if self.interval is not None:  # as R prints a test's interval
+        if self.interval is not None:  # as R prints a test's interval, with its method
             ci = self.interval
-            lines.append(f"{100 * ci.confidence_level:g} percent confidence interval "
-                         f"({ci.method} bootstrap, {ci.n_resamples:,} resamples): "
-                         f"{ci.low:.4g} {ci.high:.4g}")
+            head = (f"{100 * ci.confidence_level:g} percent confidence interval "
+                    f"({ci.method} bootstrap, {ci.n_resamples:,} resamples)")
+            lines.append(f"{head}: no interval, {ci.reason}" if ci.reason
+                         else f"{head}: {ci.low:.4g} {ci.high:.4g}")
         if not math.isnan(self.pvalue):
             lines.append(f"p-value {_fmt_p(self)}")
         else:
@@ -509,6 +518,9 @@ class ResultsFrame(pd.DataFrame):
             {f"{m}, {k}" for m, k in zip(self.get("model", []), self.get("method", []))
              if not pd.isna(m)})
         caption = "; ".join(f"null: {d}" for d in nulls) or None
+        if self.attrs.get("interval") and "ci_low" in self.columns:
+            caption = "; ".join([caption or "", f"intervals: {self.attrs['interval']}"])
+            caption = caption.lstrip("; ")
         if self.attrs.get("data"):
             caption = f"data: {self.attrs['data']}" + (f" -- {caption}" if caption else "")
         notes = [*self.attrs.get("notes", []), *frame_notes(self)]
@@ -566,7 +578,7 @@ def frame_notes(frame: pd.DataFrame) -> list[str]:
     Examples
     --------
     >>> df = ca.compare([[12, 2], [3, 10]], indices=["rand", "jaccard", "vi"],
-    ...                 method="exact", confidence_level=None)
+    ...                 method="exact", interval=None)
     >>> for note in frame_notes(df):
     ...     print(note)
     one test, of sum n_ij^2 given the margins: rand, jaccard
@@ -680,6 +692,8 @@ def format_results(frame: pd.DataFrame, columns=None, digits: int = 4) -> str:
         else:
             shown[c] = ["NA" if pd.isna(v) else v for v in frame[c]]
     head = [f"null: {d}" for d in frame.attrs.get("null", [])]
+    if frame.attrs.get("interval") and {"ci_low", "ci_high"} & set(cols):
+        head.append(f"intervals: {frame.attrs['interval']}")  # named by their method
     notes = frame_notes(frame[cols + [c for c in ("test_group", "null_skewness")
                                       if c in frame and c not in cols]])
     if "zscore" not in cols:

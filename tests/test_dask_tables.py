@@ -57,9 +57,9 @@ def test_dask_dataframe_columns_with_strings_and_missing_labels():
     with pytest.raises(ValueError, match="missing labels"):
         ca.crosstab("cls", "km", data=ddf)
     got = ca.compare("cls", "km", data=ddf, dropna=True, indices=["adjusted_rand", "vi"],
-                     seed=1, confidence_level=None)
+                     seed=1, interval=None)
     want = ca.compare("cls", "km", data=df, dropna=True, indices=["adjusted_rand", "vi"],
-                      seed=1, confidence_level=None)
+                      seed=1, interval=None)
     pd.testing.assert_frame_equal(got, want)
 
 

@@ -51,7 +51,7 @@ def test_iadjust_reports_the_thesis_share_pvalue():
 def test_iadjust_computes_no_intervals_unless_asked(monkeypatch):
     """Issue 29, item 11: IADJUST has no intervals, and compare's bootstrap (9,999 resamples)
     made iadjust cost 3.5 times scipy's sampling instead of 2. None is computed by default;
-    confidence_level= (compare's) asks for them."""
+    interval= (compare's) asks for them."""
     import clusteragree.inference as inference
 
     def no_bootstrap(*args, **kwargs):
@@ -61,7 +61,7 @@ def test_iadjust_computes_no_intervals_unless_asked(monkeypatch):
         m.setattr(inference, "intervals_of", no_bootstrap)
         df = ca.iadjust(TAB, n_sim=500, seed=2)
     assert df[["ci_low", "ci_high", "ci_level"]].isna().all().all()
-    asked = ca.iadjust(TAB, n_sim=500, seed=2, confidence_level=0.9)
+    asked = ca.iadjust(TAB, n_sim=500, seed=2, interval=0.9)
     assert (asked["ci_level"] == 0.9).all()
     assert (asked["ci_low"] < asked["ci_high"]).all()
     pd.testing.assert_series_equal(df["pvalue"], asked["pvalue"])  # the same null laws
@@ -254,7 +254,7 @@ def test_indices_monotone_in_one_statistic_are_one_test_under_fixed_margins():
     names = ["rand", "adjusted_rand", "jaccard", "mirkin", "nmi_sum", "adjusted_mutual_info",
              "variation_of_information", "purity"]
     df = ca.compare(tab, indices=names, method="patefield", n_sim=4000, seed=5,
-                    confidence_level=None)
+                    interval=None)
     s = ["rand", "adjusted_rand", "jaccard", "mirkin"]
     t = ["nmi_sum", "adjusted_mutual_info", "variation_of_information"]
     assert (df.loc[s, "test_group"] == "sum n_ij^2").all()
@@ -264,22 +264,22 @@ def test_indices_monotone_in_one_statistic_are_one_test_under_fixed_margins():
     assert df.loc[s, "pvalue"].nunique() == 1 and df.loc[t, "pvalue"].nunique() == 1
     assert df.loc["rand", "pvalue"] != df.loc["nmi_sum", "pvalue"]
     assert df.attrs["n_tests"] == 3  # s, t and purity
-    exact = ca.compare(tab, indices=s, method="exact", confidence_level=None)
+    exact = ca.compare(tab, indices=s, method="exact", interval=None)
     assert exact["pvalue"].max() - exact["pvalue"].min() < 1e-12
 
 
 def test_the_test_group_names_its_tail_and_needs_fixed_margins():
     tab = ca.ContingencyTable([[14, 9, 7], [8, 12, 6], [5, 7, 11]])
-    kw = dict(indices=["rand", "vi"], method="exact", confidence_level=None)
+    kw = dict(indices=["rand", "vi"], method="exact", interval=None)
     assert ca.compare(tab, alternative="less", **kw)["test_group"].tolist() == [
         "sum n_ij^2, lower tail", "sum n_ij log n_ij"]  # vi "less" is the agreement tail
     assert set(ca.compare(tab, alternative="two-sided", **kw)["test_group"]) == {
         "sum n_ij^2, two-sided", "sum n_ij log n_ij, two-sided"}
     other = ca.compare(tab, indices=["rand", "jaccard"], model="num", n_sim=200, seed=1,
-                       confidence_level=None)
+                       interval=None)
     assert other["test_group"].isna().all() and other.attrs["n_tests"] == 2
     moments = ca.compare(tab, indices=["rand", "nmi_sum"], method="hypergeometric",
-                         confidence_level=None)
+                         interval=None)
     assert moments["test_group"].isna().all()  # no law, no test
 
 
@@ -287,7 +287,7 @@ def test_compare_gives_each_index_its_bootstrap_interval_without_touching_the_nu
     tab = ca.load_dataset("statlog_em")
     names = ["rand", "adjusted_rand", "nmi_sum"]
     with_ci = ca.compare(tab, indices=names, n_sim=500, seed=2)
-    without = ca.compare(tab, indices=names, n_sim=500, seed=2, confidence_level=None)
+    without = ca.compare(tab, indices=names, n_sim=500, seed=2, interval=None)
     cols = ["null_mean", "null_median", "null_sd", "pvalue"]
     pd.testing.assert_frame_equal(with_ci[cols], without[cols])
     assert without[["ci_low", "ci_high", "ci_level"]].isna().all(axis=None)
@@ -295,14 +295,19 @@ def test_compare_gives_each_index_its_bootstrap_interval_without_touching_the_nu
         ci = ca.confidence_interval(tab, index=name, seed=resampling_generator(2))
         assert (with_ci.loc[name, "ci_low"], with_ci.loc[name, "ci_high"]) == (ci.low, ci.high)
         assert with_ci.loc[name, "ci_level"] == 0.95
-    again = ca.compare(tab, indices=names, n_sim=500, seed=2, confidence_level=0.9)
+    again = ca.compare(tab, indices=names, n_sim=500, seed=2, interval=0.9)
     assert (again["ci_high"] - again["ci_low"] < with_ci["ci_high"] - with_ci["ci_low"]).all()
 
 
-@pytest.mark.parametrize("level", [0, 1, 95, "0.95"])
-def test_compare_refuses_a_bad_confidence_level_before_any_work(level):
-    with pytest.raises((ValueError, TypeError), match="confidence_level"):
-        ca.compare([[5, 1], [1, 5]], confidence_level=level, n_sim=10**9)
+@pytest.mark.parametrize("level, match", [
+    (0, "confidence_level"), (1, "confidence_level"), (95, "confidence_level"),
+    ("0.95", "method must be one of"), (True, "must be None")])
+def test_compare_refuses_a_bad_confidence_level_before_any_work(level, match):
+    with pytest.raises((ValueError, TypeError), match=r"^interval.*" + match):
+        ca.compare([[5, 1], [1, 5]], interval=level, n_sim=10**9)
+    # the level alone was confidence_level= before it travelled in interval=: named
+    with pytest.raises(TypeError, match="confidence_level= is a setting of the interval"):
+        ca.compare([[5, 1], [1, 5]], confidence_level=0.9, n_sim=10**9)
 
 
 def test_compare_notes_an_index_too_small_for_its_interval():
@@ -336,7 +341,7 @@ def test_a_small_table_gets_its_exact_law_by_default():
     assert res.index == "adjusted_rand" and res.method == "exact"
     assert res.pvalue == exact.pvalue and res.pvalue_se == 0
     assert "chosen by method='auto'" in str(res)
-    df = ca.compare(x, y, confidence_level=None)
+    df = ca.compare(x, y, interval=None)
     assert (df["method"] == "exact").all() and df["n_sim"].isna().all()
     # adjusting the ARI by its exact null mean (0 under "perm") gives the ARI, as adjusting
     # the Rand index (the old default) did
@@ -360,7 +365,7 @@ SHARP = [[40, 0, 0], [0, 35, 5], [0, 5, 35]]  # exact p-values 8.4e-41 (s) and 7
 
 
 def test_printed_p_values_have_three_significant_digits_and_never_show_a_positive_p_as_0():
-    df = ca.compare(SHARP, indices=["rand", "vi"], method="exact", confidence_level=None)
+    df = ca.compare(SHARP, indices=["rand", "vi"], method="exact", interval=None)
     assert 0 < df["pvalue"].max() < 1e-40
     texts = [f"{p:.3g}" for p in df["pvalue"]]  # 8.4e-41, 7.9e-43
     printed = str(df[["statistic", "pvalue", "pvalue_se"]])
@@ -383,11 +388,11 @@ def test_monte_carlo_p_values_are_printed_to_three_digits_with_their_floor():
     p = res.pvalue
     assert f"p-value = {p:.3g} (Monte Carlo s.e. {res.pvalue_se:.2g};" in str(res)
     df = ca.compare(SHARP, indices=["rand"], method="patefield", n_sim=999, seed=1,
-                    confidence_level=None)
+                    interval=None)
     assert df.loc["rand", "n_extreme"] == 0
     assert "<0.001 " in str(df[["pvalue", "pvalue_se", "pvalue_upper"]]) + " "
-    thesis = ca.compare(SHARP, indices=["rand"], method="patefield", n_sim=999, seed=1,
-                        plus_one=False, confidence_level=None)
+    thesis = ca.compare(SHARP, indices=["rand"], n_sim=999, seed=1, interval=None,
+                        method=ca.NullSpec("patefield", plus_one=False))
     assert thesis.loc["rand", "pvalue"] == 0
     assert str(thesis[["pvalue"]]).split()[-1] == "0"  # the thesis' share 0/B is 0
 
@@ -395,7 +400,7 @@ def test_monte_carlo_p_values_are_printed_to_three_digits_with_their_floor():
 def test_an_exact_p_value_below_the_floats_is_printed_as_a_bound_not_as_0():
     # 1 / C(1200, 600) ~ 2.5e-360 underflows: an exact p is never 0
     df = ca.compare([[600, 0], [0, 600]], indices=["rand"], method="exact",
-                    confidence_level=None)
+                    interval=None)
     assert df.loc["rand", "pvalue"] == 0
     assert "<1e-300" in str(df[["pvalue"]]) and "<1e-300" in ca.format_results(df)
     res = ca.agreement_test([[600, 0], [0, 600]], index="rand", method="exact")

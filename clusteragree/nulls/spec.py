@@ -82,6 +82,10 @@ class NullSpec:
         ``method="auto"`` passes over label permutations predicted to take longer.
     progress : bool
         Show a progress bar on long Monte Carlo runs.
+    plus_one : bool, default True
+        The Monte Carlo p-value of a test: (1 + #{T >= t}) / (B + 1) (True; never 0) or the
+        thesis' share #{T >= t} / B (False; ``iadjust``'s default when its method is named by
+        a string). Exact laws give P(T >= t) either way.
 
     See Also
     --------
@@ -112,6 +116,7 @@ class NullSpec:
     max_work: int = DEFAULT_MAX_WORK
     max_seconds: float = DEFAULT_MAX_SECONDS
     progress: bool = False
+    plus_one: bool = True
 
     def __post_init__(self):
         if self.method is not None:
@@ -137,6 +142,7 @@ class NullSpec:
         if seconds <= 0:
             raise ValueError(f"max_seconds must be a positive number of seconds, got {seconds}")
         check_bool(self.progress, "progress")
+        check_bool(self.plus_one, "plus_one")
 
     def __repr__(self) -> str:
         given = [f"{f.name}={getattr(self, f.name)!r}" for f in fields(self)

@@ -555,6 +555,12 @@ def _tests_sentence(results: pd.DataFrame) -> str:
     return f"* Of {len(results)} indices, " + "; ".join(clauses) + _floor(results) + "."
 
 
+def _interval_methods(results) -> str:
+    """The methods of a frame's intervals, as words before "intervals" ("BCa "), or ""."""
+    methods = results["ci_method"].dropna().unique() if "ci_method" in results else []
+    return f"{', '.join(map(str, methods))} " if len(methods) else ""
+
+
 def reading(results: pd.DataFrame, models: pd.DataFrame | None = None) -> str:
     """The agreement report's reading: its numbers in plain language, as Markdown bullets.
 
@@ -588,7 +594,7 @@ def reading(results: pd.DataFrame, models: pd.DataFrame | None = None) -> str:
     --------
     >>> df = ca.compare(ca.load_dataset("statlog_em"), indices=["rand", "vi"],
     ...                 method="patefield", n_sim=999, seed=1, alternative="two-sided",
-    ...                 confidence_level=None)
+    ...                 interval=None)
     >>> print(reading(df).splitlines()[0])  # doctest: +NORMALIZE_WHITESPACE
     * Of 2 indices, 2 differ from chance at the 5% level (two-sided tests: agreement above or
     below chance), all of them with more agreement than chance; the smallest two-sided p-value
@@ -613,7 +619,8 @@ def reading(results: pd.DataFrame, models: pd.DataFrame | None = None) -> str:
     width = (results["ci_high"] - results["ci_low"]).dropna().astype(float)
     level = results["ci_level"].dropna()
     lines.append(
-        f"* The {float(level.iloc[0]):.0%} intervals are from {significant(width.min())} "
+        f"* The {float(level.iloc[0]):.0%} {_interval_methods(results)}intervals are from "
+        f"{significant(width.min())} "
         f"({width.idxmin()}) to {significant(width.max())} ({width.idxmax()}) wide: another "
         "sample of objects from the same population could give values that far apart."
         if len(width) else "* No index has a bootstrap interval here (too few objects, or "

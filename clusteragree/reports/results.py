@@ -149,9 +149,10 @@ def table_of_tests(results: pd.DataFrame) -> pd.DataFrame:
     Returns
     -------
     DataFrame
-        Columns: observed, the interval (headed by its level, e.g. "95% interval"), p-value
-        (``pvalue_text``), method (``method_text``) and "one test of" (the statistic of the
-        index's ``test_group``, "" when the test stands alone).
+        Columns: observed, the interval (headed by its level, e.g. "95% interval"), the
+        interval's method ("BCa", ...; "" without an interval), p-value (``pvalue_text``),
+        method of the null (``method_text``) and "one test of" (the statistic of the index's
+        ``test_group``, "" when the test stands alone).
 
     See Also
     --------
@@ -161,13 +162,15 @@ def table_of_tests(results: pd.DataFrame) -> pd.DataFrame:
     --------
     >>> df = ca.compare([[12, 2], [3, 10]], indices=["rand", "vi"], method="auto", seed=1)
     >>> list(table_of_tests(df).columns)
-    ['observed', '95% interval', 'p-value', 'method', 'one test of']
+    ['observed', '95% interval', 'interval method', 'p-value', 'method', 'one test of']
     """
     levels = results["ci_level"].dropna().unique()
     head = f"{100 * float(levels[0]):g}% interval" if len(levels) == 1 else "interval"
     return pd.DataFrame({
         "observed": results["statistic"],
         head: interval_text(results),
+        "interval method": ["" if pd.isna(m) else m
+                            for m in results.get("ci_method", [pd.NA] * len(results))],
         "p-value": pvalue_text(results),
         "method": method_text(results),
         "one test of": ["" if pd.isna(g) else g for g in results["test_group"]],

@@ -677,7 +677,7 @@ def simulated_agreement(reps: int = 10, n_values=(500, 800, 1100), ks=(2, 3, 4),
         keep = float(rng.uniform(*keep_range))
         tab = agreement_table(rows, THESIS_WEIGHTS[k][balance], keep, seed=rng)
         df = compare(tab, indices="paired", method=method, n_sim=n_sim, seed=null_seed,
-                     confidence_level=None)
+                     interval=None)
         rec = {"k": k, "balance": balance, "n": n, "rep": cell.rep, "keep": keep,
                "method": df["method"].iloc[0], "n_sim": df["n_sim"].iloc[0]}
         for name in PAIRED:

@@ -393,7 +393,7 @@ def _repeats(X, k, algorithm, rng, n_init, repeats, names, null, n_sim) -> list[
 def _adjusted(tab, names, n_sim, rng) -> dict:
     from ..inference import compare
     res = compare(tab, indices=names, method="patefield", n_sim=n_sim, seed=rng,
-                  confidence_level=None)
+                  interval=None)
     out = {}
     for name in names:
         out[f"{name}_adjusted"] = res.loc[name, "adjusted_mean"]

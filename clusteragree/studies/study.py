@@ -229,7 +229,7 @@ def run_unit(unit: dict, indices=DEFAULT_INDICES, n_sim: int = 17_000,
     for (name, table), seed in zip(tables.items(), null_seed.spawn(len(tables))):
         method = "patefield" if model == "perm" else "simulation"
         res = compare(table, indices=list(indices), method=method, model=model, n_sim=n_sim,
-                      seed=seed, confidence_level=None)  # the study reads the tests only
+                      seed=seed, interval=None)  # the study reads the tests only
         res = pd.DataFrame(res).reset_index()
         keys = {"unit": unit["unit"], "scenario": unit["scenario"], "balance": unit["balance"],
                 "k": k, "p": int(unit["p"]), "n": int(unit["n"]),
@@ -253,7 +253,7 @@ _UNIT_FILE = re.compile(r"unit-(?P<unit>.+)\.csv")
 _DESIGN_KEYS = ("scenario", "balance", "k", "p", "n", "separation", "rep", "seed")
 _SETTINGS = ("design", "algorithms", "indices", "n_sim", "model", "seed", "clusteragree_version")
 _TEXT = ("unit", "scenario", "balance", "separation", "algorithm", "table", "index",
-         "alternative", "kind", "model", "method", "test_group")
+         "ci_method", "alternative", "kind", "model", "method", "test_group")
 _UNIT_COLUMNS = (*KEYS, *RESULT_COLUMNS, "settings_id")
 # pandas 3 reads floats back exactly by default (and deprecates the option)
 _READ_FLOATS = {} if int(pd.__version__.split(".")[0]) >= 3 else {"float_precision": "round_trip"}

@@ -77,7 +77,7 @@ def test_a_toy_method_works_through_every_caller_by_one_record(toy_method):
 def test_compare_rows_are_agreement_test_rows(x, y, indices, method):
     df = ca.compare(x, y, indices=indices, method=method, seed=3)
     assert tuple(df.columns) == RESULT_COLUMNS
-    intervals = ("ci_low", "ci_high", "ci_level")
+    intervals = ("ci_low", "ci_high", "ci_method", "ci_level")
     for name in df.index:
         res = ca.agreement_test(x, y, index=name, method=method, seed=3)
         row = res.to_frame()
@@ -221,10 +221,10 @@ def test_auto_gives_iris_the_exact_laws_of_s_and_of_t(table):
     # index to Monte Carlo (twelve p-values at the floor 1/17001); the law of t on iris has
     # 2.4e6 entries, within max_work, and the estimate now says so
     df = ca.compare(table, indices=REPORT_INDICES, method="auto", n_sim=200, seed=1,
-                    confidence_level=None)
+                    interval=None)
     assert len(df) == 12 and (df["method"] == "exact").all(), df["method"]
     assert df["n_sim"].isna().all() and (df["pvalue_se"] == 0).all()
-    exact = ca.compare(table, indices=REPORT_INDICES, method="exact", confidence_level=None)
+    exact = ca.compare(table, indices=REPORT_INDICES, method="exact", interval=None)
     assert df["pvalue"].tolist() == exact["pvalue"].tolist()
     assert 0 < df.loc["adjusted_rand", "pvalue"] < 1e-50  # not the floor 1/(n_sim + 1)
 
@@ -242,7 +242,7 @@ def test_the_exact_p_value_of_iris_em_is_the_sum_over_every_table():
 
 def test_auto_sends_only_the_group_whose_law_is_too_large_to_monte_carlo():
     df = ca.compare(LARGE_T, indices=REPORT_INDICES, method="auto", n_sim=300, seed=1,
-                    confidence_level=None)
+                    interval=None)
     s_rows = [i for i in df.index if i not in T_INDICES]
     assert (df.loc[s_rows, "method"] == "exact").all() and df.loc[s_rows, "n_sim"].isna().all()
     assert (df.loc[T_INDICES, "method"] == "patefield").all()

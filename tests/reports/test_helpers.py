@@ -270,7 +270,7 @@ STATLOG = ca.load_dataset("statlog_em")
 
 def _first_line(alternative, indices=("rand", "adjusted_rand"), n_sim=199):
     df = ca.compare(STATLOG, indices=list(indices), n_sim=n_sim, seed=1,
-                    alternative=alternative, confidence_level=None)
+                    alternative=alternative, interval=None)
     return df, reporting.reading(df).splitlines()[0]
 
 
@@ -314,7 +314,7 @@ def test_reading_of_mixed_tails_names_each_group():
 
 def test_two_sided_reading_says_on_which_side_and_exact_laws_have_no_floor():
     df = ca.compare([[12, 2], [3, 10]], indices=["rand", "vi"], method="exact",
-                    alternative="two-sided", confidence_level=None)
+                    alternative="two-sided", interval=None)
     line = reporting.reading(df).splitlines()[0]
     assert line == ("* Of 2 indices, 2 differ from chance at the 5% level (two-sided tests: "
                     "agreement above or below chance), all of them with more agreement than "

@@ -1,0 +1,271 @@
+"""The interval specification: an interval's method, level, resamples and seed, one checked value.
+
+An interval is asked for as a null is (``clusteragree.nulls.NullSpec``): the common cases are
+short values of one argument, ``interval=``, of ``compare``, ``iadjust`` and
+``agreement_test``::
+
+    ca.compare(tab, interval=None)          # no intervals
+    ca.compare(tab, interval=0.9)           # the level
+    ca.compare(tab, interval="percentile")  # the method
+
+and everything else goes in one ``IntervalSpec``::
+
+    ca.compare(tab, interval=ca.IntervalSpec(method="BCa", n_resamples=1999, seed=1))
+
+(or a dict of its fields). The spec is checked once, when it is made; ``as_interval_spec``
+reads any of these forms and names the argument in its errors.
+"""
+
+from __future__ import annotations
+
+import inspect
+import numbers
+from collections.abc import Mapping
+from dataclasses import dataclass, fields
+
+import numpy as np
+
+from ._validate import check_positive_int, check_seed, describe_object, suggest
+from .intervals import METHODS, check_level, confidence_interval, resampling_generator
+
+__all__ = ["IntervalSpec", "as_interval_spec", "interval_methods", "misplaced_interval_settings"]
+
+#: The method ``confidence_interval`` takes when none is named: what "auto" resolves to
+#: while the engine does not choose per index itself.
+_ENGINE_DEFAULT = inspect.signature(confidence_interval).parameters["method"].default
+
+
+def interval_methods() -> list[str]:
+    """The interval methods a spec may name: "auto" and ``clusteragree.intervals.METHODS``.
+
+    Returns
+    -------
+    list of str
+        "auto" first, then the engine's methods as it spells them.
+
+    Examples
+    --------
+    >>> interval_methods()[0]
+    'auto'
+    """
+    return list(dict.fromkeys(["auto", *METHODS]))
+
+
+def _canonical_method(method) -> str:
+    """A method name in its canonical spelling, in any case; refused, named, otherwise."""
+    names = interval_methods()
+    if not isinstance(method, str):
+        raise TypeError(f"method must be an interval method name ({names}), got "
+                        f"{describe_object(method)} {method!r}")
+    lower = {m.lower(): m for m in names}
+    if method.lower() not in lower:
+        close = suggest(method.lower(), lower)
+        for low, name in lower.items():
+            close = close.replace(repr(low), repr(name))
+        raise ValueError(f"method must be one of {names} (in any case), got {method!r}."
+                         + close)
+    return lower[method.lower()]
+
+
+@dataclass(frozen=True, repr=False)
+class IntervalSpec:
+    """How the confidence interval of an index is made: method, level, resamples, seed.
+
+    Parameters
+    ----------
+    method : str, default "auto"
+        "auto" (each index's interval by the rule of ``confidence_interval``'s default
+        method) or a method of ``clusteragree.intervals.METHODS`` ("BCa", "percentile", ...),
+        in any case.
+    confidence_level : float, default 0.95
+        The nominal coverage, strictly between 0 and 1.
+    n_resamples : int, default 9999
+        Bootstrap resamples (at least 2).
+    seed : None, int, numpy.random.SeedSequence or numpy.random.Generator
+        The interval's own source of randomness; None (default): a stream of the call's own
+        ``seed`` (``clusteragree.intervals.resampling_generator``), so the null's random
+        tables are the same with and without intervals and the same call seed gives the
+        same intervals.
+
+    See Also
+    --------
+    as_interval_spec : Reads None, a level, a method name, a dict or a spec.
+    clusteragree.compare : Takes one as ``interval=``.
+    clusteragree.nulls.NullSpec : The same for a null law.
+
+    Examples
+    --------
+    >>> spec = ca.IntervalSpec(method="percentile", n_resamples=999)
+    >>> spec
+    IntervalSpec(method='percentile', n_resamples=999)
+    >>> spec.describe()
+    '95% percentile intervals, 999 bootstrap resamples of the objects'
+    """
+
+    method: str = "auto"
+    confidence_level: float = 0.95
+    n_resamples: int = 9999
+    seed: object = None
+
+    def __post_init__(self):
+        object.__setattr__(self, "method", _canonical_method(self.method))
+        object.__setattr__(self, "confidence_level", check_level(self.confidence_level))
+        object.__setattr__(self, "n_resamples",
+                           check_positive_int(self.n_resamples, "n_resamples", minimum=2))
+        check_seed(self.seed)
+
+    def __repr__(self) -> str:
+        given = [f"{f.name}={getattr(self, f.name)!r}" for f in fields(self)
+                 if getattr(self, f.name) is not f.default
+                 and not (f.name != "seed" and getattr(self, f.name) == f.default)]
+        return f"IntervalSpec({', '.join(given)})"
+
+    def describe(self) -> str:
+        """The spec in words, as printed beside the intervals it makes.
+
+        Returns
+        -------
+        str
+            E.g. "95% BCa intervals, 9,999 bootstrap resamples of the objects".
+
+        Examples
+        --------
+        >>> ca.IntervalSpec(confidence_level=0.9).describe()
+        '90% intervals (method chosen per index: auto), 9,999 bootstrap resamples of the objects'
+        """
+        what = ("intervals (method chosen per index: auto)" if self.method == "auto"
+                else f"{self.method} intervals")
+        return (f"{100 * self.confidence_level:g}% {what}, {self.n_resamples:,} bootstrap "
+                "resamples of the objects")
+
+    @property
+    def engine_method(self) -> str:
+        """The method name given to ``clusteragree.intervals.intervals_of``.
+
+        A named method is passed on as it is; "auto" is passed on when the engine knows it,
+        and otherwise resolves to ``confidence_interval``'s own default method.
+
+        Returns
+        -------
+        str
+            A method the engine takes.
+        """
+        if self.method == "auto" and "auto" not in {m.lower() for m in METHODS}:
+            return _ENGINE_DEFAULT
+        return self.method
+
+    def needs(self, rec) -> int:
+        """The fewest objects an interval of the index ``rec`` takes by this spec's method.
+
+        The index's own minimum, and one object more for a method that leaves one out (every
+        method but "percentile": BCa's acceleration and the jackknife); never fewer than 2.
+
+        Parameters
+        ----------
+        rec : Index
+            The index's record.
+
+        Returns
+        -------
+        int
+            The fewest objects.
+
+        Examples
+        --------
+        >>> ca.IntervalSpec(method="BCa").needs(ca.get_index("rand"))
+        3
+        """
+        leave_one_out = 0 if self.engine_method == "percentile" else 1
+        return max(rec.min_n + leave_one_out, 2)
+
+    def generator(self, call_seed=None) -> np.random.Generator:
+        """The bootstrap's generator: from the spec's own seed, else a stream of the call's.
+
+        Parameters
+        ----------
+        call_seed : None, int, SeedSequence or Generator
+            The seed of the call the interval belongs to (already checked).
+
+        Returns
+        -------
+        numpy.random.Generator
+            ``numpy.random.default_rng(seed)`` (a Generator itself) when the spec has a seed,
+            else ``resampling_generator(call_seed)``.
+
+        Examples
+        --------
+        >>> a = ca.IntervalSpec(seed=3).generator(call_seed=1).integers(10**6)
+        >>> bool(a == np.random.default_rng(3).integers(10**6))
+        True
+        """
+        if self.seed is not None:
+            return check_seed(self.seed)
+        return resampling_generator(call_seed)
+
+
+def as_interval_spec(value, name: str = "interval") -> IntervalSpec | None:
+    """An interval request read from the forms a public function accepts.
+
+    Parameters
+    ----------
+    value : None, float, str, dict or IntervalSpec
+        None: no interval; a number: the confidence level (the other settings the
+        defaults); a str: the method; a dict: ``IntervalSpec`` fields; an ``IntervalSpec``:
+        itself.
+    name : str, default "interval"
+        The argument's name, for the errors.
+
+    Returns
+    -------
+    IntervalSpec or None
+        The checked spec; None for no interval.
+
+    Raises
+    ------
+    TypeError
+        Another kind of value, or a dict with a key that is not a field; each names the
+        argument.
+    ValueError
+        A bad level, method, number of resamples or seed, named.
+
+    Examples
+    --------
+    >>> as_interval_spec(0.9)
+    IntervalSpec(confidence_level=0.9)
+    >>> as_interval_spec({"method": "percentile", "n_resamples": 999})
+    IntervalSpec(method='percentile', n_resamples=999)
+    >>> as_interval_spec(None) is None
+    True
+    """
+    if value is None or isinstance(value, IntervalSpec):
+        return value
+    names = [f.name for f in fields(IntervalSpec)]
+    if isinstance(value, Mapping):
+        unknown = [k for k in value if k not in names]
+        if unknown:
+            bad = unknown[0]
+            raise TypeError(f"{name} got {bad!r}, which is not an IntervalSpec field (its "
+                            f"fields: {names})." + suggest(str(bad), names))
+        kwargs = dict(value)
+    elif isinstance(value, str):
+        kwargs = {"method": value}
+    elif isinstance(value, numbers.Real) and not isinstance(value, (bool, np.bool_)):
+        kwargs = {"confidence_level": value}
+    else:
+        raise TypeError(f"{name} must be None (no interval), a confidence level (e.g. 0.95), "
+                        f"a method name ({interval_methods()}), a dict of IntervalSpec fields "
+                        f"({names}) or an IntervalSpec, got {describe_object(value)} "
+                        f"{value!r}")
+    try:
+        return IntervalSpec(**kwargs)
+    except (TypeError, ValueError) as exc:
+        raise type(exc)(f"{name}={value!r}: {exc}") from exc
+
+
+def misplaced_interval_settings(options) -> None:
+    """Refuse an interval setting passed as a keyword of a public function (where only index
+    options go): ``confidence_level=`` and ``n_resamples=`` travel in ``interval=``."""
+    for key in ("confidence_level", "n_resamples"):
+        if key in options:
+            raise TypeError(f"{key}= is a setting of the interval: pass interval=... (a level, "
+                            f"e.g. interval=0.9, or interval=ca.IntervalSpec({key}=...))")
