@@ -420,6 +420,10 @@ def compare(x, y=None, indices="paired", method="auto", *, model=None, n_sim=Non
     return frame
 
 
+#: The null models that are the permutation law of independence: the test "auto" intervals
+#: invert (both margins fixed; the objects of a pair index permuted).
+INDEPENDENCE_MODELS = ("perm", "objects")
+
 #: The bootstrap resamples of ``compare``'s intervals (``IntervalSpec``'s default).
 N_RESAMPLES = IntervalSpec().n_resamples
 
@@ -436,9 +440,11 @@ def _add_intervals(tests, clusterings, ispec: IntervalSpec, rng) -> list[str]:
                 "dense tables; tab.to_dense() gives them when it fits in memory"]
     method = ispec.engine_method
     fits = [t for t in tests if clusterings.n >= ispec.needs(t.record)]
+    # "auto" inverts the test of independence: the permutation laws of the tests serve it
+    laws = {t.index: t.null for t in fits if t.null.model in INDEPENDENCE_MODELS}
     cis = intervals_of(clusterings, [t.record for t in fits], {t.index: t.options for t in fits},
                        ispec.confidence_level, method, ispec.n_resamples, rng,
-                       undefined="na") if fits else {}
+                       undefined="na", laws=laws) if fits else {}
     for t in fits:
         t.interval = cis[t.index]
     return [f"no interval for {t.index}: n = {clusterings.n} is too few objects for a "
@@ -455,8 +461,9 @@ def _interval_heading(tests, ispec: IntervalSpec | None) -> str:
         return ""
     methods = ", ".join(dict.fromkeys(ci.method for ci in made))
     per_row = " (ci_method names each row's)" if len({ci.method for ci in made}) > 1 else ""
-    return (f"{100 * ispec.confidence_level:g}% {methods} intervals{per_row}, "
-            f"{ispec.n_resamples:,} bootstrap resamples of the objects")
+    resamples = (f", {ispec.n_resamples:,} bootstrap resamples of the objects"
+                 if any(ci.n_resamples for ci in made) else "")
+    return f"{100 * ispec.confidence_level:g}% {methods} intervals{per_row}{resamples}"
 
 
 def _n_tests(tests) -> int:

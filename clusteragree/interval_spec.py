@@ -26,7 +26,7 @@ from dataclasses import dataclass, fields
 import numpy as np
 
 from ._validate import check_positive_int, check_seed, describe_object, suggest
-from .intervals import METHODS, check_level, confidence_interval, resampling_generator
+from .intervals import BOOTSTRAP_METHODS, METHODS, check_level, confidence_interval, resampling_generator
 
 __all__ = ["IntervalSpec", "as_interval_spec", "interval_methods", "misplaced_interval_settings"]
 
@@ -131,12 +131,16 @@ class IntervalSpec:
         Examples
         --------
         >>> ca.IntervalSpec(confidence_level=0.9).describe()
-        '90% intervals (method chosen per index: auto), 9,999 bootstrap resamples of the objects'
+        '90% intervals by the jackknife, the test of independence inverted (auto)'
+        >>> ca.IntervalSpec(method="percentile", n_resamples=999).describe()
+        '95% percentile intervals, 999 bootstrap resamples of the objects'
         """
-        what = ("intervals (method chosen per index: auto)" if self.method == "auto"
-                else f"{self.method} intervals")
-        return (f"{100 * self.confidence_level:g}% {what}, {self.n_resamples:,} bootstrap "
-                "resamples of the objects")
+        if self.method in BOOTSTRAP_METHODS:
+            return (f"{100 * self.confidence_level:g}% {self.method} intervals, "
+                    f"{self.n_resamples:,} bootstrap resamples of the objects")
+        what = ("the jackknife, the test of independence inverted (auto)"
+                if self.method == "auto" else "the jackknife")
+        return f"{100 * self.confidence_level:g}% intervals by {what}"
 
     @property
     def engine_method(self) -> str:

@@ -47,7 +47,7 @@ from .nulls.engine import plan, run
 
 __all__ = ["ConfidenceInterval", "confidence_interval", "interval_of", "intervals_of",
            "interval_from_draws", "independence_laws", "TEST_N_SIM", "check_level",
-           "resampling_generator", "METHODS"]
+           "resampling_generator", "METHODS", "BOOTSTRAP_METHODS"]
 
 #: The interval methods: "auto" (the rules of ``clusteragree.interval_rules``), the jackknife
 #: t interval, and the two bootstrap intervals as ``scipy.stats.bootstrap`` names them.
@@ -494,8 +494,8 @@ def intervals_of(clusterings: Clusterings, recs, options: dict, confidence_level
         reason in ``ConfidenceInterval.reason`` (``compare``'s notes).
     laws : dict, optional
         "auto": index name -> its NullDistribution under the permutation null (the test of
-        independence it inverts), when the caller has them (``compare``); drawn here
-        otherwise (``NullSpec(method="auto")``).
+        independence it inverts), when the caller has them (``compare``); the others are
+        drawn here (``independence_laws``).
 
     Returns
     -------
@@ -534,8 +534,11 @@ def intervals_of(clusterings: Clusterings, recs, options: dict, confidence_level
         what = "and one more for the jackknife" if jackknifed else ""
         raise ValueError(f"index {rec.name!r} needs at least {rec.min_n} objects {what}; a "
                          f"{method} interval needs n >= {max(need, 2)}, got n = {n}")
-    if method == "auto" and laws is None:
-        laws = independence_laws(clusterings, recs, options, rng)
+    if method == "auto":
+        laws = dict(laws or {})
+        missing = [r for r in recs if r.name not in laws]
+        if missing:
+            laws.update(independence_laws(clusterings, missing, options, rng))
     make = (_interval if method in BOOTSTRAP_METHODS
             else lambda *a, **k: _jackknife_ci(*a, **k, laws=laws or {}))
     tables = [r for r in recs if not isinstance(r, PairIndex)]

@@ -406,10 +406,17 @@ class AgreementTest:
                  f"observed = {self.statistic:.6g}, null mean = {nd.mean:.6g}{median}{z}"]
         if self.interval is not None:  # as R prints a test's interval, with its method
             ci = self.interval
-            head = (f"{100 * ci.confidence_level:g} percent confidence interval "
-                    f"({ci.method} bootstrap, {ci.n_resamples:,} resamples)")
-            lines.append(f"{head}: no interval, {ci.reason}" if ci.reason
-                         else f"{head}: {ci.low:.4g} {ci.high:.4g}")
+            how = (f"{ci.method} bootstrap, {ci.n_resamples:,} resamples" if ci.n_resamples
+                   else ci.method)
+            head = f"{100 * ci.confidence_level:g} percent confidence interval ({how})"
+            if ci.reason:
+                lines.append(f"{head}: no interval, {ci.reason}")
+            elif ci.closed == "both":
+                lines.append(f"{head}: {ci.low:.4g} {ci.high:.4g}")
+            else:  # an open bound (the independence value, cut off): R's words do not say
+                lines.append(f"{head}: {ci.bracketed()}")
+            if ci.note:
+                lines.append(f"  ({ci.note})")
         if not math.isnan(self.pvalue):
             lines.append(f"p-value {_fmt_p(self)}")
         else:
