@@ -200,3 +200,15 @@ def test_the_jackknife_is_unchanged():
     keep = np.delete(np.arange(N), 2)
     assert intervals._pair_value(rec, pair, {}, keep) == ca.agreement(
         P[np.ix_(keep, keep)], Q[np.ix_(keep, keep)], index="ari_mm")
+
+
+def test_a_resample_of_one_object_has_no_pair():
+    """All n draws of one object: its copies form no pair, so an index of pairs is not defined
+    there (the interval is refused as for any resample the index is not defined on), while an
+    index of per-object sums is."""
+    U, V = _data()
+    one = np.full(N, 3)
+    with pytest.raises(ValueError, match="single object") as info:
+        _value("ari_mm", U @ U.T, V @ V.T, one)
+    assert not isinstance(info.value, ResampleRefused)
+    assert _value("mi05", U, V, one) == ca.agreement(U[one], V[one], index="mi05")

@@ -298,6 +298,9 @@ def evaluate_resample(rec, pair, options, counts) -> float:
     ------
     ResampleRefused
         The index has no such evaluation (it counts pairs but has no ``weighted`` form).
+    ValueError
+        An index of pairs on a resample of a single object, which has no pair: the index is
+        not defined there.
 
     See Also
     --------
@@ -326,6 +329,9 @@ def evaluate_resample(rec, pair, options, counts) -> float:
     if rec.objects_only:
         return evaluate_pairwise(rec, (_rows_repeated(X, kx, counts), kx,
                                        _rows_repeated(Y, ky, counts), ky), options)
+    if len(counts) < 2:  # no two distinct objects: no pair (an object's copies form none)
+        raise ValueError("a resample drew a single object (n times), which forms no pair of "
+                         "objects")
     if rec.representation is not None:
         xs, ys = (tuple(repeat_pairs(v, counts) for v in vs) for vs in pair_vectors(rec, pair))
         const = rec.prepare(xs, ys, **options) if rec.prepare else {}
