@@ -80,7 +80,7 @@ Cost (measured on this machine, 2 cores shared with other work, ``nice -n 15``):
 10,000, most of it AMI's expected mutual information of each resampled table, 80-180 us a
 20 x 20 table); ``--indices`` without adjusted_mutual_info takes much less. Each agri and
 ari_mm cell takes 11.5 minutes (agri's permutation mean is a cumulative sum over the
-n(n + 1)/2 pair values, weighted anew for each resample): ``--indices`` with table indices
+n(n - 1)/2 pair values, weighted anew for each resample): ``--indices`` with table indices
 only runs the table cells.
 """
 
@@ -369,16 +369,21 @@ def truth_of(index, pop: Population) -> float:
 # -- the pair indices on weighted resamples of the objects ---------------------------------------
 
 def _half_quadratic(M, W):
-    """(w' M w - sum_i w_i M_ii) / 2 for each row w of W: the sum of M over the pairs of
-    positions a < b of a resample holding object i w_i times (a repeated object's pair with
-    itself takes M_ii)."""
-    return ((W @ M) * W).sum(axis=1) / 2 - W @ np.diag(M) / 2
+    """(w' M w - sum_i w_i^2 M_ii) / 2 for each row w of W: the sum of M over the pairs
+    i < k of distinct objects, each counted w_i w_k times: the resample's pairs as the
+    package counts them (the copies of an object drawn twice form no pair)."""
+    return ((W @ M) * W).sum(axis=1) / 2 - (W * W) @ np.diag(M) / 2
+
+
+def _pairs_of(W):
+    """The number of pairs of a resample, sum_(i<k) w_i w_k = ((sum w)^2 - sum w^2) / 2."""
+    tot = W.sum(axis=1).astype(float)
+    return (tot * tot - (W * W).sum(axis=1)) / 2
 
 
 def ari_mm_weighted(P, Q, W):
     """ari_mm on the resamples of the objects given by their multiplicities W (rows)."""
-    n = W.sum(axis=1)
-    m = n * (n - 1) / 2
+    m = _pairs_of(W)
     t0, t1, t2 = _half_quadratic(P * Q, W), _half_quadratic(P, W), _half_quadratic(Q, W)
     t3 = t1 * t2 / m
     den = 0.5 * (t1 + t2) - t3
@@ -390,32 +395,27 @@ def ari_mm_weighted(P, Q, W):
 def agri_weighted(U, V, W, chunk=8):
     """agri (memberships whose rows sum to 1) on the resamples of the objects given by their
     multiplicities W: 1 - D / D0, D the mean of |J^x - J^y| over the resample's pairs, D0 its
-    mean over two pairs (pairs of a repeated object with itself included, as the package
-    sees them in the resampled rows). D0's double sum sum_p sum_q c_p c_q |x_p - y_q| (c_p:
-    the pair's multiplicity, x = J^x, y = J^y) is 2 sum_p c_p (x_p C(x_p) - S(x_p)) +
+    mean over two pairs (the pairs i < k of distinct objects, counted w_i w_k times, as the
+    package counts them: the copies of one object form no pair). D0's double sum
+    sum_p sum_q c_p c_q |x_p - y_q| (c_p: the pair's multiplicity, x = J^x, y = J^y) is 2 sum_p c_p (x_p C(x_p) - S(x_p)) +
     C (S - sum_p c_p x_p), C(t) and S(t) the weight and weighted sum of the y values below
     t (cumulative sums in the order of y, sorted once) and C, S their totals."""
     Jx, Jy = U @ U.T, V @ V.T
     n = U.shape[0]
-    tot = W.sum(axis=1).astype(float)
-    m = tot * (tot - 1) / 2
+    m = _pairs_of(W)
     D = _half_quadratic(np.abs(Jx - Jy), W) / m
-    iu, ju = np.triu_indices(n)
+    iu, ju = np.triu_indices(n, k=1)
     order = np.argsort(Jy[iu, ju], kind="stable")
     iu, ju = iu[order], ju[order]
     ys, xs = Jy[iu, ju], Jx[iu, ju]
     pos = np.searchsorted(ys, xs)  # the number of y values below each x
-    # the multiplicity of pair (i, j): w_i w_j, and of an object with itself w_i (w_i - 1)/2,
-    # both as a product of columns of [w, (w - 1)/2]
-    jj = np.where(iu == ju, ju + n, ju)
+    # the multiplicity of pair (i, j), i < j: w_i w_j
     D0 = np.empty(W.shape[0])
-    wext = np.empty((chunk, 2 * n))
     cw, cs = np.zeros((chunk, ys.size + 1)), np.zeros((chunk, ys.size + 1))
     for start in range(0, W.shape[0], chunk):  # small chunks: the rows stay in cache
         w = W[start:start + chunk]
         b = w.shape[0]
-        wext[:b, :n], wext[:b, n:] = w, (w - 1) / 2
-        c = wext[:b, iu] * wext[:b, jj]
+        c = w[:, iu] * w[:, ju]
         np.cumsum(c, axis=1, out=cw[:b, 1:])
         np.cumsum(c * ys, axis=1, out=cs[:b, 1:])
         inner = np.einsum("bk,bk->b", c, xs * cw[:b, pos] - cs[:b, pos])

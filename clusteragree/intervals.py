@@ -36,7 +36,8 @@ from scipy.special import ndtr, ndtri
 from ._docs import fill_doc
 from ._validate import (check_choice, check_options, check_positive_int, check_real, check_seed,
                         suggest)
-from .indices import Index, PairIndex, evaluate_checked, evaluate_pairwise, get_index
+from .indices import (Index, PairIndex, ResampleRefused, evaluate_checked, evaluate_pairwise,
+                      evaluate_resample, get_index)
 from .inputs import Clusterings, as_clusterings
 from .interval_rules import (cuts_at_independence, independence_value,
                              invert_independence_test, jackknife_interval, off_matching_bound,
@@ -342,8 +343,12 @@ def _take(M, fmt, idx):
 
 
 def _pair_value(rec, pair, options, idx) -> float:
+    """The index on the objects ``idx``: the distinct objects drawn, each weighted by how
+    often it was drawn; the copies of one object form no pair (``evaluate_resample``)."""
+    objects, counts = np.unique(idx, return_counts=True)
     X, fx, Y, fy = pair
-    return evaluate_pairwise(rec, (_take(X, fx, idx), fx, _take(Y, fy, idx), fy), options)
+    return evaluate_resample(rec, (_take(X, fx, objects), fx, _take(Y, fy, objects), fy),
+                             options, counts)
 
 
 def _pair_resamples(rec, options, pair, n, n_resamples, rng, failed) -> np.ndarray:
@@ -353,6 +358,9 @@ def _pair_resamples(rec, options, pair, n, n_resamples, rng, failed) -> np.ndarr
     for b in range(n_resamples):
         try:
             out[b] = _pair_value(rec, pair, options, rng.integers(0, n, n))
+        except ResampleRefused as exc:
+            failed[rec.name] = str(exc)
+            break
         except ValueError as exc:
             failed[rec.name] = _not_defined(exc, "bootstrap resamples of the objects")
             break

@@ -11,6 +11,8 @@ import pandas as pd
 import pytest
 
 import clusteragree as ca
+from clusteragree.indices import evaluate_resample
+from clusteragree.inputs import as_clusterings
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
 import bench_coverage as bc  # noqa: E402
@@ -78,16 +80,26 @@ def test_the_pair_harness_intervals_are_confidence_interval(monkeypatch):
 
 
 def test_weighted_pair_indices_are_the_index_on_the_resampled_objects():
+    # the package's value on each resample: its distinct objects weighted by how often they
+    # were drawn, the copies of one object forming no pair (issue 30)
     rng = np.random.default_rng(5)
     data = bc.pair_sample(bc.POPULATIONS["high"].p, 40, rng)
     draws = [rng.integers(0, 40, 40) for _ in range(4)] + [np.delete(np.arange(40), 7)]
     W = np.stack([np.bincount(d, minlength=40) for d in draws])
     for index in bc.PAIR_INDICES:
         X, Y = data[index]
+        rec = ca.get_index(index)
         got = bc.PAIR_EVALUATORS[index](X, Y, W)
         take = (lambda M, d: M[np.ix_(d, d)]) if index == "ari_mm" else (lambda M, d: M[d])
-        want = [ca.agreement(take(X, d), take(Y, d), index=index) for d in draws]
+        want = []
+        for d in draws:
+            objects, counts = np.unique(d, return_counts=True)
+            pair = as_clusterings(take(X, objects), take(Y, objects), table=False,
+                                  pairs=[index]).pair(rec)
+            want.append(evaluate_resample(rec, pair, {}, counts))
         np.testing.assert_allclose(got, want, rtol=0, atol=1e-12)
+        assert got[-1] == pytest.approx(ca.agreement(take(X, draws[-1]), take(Y, draws[-1]),
+                                                     index=index), abs=1e-12)
 
 
 def test_pair_population_values_match_a_large_sample():

@@ -12,6 +12,7 @@ import pytest
 from scipy import stats
 
 import clusteragree as ca
+from clusteragree.indices import evaluate_resample
 from clusteragree.inputs import as_clusterings
 from clusteragree.intervals import ConfidenceInterval, confidence_interval, interval_of
 
@@ -160,6 +161,16 @@ def test_interval_of_takes_converted_clusterings():
 
 # -- indices of object pairs -----------------------------------------------------------------
 
+def _resampled(index, X, Y, idx):
+    """The index on the resample ``idx`` of the objects, as ``evaluate_resample`` defines it."""
+    rec = ca.get_index(index)
+    objects, counts = np.unique(idx, return_counts=True)
+    take = (lambda M: M[np.ix_(objects, objects)]) if X.shape == (len(X), len(X)) else (
+        lambda M: M[objects])
+    pair = as_clusterings(take(X), take(Y), table=False, pairs=[rec.name]).pair(rec)
+    return evaluate_resample(rec, pair, {}, counts)
+
+
 @pytest.mark.parametrize("index", ["ndc", "agri"])
 def test_fuzzy_memberships_resample_their_objects(index):
     rng = np.random.default_rng(5)
@@ -170,9 +181,12 @@ def test_fuzzy_memberships_resample_their_objects(index):
     assert ci.resampling == "objects" and ci.bootstrap_distribution.shape == (60,)
     assert ci.statistic == pytest.approx(ca.agreement(U, V, index=index))
     assert ci.low <= ci.high and np.isfinite([ci.low, ci.high]).all()
-    # the first resample is the index on the objects the seeded generator drew first
+    # the first resample is the index on the objects the seeded generator drew first, each
+    # weighted by how often it was drawn: the copies of one object form no pair (issue 30;
+    # the rows repeated, U[idx], counted them)
     idx = np.random.default_rng(9).integers(0, 40, 40)
-    assert ci.bootstrap_distribution[0] == pytest.approx(
+    assert ci.bootstrap_distribution[0] == pytest.approx(_resampled(index, U, V, idx))
+    assert ci.bootstrap_distribution[0] != pytest.approx(
         ca.agreement(U[idx], V[idx], index=index))
     pct = confidence_interval(U, V, index=index, method="percentile", n_resamples=60, seed=9)
     assert (pct.low, pct.high) == pytest.approx(
@@ -186,7 +200,8 @@ def test_similarity_matrices_resample_rows_and_columns():
     S = 0.5 * (M + (y[:, None] == y[None, :]))
     ci = confidence_interval(M, S, index="ndc", method="percentile", n_resamples=30, seed=1)
     idx = np.random.default_rng(1).integers(0, 30, 30)
-    assert ci.bootstrap_distribution[0] == pytest.approx(
+    assert ci.bootstrap_distribution[0] == pytest.approx(_resampled("ndc", M, S, idx))
+    assert ci.bootstrap_distribution[0] != pytest.approx(  # the copies' pairs left out
         ca.agreement(M[np.ix_(idx, idx)], S[np.ix_(idx, idx)], index="ndc"))
 
 
@@ -309,9 +324,13 @@ def test_a_resample_of_covers_that_draws_no_object_of_a_cluster_leaves_it_out():
     """A resample that misses every object of a cluster used to give element_centric nan (a
     division by the empty cluster's size) and a RuntimeError; the cluster is no cluster of
     the resample, as a resampled table's empty row is none."""
-    for seed in range(3):
-        ci = confidence_interval(C1, C2, index="element_centric", n_resamples=200, seed=seed)
+    for seed in range(3):  # omega's resamples weight the pairs; none is nan
+        ci = confidence_interval(C1, C2, index="omega", n_resamples=200, seed=seed)
         assert np.isfinite(ci.bootstrap_distribution).all() and ci.low <= ci.high
+    # element_centric has no form that leaves out the pairs of an object's copies (issue 30):
+    # no interval, and the reason
+    with pytest.raises(ValueError, match="element_centric.*copies"):
+        confidence_interval(C1, C2, index="element_centric", n_resamples=200, seed=0)
     # onmi_lfk on a resample that missed C1's second cluster is onmi_lfk of what was drawn
     rng = np.random.default_rng(0)
     draws = [rng.integers(0, 6, 6) for _ in range(200)]
@@ -339,6 +358,9 @@ def test_compare_of_covers_with_permutation_nulls_and_intervals():
     every interval is now a number, or NA with its reason."""
     df = ca.compare(C1.tolist(), C2.tolist(), indices=["omega", "element_centric", "onmi_lfk"],
                     method="permutation", n_sim=99, seed=2)
+    # element_centric's bootstrap is refused (the copies of an object drawn twice, issue 30)
+    assert df.loc["element_centric", ["ci_low", "ci_high"]].isna().all()
+    df = df.drop(index="element_centric")
     assert df[["ci_low", "ci_high"]].notna().all().all()
     assert (df["ci_low"] <= df["statistic"]).all() and (df["statistic"] <= df["ci_high"]).all()
 

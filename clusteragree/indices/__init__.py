@@ -5,8 +5,9 @@ Every index is a ``TableIndex`` (a function of the contingency table of two part
 ``Index`` records. This package is the indices' public interface for the rest of
 ``clusteragree``: the null engine (``clusteragree.nulls``) and the tests of agreement
 (``clusteragree.inference``) import what they need from here (``STATISTICS`` for the table
-indices' additive statistics; ``evaluate_pairwise``, ``pair_vectors`` and ``gather_objects``
-for the indices of object pairs), never from its private modules.
+indices' additive statistics; ``evaluate_pairwise``, ``pair_vectors``, ``gather_objects`` and,
+for the bootstrap (``clusteragree.intervals``), ``evaluate_resample`` for the indices of object
+pairs), never from its private modules.
 
 >>> import clusteragree as ca
 >>> tab = ca.ContingencyTable([[30, 20], [10, 20]])          # Amorim (2015), Table 6a
@@ -25,7 +26,8 @@ from . import association, overlapping, standardised, mari, reduced, fuzzy_campe
 from . import tsallis, catalogue  # noqa: F401, I001
 from .._validate import suggest
 from ._common import STATISTIC_NAMES, STATISTICS, compact_tables
-from ._pairwise import evaluate_pairwise, gather_objects, pair_vectors
+from ._pairwise import (ResampleRefused, evaluate_pairwise, evaluate_resample, gather_objects,
+                        pair_vectors)
 from ._registry import (REGISTRY, Index, PairIndex, TableIndex, evaluate, evaluate_checked,
                         evaluate_sparse, get_index, register_groups)
 from .catalogue import catalogue_markdown
@@ -41,7 +43,7 @@ __all__ = ["list_indices", "catalogue_markdown", "get_index", "evaluate", "evalu
            # ``clusteragree.inference``): the additive statistics of table indices, and the pair
            # vectors of indices of object pairs
            "STATISTICS", "STATISTIC_NAMES", "compact_tables", "evaluate_pairwise", "pair_vectors",
-           "gather_objects"]
+           "gather_objects", "evaluate_resample", "ResampleRefused"]
 
 #: Named groups of indices. "paired" and "simple" are the eight indices of paired agreement and
 #: the indices of simple agreement of Amorim, M. J. (2015), "On clustering stability", PhD

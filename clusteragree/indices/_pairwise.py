@@ -31,7 +31,8 @@ import math
 
 import numpy as np
 
-__all__ = ["upper", "upper_index", "sum_of_min", "sum_of_abs_diff", "gather_objects"]
+__all__ = ["upper", "upper_index", "sum_of_min", "sum_of_abs_diff", "gather_objects",
+           "repeat_pairs", "evaluate_resample", "ResampleRefused"]
 
 
 def upper_index(n: int):
@@ -238,4 +239,112 @@ def evaluate_pairwise(rec, pair, options) -> float:
     if math.isnan(value):  # never a silent nan: a case the index's definition missed
         raise RuntimeError(f"index {rec.name!r} gave nan on these clusterings; please report "
                            "them")
+    return value
+
+
+# -- bootstrap resamples of the objects -------------------------------------------------------
+
+class ResampleRefused(ValueError):
+    """An index with no evaluation on a resample of the objects that leaves out the pairs of an
+    object's copies (``evaluate_resample``): it gets no bootstrap interval."""
+
+
+def repeat_pairs(v: np.ndarray, counts: np.ndarray) -> np.ndarray:
+    """A pair vector of distinct objects (the order of ``upper``) as the pair vector of their
+    resample: pair (i, k) repeated w_i w_k times, the pairs of one object's copies absent.
+
+    >>> repeat_pairs(np.array([1.0, 2.0, 3.0]), np.array([2, 1, 1]))   # pairs 01, 02, 12
+    array([1., 1., 2., 2., 3.])
+    """
+    return np.repeat(v, upper(np.multiply.outer(counts, counts)))
+
+
+def _rows_repeated(M, fmt, counts):
+    """A clustering's distinct objects, each repeated as often as it was drawn."""
+    idx = np.repeat(np.arange(len(counts)), counts)
+    return M[np.ix_(idx, idx)] if fmt == "matrix" else M[idx]
+
+
+def evaluate_resample(rec, pair, options, counts) -> float:
+    """An index of object pairs on a bootstrap resample of the objects (no checks).
+
+    The resample is the empirical population of the drawn objects: the distinct objects, each
+    with its multiplicity w_i (sum w_i = n). A sum over the resample's pairs is the sum over
+    the pairs i < k of distinct objects of w_i w_k f(i, k): the copies of one object form no
+    pair (counted as a pair they would agree perfectly in both clusterings, by construction,
+    and bias the resampled index upwards). An index of per-object sums (``objects_only``) sees
+    the rows repeated; one with a ``representation`` its pair vectors repeated
+    (``repeat_pairs``); any other its ``weighted`` form. Multiplicities all 1 give the index
+    itself (``evaluate_pairwise``).
+
+    Parameters
+    ----------
+    rec : PairIndex
+        The index's registry record.
+    pair : tuple
+        The validated clusterings ``(X, format_x, Y, format_y)`` of the distinct drawn
+        objects.
+    options : dict
+        The index's options, already checked.
+    counts : ndarray of int, shape (k,)
+        How many times each of the k objects was drawn (each at least 1).
+
+    Returns
+    -------
+    float
+        The index on the resample.
+
+    Raises
+    ------
+    ResampleRefused
+        The index has no such evaluation (it counts pairs but has no ``weighted`` form).
+    ValueError
+        An index of pairs on a resample of a single object, which has no pair: the index is
+        not defined there.
+
+    See Also
+    --------
+    evaluate_pairwise : The index on the clusterings themselves.
+    clusteragree.confidence_interval : Its bootstrap resamples the objects this way.
+
+    Examples
+    --------
+    >>> from clusteragree.inputs import as_clusterings
+    >>> P = np.array([[1, .9, .1], [.9, 1, .2], [.1, .2, 1]])
+    >>> Q = np.array([[1, .8, .3], [.8, 1, .1], [.3, .1, 1]])
+    >>> rec = ca.get_index("ari_mm")
+    >>> pair = as_clusterings(P, Q, table=False, pairs=["ari_mm"]).pair(rec)
+    >>> evaluate_resample(rec, pair, {}, np.ones(3, int)) == evaluate_pairwise(rec, pair, {})
+    True
+    >>> round(evaluate_resample(rec, pair, {}, np.array([2, 1, 1])), 6)  # object 0 twice
+    0.410339
+    >>> idx = [0, 0, 1, 2]                     # its rows repeated: the copies' pair counted
+    >>> round(ca.agreement(P[np.ix_(idx, idx)], Q[np.ix_(idx, idx)], index="ari_mm"), 6)
+    0.510067
+    """
+    counts = np.asarray(counts)
+    if np.all(counts == 1):
+        return evaluate_pairwise(rec, pair, options)
+    X, kx, Y, ky = pair
+    if rec.objects_only:
+        return evaluate_pairwise(rec, (_rows_repeated(X, kx, counts), kx,
+                                       _rows_repeated(Y, ky, counts), ky), options)
+    if len(counts) < 2:  # no two distinct objects: no pair (an object's copies form none)
+        raise ValueError("a resample drew a single object (n times), which forms no pair of "
+                         "objects")
+    if rec.representation is not None:
+        xs, ys = (tuple(repeat_pairs(v, counts) for v in vs) for vs in pair_vectors(rec, pair))
+        const = rec.prepare(xs, ys, **options) if rec.prepare else {}
+        value = float(rec.func(xs, ys, **const, **options))
+    elif rec.weighted is not None:
+        value = float(rec.weighted(X, kx, Y, ky, counts, **options))
+    else:
+        raise ResampleRefused(
+            f"index {rec.name!r} has no form on a bootstrap resample of the objects that "
+            "leaves out the pairs of an object's copies (resampling its rows would count the "
+            "pair of an object drawn twice as two objects agreeing perfectly, and bias the "
+            "interval upwards)")
+    if math.isnan(value):
+        raise RuntimeError(f"index {rec.name!r} gave nan on a resample of these clusterings; "
+                           "please report them")
     return value

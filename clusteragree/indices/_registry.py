@@ -415,6 +415,17 @@ class PairIndex(Index):
         a test); a larger n than the available memory allows is refused before any work
         (``check_memory``). None: the index is computed by blocks of rows or from the
         clusterings' small summaries.
+    objects_only : bool, default False
+        The index is a function of sums over the objects alone (e.g. of U^T V), never over
+        pairs of objects: a bootstrap resample of the objects is its rows repeated, an object
+        drawn twice counting twice (``evaluate_resample``).
+    weighted : callable, optional
+        ``weighted(X, format_x, Y, format_y, counts, **options)``: the index on a bootstrap
+        resample of the objects, given as the distinct drawn objects and their
+        multiplicities w (``counts``), its pairs the pairs of distinct objects i < k, each
+        counted w_i w_k times (the copies of one object form no pair; ``evaluate_resample``).
+        An index with a ``representation`` needs none (its pair vectors are weighted), nor
+        an ``objects_only`` one; any other index without it gets no bootstrap interval.
 
     Raises
     ------
@@ -453,6 +464,11 @@ class PairIndex(Index):
     kinds_y: tuple[str, ...] | None = None
     kinds_note: str = ""
     pair_bytes: float | None = None  # bytes held per pair of objects, when n x n at once
+    # How a bootstrap resample of the objects is evaluated (``_pairwise.evaluate_resample``):
+    # rows repeated (an index of per-object sums), or by ``weighted`` on the distinct objects
+    # and their multiplicities (the copies of one object form no pair).
+    objects_only: bool = False
+    weighted: Callable | None = None  # (X, kx, Y, ky, counts, **options) -> the index
 
     def __post_init__(self):
         super().__post_init__()

@@ -59,6 +59,7 @@ import numpy as np
 from scipy.optimize import linear_sum_assignment
 
 from ..inputs import MEMBERSHIP_KINDS
+from ._pairwise import repeat_pairs
 from ._registry import register
 from .fuzzy_reviewed import ari_from_pairs
 
@@ -97,16 +98,21 @@ def pair_degrees_07(U) -> tuple[np.ndarray, np.ndarray]:
     return same, apart
 
 
-def _pairs_07(U, V):
+def _pairs_07(U, V, counts=None):
+    """a, b, c, d of Campello (2007); with ``counts``, over a resample's pairs: the distinct
+    objects drawn ``counts`` times, pair (i, k) counted w_i w_k times (``evaluate_resample``)."""
     su, du = pair_degrees_07(U)
     sv, dv = pair_degrees_07(V)
+    if counts is not None:
+        su, du, sv, dv = (repeat_pairs(v, counts) for v in (su, du, sv, dv))
     return (np.minimum(su, sv).sum(), np.minimum(su, dv).sum(), np.minimum(du, sv).sum(),
             np.minimum(du, dv).sum())
 
 
 @register(name="cri07", reflexive=False, title="Campello's fuzzy Rand index (07CRI)",
           pair_bytes=48,
-          kind="similarity", range=(0.0, 1.0), min_n=2, reference=_C07, **_MEMBERSHIP)
+          kind="similarity", range=(0.0, 1.0), min_n=2, reference=_C07, **_MEMBERSHIP,
+          weighted=lambda U, _ku, V, _kv, counts: _cri07(*_pairs_07(U, V, counts)))
 def cri07(U, V):
     """07CRI = (a + d) / (a + b + c + d) with a = sum_(i<j) min(S^U_ij, S^V_ij), ... (the pair
     degrees of ``pair_degrees_07``); the Rand index on hard partitions.
@@ -115,14 +121,18 @@ def cri07(U, V):
     >>> round(ca.agreement(U, [0, 0, 1], index="cri07"), 6)   # a, b, c, d = 1/2, 1/2, 1/2, 3/2
     0.666667
     """
-    a, b, c, d = _pairs_07(U, V)
+    return _cri07(*_pairs_07(U, V))
+
+
+def _cri07(a, b, c, d):
     total = a + b + c + d
     return float((a + d) / total) if total > 0 else 0.0
 
 
 @register(name="cari07", reflexive=False, title="Campello's fuzzy adjusted Rand index (07CARI)",
           pair_bytes=48,
-          kind="similarity", range=(-math.inf, 1.0), min_n=2, reference=_C07, **_MEMBERSHIP)
+          kind="similarity", range=(-math.inf, 1.0), min_n=2, reference=_C07, **_MEMBERSHIP,
+          weighted=lambda U, _ku, V, _kv, counts: _cari07(*_pairs_07(U, V, counts)))
 def cari07(U, V):
     """07CARI: the adjusted Rand index (a - e) / ((a + b + a + c) / 2 - e), e = (a + b)(a + c) / T,
     T = a + b + c + d, from Campello's fuzzy pair variables; ARI on hard partitions. When the
@@ -133,7 +143,10 @@ def cari07(U, V):
     >>> round(ca.agreement(U, [0, 0, 1], index="cari07"), 6)  # (1/2 - 1/3) / (1 - 1/3)
     0.25
     """
-    a, b, c, d = _pairs_07(U, V)
+    return _cari07(*_pairs_07(U, V))
+
+
+def _cari07(a, b, c, d):
     return float(ari_from_pairs(a, b, c, d, b == 0 and c == 0))
 
 
@@ -155,7 +168,7 @@ def fuzzy_transfer_distance(U, V) -> float:
 
 
 @register(name="cf10", title="Campello's fuzzy transfer similarity (10CF)", kind="similarity",
-          range=(-math.inf, 1.0), reference=_C10, **_MEMBERSHIP)
+          range=(-math.inf, 1.0), reference=_C10, objects_only=True, **_MEMBERSHIP)
 def cf10(U, V):
     """10CF = 1 - F_TD(U, V), F_TD the fuzzy transfer distance (``fuzzy_transfer_distance``);
     1 - 2 n (1 - accuracy) on hard partitions.
@@ -167,7 +180,8 @@ def cf10(U, V):
 
 
 @register(name="cf10n", title="Campello's normalised fuzzy transfer similarity (10CFn)",
-          kind="similarity", range=(0.0, 1.0), reference=_C10, **_MEMBERSHIP)
+          kind="similarity", range=(0.0, 1.0), reference=_C10, objects_only=True,
+          **_MEMBERSHIP)
 def cf10n(U, V):
     """10CFn = 1 - F_TD(U, V) / (n max(k_U, k_V)), in [0, 1].
 

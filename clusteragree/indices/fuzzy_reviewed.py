@@ -31,6 +31,7 @@ import numpy as np
 
 from ..inputs import MEMBERSHIP_KINDS
 from ._common import ratio, same_memberships
+from ._pairwise import repeat_pairs
 from ._registry import declare_unavailable, register
 
 _HORTA = ('reviewed in Horta, D. & Campello, R. J. G. B. (2015), "Comparing hard and '
@@ -49,7 +50,7 @@ _TABLE2 = "the kinds the review's Table 2 lists for it"
 _FC = dict(kinds=("exclusive hard", "fuzzy"), kinds_note=_TABLE2)
 _HARD = dict(kinds=("exclusive hard", "non-exclusive hard"), kinds_note=_TABLE2)
 _ALL = dict(kinds=MEMBERSHIP_KINDS)
-_INFO = dict(kinds=("exclusive hard", "fuzzy"),
+_INFO = dict(kinds=("exclusive hard", "fuzzy"), objects_only=True,
              kinds_note="P = U^T V / n is a joint distribution only when every object's "
                         "memberships sum to 1")
 _DIRECT = dict(family="fuzzy", inputs=("membership",), symmetric=True, optimum=1.0)
@@ -154,7 +155,8 @@ def d2_11(U, V):
 
 @register(name="csi10", title="10CSI (Campello)", kind="similarity", range=(0.0, 1.0),
           pair_bytes=40,
-          reference="Campello (2010); " + _HORTA, **_HARD, **_DIRECT)
+          reference="Campello (2010); " + _HORTA, **_HARD, **_DIRECT,
+          weighted=lambda U, _ku, V, _kv, counts: _csi10(U, V, counts))
 def csi10(U, V):
     """10CSI = sum_(i<j) a_ij / sum_(i<j) (a_ij + d_ij) with
     a_ij = min(J^U_ij, J^V_ij) + min(t^U_i, t^V_i) + min(t^U_j, t^V_j) - 2 and
@@ -167,6 +169,20 @@ def csi10(U, V):
     d = np.abs(JU[iu, ju] - JV[iu, ju]) + gap[iu] + gap[ju]
     same = np.array_equal(JU, JV) and np.array_equal(tu, tv)
     return float(_ratio(a.sum(), (a + d).sum(), same))
+
+
+def _csi10(U, V, counts):
+    """10CSI on a resample of the objects: U, V's distinct objects drawn ``counts`` times,
+    pair (i, k) counted w_i w_k times (``evaluate_resample``)."""
+    JU, JV = U @ U.T, V @ V.T
+    tu, tv = U.sum(axis=1), V.sum(axis=1)
+    iu, ju = np.triu_indices(U.shape[0], k=1)
+    lo, gap = np.minimum(tu, tv), np.abs(tu - tv)
+    a = np.minimum(JU[iu, ju], JV[iu, ju]) + lo[iu] + lo[ju] - 2
+    d = np.abs(JU[iu, ju] - JV[iu, ju]) + gap[iu] + gap[ju]
+    w = counts[iu] * counts[ju]
+    same = np.array_equal(JU, JV) and np.array_equal(tu, tv)
+    return float(_ratio((w * a).sum(), (w * (a + d)).sum(), same))
 
 
 # -- pair variables from co-association matrices (08BRIp/m, 09RI, 09BRI/09BARI) ---------------
@@ -196,9 +212,31 @@ def _rand_eq7(jx, jy, tnorm):
     return float(_ratio(a + d, a + b + c + d, bool(np.array_equal(jx, jy))))
 
 
+def _on_resample(J, of_pairs):
+    """The ``weighted`` form of an index ``of_pairs(jx, jy)`` of the upper triangles of J(U)
+    and J(V): the same on a resample's pairs, pair (i, k) of distinct objects repeated w_i w_k
+    times (``evaluate_resample``)."""
+    def weighted(U, _ku, V, _kv, counts):
+        return of_pairs(repeat_pairs(_upper(J(U)), counts), repeat_pairs(_upper(J(V)), counts))
+    return weighted
+
+
+def _gram(U):
+    return U @ U.T
+
+
+def _ri09(jx, jy):
+    return float(1 + (2 * (jx * jy).sum() - jx.sum() - jy.sum()) / len(jx))
+
+
+def _bari09(jx, jy):
+    return float(ari_from_pairs(*_pairs_eq7(jx, jy, np.multiply), bool(np.array_equal(jx, jy))))
+
+
 @register(name="bri08p", reflexive=False, title="Borgelt's Rand (product t-norm, 08BRIp)", kind="similarity",
           pair_bytes=32,
-          range=(0.0, 1.0), reference="Borgelt (2007); " + _HORTA, **_FC, **_DIRECT)
+          range=(0.0, 1.0), reference="Borgelt (2007); " + _HORTA, **_FC, **_DIRECT,
+          weighted=_on_resample(_gram, lambda jx, jy: _rand_eq7(jx, jy, np.multiply)))
 def bri08p(U, V):
     """08BRIp: RI from eq 7 with J = U U^T and the product t-norm (fuzzy clusterings)."""
     return _rand_eq7(_upper(U @ U.T), _upper(V @ V.T), np.multiply)
@@ -206,7 +244,8 @@ def bri08p(U, V):
 
 @register(name="bri08m", reflexive=False, title="Borgelt's Rand (minimum t-norm, 08BRIm)", kind="similarity",
           pair_bytes=32,
-          range=(0.0, 1.0), reference="Borgelt (2007); " + _HORTA, **_FC, **_DIRECT)
+          range=(0.0, 1.0), reference="Borgelt (2007); " + _HORTA, **_FC, **_DIRECT,
+          weighted=_on_resample(_j_min, lambda jx, jy: _rand_eq7(jx, jy, np.minimum)))
 def bri08m(U, V):
     """08BRIm: RI from eq 7 with the minimum t-norm in J and in a, b, c, d."""
     return _rand_eq7(_upper(_j_min(U)), _upper(_j_min(V)), np.minimum)
@@ -214,12 +253,12 @@ def bri08m(U, V):
 
 @register(name="ri09", reflexive=False, title="Rovetta & Masulli's Rand (09RI)", kind="similarity",
           pair_bytes=32,
-          range=(-math.inf, 1.0), reference="Rovetta & Masulli (2009); " + _HORTA, **_FC, **_DIRECT)
+          range=(-math.inf, 1.0), reference="Rovetta & Masulli (2009); " + _HORTA, **_FC,
+          weighted=_on_resample(_gram, _ri09), **_DIRECT)
 def ri09(U, V):
     """09RI = 1 + (2 pi - sigma_U - sigma_V) / C(n, 2), pi = sum_(i<j) J^U_ij J^V_ij,
     sigma = sum_(i<j) J_ij (the corrected formula the review quotes)."""
-    jx, jy = _upper(U @ U.T), _upper(V @ V.T)
-    return float(1 + (2 * (jx * jy).sum() - jx.sum() - jy.sum()) / len(jx))
+    return _ri09(_upper(U @ U.T), _upper(V @ V.T))
 
 
 def _cosine_j(U):
@@ -233,7 +272,8 @@ def _cosine_j(U):
 
 @register(name="bri09", reflexive=False, title="Brouwer's Rand (09BRI)", kind="similarity", range=(0.0, 1.0),
           pair_bytes=32,
-          reference="Brouwer (2009); " + _HORTA, **_ALL, **_DIRECT)
+          reference="Brouwer (2009); " + _HORTA, **_ALL, **_DIRECT,
+          weighted=_on_resample(_cosine_j, lambda jx, jy: _rand_eq7(jx, jy, np.multiply)))
 def bri09(U, V):
     """09BRI: RI from eq 7 with the cosine-normalised co-association J_ij / (|U_i| |U_j|)."""
     return _rand_eq7(_upper(_cosine_j(U)), _upper(_cosine_j(V)), np.multiply)
@@ -241,11 +281,11 @@ def bri09(U, V):
 
 @register(name="bari09", reflexive=False, title="Brouwer's adjusted Rand (09BARI)", kind="similarity",
           pair_bytes=32,
-          range=(-1.0, 1.0), reference="Brouwer (2009); " + _HORTA, **_ALL, **_DIRECT)
+          range=(-1.0, 1.0), reference="Brouwer (2009); " + _HORTA, **_ALL, **_DIRECT,
+          weighted=_on_resample(_cosine_j, _bari09))
 def bari09(U, V):
     """09BARI: ARI (eq 5) from the pair variables of 09BRI."""
-    jx, jy = _upper(_cosine_j(U)), _upper(_cosine_j(V))
-    return float(ari_from_pairs(*_pairs_eq7(jx, jy, np.multiply), bool(np.array_equal(jx, jy))))
+    return _bari09(_upper(_cosine_j(U)), _upper(_cosine_j(V)))
 
 
 # -- pair variables from the fuzzy contingency matrix (10ARI, 10ARIn, 11ARInm) ------------------

@@ -24,6 +24,7 @@ from ..inputs import MATRIX_KIND
 
 from ..inputs.memberships import check_memberships
 from ._common import ratio
+from ._pairwise import repeat_pairs, upper
 from ._registry import register
 
 __all__ = ["coassociation", "ari_mm_block_sums", "ari_mm_from_sums"]
@@ -228,13 +229,17 @@ def kas(P, Q):
 @register(name="sms", title="Standardized Mantel statistic (SMS)", range=(-1.0, 1.0),
           pair_bytes=32,
           options={"scaled": False}, reference="Mantel (1967); " + _ZHANG + ", eqs 10-11",
-          **_REF)
+          weighted=lambda P, _kp, Q, _kq, counts, scaled=False: _sms_of(
+              repeat_pairs(upper(P), counts), repeat_pairs(upper(Q), counts), scaled), **_REF)
 def sms(P, Q, scaled=False):
     """SMS: the correlation of the upper-triangle entries of P and Q (eq 10, with sample standard
     deviations and d - 1); ``scaled=True`` gives sSMS = (1 + SMS) / 2 (eq 11). A constant
     matrix has no correlation: 0 (1 if both are the same)."""
-    iu = np.triu_indices(P.shape[0], k=1)
-    x, y = P[iu], Q[iu]
+    return _sms_of(upper(P), upper(Q), scaled)
+
+
+def _sms_of(x, y, scaled):
+    """SMS of the pair values x, y of two matrices."""
     dx, dy = x - x.mean(), y - y.mean()
     den = float(np.sqrt((dx * dx).sum() * (dy * dy).sum()))
     r = float(ratio((dx * dy).sum(), den, den == 0 and np.array_equal(x, y), 1.0, 0.0))

@@ -33,7 +33,7 @@ from scipy.sparse.csgraph import connected_components
 from ..inputs import COVER_KIND
 from .._validate import check_real
 from ._common import ratio, same_memberships
-from ._pairwise import row_blocks, upper_of_block
+from ._pairwise import row_blocks, upper, upper_of_block
 from ._registry import register
 from .sparse_matching import element_centric_sparse
 
@@ -242,7 +242,8 @@ def element_centric_of_covers(U, V, alpha=0.9):
           optimum=1.0, symmetric=True,
           reference='Collins, L. M. & Dent, C. W. (1988), "Omega: a general formulation of the '
                     'Rand index of cluster recovery suitable for non-disjoint solutions", '
-                    "Multivariate Behavioral Research 23", **_OV)
+                    "Multivariate Behavioral Research 23", weighted=lambda U, _ku, V, _kv,
+          counts: _omega_of_resample(U, V, counts), **_OV)
 def omega(U, V):
     """Omega = (obs - exp) / (1 - exp) over the M = n(n - 1)/2 pairs of objects:
     obs = (1/M) #{i < j: J^U_ij = J^V_ij} (the pairs on whose number of shared clusters U and V
@@ -260,8 +261,21 @@ def omega(U, V):
         ju = upper_of_block(U[start:stop] @ U.T, start).astype(np.int64)
         jv = upper_of_block(V[start:stop] @ V.T, start).astype(np.int64)
         joint += np.bincount(ju * top + jv, minlength=top * top)
-    joint = joint.reshape(top, top)
-    m = n * (n - 1) / 2
+    return _omega_of_joint(joint.reshape(top, top), n * (n - 1) / 2)
+
+
+def _omega_of_resample(U, V, counts):
+    """Omega on a resample of the objects: U, V's distinct objects drawn ``counts`` times,
+    pair (i, k) counted w_i w_k times (``evaluate_resample``)."""
+    top = int(max(U.sum(axis=1).max(), V.sum(axis=1).max())) + 1
+    ju, jv = (upper(M @ M.T).astype(np.int64) for M in (U, V))
+    weights = upper(np.multiply.outer(counts, counts)).astype(float)
+    joint = np.bincount(ju * top + jv, weights=weights, minlength=top * top)
+    return _omega_of_joint(joint.reshape(top, top), weights.sum())
+
+
+def _omega_of_joint(joint, m):
+    """Omega from the joint counts of the pairs by their numbers of shared clusters."""
     obs = np.trace(joint) / m
     expected = float(joint.sum(axis=1) @ joint.sum(axis=0)) / (m * m)
     return float(ratio(obs - expected, 1.0 - expected, obs == 1.0, 1.0, 0.0))
@@ -303,7 +317,7 @@ _ONMI_NOTE = ("Lancichinetti, A., Fortunato, S. & Kertesz, J. (2009), \"Detectin
 
 @register(name="onmi_lfk", title="Overlapping NMI (Lancichinetti, Fortunato & Kertesz)",
           kind="similarity", range=(0.0, 1.0), optimum=1.0, symmetric=True,
-          aliases=("onmi",), reference=_ONMI_NOTE + ", appendix B", **_OV)
+          aliases=("onmi",), reference=_ONMI_NOTE + ", appendix B", objects_only=True, **_OV)
 def onmi_lfk(U, V):
     """ONMI_LFK = 1 - (1/2) [mean_k H(X_k | Y) / H(X_k) + mean_l H(Y_l | X) / H(Y_l)].
 
@@ -330,7 +344,7 @@ def onmi_lfk(U, V):
           aliases=("onmi_max",),
           reference='McDaid, A. F., Greene, D. & Hurley, N. (2011), "Normalized mutual '
                     'information to evaluate overlapping community finding algorithms", '
-                    "arXiv:1110.2515", **_OV)
+                    "arXiv:1110.2515", objects_only=True, **_OV)
 def onmi_mgh(U, V):
     """ONMI_max = I(X : Y) / max(H(X), H(Y)) with H(X) = sum_k H(X_k), H(X | Y) =
     sum_k H(X_k | Y) (the conditional entropies of ``onmi_lfk``, not normalised cluster by
@@ -355,7 +369,7 @@ def onmi_mgh(U, V):
           range=(0.0, 1.0), optimum=1.0, symmetric=False, reflexive=False,
           reference='Nepusz, T., Yu, H. & Paccanaro, A. (2012), "Detecting overlapping protein '
                     'complexes in protein-protein interaction networks", Nature Methods 9; '
-                    + _CLUSIM, **_OV)
+                    + _CLUSIM, objects_only=True, **_OV)
 def geometric_accuracy(U, V):
     """GA = sqrt(Sn PPV), Sn = sum_k max_l T_kl / sum_k a_k (x's clusters the reference
     complexes), PPV = sum_l max_k T_kl / sum_kl T_kl, T = U^T V. 1 on identical partitions;
@@ -376,7 +390,7 @@ def geometric_accuracy(U, V):
           range=(0.0, 1.0), optimum=0.0, symmetric=False,
           reference="Purity of Zhao, Y. & Karypis, G. (2001), \"Criterion functions for "
                     "document clustering\", University of Minnesota TR 01-40; " + _CLUSIM,
-          **_OV)
+          objects_only=True, **_OV)
 def classification_error(U, V):
     """CE = 1 - sum_(c in C) max_(c' in C') |c and c'| / sum_(c in C) |c|: the clusters C of
     the covering with fewer clusters (y's when both have as many) each matched to the cluster
@@ -400,7 +414,8 @@ def classification_error(U, V):
           range=(0.0, math.inf), optimum=math.inf, symmetric=True, options={"base": None},
           reflexive=False,
           reference='Ahn, Y.-Y., Bagrow, J. P. & Lehmann, S. (2010), "Link communities reveal '
-                    'multiscale complexity in networks", Nature 466; ' + _CLUSIM, **_OV)
+                    'multiscale complexity in networks", Nature 466; ' + _CLUSIM,
+          objects_only=True, **_OV)
 def overlap_quality(U, V, base=None):
     """Mutual information between the numbers of clusters d^U_i and d^V_i each object is in
     (0 for an object in no cluster): sum_st p_st log(p_st / (p_s. p_.t)), p_st the share of
