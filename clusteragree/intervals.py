@@ -1,26 +1,29 @@
-"""Confidence intervals for every index: the bootstrap over objects.
+"""Confidence intervals for every index: the jackknife, its "auto" rules, the bootstrap.
 
 An index computed on n objects estimates the index of the population the objects were drawn
 from; its interval comes from the index's sampling distribution, not from its null law (the
 null asks what chance alone would give, the interval how far the estimate may be from its
-target). The objects are resampled with replacement (Efron & Tibshirani 1993):
+target). Four methods (``METHODS``):
 
-* for an index of a contingency table, resampling the n objects is a multinomial draw of the
-  table's cells, Multinomial(n, n_ij / n) over the K x Q cells, so B resamples are one
-  (B, K, Q) batch of tables, drawn in chunks of bounded memory and evaluated like any batch
-  of random tables (``clusteragree.nulls`` evaluates its random tables the same way, each
-  resampled table by its own margins, its empty rows and columns left out where the index
-  depends on the table's shape). The jackknife that BCa needs leaves one object out, that is
-  one count out of one cell: K x Q tables weighted by their cell counts, not n.
-* for an index of object pairs (fuzzy memberships, covers, similarity matrices) the objects
-  themselves are resampled: the rows of the membership matrices, the rows and columns of the
-  similarity matrices; each resample is evaluated in turn, and the jackknife leaves out each
-  of the n objects.
+* "auto" (the default): the jackknife on the index's own scale, the test of independence
+  inverted at the index's independence value, an exact one-sided bound at perfect agreement
+  (``clusteragree.interval_rules`` states and derives the rules);
+* "jackknife": the plain jackknife t interval. The jackknife leaves one object out: for a
+  table, one count out of one cell, K x Q tables weighted by their counts, not n; for an
+  index of object pairs each of the n objects in turn;
+* "percentile" and "BCa" (bias corrected and accelerated; Efron 1987): the bootstrap, the
+  objects resampled with replacement (Efron & Tibshirani 1993), as ``scipy.stats.bootstrap``
+  computes them (``tests/test_intervals.py`` checks them against it). For a table index,
+  resampling the n objects is a multinomial draw of the table's cells, so B resamples are one
+  (B, K, Q) batch of tables, drawn in chunks of bounded memory and evaluated like any batch of
+  random tables (each by its own margins, its empty rows and columns left out where the index
+  depends on the table's shape). For an index of object pairs (fuzzy memberships, covers,
+  similarity matrices) a resample is the distinct drawn objects with their multiplicities
+  w_i: each pair of distinct objects counts w_i w_k times, and the copies of one object form
+  no pair (``clusteragree.indices.evaluate_resample``).
 
-Two intervals: "percentile" (the quantiles of the bootstrap distribution) and "BCa" (bias
-corrected and accelerated; Efron 1987), as ``scipy.stats.bootstrap`` computes them; on object
-labels both give the same intervals in law (``tests/test_intervals.py`` checks them against
-it). ``benchmarks/bench_coverage.py`` measures their coverage.
+``benchmarks/bench_coverage.py`` measures the coverage of each method on a grid of
+populations.
 """
 
 from __future__ import annotations
