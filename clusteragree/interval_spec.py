@@ -18,7 +18,6 @@ reads any of these forms and names the argument in its errors.
 
 from __future__ import annotations
 
-import inspect
 import numbers
 from collections.abc import Mapping
 from dataclasses import dataclass, fields
@@ -26,14 +25,9 @@ from dataclasses import dataclass, fields
 import numpy as np
 
 from ._validate import check_positive_int, check_seed, describe_object, suggest
-from .intervals import BOOTSTRAP_METHODS, METHODS, check_level, confidence_interval, resampling_generator
+from .intervals import BOOTSTRAP_METHODS, METHODS, check_level, resampling_generator
 
 __all__ = ["IntervalSpec", "as_interval_spec", "interval_methods", "misplaced_interval_settings"]
-
-#: The method ``confidence_interval`` takes when none is named: what "auto" resolves to
-#: while the engine does not choose per index itself.
-_ENGINE_DEFAULT = inspect.signature(confidence_interval).parameters["method"].default
-
 
 def interval_methods() -> list[str]:
     """The interval methods a spec may name: "auto" and ``clusteragree.intervals.METHODS``.
@@ -74,9 +68,9 @@ class IntervalSpec:
     Parameters
     ----------
     method : str, default "auto"
-        "auto" (each index's interval by the rule of ``confidence_interval``'s default
-        method) or a method of ``clusteragree.intervals.METHODS`` ("BCa", "percentile", ...),
-        in any case.
+        A method of ``clusteragree.intervals.METHODS``, in any case: "auto" (the jackknife,
+        the test of independence inverted, the bound at perfect agreement:
+        ``clusteragree.interval_rules``), "jackknife", "BCa" or "percentile".
     confidence_level : float, default 0.95
         The nominal coverage, strictly between 0 and 1.
     n_resamples : int, default 9999
@@ -146,16 +140,13 @@ class IntervalSpec:
     def engine_method(self) -> str:
         """The method name given to ``clusteragree.intervals.intervals_of``.
 
-        A named method is passed on as it is; "auto" is passed on when the engine knows it,
-        and otherwise resolves to ``confidence_interval``'s own default method.
+        The engine takes every method a spec may name ("auto" among them), as it is.
 
         Returns
         -------
         str
             A method the engine takes.
         """
-        if self.method == "auto" and "auto" not in {m.lower() for m in METHODS}:
-            return _ENGINE_DEFAULT
         return self.method
 
     def needs(self, rec) -> int:
