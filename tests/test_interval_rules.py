@@ -212,3 +212,16 @@ def test_rescaled_jackknife_stays_inside_the_range_and_widens_towards_the_bias()
     scaled = jackknife_interval(rec, 0.97, values, np.ones(4), 0.95, rescaled=True)
     assert scaled.scale == "atanh" and 0 <= scaled.low and scaled.high <= 1
     assert plain.scale == "identity"
+
+
+def test_an_interval_that_leaves_out_its_own_estimate_says_why():
+    """VI near independence: the plug-in entropies are biased downwards by about (K-1)/(2n);
+    the bias-corrected interval may start above the estimate, and its note says so."""
+    table = np.array([[13, 12], [12, 13]])
+    ci = ca.confidence_interval(table, index="variation_of_information")
+    value = independence_value(ca.get_index("variation_of_information"), {}, table)
+    assert ci.contains(value)                           # the test accepts: log 4 is in
+    assert not ci.contains(ci.statistic)
+    assert "excludes the estimate" in ci.note
+    nmi = ca.confidence_interval(table, index="nmi_sum")  # and NMI stops at its bound
+    assert nmi.low == 0.0 and "one-sided" in nmi.note
