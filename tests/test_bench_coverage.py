@@ -3,6 +3,7 @@ the indices of the populations, its intervals are ``confidence_interval``'s, and
 accounting gives known answers on intervals of known coverage."""
 
 import math
+import warnings
 import sys
 from pathlib import Path
 
@@ -61,6 +62,29 @@ def test_the_harness_intervals_are_confidence_interval():
                                                     nan_ok=True), \
                     (s, index, method)
                 assert res["estimates"][index][s] == pytest.approx(ci.statistic, abs=1e-12)
+
+
+@pytest.mark.parametrize("population", ["moderate", "indep-balanced", "near-perfect"])
+def test_the_harness_auto_and_jackknife_intervals_are_confidence_interval(population):
+    """"auto" from the draws and the sample's law (drawn from a child of the sample's
+    resampling sequence) is the interval confidence_interval gives with that generator; an
+    open bound is moved to the next float inwards."""
+    n = 50 if population == "near-perfect" else 200
+    res = bc.table_cell(population, n, bc.TABLE_INDICES, 4, B, ["auto", "jackknife"], seed=3)
+    _, seqs = bc.table_seeds(3, population, n, 4)
+    for s in range(4):
+        for index in bc.TABLE_INDICES:
+            for method in ("auto", "jackknife"):
+                rng = np.random.default_rng(seqs[s].spawn(1)[0])
+                with warnings.catch_warnings():
+                    warnings.simplefilter("ignore")
+                    ci = ca.confidence_interval(res["tables"][s], index=index, method=method,
+                                                seed=rng)
+                low, high = (res["bounds"][index, method][k][s] for k in (0, 1))
+                want_low = np.nextafter(ci.low, np.inf) if ci.closed == "right" else ci.low
+                want_high = np.nextafter(ci.high, -np.inf) if ci.closed == "left" else ci.high
+                assert (low, high) == pytest.approx((want_low, want_high), abs=1e-10,
+                                                    nan_ok=True), (s, index, method)
 
 
 @pytest.mark.filterwarnings("ignore:the BCa interval")
@@ -141,11 +165,12 @@ def test_the_command_line_writes_the_tables_and_merges(tmp_path, capsys):
     pd.testing.assert_frame_equal(first[cols], again[cols])
     assert set(first.method) == set(ca.intervals.METHODS)
     csv = pd.read_csv(tmp_path / "coverage.csv")
-    assert len(csv) == 4 and set(csv["index"]) == {"adjusted_rand", "nmi_sum"}
+    k = len(ca.intervals.METHODS)
+    assert len(csv) == 2 * k and set(csv["index"]) == {"adjusted_rand", "nmi_sum"}
     md = (tmp_path / "coverage.md").read_text()
     assert "--cells indep-balanced@50" in md and "| indep-balanced | 2 x 2 | 50 | 20 | ARI" in md
     bc.main(["--cells", "moderate@50", "--indices", "ari", "--samples", "20",
              "--resamples", "19", "--out", str(tmp_path), "--merge"])
     merged = pd.read_csv(tmp_path / "coverage.csv")
-    assert len(merged) == 6 and set(merged.population) == {"indep-balanced", "moderate"}
+    assert len(merged) == 3 * k and set(merged.population) == {"indep-balanced", "moderate"}
     assert "indep-balanced" in capsys.readouterr().out
