@@ -627,6 +627,7 @@ def pair_cell(pop_name, n, indices, n_samples, B, methods, seed=SEED, level=LEVE
     pop = POPULATIONS[pop_name]
     methods = {m: ALL_METHODS[m] for m in methods}
     jackknife = any(m.needs_jackknife for m in methods.values())
+    B = B if any(m.needs_bootstrap for m in methods.values()) else 0
     seqs = object_seeds(seed, pop_name, n, n_samples)
     truth = {i: truth_of(i, pop) for i in indices}
     estimates = {i: np.full(n_samples, np.nan) for i in indices}
@@ -636,13 +637,14 @@ def pair_cell(pop_name, n, indices, n_samples, B, methods, seed=SEED, level=LEVE
     for s in range(n_samples):
         data = pair_sample(pop.p, n, np.random.default_rng(seqs[s][0]))
         rng = np.random.default_rng(seqs[s][1])
-        W = np.stack([np.bincount(rng.integers(0, n, n), minlength=n) for _ in range(B)])
+        W = np.stack([np.bincount(rng.integers(0, n, n), minlength=n) for _ in range(B)]
+                     or [np.ones(n, dtype=np.int64)])  # no bootstrap asked: one dummy row
         stat, boot, jack, laws = {}, {}, {}, {}
         for i in indices:
             X, Y = data[i]
             stat[i] = ca.agreement(X, Y, index=i)
             estimates[i][s] = stat[i]
-            boot[i] = PAIR_EVALUATORS[i](X, Y, W)
+            boot[i] = PAIR_EVALUATORS[i](X, Y, W) if B else None
             if jackknife:
                 jack[i] = (PAIR_EVALUATORS[i](X, Y, leave_one_out), np.ones(n))
             if any(m.needs_law for m in methods.values()):

@@ -29,7 +29,7 @@ from .indices import (Index, PairIndex, evaluate_checked, evaluate_pairwise, eva
                       get_index,
                       group_members, resolve_indices, skip_undefined, split_options)
 from .interval_spec import IntervalSpec, as_interval_spec, misplaced_interval_settings
-from .intervals import interval_of, intervals_of
+from .intervals import INDEPENDENCE_MODELS, interval_of, intervals_of
 from .nulls import NullDistribution, NullSpec, plan, run
 from .nulls.distribution import ALTERNATIVES, check_center
 from .nulls.engine import entry, index_records
@@ -420,10 +420,6 @@ def compare(x, y=None, indices="paired", method="auto", *, model=None, n_sim=Non
     return frame
 
 
-#: The null models that are the permutation law of independence: the test "auto" intervals
-#: invert (both margins fixed; the objects of a pair index permuted).
-INDEPENDENCE_MODELS = ("perm", "objects")
-
 #: The bootstrap resamples of ``compare``'s intervals (``IntervalSpec``'s default).
 N_RESAMPLES = IntervalSpec().n_resamples
 
@@ -441,7 +437,8 @@ def _add_intervals(tests, clusterings, ispec: IntervalSpec, rng) -> list[str]:
     method = ispec.engine_method
     fits = [t for t in tests if clusterings.n >= ispec.needs(t.record)]
     # "auto" inverts the test of independence: the permutation laws of the tests serve it
-    laws = {t.index: t.null for t in fits if t.null.model in INDEPENDENCE_MODELS}
+    laws = {t.index: t.null for t in fits
+            if t.null.model in INDEPENDENCE_MODELS and t.null.has_law}
     cis = intervals_of(clusterings, [t.record for t in fits], {t.index: t.options for t in fits},
                        ispec.confidence_level, method, ispec.n_resamples, rng,
                        undefined="na", laws=laws) if fits else {}

@@ -265,6 +265,8 @@ def independence_value(rec: Index, options: dict, counts, null_mean: float = mat
     counts = np.asarray(counts)
     rows, cols = counts.sum(axis=1).astype(float), counts.sum(axis=0).astype(float)
     state = _population_states(rec, rows[None], cols[None])
+    if state is None:
+        return float(null_mean)
     try:
         value = float(np.asarray(rec.func(state, **options)).reshape(-1)[0])
     except (AttributeError, TypeError):  # no state, or the index reads the table's margins
@@ -314,6 +316,8 @@ def independence_value_se(rec: Index, options: dict, counts) -> float:
     loo_cols = np.repeat(cols[None], i.size, axis=0)
     loo_rows[np.arange(i.size), i] -= 1
     loo_cols[np.arange(i.size), j] -= 1
+    if _population_states(rec, rows[None], cols[None]) is None:
+        return math.nan
     try:
         value = float(np.asarray(rec.func(_population_states(rec, rows[None], cols[None]),
                                           **options)).reshape(-1)[0])
@@ -367,7 +371,6 @@ def cuts_at_independence(rec: Index, options: dict, counts, confidence_level: fl
     se = independence_value_se(rec, options, counts)
     if not math.isfinite(se):
         return False
-    value = independence_value(rec, options, counts)
     if se == 0.0:
         return True
     return equal_sizes(counts, confidence_level)

@@ -51,7 +51,7 @@ from .nulls.engine import plan, run
 
 __all__ = ["ConfidenceInterval", "confidence_interval", "interval_of", "intervals_of",
            "interval_from_draws", "independence_laws", "TEST_N_SIM", "check_level",
-           "resampling_generator", "METHODS", "BOOTSTRAP_METHODS"]
+           "resampling_generator", "METHODS", "BOOTSTRAP_METHODS", "INDEPENDENCE_MODELS"]
 
 #: The interval methods: "auto" (the rules of ``clusteragree.interval_rules``), the jackknife
 #: t interval, and the two bootstrap intervals as ``scipy.stats.bootstrap`` names them.
@@ -59,6 +59,11 @@ METHODS = ("auto", "jackknife", "BCa", "percentile")
 
 #: The methods that draw bootstrap resamples (the others use the jackknife alone).
 BOOTSTRAP_METHODS = ("BCa", "percentile")
+
+#: The null models that are the permutation law of independence, the test "auto" inverts
+#: (both margins fixed; the objects of a pair index permuted): a caller's law of one of these
+#: serves it.
+INDEPENDENCE_MODELS = ("perm", "objects")
 
 #: The Monte Carlo size of "auto"'s test of independence where its exact law is too large to
 #: compute: the test decides p > alpha, and at p = 0.05 its standard error is then 0.007.
@@ -157,6 +162,20 @@ class ConfidenceInterval:
     def bracketed(self, digits: int = 4) -> str:
         """The bounds in brackets that say which belong to the interval: "[a, b]", "(a, b]".
 
+        Parameters
+        ----------
+        digits : int, default 4
+            Significant digits of each bound.
+
+        Returns
+        -------
+        str
+            The interval, e.g. "(0, 0.3]".
+
+        See Also
+        --------
+        contains : Whether a value lies in it.
+
         Examples
         --------
         >>> ConfidenceInterval("adjusted_rand", 0.2, 0.0, 0.3, 0.95, "auto", 0, 0.05,
@@ -169,6 +188,20 @@ class ConfidenceInterval:
 
     def contains(self, value: float) -> bool:
         """Whether ``value`` lies in the interval (its open bounds left out).
+
+        Parameters
+        ----------
+        value : float
+            A value of the index.
+
+        Returns
+        -------
+        bool
+            True when it lies between the bounds, an open bound excluded.
+
+        See Also
+        --------
+        bracketed : The interval written with its brackets.
 
         Examples
         --------
@@ -413,7 +446,7 @@ def _bca_levels(boot, statistic, alpha, accel):
 
 def interval_of(clusterings: Clusterings, rec: Index, options: dict, confidence_level: float,
                 method: str, n_resamples: int, rng: np.random.Generator,
-                undefined: str = "raise") -> ConfidenceInterval:
+                undefined: str = "raise", law=None) -> ConfidenceInterval:
     """The bootstrap interval of one index on clusterings already converted and checked.
 
     The entry of a public function that has already converted its clusterings (and checked
@@ -440,6 +473,8 @@ def interval_of(clusterings: Clusterings, rec: Index, options: dict, confidence_
     undefined : {"raise", "na"}, default "raise"
         An index not defined on some resample (see ``intervals_of``): refused, or an
         interval of nan bounds with the reason.
+    law : NullDistribution, optional
+        "auto": the index's permutation law, when the caller has it (a test's own).
 
     Returns
     -------
@@ -465,7 +500,8 @@ def interval_of(clusterings: Clusterings, rec: Index, options: dict, confidence_
     ('percentile', 0.9, True)
     """
     return intervals_of(clusterings, [rec], {rec.name: options}, confidence_level, method,
-                        n_resamples, rng, undefined)[rec.name]
+                        n_resamples, rng, undefined,
+                        laws=None if law is None else {rec.name: law})[rec.name]
 
 
 def intervals_of(clusterings: Clusterings, recs, options: dict, confidence_level: float,
@@ -647,6 +683,10 @@ def independence_laws(clusterings: Clusterings, recs, options: dict, rng) -> dic
     -------
     dict
         Index name -> NullDistribution.
+
+    See Also
+    --------
+    clusteragree.interval_rules.invert_independence_test : What "auto" does with the test.
 
     Examples
     --------

@@ -21,7 +21,7 @@ import pandas as pd
 from ._display import definition_table, figure_html, format_pvalue, table
 from .indices import STATISTIC_NAMES, Index, get_index
 from .interval_spec import IntervalSpec
-from .intervals import ConfidenceInterval, interval_of
+from .intervals import INDEPENDENCE_MODELS, ConfidenceInterval, interval_of
 from .nulls import NullDistribution
 
 __all__ = ["AgreementTest", "ResultsFrame", "results_frame", "format_results", "frame_notes",
@@ -381,8 +381,10 @@ class AgreementTest:
         if self.clusterings is None:
             raise ValueError("this test was not made by agreement_test, so its clusterings "
                              "are not known: use ca.confidence_interval(x, y, index=...)")
+        nd = self.null  # "auto" inverts the test of independence: this test's, when it is
+        law = nd if nd.model in INDEPENDENCE_MODELS and nd.has_law else None
         return interval_of(self.clusterings, self.record, self.options, spec.confidence_level,
-                           spec.engine_method, spec.n_resamples, spec.generator())
+                           spec.engine_method, spec.n_resamples, spec.generator(), law=law)
 
     def summary(self) -> str:
         """The test as R prints an ``htest`` (``str(res)``).

@@ -276,7 +276,7 @@ def test_an_index_not_defined_on_a_resample_gets_no_interval_and_the_others_keep
     """compare(indices=["ari", "kappa"]) used to crash on the first such resample."""
     import pandas as pd
 
-    df = ca.compare(SMALL_ROW, indices=["ari", "kappa"], n_sim=200, seed=1)
+    df = ca.compare(SMALL_ROW, indices=["ari", "kappa"], n_sim=200, seed=1, interval="BCa")
     assert pd.isna(df.loc["kappa", "ci_low"]) and pd.isna(df.loc["kappa", "ci_high"])
     assert df.loc["kappa", "statistic"] == pytest.approx(ca.agreement(SMALL_ROW, index="kappa"))
     notes = [n for n in df.attrs["notes"] if n.startswith("no interval for kappa")]
@@ -284,7 +284,7 @@ def test_an_index_not_defined_on_a_resample_gets_no_interval_and_the_others_keep
     assert "not defined on some bootstrap resamples" in notes[0]
     assert "bias" in notes[0] and "as many clusters in x as in y" in notes[0]
     # ARI's interval is the one it gets alone, from the same resamples
-    alone = ca.compare(SMALL_ROW, indices=["ari"], n_sim=200, seed=1)
+    alone = ca.compare(SMALL_ROW, indices=["ari"], n_sim=200, seed=1, interval="BCa")
     cols = ["ci_low", "ci_high"]
     assert df.loc["adjusted_rand", cols].tolist() == alone.loc["adjusted_rand", cols].tolist()
     assert df.loc["adjusted_rand", "ci_low"] < 0.53 < df.loc["adjusted_rand", "ci_high"]
@@ -308,7 +308,7 @@ def test_confidence_interval_of_kappa_refuses_when_a_resample_loses_a_cluster():
         confidence_interval(SMALL_ROW, index="kappa", method="BCa", seed=1)
     with pytest.raises(ValueError, match="no bootstrap interval for 'kappa'"):
         ca.agreement_test(SMALL_ROW, index="kappa", n_sim=100, seed=1).confidence_interval(
-            seed=1)
+            method="BCa", seed=1)
     # where no resample can lose a cluster in practice, kappa has its interval
     ci = confidence_interval([[30, 5], [4, 25]], index="kappa", method="BCa",
                              n_resamples=999, seed=1)
@@ -325,12 +325,14 @@ def test_a_resample_of_covers_that_draws_no_object_of_a_cluster_leaves_it_out():
     division by the empty cluster's size) and a RuntimeError; the cluster is no cluster of
     the resample, as a resampled table's empty row is none."""
     for seed in range(3):  # omega's resamples weight the pairs; none is nan
-        ci = confidence_interval(C1, C2, index="omega", n_resamples=200, seed=seed)
+        ci = confidence_interval(C1, C2, index="omega", method="BCa", n_resamples=200,
+                                 seed=seed)
         assert np.isfinite(ci.bootstrap_distribution).all() and ci.low <= ci.high
     # element_centric has no form that leaves out the pairs of an object's copies (issue 30):
     # no interval, and the reason
     with pytest.raises(ValueError, match="element_centric.*copies"):
-        confidence_interval(C1, C2, index="element_centric", n_resamples=200, seed=0)
+        confidence_interval(C1, C2, index="element_centric", method="BCa", n_resamples=200,
+                            seed=0)
     # onmi_lfk on a resample that missed C1's second cluster is onmi_lfk of what was drawn
     rng = np.random.default_rng(0)
     draws = [rng.integers(0, 6, 6) for _ in range(200)]
