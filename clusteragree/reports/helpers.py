@@ -455,9 +455,10 @@ def plot_adjusted(results: pd.DataFrame, nulls: dict, title: str | None = None):
         lo, hi = results.loc[name, "ci_low"], results.loc[name, "ci_high"]
         if not (pd.isna(lo) or pd.isna(hi)):
             ends = sorted(nd.adjust(float(v)) for v in (lo, hi))
+            how = _interval_methods(results).strip() or "method per row in the table"
             ax.plot(ends, [i, i], color="C0", lw=1.3, marker="|", ms=8,
-                    label=(f"{100 * float(level.iloc[0]):g}% interval of the index "
-                           "(bootstrap)") if i == 0 else None)
+                    label=(f"{100 * float(level.iloc[0]):g}% interval of the index ({how})"
+                           if i == 0 else None))
         ax.plot(results.loc[name, "adjusted_mean"], i, "o", color="C0",
                 label="observed, adjusted by mean" if i == 0 else None)
         if not pd.isna(results.loc[name, "adjusted_median"]):
@@ -556,9 +557,10 @@ def _tests_sentence(results: pd.DataFrame) -> str:
 
 
 def _interval_methods(results) -> str:
-    """The methods of a frame's intervals, as words before "intervals" ("BCa "), or ""."""
+    """The method of a frame's intervals, as words before "intervals" ("BCa "), or "" when
+    there is none or the rows differ (the table of tests names each row's)."""
     methods = results["ci_method"].dropna().unique() if "ci_method" in results else []
-    return f"{', '.join(map(str, methods))} " if len(methods) else ""
+    return f"{methods[0]} " if len(methods) == 1 else ""
 
 
 def reading(results: pd.DataFrame, models: pd.DataFrame | None = None) -> str:
@@ -623,7 +625,7 @@ def reading(results: pd.DataFrame, models: pd.DataFrame | None = None) -> str:
         f"{significant(width.min())} "
         f"({width.idxmin()}) to {significant(width.max())} ({width.idxmax()}) wide: another "
         "sample of objects from the same population could give values that far apart."
-        if len(width) else "* No index has a bootstrap interval here (too few objects, or "
+        if len(width) else "* No index has a confidence interval here (too few objects, or "
         "none asked for).")
     gap = (results["adjusted_median"] - results["adjusted_mean"]).dropna().astype(float).abs()
     if len(gap):
