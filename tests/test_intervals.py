@@ -292,8 +292,9 @@ def test_an_index_not_defined_on_a_resample_gets_no_interval_and_the_others_keep
 
 @pytest.mark.slow  # every index, each with 9,999 resamples: about 40 s
 def test_compare_all_on_a_table_whose_resamples_lose_a_cluster():
-    """compare(indices="all") on a valid square table: kappa's interval alone is NA."""
-    df = ca.compare(SMALL_ROW, indices="all", n_sim=200, seed=1)
+    """compare(indices="all") on a valid square table: kappa's bootstrap interval alone is
+    NA (a resample may lose a cluster); "auto" (the jackknife) gives every index one."""
+    df = ca.compare(SMALL_ROW, indices="all", n_sim=200, seed=1, interval="BCa")
     missing = df.index[df["ci_low"].isna()].tolist()
     assert missing == ["kappa"]
     assert any(n.startswith("no interval for kappa") for n in df.attrs["notes"])
@@ -358,8 +359,12 @@ def test_a_resample_with_no_cluster_at_all_has_no_interval():
 def test_compare_of_covers_with_permutation_nulls_and_intervals():
     """The issue's call used to end in "index 'element_centric' gave nan ... please report":
     every interval is now a number, or NA with its reason."""
-    df = ca.compare(C1.tolist(), C2.tolist(), indices=["omega", "element_centric", "onmi_lfk"],
-                    method="permutation", n_sim=99, seed=2)
+    names = ["omega", "element_centric", "onmi_lfk"]
+    auto = ca.compare(C1.tolist(), C2.tolist(), indices=names, method="permutation", n_sim=99,
+                      seed=2)
+    assert auto[["ci_low", "ci_high"]].notna().all().all()  # the jackknife: every index
+    df = ca.compare(C1.tolist(), C2.tolist(), indices=names, method="permutation", n_sim=99,
+                    seed=2, interval="BCa")
     # element_centric's bootstrap is refused (the copies of an object drawn twice, issue 30)
     assert df.loc["element_centric", ["ci_low", "ci_high"]].isna().all()
     df = df.drop(index="element_centric")
