@@ -348,7 +348,8 @@ def compare(x, y=None, indices="paired", method="auto", *, model=None, n_sim=Non
     %(seed)s
     %(alternative)s
     interval : None, float, str, dict or IntervalSpec, default IntervalSpec()
-        The confidence intervals (``ci_low``, ``ci_high``, ``ci_method``, ``ci_level``): a
+        The confidence intervals (``ci_low``, ``ci_high``, ``ci_closed``, ``ci_method``,
+        ``ci_level``): a
         level (0.9), a method name ("auto", "BCa", "percentile", ...), a dict of
         ``IntervalSpec`` fields, or an ``IntervalSpec`` (method, confidence_level,
         n_resamples, seed). None: no intervals (their columns NA), e.g. in a simulation study
@@ -364,8 +365,9 @@ def compare(x, y=None, indices="paired", method="auto", *, model=None, n_sim=Non
     -------
     ResultsFrame
         Indexed by index name; its rows are ``agreement_test(...).to_frame()`` rows (columns
-        ``RESULT_COLUMNS``: statistic, ci_low, ci_high, ci_method, ci_level, null_mean, null_median,
-        null_sd, null_skewness, pvalue, pvalue_se, n_extreme, pvalue_upper, alternative,
+        ``RESULT_COLUMNS``: statistic, ci_low, ci_high, ci_closed, ci_method, ci_level,
+        null_mean, null_median, null_sd, null_skewness, pvalue, pvalue_se, n_extreme,
+        pvalue_upper, alternative,
         adjusted_mean, adjusted_median, zscore, kind, model, method, n_sim, test_group).
         What a method cannot give (a median from closed-form moments) is NA; indices with no
         fixed optimum (mutual_info) are not adjusted (NA). ``attrs["n_tests"]`` counts the
@@ -410,7 +412,7 @@ def compare(x, y=None, indices="paired", method="auto", *, model=None, n_sim=Non
     frame = results_frame(tests)
     if not_defined:  # group members not defined for this table: rows of NA, reasons in attrs
         frame = frame.reindex(pd.Index([r.name for r in recs], name="index"))
-        for col in ("ci_method", "alternative", "kind", "model", "method"):
+        for col in ("ci_closed", "ci_method", "alternative", "kind", "model", "method"):
             frame[col] = frame[col].astype(object).where(frame[col].notna(), pd.NA)
         frame.loc[list(not_defined), "kind"] = [r.kind for r in recs if r.name in not_defined]
     frame.attrs.update(data=clusterings.describe(), seed=spec.seed, table=clusterings.table,

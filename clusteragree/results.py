@@ -31,7 +31,8 @@ __all__ = ["AgreementTest", "ResultsFrame", "results_frame", "format_results", "
 #: The one result schema of a test of one index (``to_frame()``, ``compare`` rows).
 #: The names are scipy's (``statistic``, ``pvalue``, ...), the same as ``AgreementTest``'s
 #: attributes.
-RESULT_COLUMNS = ("statistic", "ci_low", "ci_high", "ci_method", "ci_level", "null_mean",
+RESULT_COLUMNS = ("statistic", "ci_low", "ci_high", "ci_closed", "ci_method", "ci_level",
+                  "null_mean",
                   "null_median", "null_sd", "null_skewness", "pvalue", "pvalue_se", "n_extreme",
                   "pvalue_upper", "alternative", "adjusted_mean", "adjusted_median", "zscore",
                   "kind", "model", "method", "n_sim", "test_group")
@@ -313,6 +314,7 @@ class AgreementTest:
         ci = self.interval
         row.update(ci_low=pd.NA if ci is None else na(ci.low),
                    ci_high=pd.NA if ci is None else na(ci.high),
+                   ci_closed=pd.NA if ci is None or math.isnan(ci.low) else ci.closed,
                    ci_method=pd.NA if ci is None else ci.method,
                    ci_level=pd.NA if ci is None else ci.confidence_level,
                    test_group=na(self.test_group))

@@ -174,7 +174,8 @@ def test_no_interval_draws_no_bootstrap_and_leaves_the_nulls_as_they_are(monkeyp
     monkeypatch.setattr(inference, "intervals_of", no_bootstrap)
     monkeypatch.setattr(inference, "interval_of", no_bootstrap)
     without = ca.compare(TAB, indices=["rand", "vi"], n_sim=300, seed=2, interval=None)
-    assert without[["ci_low", "ci_high", "ci_method", "ci_level"]].isna().all(axis=None)
+    assert without[["ci_low", "ci_high", "ci_closed", "ci_method", "ci_level"]].isna().all(
+        axis=None)
     cols = ["null_mean", "null_sd", "pvalue"]
     pd.testing.assert_frame_equal(with_ci[cols], without[cols])
     assert "intervals:" not in ca.format_results(without)
@@ -196,7 +197,7 @@ def test_every_printed_interval_names_its_method():
     spec = IntervalSpec(method="percentile", n_resamples=199, seed=1)
     df = ca.compare(TAB, indices=["rand", "jaccard"], method="exact", interval=spec)
     cols = list(df.columns)
-    assert cols.index("ci_method") == cols.index("ci_high") + 1
+    assert cols.index("ci_method") == cols.index("ci_high") + 2  # after ci_closed
     assert tuple(cols) == RESULT_COLUMNS
     assert (df["ci_method"] == "percentile").all()
     text = ca.format_results(df, ["statistic", "ci_low", "ci_high"])

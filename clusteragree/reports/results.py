@@ -110,7 +110,9 @@ def method_text(results: pd.DataFrame) -> pd.Series:
 
 
 def interval_text(results: pd.DataFrame) -> pd.Series:
-    """Each row's confidence interval as "[low, high]" (4 significant digits), NA without.
+    """Each row's confidence interval as "[low, high]" (4 significant digits), NA without; an
+    open bound (``ci_closed``: "auto" leaves out the independence value when its test rejects
+    it) is written with a parenthesis, "(low, high]".
 
     Parameters
     ----------
@@ -131,10 +133,14 @@ def interval_text(results: pd.DataFrame) -> pd.Series:
     >>> df = pd.DataFrame({"ci_low": [0.51234, None], "ci_high": [0.8, None]}, index=["a", "b"])
     >>> interval_text(df).tolist()
     ['[0.5123, 0.8000]', 'NA']
+    >>> interval_text(df.assign(ci_closed=["right", None])).tolist()
+    ['(0.5123, 0.8000]', 'NA']
     """
+    closed = results["ci_closed"] if "ci_closed" in results else ["both"] * len(results)
     return pd.Series(["NA" if pd.isna(lo) or pd.isna(hi)
-                      else f"[{significant(lo)}, {significant(hi)}]"
-                      for lo, hi in zip(results["ci_low"], results["ci_high"])],
+                      else f"{'(' if c == 'right' else '['}{significant(lo)}, "
+                           f"{significant(hi)}{')' if c == 'left' else ']'}"
+                      for lo, hi, c in zip(results["ci_low"], results["ci_high"], closed)],
                      index=results.index, name="interval")
 
 

@@ -77,7 +77,7 @@ def test_a_toy_method_works_through_every_caller_by_one_record(toy_method):
 def test_compare_rows_are_agreement_test_rows(x, y, indices, method):
     df = ca.compare(x, y, indices=indices, method=method, seed=3)
     assert tuple(df.columns) == RESULT_COLUMNS
-    intervals = ("ci_low", "ci_high", "ci_method", "ci_level")
+    intervals = ("ci_low", "ci_high", "ci_closed", "ci_method", "ci_level")
     for name in df.index:
         res = ca.agreement_test(x, y, index=name, method=method, seed=3)
         row = res.to_frame()

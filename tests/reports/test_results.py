@@ -19,7 +19,8 @@ def test_the_table_of_tests_says_per_row_which_method_and_which_test():
     assert shown.loc["nmi_sum", "one test of"] == "sum n_ij log n_ij"
     assert shown.loc["purity", "one test of"] == ""
     lo, hi = df.loc["rand", ["ci_low", "ci_high"]]
-    assert shown.loc["rand", "95% interval"] == f"[{significant(lo)}, {significant(hi)}]"
+    left = "(" if df.loc["rand", "ci_closed"] == "right" else "["  # an open bound: "(lo, hi]"
+    assert shown.loc["rand", "95% interval"] == f"{left}{significant(lo)}, {significant(hi)}]"
 
 
 def test_the_method_of_a_simulated_row_names_its_draws():
