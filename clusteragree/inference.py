@@ -242,12 +242,13 @@ def agreement_test(x, y=None, index="adjusted_rand", method="auto", *, model=Non
     ispec = as_interval_spec(interval)
     misplaced_interval_settings(options)
     spec = NullSpec.of(method, model=model, n_sim=n_sim, seed=seed)
-    requests = plan(entry(x, y, data, dropna, join, [rec]), [rec], spec, options)
-    request = requests[0]
-    if ispec is not None and request.clusterings.n < ispec.needs(rec):  # before any work
-        raise ValueError(f"interval: n = {request.clusterings.n} is too few objects for "
+    clusterings = entry(x, y, data, dropna, join, [rec])
+    if ispec is not None and clusterings.n < ispec.needs(rec):  # before the null's checks
+        raise ValueError(f"interval: n = {clusterings.n} is too few objects for "
                          f"a {ispec.engine_method} interval of {rec.name!r} (it needs "
                          f"{ispec.needs(rec)}); interval=None tests without one")
+    requests = plan(clusterings, [rec], spec, options)
+    request = requests[0]
     nd = run(requests)[rec.name]
     res = _test_of(rec, nd, request, alternative, spec.plus_one)
     if ispec is not None:
