@@ -279,9 +279,11 @@ def _largest_step(monkeypatch, rows, cols, statistic):
     programme merges them."""
     from clusteragree.nulls import exact
 
-    added = {}
+    added, alive = {}, []  # alive: a step's object keeps its id while the programme runs
     for cls in (exact._RunningSums, exact._DenseSums):
         def add(self, cols, probs, _orig=cls.add):
+            if id(self) not in added:  # a freed step's id could be reused by the next step,
+                alive.append(self)     # whose entries would then be counted with its own
             added[id(self)] = added.get(id(self), 0) + len(probs)
             return _orig(self, cols, probs)
         monkeypatch.setattr(cls, "add", add)
