@@ -263,17 +263,25 @@ def independence_value(rec: Index, options: dict, counts, null_mean: float = mat
     if counts is None or isinstance(rec, PairIndex):
         return float(null_mean)
     counts = np.asarray(counts)
-    rows, cols = counts.sum(axis=1).astype(float), counts.sum(axis=0).astype(float)
-    state = _population_states(rec, rows[None], cols[None])
-    if state is None:
-        return float(null_mean)
-    try:
-        value = float(np.asarray(rec.func(state, **options)).reshape(-1)[0])
-    except (AttributeError, TypeError):  # no state, or the index reads the table's margins
-        return float(null_mean)          # too (AMI's expected MI): its null mean instead
+    values = _independent_values(rec, options, counts.sum(axis=1)[None],
+                                 counts.sum(axis=0)[None])
+    if values is None:  # no closed form: the index reads more than pair counts or entropies
+        return float(null_mean)  # (AMI's expected MI, a matching): its null mean instead
     # a chance-corrected index is 0 at independence; its formula leaves rounding (and terms
     # in 1/n, here 1e-15) there, which would put 0 on the wrong side of an open bound
-    return 0.0 if abs(value) <= ROUNDING else value
+    return 0.0 if abs(values[0]) <= ROUNDING else float(values[0])
+
+
+def _independent_values(rec: Index, options: dict, rows, cols):
+    """The index of the independent populations r c' (rows (m, K), cols (m, Q) of cluster
+    sizes), an array of m values; None when it has no closed form here."""
+    state = _population_states(rec, np.asarray(rows, float), np.asarray(cols, float))
+    if state is None:
+        return None
+    try:
+        return np.asarray(rec.func(state, **options), dtype=float).reshape(-1)
+    except (AttributeError, TypeError):  # the index reads the table's margins too (AMI)
+        return None
 
 
 def independence_value_se(rec: Index, options: dict, counts) -> float:
@@ -316,15 +324,11 @@ def independence_value_se(rec: Index, options: dict, counts) -> float:
     loo_cols = np.repeat(cols[None], i.size, axis=0)
     loo_rows[np.arange(i.size), i] -= 1
     loo_cols[np.arange(i.size), j] -= 1
-    if _population_states(rec, rows[None], cols[None]) is None:
+    both = _independent_values(rec, options, np.vstack([rows, loo_rows]),
+                               np.vstack([cols, loo_cols]))
+    if both is None:
         return math.nan
-    try:
-        value = float(np.asarray(rec.func(_population_states(rec, rows[None], cols[None]),
-                                          **options)).reshape(-1)[0])
-        loo = np.asarray(rec.func(_population_states(rec, loo_rows, loo_cols), **options),
-                         dtype=float).reshape(-1)
-    except (AttributeError, TypeError):
-        return math.nan
+    value, loo = both[0], both[1:]
     if not np.all(np.isfinite(loo)):
         return math.nan
     if np.all(np.abs(loo - value) <= ROUNDING):
