@@ -21,6 +21,14 @@ adjusted Wallace coefficient). Three things break it, and ``method="auto"`` answ
   permutation null does not reject at level 1 - confidence_level, and excludes it when it
   does (test inversion: the interval is the set of values a level-alpha test does not reject;
   Lehmann & Romano 2005, ch. 3.5). ``independence_value`` gives the value.
+* **A chance adjustment that hides the bias.** AMI subtracts MI's expectation under
+  independence, which is MI's plug-in bias only at independence: elsewhere, and most where
+  the table is sparse, AMI keeps a bias its own jackknife does not see (on a sparse 20 x 20
+  table of 200 objects: a bias of 1.2 standard errors, a jackknife correction near 0). As n
+  grows that
+  expectation vanishes, so AMI's population value is the NMI's of the same mean
+  (``population_twin``), whose plug-in bias the jackknife does see: once independence is
+  rejected, AMI's interval is made from the NMI's jackknife.
 * **Perfect agreement.** When every object lies on a one-to-one matching of the clusters, every
   resample and every leave-one-out table is perfect too, and no resampling method has a
   spread to work with. The exact binomial bound on the share of objects off the matching
@@ -46,7 +54,7 @@ from .nulls._request import values_on_tables
 __all__ = ["IDENTITY", "POPULATION_N", "ROUNDING", "ZERO_AT_INDEPENDENCE", "JackknifeInterval", "Scale",
            "cuts_at_independence", "equal_sizes", "independence_value",
            "independence_value_se", "invert_independence_test", "jackknife_interval",
-           "off_matching_bound", "on_matching", "perfect_bound", "scale_of"]
+           "off_matching_bound", "on_matching", "perfect_bound", "population_twin", "scale_of"]
 
 #: Indices adjusted by their exact mean under the permutation null, whose value at
 #: independence is 0 exactly though no closed form of the population value is coded here
@@ -144,8 +152,12 @@ def jackknife_interval(rec: Index, statistic: float, values, weights,
     with n - 1 degrees of freedom. Plain (``rescaled=False``, ``method="jackknife"``): g the
     identity and the interval zbar -/+ t s. Rescaled ("auto" once independence is rejected):
     g of ``scale_of``, and the interval g^-1 of [zbar - t s - max(b, 0), zbar + t s +
-    max(-b, 0)] with b = z - zbar the bias correction, widened on its own side by itself;
-    where a value lies on a bound of the range (g infinite) the identity scale is used.
+    max(-b, 0)], widened on its side by b = g(theta) - g(theta_J), the index's own bias
+    correction (theta_J the mean of the pseudovalues of theta itself) carried to the scale
+    (g(theta) - zbar where theta_J lies outside the range). The curvature of g alone widens
+    nothing: an index that the jackknife finds unbiased (a U-statistic, as Rand's pair
+    counts) is not widened. Where a value lies on a bound of the range (g infinite) the
+    identity scale is used.
 
     Parameters
     ----------
@@ -192,11 +204,53 @@ def jackknife_interval(rec: Index, statistic: float, values, weights,
         scale = IDENTITY
     z, zv = float(scale.forward(statistic)), scale.forward(values)
     zbar, s = _pseudo(z, zv, weights, n)
-    b = z - zbar if rescaled else 0.0
+    center, se = _pseudo(statistic, values, weights, n)
+    b = 0.0
+    if rescaled:  # the index's own bias correction, carried to the scale
+        with np.errstate(divide="ignore", invalid="ignore"):
+            b = z - float(scale.forward(center))
+        if not math.isfinite(b):
+            b = z - zbar
     lo = float(scale.inverse(zbar - t * s - max(b, 0.0)))
     hi = float(scale.inverse(zbar + t * s + max(-b, 0.0)))
-    center, se = _pseudo(statistic, values, weights, n)
     return JackknifeInterval(lo, hi, center, se, scale.name)
+
+
+def population_twin(rec: Index, options: dict) -> str | None:
+    """The unadjusted index whose population value a chance-adjusted index shares, or None.
+
+    AMI = (MI - E[MI]) / (avg(H(x), H(y)) - E[MI]) with E[MI] the expectation under fixed
+    margins; E[MI] is of order (K - 1)(Q - 1) / (2n), so as n grows AMI tends to MI / avg:
+    the NMI of the same mean ("arithmetic" nmi_sum, "geometric" nmi_sqrt, "min" nmi_min,
+    "max" nmi_max; Vinh, Epps & Bailey 2010, "Information theoretic measures for clusterings
+    comparison", JMLR 11).
+
+    Parameters
+    ----------
+    rec : Index
+        The index's record.
+    options : dict
+        Its checked options.
+
+    Returns
+    -------
+    str or None
+        The twin's registry name.
+
+    Examples
+    --------
+    >>> population_twin(ca.get_index("ami"), {"average": "max"})
+    'nmi_max'
+    >>> population_twin(ca.get_index("adjusted_rand"), {}) is None
+    True
+    """
+    if rec.name != "adjusted_mutual_info":
+        return None
+    return _AMI_TWINS[options.get("average", "arithmetic")]
+
+
+_AMI_TWINS = {"arithmetic": "nmi_sum", "geometric": "nmi_sqrt", "min": "nmi_min",
+              "max": "nmi_max"}
 
 
 # -- independence ------------------------------------------------------------------------------

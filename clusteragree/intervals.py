@@ -42,7 +42,7 @@ from ._validate import (check_choice, check_options, check_positive_int, check_r
 from .indices import (Index, PairIndex, ResampleRefused, evaluate_checked, evaluate_pairwise,
                       evaluate_resample, get_index)
 from .inputs import Clusterings, as_clusterings
-from .interval_rules import (cuts_at_independence, independence_value,
+from .interval_rules import (cuts_at_independence, independence_value, population_twin,
                              invert_independence_test, jackknife_interval, off_matching_bound,
                              on_matching, perfect_bound)
 from .nulls import NullSpec
@@ -724,6 +724,21 @@ def _at_optimum(rec, statistic) -> bool:
     return math.isfinite(opt) and abs(statistic - opt) <= 1e-12 * max(1.0, abs(opt))
 
 
+def _twin_jackknife(rec, options, counts):
+    """The estimate, leave-one-out values and weights of the index whose population value
+    ``rec`` shares (``interval_rules.population_twin``), on the table ``counts``; None
+    without a twin, a table, or where the twin is not defined on the table."""
+    name = population_twin(rec, options) if counts is not None else None
+    if name is None:
+        return None
+    twin, failed = get_index(name), {}
+    statistic = _table_values([twin], {name: {}}, counts[None], failed, "the table")
+    jack = _table_jackknife([twin], {name: {}}, counts, failed)
+    if failed:
+        return None
+    return twin, float(statistic[name][0]), *jack[name]
+
+
 def _jackknife_ci(rec, statistic, boot, jackknife, confidence_level, method, resampling,
                   reason=None, context=None, laws=None) -> ConfidenceInterval:
     """The "jackknife" interval, or "auto"'s (``clusteragree.interval_rules``)."""
@@ -758,9 +773,15 @@ def _jackknife_ci(rec, statistic, boot, jackknife, confidence_level, method, res
         return _na(rec, statistic, confidence_level, method, resampling,
                    "every leave-one-out value is the same: the jackknife has no spread to "
                    "make an interval from")
-    ji = jackknife_interval(rec, statistic, values, weights, confidence_level,
-                            rescaled=rejected)
-    low, high, closed, used, notes = ji.low, ji.high, "both", "jackknife", []
+    notes, made_from = [], (rec, statistic, values, weights)
+    twin = _twin_jackknife(rec, options, counts) if rejected else None
+    if twin is not None:
+        made_from = twin
+        notes.append(f"made from {twin[0].name}'s jackknife: {rec.name}'s population value "
+                     f"is {twin[0].name}'s, and its chance adjustment hides the plug-in bias "
+                     "from its own jackknife")
+    ji = jackknife_interval(*made_from, confidence_level, rescaled=rejected)
+    low, high, closed, used = ji.low, ji.high, "both", "jackknife"
     if ji.scale != "identity":
         notes.append(f"jackknife t interval on the {ji.scale} scale, widened by its bias "
                      "correction")

@@ -225,3 +225,64 @@ def test_an_interval_that_leaves_out_its_own_estimate_says_why():
     assert "excludes the estimate" in ci.note
     nmi = ca.confidence_interval(table, index="nmi_sum")  # and NMI stops at its bound
     assert nmi.low == 0.0 and "one-sided" in nmi.note
+
+
+@pytest.mark.parametrize("average,twin", [("arithmetic", "nmi_sum"), ("geometric", "nmi_sqrt"),
+                                          ("min", "nmi_min"), ("max", "nmi_max")])
+def test_ami_once_independence_is_rejected_takes_the_interval_of_its_population_twin(
+        average, twin):
+    # AMI's expected MI vanishes as n grows, so its population value is the NMI's of the same
+    # mean: once the test rejects independence, AMI's interval is the NMI's jackknife interval
+    # (bounds equal to the NMI's own "auto" interval, which targets the same value).
+    table = np.array([[30, 5, 2], [4, 25, 3], [1, 2, 20]])
+    ami = ca.confidence_interval(table, index="ami", method="auto", average=average)
+    nmi = ca.confidence_interval(table, index=twin, method="auto")
+    assert ami.independence_pvalue < 0.05
+    assert (ami.low, ami.high, ami.closed) == (nmi.low, nmi.high, nmi.closed)
+    assert ami.standard_error == nmi.standard_error
+    assert f"made from {twin}'s jackknife" in ami.note
+    assert ami.statistic == pytest.approx(ca.agreement(table, index="ami", average=average))
+
+
+def test_ami_keeps_its_own_jackknife_where_independence_is_not_rejected():
+    table = np.array([[10, 9], [9, 10]])
+    ami = ca.confidence_interval(table, index="ami", method="auto")
+    values = []
+    for i, j in zip(*np.nonzero(table)):
+        t = table.copy()
+        t[i, j] -= 1
+        values += [ca.agreement(t, index="ami")] * int(table[i, j])
+    n = table.sum()
+    pseudo = n * ami.statistic - (n - 1) * np.array(values)
+    assert ami.independence_pvalue > 0.05
+    assert "made from" not in ami.note
+    assert ami.standard_error == pytest.approx(np.std(pseudo, ddof=1) / np.sqrt(n), rel=1e-9)
+
+
+def test_rescaled_jackknife_of_an_unbiased_index_is_not_widened():
+    """Rand's pair counts are U-statistics: the jackknife's bias correction of Rand is 0
+    (to rounding), so the rescaled interval is g^-1(zbar -/+ t s) with nothing added, while
+    NMI's (biased) is widened by its correction carried to the scale."""
+    table = np.array([[14, 3, 1], [2, 12, 2], [1, 2, 11]])
+    rows, cols = np.nonzero(table)
+    n = int(table.sum())
+    t = stats.t.ppf(0.975, n - 1)
+    for name, widened in (("rand", False), ("nmi_sum", True)):
+        rec = ca.get_index(name)
+        loo = []
+        for i, j in zip(rows, cols):
+            u = table.copy()
+            u[i, j] -= 1
+            loo.append(ca.agreement(u, index=name))
+        loo, w = np.array(loo), table[rows, cols].astype(float)
+        est = ca.agreement(table, index=name)
+        ji = jackknife_interval(rec, est, loo, w, 0.95, rescaled=True)
+        z, zl = np.arctanh(2 * est - 1), np.arctanh(2 * loo - 1)
+        ps = n * z - (n - 1) * zl
+        zbar = np.sum(w * ps) / n
+        s = np.sqrt(np.sum(w * (ps - zbar) ** 2) / (n * (n - 1)))
+        bare = ((np.tanh(zbar - t * s) + 1) / 2, (np.tanh(zbar + t * s) + 1) / 2)
+        if widened:
+            assert ji.low < bare[0] - 1e-3 and ji.high == pytest.approx(bare[1], abs=1e-12)
+        else:
+            assert (ji.low, ji.high) == pytest.approx(bare, abs=1e-12)
