@@ -1,0 +1,608 @@
+"""The paired test of two agreements with one reference: Delta = I(reference, a) - I(reference, b).
+
+Two clusterings a and b of the same n objects are each compared with a reference by one table
+index I. The objects are the sampling unit: each carries a triple (reference, a, b), so the
+three labellings form one K x Qa x Qb table, and the two agreements are correlated through it.
+``difference_test`` gives Delta, its standard error, a confidence interval and a p-value for
+Delta = 0, by the leave-one-object-out jackknife (the default) or the paired bootstrap of the
+objects; ``DifferenceTest`` holds the result, printed like R's ``htest``.
+"""
+
+from __future__ import annotations
+
+import math
+import warnings
+from dataclasses import dataclass, field
+
+import numpy as np
+import pandas as pd
+from scipy import sparse, stats
+
+from ._display import definition_table, format_pvalue, significant
+from ._validate import check_choice, check_options, check_seed
+from .indices import Index, PairIndex, evaluate_checked, get_index
+from .inputs import as_clusterings
+from .inputs.triples import ThreeWay, as_three_way
+from .interval_rules import jackknife_interval
+from .interval_spec import as_interval_spec, misplaced_interval_settings
+from .intervals import CHUNK_CELLS, ConfidenceInterval, independence_laws
+from .nulls._request import values_on_tables
+from .results import ResultsFrame
+from .tables import ContingencyTable
+
+__all__ = ["DifferenceTest", "difference_test", "DIFFERENCE_COLUMNS", "METHODS",
+           "INDEPENDENCE_LEVEL"]
+
+#: The ways of making the standard error, interval and p-value.
+METHODS = ("jackknife", "bootstrap")
+
+#: The interval methods (``interval=``'s method) each method takes; "auto" is its default.
+INTERVAL_METHODS = {"jackknife": ("auto", "jackknife"), "bootstrap": ("auto", "percentile")}
+
+#: The level of the test of independence of each agreement: not rejected, the agreement sits
+#: near independence, where its U-statistics degenerate (a warning and ``note`` say so).
+INDEPENDENCE_LEVEL = 0.05
+
+#: The one-row frame of a result (``DifferenceTest.to_frame``), the result schema's names where
+#: the meaning is the same.
+DIFFERENCE_COLUMNS = ("statistic", "agreement_a", "agreement_b", "standard_error", "ci_low",
+                      "ci_high", "ci_level", "ci_method", "pvalue", "alternative", "method",
+                      "n_objects", "index", "note")
+_FLOATS = ("statistic", "agreement_a", "agreement_b", "standard_error", "ci_low", "ci_high",
+           "ci_level", "pvalue")
+_SIDES = {"two-sided": "not equal to", "greater": "greater than", "less": "less than"}
+_TITLE = "Paired comparison of two agreements with one reference"
+
+
+@dataclass(repr=False)
+class DifferenceTest:
+    """Result of ``difference_test``: Delta = I(reference, a) - I(reference, b), tested.
+
+    ``print(res)`` gives the test as R prints an ``htest``; ``to_frame()`` one row of
+    ``DIFFERENCE_COLUMNS``; Jupyter shows the same numbers as a table.
+
+    Attributes
+    ----------
+    statistic : float
+        Delta = agreement_a - agreement_b.
+    agreement_a, agreement_b : float
+        The index of (reference, a) and of (reference, b).
+    standard_error : float
+        The standard error of Delta (jackknife, or the bootstrap's standard deviation); nan
+        with the reason in ``note`` when there is none.
+    pvalue : float
+        The p-value of Delta = 0 against ``alternative`` (nan with the reason in ``note``).
+    estimate : float
+        The jackknife's bias-corrected Delta (the mean of its pseudovalues), the centre of its
+        interval and the numerator of t; Delta itself for the bootstrap.
+    low, high : float
+        The confidence interval (an infinite bound for a one-sided alternative, as R gives).
+    confidence_level : float
+        Its nominal coverage (nan when no interval was asked for).
+    alternative : str
+        "two-sided", "greater" (Delta > 0) or "less" (Delta < 0).
+    method : str
+        "jackknife" or "bootstrap".
+    index : str
+        The index's registry name.
+    n_objects : int
+        The number of objects.
+    note : str
+        What a reader must be told (near independence; no spread; a identical to b), or "".
+    tstat, df : float
+        The jackknife's t = estimate / standard_error and its n - 1 degrees of freedom.
+    """
+
+    statistic: float
+    agreement_a: float
+    agreement_b: float
+    standard_error: float
+    pvalue: float
+    estimate: float
+    low: float
+    high: float
+    confidence_level: float
+    alternative: str
+    method: str
+    index: str
+    n_objects: int
+    data_name: str = ""
+    note: str = ""
+    tstat: float = math.nan
+    df: float = math.nan
+    n_resamples: int = 0
+    record: Index | None = field(default=None, compare=False)
+    bootstrap_distribution: np.ndarray = field(default_factory=lambda: np.empty(0),
+                                               compare=False)
+
+    def __post_init__(self):
+        if self.record is None:
+            self.record = get_index(self.index)
+
+    @property
+    def ci_method(self) -> str:
+        """What made the interval: "jackknife t", "percentile bootstrap" or "" (none)."""
+        if math.isnan(self.confidence_level):
+            return ""
+        return "jackknife t" if self.method == "jackknife" else "percentile bootstrap"
+
+    def confidence_interval(self) -> ConfidenceInterval:
+        """The confidence interval of Delta (unpacks as ``low, high``).
+
+        Returns
+        -------
+        ConfidenceInterval
+            Its ``index`` names the index, ``statistic`` is Delta.
+        """
+        reason = self.note if math.isnan(self.low) else ""
+        return ConfidenceInterval(
+            index=self.index, statistic=self.statistic, low=self.low, high=self.high,
+            confidence_level=self.confidence_level, method=self.ci_method,
+            n_resamples=self.n_resamples, standard_error=self.standard_error,
+            bootstrap_distribution=self.bootstrap_distribution,
+            reason=reason, note=self.note)
+
+    def row(self) -> dict:
+        """The result as a dict with the keys ``DIFFERENCE_COLUMNS``."""
+        def na(v):
+            return pd.NA if v is None or (isinstance(v, float) and math.isnan(v)) else v
+
+        return {"statistic": self.statistic, "agreement_a": self.agreement_a,
+                "agreement_b": self.agreement_b, "standard_error": na(self.standard_error),
+                "ci_low": na(self.low), "ci_high": na(self.high),
+                "ci_level": na(self.confidence_level), "ci_method": self.ci_method or pd.NA,
+                "pvalue": na(self.pvalue), "alternative": self.alternative,
+                "method": self.method, "n_objects": self.n_objects, "index": self.index,
+                "note": self.note}
+
+    def to_frame(self) -> pd.DataFrame:
+        """The result as a one-row frame.
+
+        Returns
+        -------
+        ResultsFrame
+            The columns ``DIFFERENCE_COLUMNS``; numbers as pandas' nullable Float64 (NA
+            where there is none).
+        """
+        frame = ResultsFrame([self.row()], columns=list(DIFFERENCE_COLUMNS))
+        frame = frame.astype({c: "Float64" for c in _FLOATS} | {"n_objects": "Int64"})
+        if self.pvalue == 0:  # t's tail below the floats: printed "<1e-300", not 0
+            frame.attrs["pvalue_bound"] = {frame.index[0]: "underflow"}
+        return frame
+
+    def __repr__(self) -> str:
+        return (f"DifferenceTest(index={self.index!r}, statistic={self.statistic:.6g}, "
+                f"standard_error={self.standard_error:.6g}, pvalue={self.pvalue:.6g}, "
+                f"method={self.method!r})")
+
+    def _direction(self) -> str:
+        rec = self.record
+        if rec.higher_is_better:
+            return "a agrees better with the reference than b where the difference is > 0"
+        return (f"a agrees better with the reference than b where the difference is < 0 "
+                f"({rec.name} is a {rec.kind}: less is closer)")
+
+    def _alternative(self) -> str:
+        text = f"true difference in {self.index} is {_SIDES[self.alternative]} 0"
+        if self.alternative == "two-sided":
+            return text
+        better = (self.alternative == "greater") == self.record.higher_is_better
+        return f"{text} ({'a' if better else 'b'} agrees better)"
+
+    def _how(self) -> str:
+        if self.method == "jackknife":
+            return "jackknife, one object left out at a time"
+        return f"paired bootstrap of the objects, {self.n_resamples:,} resamples"
+
+    def _pvalue_text(self) -> str:
+        """"= p" to 3 significant digits; an underflow of t's tail as "< 1e-300"; the
+        bootstrap's floor 1 / (B + 1) (no resample on the other side of 0) as "<"."""
+        if self.pvalue == 0:
+            return "< 1e-300"
+        if self.method == "bootstrap" and self.pvalue * (self.n_resamples + 1) <= 1 + 1e-9:
+            return (f"< {format_pvalue(1 / self.n_resamples)} (no resample on the other "
+                    "side of 0)")
+        return f"= {format_pvalue(self.pvalue)}"
+
+    def _interval_text(self) -> str:
+        if math.isnan(self.confidence_level):
+            return ""
+        if math.isnan(self.low):
+            return "NA"
+        return f"{significant(self.low)} {significant(self.high)}"
+
+    def __str__(self) -> str:
+        rec = self.record
+        lines = ["", f"\t{_TITLE}", "", f"data:  {self.data_name}",
+                 f"index: {rec.name} ({rec.title}), a {rec.kind}; {self._direction()}",
+                 f"agreement with the reference: a = {self.agreement_a:.6g}, "
+                 f"b = {self.agreement_b:.6g}",
+                 f"difference (a - b) = {self.statistic:.6g}, standard error = "
+                 f"{significant(self.standard_error)} ({self._how()})"]
+        if self.method == "jackknife" and not math.isnan(self.tstat):
+            lines.append(f"t = {self.tstat:.4g}, df = {self.df:g}, p-value "
+                         f"{self._pvalue_text()}")
+        elif not math.isnan(self.pvalue):
+            lines.append(f"p-value {self._pvalue_text()} (the percentile interval inverted)")
+        else:
+            lines.append("p-value: NA")
+        lines.append(f"alternative hypothesis: {self._alternative()}")
+        if not math.isnan(self.confidence_level):
+            lines += [f"{100 * self.confidence_level:g} percent confidence interval "
+                      f"({self.ci_method}):", f" {self._interval_text()}"]
+        if self.method == "jackknife" and not math.isnan(self.estimate):
+            lines.append(f"bias-corrected difference (jackknife) = {self.estimate:.6g}")
+        if self.note:
+            lines.append(f"note: {self.note}")
+        return "\n".join(lines) + "\n"
+
+    def summary(self) -> str:
+        """The test as R prints an ``htest`` (``str(res)``)."""
+        return str(self)
+
+    def _repr_html_(self) -> str:
+        """Jupyter: the printed test's numbers as a table."""
+        rec = self.record
+        rows = [("data", self.data_name),
+                ("index", f"{rec.name} ({rec.title}), a {rec.kind}"),
+                ("direction", self._direction()),
+                ("agreement of a", significant(self.agreement_a)),
+                ("agreement of b", significant(self.agreement_b)),
+                ("difference (a - b)", significant(self.statistic)),
+                ("standard error", f"{significant(self.standard_error)} ({self._how()})")]
+        if not math.isnan(self.tstat):
+            rows.append(("t, df", f"{self.tstat:.4g}, {self.df:g}"))
+        rows += [("p-value", self._pvalue_text().removeprefix("= ")),
+                 ("alternative", self._alternative())]
+        if not math.isnan(self.confidence_level):
+            rows.append((f"{100 * self.confidence_level:g}% interval ({self.ci_method})",
+                         self._interval_text()))
+        if self.note:
+            rows.append(("note", self.note))
+        return definition_table(_TITLE, rows)
+
+
+# -- the computation ---------------------------------------------------------------------------
+
+def _leave_one_out(rec: Index, options: dict, table: np.ndarray) -> np.ndarray:
+    """The index on the table with one object of cell (i, j) left out, for every non-empty
+    cell (nan elsewhere): one batch of tables, in chunks of bounded memory."""
+    rows, cols = np.nonzero(table)
+    out = np.full(table.shape, np.nan)
+    chunk = max(1, CHUNK_CELLS // table.size)
+    for start in range(0, rows.size, chunk):
+        r, c = rows[start:start + chunk], cols[start:start + chunk]
+        tables = np.repeat(table[None], r.size, axis=0)
+        tables[np.arange(r.size), r, c] -= 1
+        try:
+            out[r, c] = values_on_tables([rec], {rec.name: options}, tables)[rec.name]
+        except ValueError as exc:
+            raise ValueError(f"index {rec.name!r} is not defined on some table with one "
+                             f"object left out, so it has no jackknife here: {exc}") from None
+    return out
+
+
+def _bootstrap(rec: Index, options: dict, tw: ThreeWay, n_resamples: int, rng) -> np.ndarray:
+    """Delta on ``n_resamples`` resamples of the objects: multinomial draws of the 3-way
+    table's cells, each summed into its two 2-way tables (one batch per chunk)."""
+    K, Qa, Qb = tw.shape
+    m = tw.weights.size
+    ones = np.ones(m, dtype=np.int64)
+    into = [sparse.csr_matrix((ones, (np.arange(m), tw.cells[:, 0] * Q + tw.cells[:, ax])),
+                              shape=(m, K * Q)) for ax, Q in ((1, Qa), (2, Qb))]
+    p = tw.weights / tw.n
+    out = np.empty(n_resamples)
+    chunk = max(1, CHUNK_CELLS // max(m, K * Qa, K * Qb))
+    for start in range(0, n_resamples, chunk):
+        stop = min(n_resamples, start + chunk)
+        draws = rng.multinomial(tw.n, p, size=stop - start)
+        values = []
+        for M, Q in zip(into, (Qa, Qb)):
+            tables = np.asarray((M.T @ draws.T).T, dtype=np.int64).reshape(-1, K, Q)
+            try:
+                values.append(values_on_tables([rec], {rec.name: options}, tables)[rec.name])
+            except ValueError as exc:
+                raise ValueError(f"index {rec.name!r} is not defined on some bootstrap "
+                                 f"resample of the objects, so it has no bootstrap here: "
+                                 f"{exc}") from None
+        out[start:stop] = values[0] - values[1]
+    return out
+
+
+def _near_independence(rec: Index, options: dict, tables, statistics, rng) -> list[str]:
+    """The clusterings (of "a", "b") whose test of independence from the reference (the index
+    against its permutation null, one-sided towards agreement) does not reject."""
+    near = []
+    side = "greater" if rec.higher_is_better else "less"
+    for name, table, value in zip(("a", "b"), tables, statistics):
+        law = independence_laws(as_clusterings(ContingencyTable(table)), [rec],
+                                {rec.name: options}, rng)[rec.name]
+        p = law.pvalue(value, side) if law.has_law else math.nan
+        if math.isfinite(p) and p > INDEPENDENCE_LEVEL:
+            near.append(f"{name} (p = {p:.3g})")
+    return near
+
+
+def _one_sided(center, se, df, level, alternative):
+    """A t interval: two-sided, or one-sided with an infinite bound (as R's t.test)."""
+    if alternative == "two-sided":
+        q = stats.t.ppf(0.5 + level / 2, df)
+        return center - q * se, center + q * se
+    q = stats.t.ppf(level, df)
+    return (center - q * se, math.inf) if alternative == "greater" else (-math.inf,
+                                                                         center + q * se)
+
+
+def _t_pvalue(t, df, alternative) -> float:
+    if alternative == "greater":
+        return float(stats.t.sf(t, df))
+    if alternative == "less":
+        return float(stats.t.cdf(t, df))
+    return float(min(1.0, 2 * stats.t.sf(abs(t), df)))
+
+
+def _boot_pvalue(boot, alternative) -> float:
+    """The p-value of the percentile interval inverted: the least alpha at which the interval
+    of level 1 - alpha leaves 0 out, with the (1 + #) / (B + 1) count of a Monte Carlo test."""
+    B = boot.size
+    below = (1 + np.count_nonzero(boot <= 0)) / (B + 1)  # evidence against Delta > 0 failing
+    above = (1 + np.count_nonzero(boot >= 0)) / (B + 1)
+    if alternative == "greater":
+        return float(below)
+    if alternative == "less":
+        return float(above)
+    return float(min(1.0, 2 * min(below, above)))
+
+
+def _boot_interval(boot, level, alternative):
+    if alternative == "two-sided":
+        lo, hi = np.quantile(boot, [(1 - level) / 2, (1 + level) / 2])
+        return float(lo), float(hi)
+    if alternative == "greater":
+        return float(np.quantile(boot, 1 - level)), math.inf
+    return -math.inf, float(np.quantile(boot, level))
+
+
+def difference_test(reference, a=None, b=None, index="adjusted_rand", *,
+                    alternative="two-sided", interval=0.95, method="jackknife",
+                    n_resamples=None, seed=None, data=None, dropna=False, join="exact",
+                    **options) -> DifferenceTest:
+    """Which clustering agrees better with a reference: Delta = I(ref, a) - I(ref, b), tested.
+
+    Parameters
+    ----------
+    reference, a, b : array-like, Series or str
+        Three hard partitions of the same n objects (one label each): the reference and the
+        two clusterings compared with it; or three column names of ``data``; or
+        ``reference`` alone, a K x Qa x Qb array of counts (the 3-way table). Three pandas
+        Series are paired by their index (``join``), anything else by position. Fuzzy
+        memberships, covers and similarity matrices are refused by name.
+    index : str or Index, default "adjusted_rand"
+        A table index of ``ca.list_indices()`` that is a similarity or a distance (an index
+        of two hard partitions, by their contingency table), with the reference as its x.
+    alternative : {"two-sided", "greater", "less"}, default "two-sided"
+        The alternative to Delta = 0: "greater" is Delta > 0, which for a similarity says a
+        agrees better with the reference and for a distance says b does.
+    interval : None, float, str, dict or IntervalSpec, default 0.95
+        The confidence interval, as ``compare``'s ``interval=`` (a level, a method name, a
+        dict of ``IntervalSpec`` fields or a spec): its method "auto" (the default) or
+        "jackknife" for ``method="jackknife"``, "auto" or "percentile" for
+        ``method="bootstrap"``; None: none. A one-sided alternative gets a one-sided
+        interval (an infinite bound), as R's ``t.test``.
+    method : {"jackknife", "bootstrap"}, default "jackknife"
+        How the standard error, interval and p-value are made (see Notes).
+    n_resamples : int, optional
+        ``method="bootstrap"``: the number of resamples (default: the interval spec's,
+        9999).
+    seed : None, int, SeedSequence or Generator
+        The randomness of the bootstrap and of the two tests of independence (a Monte Carlo
+        law where the exact one is too large).
+    data : DataFrame, optional
+        Read ``reference``, ``a`` and ``b`` as column names of ``data``.
+    dropna : bool, default False
+        Leave out the objects with a missing label in any of the three; by default a missing
+        label is an error.
+    join : {"exact", "inner"}, default "exact"
+        How three pandas Series are paired by their index.
+    **options
+        The index's options (``ca.list_indices()`` lists them).
+
+    Returns
+    -------
+    DifferenceTest
+        ``statistic`` (Delta), ``agreement_a``, ``agreement_b``, ``standard_error``,
+        ``pvalue``, ``confidence_interval()``, ``method``, ``note``, ``to_frame()``.
+
+    Raises
+    ------
+    TypeError, ValueError
+        A bad argument, named, before any work: labellings of different lengths or that are
+        not hard partitions, fewer than 3 objects, an unknown index or one that is not a
+        similarity or distance of two partitions' table, a bad alternative, method or
+        interval.
+
+    Warns
+    -----
+    UserWarning
+        The test of independence of a or b from the reference does not reject at level 0.05
+        (``INDEPENDENCE_LEVEL``): the sentence is also in ``note``.
+
+    See Also
+    --------
+    clusteragree.agreement_test : One agreement against chance.
+    clusteragree.confidence_interval : The interval of one agreement.
+
+    Notes
+    -----
+    **Jackknife** (the default). Leaving out one object of cell (i, j, k) of the 3-way table
+    gives the table of (reference, a) less one in cell (i, j) and that of (reference, b)
+    less one in (i, k); every object of a cell gives the same leave-one-out Delta_(i), so the
+    index is evaluated once per non-empty cell of each 2-way table (one batch of tables) and
+    each 3-way cell's value is weighted by its count. The pseudovalues
+    p_o = n Delta - (n - 1) Delta_(o) give the bias-corrected estimate
+    Delta_jack = mean(p) and the standard error s = sqrt(sum (p_o - Delta_jack)^2 /
+    (n (n - 1))) (Quenouille 1956; Tukey 1958; Efron & Tibshirani 1993, ch. 11), as
+    ``clusteragree.interval_rules.jackknife_interval`` computes them; the interval is
+    Delta_jack -/+ t_{n-1} s and the p-value that of t = Delta_jack / s with n - 1 degrees of
+    freedom (the test and the interval agree: the interval leaves 0 out exactly when the
+    test rejects at its level). Every table index is a smooth function of the cell
+    proportions, and the jackknife is its delta-method variance; for the pair-counting
+    indices, ratios of degree-2 U-statistics over pairs of objects, it equals to first order
+    the structural-components variance of DeLong, DeLong & Clarke-Pearson (1988): per-object
+    components of the numerators and denominators of both indices, their covariance, and the
+    delta method (``tests/test_difference.py`` checks the two on ARI). Severiano et al.
+    (2011) use the jackknife so for the adjusted Wallace coefficient. Swapping a_i and b_i is
+    no permutation test (the label sets of a and b are not exchangeable), hence the
+    resampling of the objects.
+
+    **Bootstrap**: the objects resampled with replacement (a multinomial draw of the 3-way
+    table's cells), Delta on each resample; the percentile interval, and the p-value of the
+    percentile interval inverted: the least alpha at which the level 1 - alpha interval
+    leaves 0 out, (1 + #{Delta* <= 0}) / (B + 1) for "greater" (twice the smaller tail for
+    "two-sided").
+
+    **Regimes.** Where an agreement sits near independence the U-statistics degenerate (the
+    linear term of the expansion vanishes, and the estimate converges at rate n to a
+    non-normal law; ``clusteragree.interval_rules``): the test of independence of each of a
+    and b (the index against its permutation null, as ``confidence_interval``'s "auto"
+    inverts it) is made, and when it does not reject at level 0.05 a warning and ``note``
+    name the clustering. When a and b are the same partition (Delta = 0 on every
+    leave-one-out table) the p-value is 1 and the interval [0, 0], and ``note`` says why;
+    a spread of 0 with Delta != 0 gives NA with the reason, never a p-value of 0.
+
+    References
+    ----------
+    DeLong, E. R., DeLong, D. M. & Clarke-Pearson, D. L. (1988), "Comparing the areas under
+    two or more correlated receiver operating characteristic curves: a nonparametric
+    approach", Biometrics 44, 837-845.
+
+    Severiano, A., Pinto, F. R., Ramirez, M. & Carrico, J. A. (2011), "Adjusted Wallace
+    coefficient as a measure of congruence between typing methods", Journal of Clinical
+    Microbiology 49, 3997-4000.
+
+    Efron, B. & Tibshirani, R. J. (1993), "An Introduction to the Bootstrap", Chapman & Hall,
+    ch. 11 (the jackknife) and 16 (tests).
+
+    Examples
+    --------
+    Two clusterings of iris by a threshold of one measurement: which agrees better with the
+    species?
+
+    >>> import pandas as pd
+    >>> X, species = ca.load_dataset("iris")
+    >>> petal = pd.cut(X["petal length (cm)"], [0, 2.5, 4.8, 10], labels=False)
+    >>> sepal = pd.cut(X["sepal length (cm)"], [0, 5.5, 6.3, 10], labels=False)
+    >>> res = ca.difference_test(species, petal, sepal, index="adjusted_rand")
+    >>> round(res.statistic, 4), round(res.agreement_a, 4), round(res.agreement_b, 4)
+    (0.4741, 0.8332, 0.3591)
+    >>> round(res.standard_error, 4), res.pvalue < 1e-10
+    (0.0524, True)
+    >>> low, high = res.confidence_interval()
+    >>> round(low, 3), round(high, 3)
+    (0.371, 0.578)
+    """
+    if not isinstance(index, (str, Index)):
+        raise TypeError(f"index must be one index name (a str or an Index record), got "
+                        f"{index!r}")
+    rec = get_index(index)
+    if isinstance(rec, PairIndex):
+        raise ValueError(
+            f"index {rec.name!r} compares memberships or similarity matrices ({rec.family}): "
+            "difference_test compares hard partitions through their 3-way table, and takes "
+            "the indices of a contingency table (families pair counting, information, set "
+            "matching, association)")
+    if rec.kind not in ("similarity", "distance"):
+        raise ValueError(f"index {rec.name!r} is a {rec.kind}, not a similarity or a distance "
+                         "of two clusterings (it does not measure their agreement): use an "
+                         "index whose kind is 'similarity' or 'distance' in ca.list_indices()")
+    misplaced_interval_settings(options)
+    opts = check_options(options, rec.options, f"index {rec.name!r}")
+    alternative = check_choice(alternative, "alternative", tuple(_SIDES))
+    method = check_choice(method, "method", METHODS)
+    spec = as_interval_spec(interval)
+    if spec is not None and spec.method not in INTERVAL_METHODS[method]:
+        raise ValueError(f"interval method {spec.method!r} is not one of method={method!r}'s "
+                         f"{list(INTERVAL_METHODS[method])}")
+    if n_resamples is not None:
+        if method != "bootstrap":
+            raise ValueError("n_resamples is for method='bootstrap'")
+        if isinstance(n_resamples, bool) or not isinstance(n_resamples, (int, np.integer)) \
+                or n_resamples < 2:
+            raise ValueError(f"n_resamples must be an integer >= 2, got {n_resamples!r}")
+    B = int(n_resamples if n_resamples is not None else
+            spec.n_resamples if spec is not None else 9999)
+    rng = check_seed(seed)
+    tw = as_three_way(reference, a, b, data=data, dropna=dropna, join=join)
+    n = tw.n
+    need = max(3, rec.min_n + 1)
+    if n < need:
+        raise ValueError(f"difference_test needs at least {need} objects (index {rec.name!r} "
+                         f"needs {rec.min_n}, and the jackknife one more), got n = {n}")
+    level = spec.confidence_level if spec is not None else math.nan
+    return _test(rec, opts, tw, alternative, method, level, B, rng)
+
+
+def _test(rec, opts, tw: ThreeWay, alternative, method, level, B, rng) -> DifferenceTest:
+    """The test on the checked, converted arguments."""
+    tables = (tw.table_a, tw.table_b)
+    value_a, value_b = (float(evaluate_checked(rec, t, opts)) for t in tables)
+    delta = value_a - value_b
+    loo_a, loo_b = (_leave_one_out(rec, opts, t) for t in tables)
+    i, j, k = tw.cells.T
+    loo = loo_a[i, j] - loo_b[i, k]
+    weights = tw.weights.astype(float)
+    n = tw.n
+    common = dict(statistic=delta, agreement_a=value_a, agreement_b=value_b,
+                  alternative=alternative, method=method, index=rec.name, n_objects=n,
+                  data_name=tw.describe(), record=rec, confidence_level=level,
+                  df=float(n - 1), n_resamples=B if method == "bootstrap" else 0)
+    notes = [f"near independence: the test of independence from the reference does not "
+             f"reject at level {INDEPENDENCE_LEVEL:g} for {' and '.join(near)}; there the "
+             "agreement's U-statistics degenerate and the standard error, interval and "
+             "p-value may not hold their level"
+             for near in [_near_independence(rec, opts, tables, (value_a, value_b), rng)]
+             if near]
+    if notes:
+        warnings.warn(notes[0], UserWarning, stacklevel=3)
+    tol = 1e-12 * max(1.0, abs(value_a), abs(value_b))
+    if not np.all(np.isfinite(loo)):
+        return _na(common, notes, f"index {rec.name!r} is not a number on some table with "
+                                  "one object left out")
+    if abs(delta) <= tol and np.all(np.abs(loo) <= tol):
+        notes.append("a and b agree equally with the reference on the objects and on every "
+                     "table with one object left out (the same partition): the difference "
+                     "is 0 with no spread, p = 1")
+        lo, hi = (0.0, 0.0) if alternative == "two-sided" else \
+            ((0.0, math.inf) if alternative == "greater" else (-math.inf, 0.0))
+        return DifferenceTest(**common, standard_error=0.0, pvalue=1.0, estimate=0.0,
+                              low=lo if level == level else math.nan,
+                              high=hi if level == level else math.nan, note="; ".join(notes))
+    ji = jackknife_interval(rec, delta, loo, weights, 0.95 if level != level else level)
+    if method == "bootstrap":
+        boot = _bootstrap(rec, opts, tw, B, rng)
+        lo, hi = _boot_interval(boot, level, alternative) if level == level else (math.nan,
+                                                                                  math.nan)
+        return DifferenceTest(**common, standard_error=float(np.std(boot, ddof=1)),
+                              pvalue=_boot_pvalue(boot, alternative), estimate=delta,
+                              low=lo, high=hi, note="; ".join(notes),
+                              bootstrap_distribution=boot)
+    se = ji.standard_error
+    if not se > tol:
+        return _na(common, notes, "every object's leave-one-out difference gives the same "
+                                  "pseudovalue: the jackknife has no spread to make a standard "
+                                  "error from", estimate=ji.center)
+    t = ji.center / se
+    lo, hi = _one_sided(ji.center, se, n - 1, level, alternative) if level == level else (
+        math.nan, math.nan)
+    return DifferenceTest(**common, standard_error=se, pvalue=_t_pvalue(t, n - 1, alternative),
+                          estimate=ji.center, low=float(lo), high=float(hi),
+                          note="; ".join(notes), tstat=float(t))
+
+
+def _na(common, notes, reason, estimate=math.nan) -> DifferenceTest:
+    """A result with no standard error, interval or p-value, and the reason (warned)."""
+    warnings.warn(f"no standard error, interval or p-value: {reason}", UserWarning,
+                  stacklevel=4)
+    return DifferenceTest(**common, standard_error=math.nan, pvalue=math.nan,
+                          estimate=estimate, low=math.nan, high=math.nan,
+                          note="; ".join([*notes, reason]))
