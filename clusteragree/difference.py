@@ -61,7 +61,7 @@ class DifferenceTest:
     ``print(res)`` gives the test as R prints an ``htest``; ``to_frame()`` one row of
     ``DIFFERENCE_COLUMNS``; Jupyter shows the same numbers as a table.
 
-    Attributes
+    Parameters
     ----------
     statistic : float
         Delta = agreement_a - agreement_b.
@@ -87,10 +87,33 @@ class DifferenceTest:
         The index's registry name.
     n_objects : int
         The number of objects.
-    note : str
+    data_name : str, default ""
+        The three labellings in words, for printing.
+    note : str, default ""
         What a reader must be told (near independence; no spread; a identical to b), or "".
-    tstat, df : float
-        The jackknife's t = estimate / standard_error and its n - 1 degrees of freedom.
+    tstat : float, default nan
+        The jackknife's t = estimate / standard_error.
+    df : float, default nan
+        Its degrees of freedom, n - 1.
+    n_resamples : int, default 0
+        The bootstrap's resamples (0 for the jackknife).
+    record : Index, optional
+        The index's record (looked up from ``index`` when not given).
+    bootstrap_distribution : numpy.ndarray, optional
+        Delta on each bootstrap resample (empty for the jackknife).
+
+    See Also
+    --------
+    difference_test : Makes it.
+
+    Examples
+    --------
+    >>> ref = np.repeat([0, 1, 2], 20)
+    >>> a, b = ref.copy(), ref.copy()
+    >>> a[::10], b[::4] = 0, 0                   # a errs on 4 objects, b on 10
+    >>> res = ca.difference_test(ref, a, b, index="rand")
+    >>> round(res.statistic, 4), res.method, res.to_frame().shape
+    (0.1237, 'jackknife', (1, 14))
     """
 
     statistic: float
@@ -143,7 +166,13 @@ class DifferenceTest:
             reason=reason, note=self.note)
 
     def row(self) -> dict:
-        """The result as a dict with the keys ``DIFFERENCE_COLUMNS``."""
+        """The result as a dict with the keys ``DIFFERENCE_COLUMNS``.
+
+        Returns
+        -------
+        dict
+            Column -> value (NA where there is none).
+        """
         def na(v):
             return pd.NA if v is None or (isinstance(v, float) and math.isnan(v)) else v
 
@@ -237,7 +266,14 @@ class DifferenceTest:
         return "\n".join(lines) + "\n"
 
     def summary(self) -> str:
-        """The test as R prints an ``htest`` (``str(res)``)."""
+        """The test as R prints an ``htest`` (``str(res)``).
+
+        Returns
+        -------
+        str
+            Data, index and its direction, the two agreements, the difference with its
+            standard error, t and p-value, the alternative, the interval and the note.
+        """
         return str(self)
 
     def _repr_html_(self) -> str:
@@ -494,12 +530,17 @@ def difference_test(reference, a=None, b=None, index="adjusted_rand", *,
     >>> sepal = pd.cut(X["sepal length (cm)"], [0, 5.5, 6.3, 10], labels=False)
     >>> res = ca.difference_test(species, petal, sepal, index="adjusted_rand")
     >>> round(res.statistic, 4), round(res.agreement_a, 4), round(res.agreement_b, 4)
-    (0.4741, 0.8332, 0.3591)
+    (0.4818, 0.868, 0.3862)
     >>> round(res.standard_error, 4), res.pvalue < 1e-10
-    (0.0524, True)
+    (0.0644, True)
     >>> low, high = res.confidence_interval()
     >>> round(low, 3), round(high, 3)
-    (0.371, 0.578)
+    (0.354, 0.609)
+    >>> print("\\n".join(str(res).splitlines()[7:11]))
+    t = 7.482, df = 149, p-value = 5.88e-12
+    alternative hypothesis: true difference in adjusted_rand is not equal to 0
+    95 percent confidence interval (jackknife t):
+     0.3545 0.6089
     """
     if not isinstance(index, (str, Index)):
         raise TypeError(f"index must be one index name (a str or an Index record), got "
