@@ -243,7 +243,8 @@ class DifferenceTest:
     def __str__(self) -> str:
         rec = self.record
         lines = ["", f"\t{_TITLE}", "", f"data:  {self.data_name}",
-                 f"index: {rec.name} ({rec.title}), a {rec.kind}; {self._direction()}",
+                 f"index: {rec.name} ({rec.title}), a {rec.kind}",
+                 f"reading: {self._direction()}",
                  f"agreement with the reference: a = {self.agreement_a:.6g}, "
                  f"b = {self.agreement_b:.6g}",
                  f"difference (a - b) = {self.statistic:.6g}, standard error = "
@@ -536,7 +537,7 @@ def difference_test(reference, a=None, b=None, index="adjusted_rand", *,
     >>> low, high = res.confidence_interval()
     >>> round(low, 3), round(high, 3)
     (0.354, 0.609)
-    >>> print("\\n".join(str(res).splitlines()[7:11]))
+    >>> print("\\n".join(str(res).splitlines()[8:12]))
     t = 7.482, df = 149, p-value = 5.88e-12
     alternative hypothesis: true difference in adjusted_rand is not equal to 0
     95 percent confidence interval (jackknife t):
