@@ -31,13 +31,18 @@ from .results import ResultsFrame
 from .tables import ContingencyTable
 
 __all__ = ["DifferenceTest", "difference_test", "DIFFERENCE_COLUMNS", "METHODS",
-           "INDEPENDENCE_LEVEL"]
+           "INDEPENDENCE_LEVEL", "MAX_JACKKNIFE_CELLS"]
 
 #: The ways of making the standard error, interval and p-value.
 METHODS = ("jackknife", "bootstrap")
 
 #: The interval methods (``interval=``'s method) each method takes; "auto" is its default.
 INTERVAL_METHODS = {"jackknife": ("auto", "jackknife"), "bootstrap": ("auto", "percentile")}
+
+#: The most cells the leave-one-out tables of one call may hold together (one table per
+#: non-empty cell of each 2-way table, evaluated in chunks): beyond it the jackknife of dense
+#: tables takes minutes, and the call is refused before any work.
+MAX_JACKKNIFE_CELLS = 10**9
 
 #: The level of the test of independence of each agreement: not rejected, the agreement sits
 #: near independence, where its U-statistics degenerate (a warning and ``note`` say so).
@@ -580,6 +585,13 @@ def difference_test(reference, a=None, b=None, index="adjusted_rand", *,
     if n < need:
         raise ValueError(f"difference_test needs at least {need} objects (index {rec.name!r} "
                          f"needs {rec.min_n}, and the jackknife one more), got n = {n}")
+    work = sum(int(np.count_nonzero(t)) * t.size for t in (tw.table_a, tw.table_b))
+    if work > MAX_JACKKNIFE_CELLS:
+        K, Qa, Qb = tw.shape
+        raise ValueError(f"too many clusters for the jackknife of dense tables: the tables "
+                         f"with one object left out ({K:,} x {Qa:,} and {K:,} x {Qb:,}, one "
+                         f"per non-empty cell) hold {work:,} cells together, more than "
+                         f"{MAX_JACKKNIFE_CELLS:,}")
     level = spec.confidence_level if spec is not None else math.nan
     return _test(rec, opts, tw, alternative, method, level, B, rng)
 

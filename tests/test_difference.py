@@ -137,7 +137,6 @@ def test_the_jackknife_variance_of_ari_is_delong_structural_components_to_first_
 
 # -- symmetry ----------------------------------------------------------------------------------
 
-labels = st.lists(st.integers(0, 3), min_size=8, max_size=40)
 
 
 @settings(max_examples=40, **SETTINGS)
@@ -226,6 +225,21 @@ def test_bad_arguments_are_refused_by_name_before_any_work(kwargs, error, match)
 def test_fewer_than_three_objects_are_refused():
     with pytest.raises(ValueError, match=r"at least 3 objects.*n = 2"):
         ca.difference_test([0, 1], [0, 1], [1, 1])
+
+
+def test_too_many_clusters_for_the_jackknife_are_refused_before_any_work(monkeypatch):
+    monkeypatch.setattr("clusteragree.difference.MAX_JACKKNIFE_CELLS", 100)
+    ref, a, b = three(n=60)
+    with pytest.raises(ValueError, match=r"too many clusters for the jackknife"):
+        ca.difference_test(ref, a, b)
+
+
+def test_no_interval_asked_gives_na_bounds_and_the_same_test():
+    ref, a, b = three()
+    res, full = ca.difference_test(ref, a, b, interval=None), ca.difference_test(ref, a, b)
+    assert res.pvalue == full.pvalue and math.isnan(res.low) and math.isnan(res.high)
+    assert "confidence interval" not in str(res)
+    assert pd.isna(res.to_frame().loc[0, "ci_low"])
 
 
 def test_data_columns_and_series_names():
