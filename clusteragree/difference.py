@@ -5,7 +5,9 @@ index I. The objects are the sampling unit: each carries a triple (reference, a,
 three labellings form one K x Qa x Qb table, and the two agreements are correlated through it.
 ``difference_test`` gives Delta, its standard error, a confidence interval and a p-value for
 Delta = 0, by the leave-one-object-out jackknife (the default) or the paired bootstrap of the
-objects; ``DifferenceTest`` holds the result, printed like R's ``htest``.
+objects; ``DifferenceTest`` holds the result, printed like R's ``htest``. Indices of object
+pairs (fuzzy and overlapping memberships, similarity matrices) take the object jackknife, each
+object left out in turn.
 """
 
 from __future__ import annotations
@@ -20,7 +22,7 @@ from scipy import sparse, stats
 
 from ._display import definition_table, format_pvalue, significant
 from ._validate import check_choice, check_options, check_seed
-from .indices import Index, PairIndex, evaluate_checked, get_index
+from .indices import Index, PairIndex, evaluate_checked, evaluate_pairwise, get_index
 from .inputs import as_clusterings
 from .inputs.triples import ThreeWay, as_three_way
 from .interval_rules import jackknife_interval
@@ -351,18 +353,61 @@ def _bootstrap(rec: Index, options: dict, tw: ThreeWay, n_resamples: int, rng) -
     return out
 
 
-def _near_independence(rec: Index, options: dict, tables, statistics, rng) -> list[str]:
+def _near_independence(rec: Index, options: dict, clusterings, statistics, rng) -> list[str]:
     """The clusterings (of "a", "b") whose test of independence from the reference (the index
     against its permutation null, one-sided towards agreement) does not reject."""
     near = []
     side = "greater" if rec.higher_is_better else "less"
-    for name, table, value in zip(("a", "b"), tables, statistics):
-        law = independence_laws(as_clusterings(ContingencyTable(table)), [rec],
-                                {rec.name: options}, rng)[rec.name]
+    for name, clus, value in zip(("a", "b"), clusterings, statistics):
+        law = independence_laws(clus, [rec], {rec.name: options}, rng)[rec.name]
         p = law.pvalue(value, side) if law.has_law else math.nan
         if math.isfinite(p) and p > INDEPENDENCE_LEVEL:
             near.append(f"{name} (p = {p:.3g})")
     return near
+
+
+def _without(M: np.ndarray, fmt: str, o: int) -> np.ndarray:
+    """A clustering without object o: its row (and, for a similarity matrix, its column); a
+    cluster left with no member is no cluster (as a resample leaves it out)."""
+    if fmt == "matrix":
+        return np.delete(np.delete(M, o, axis=0), o, axis=1)
+    sub = np.delete(M, o, axis=0)
+    kept = sub.any(axis=0)
+    return sub if kept.all() else sub[:, kept]
+
+
+def _object_jackknife(rec: Index, options: dict, pair, n: int) -> np.ndarray:
+    """An index of object pairs with each of the n objects left out in turn."""
+    X, fx, Y, fy = pair
+    try:
+        return np.array([evaluate_pairwise(rec, (_without(X, fx, o), fx, _without(Y, fy, o),
+                                                 fy), options) for o in range(n)])
+    except ValueError as exc:
+        raise ValueError(f"index {rec.name!r} is not defined with some object left out, so "
+                         f"it has no jackknife here: {exc}") from None
+
+
+def _pair_inputs(rec: Index, reference, a, b, data, dropna, join):
+    """The clusterings of (reference, a) and (reference, b) for an index of object pairs,
+    each converted by the entry (``as_clusterings``); its errors name the pair."""
+    out = []
+    for arg, other in (("a", a), ("b", b)):
+        if other is None:
+            raise TypeError(f"{arg} is missing: pass three clusterings reference, a, b of the "
+                            "same objects")
+        try:
+            clus = as_clusterings(reference, other, data=data, dropna=dropna, join=join,
+                                  table=False, pairs=[rec.name])
+            pair = clus.pair(rec)
+        except (TypeError, ValueError) as exc:
+            raise type(exc)(f"reference and {arg} (x and y below): {exc}") from None
+        out.append((clus, pair))
+    (_, pa), (_, pb) = out
+    if pa[0].shape != pb[0].shape or not np.array_equal(pa[0], pb[0]):
+        raise ValueError(f"b must cluster the same objects as reference and a: reference has "
+                         f"{pa[0].shape[0]} objects against a and {pb[0].shape[0]} against b "
+                         "(pandas objects are paired by their index, each pair apart)")
+    return out
 
 
 def _one_sided(center, se, df, level, alternative):
@@ -413,15 +458,17 @@ def difference_test(reference, a=None, b=None, index="adjusted_rand", *,
 
     Parameters
     ----------
-    reference, a, b : array-like, Series or str
-        Three hard partitions of the same n objects (one label each): the reference and the
-        two clusterings compared with it; or three column names of ``data``; or
-        ``reference`` alone, a K x Qa x Qb array of counts (the 3-way table). Three pandas
-        Series are paired by their index (``join``), anything else by position. Fuzzy
-        memberships, covers and similarity matrices are refused by name.
+    reference, a, b : array-like, Series, DataFrame or str
+        Three clusterings of the same n objects: the reference and the two compared with it.
+        For a table index, three hard partitions (one label each), three column names of
+        ``data``, or ``reference`` alone as a K x Qa x Qb array of counts (the 3-way table);
+        three pandas Series are paired by their index (``join``), anything else by position.
+        For an index of object pairs, what the index takes (fuzzy or overlapping memberships,
+        covers, similarity matrices, labels; ``kinds`` in ``ca.list_indices()``).
     index : str or Index, default "adjusted_rand"
-        A table index of ``ca.list_indices()`` that is a similarity or a distance (an index
-        of two hard partitions, by their contingency table), with the reference as its x.
+        An index of ``ca.list_indices()`` that is a similarity or a distance, with the
+        reference as its x: a table index (hard partitions, by their contingency table), or
+        an index of object pairs (by the object jackknife).
     alternative : {"two-sided", "greater", "less"}, default "two-sided"
         The alternative to Delta = 0: "greater" is Delta > 0, which for a similarity says a
         agrees better with the reference and for a distance says b does.
@@ -458,10 +505,9 @@ def difference_test(reference, a=None, b=None, index="adjusted_rand", *,
     Raises
     ------
     TypeError, ValueError
-        A bad argument, named, before any work: labellings of different lengths or that are
-        not hard partitions, fewer than 3 objects, an unknown index or one that is not a
-        similarity or distance of two partitions' table, a bad alternative, method or
-        interval.
+        A bad argument, named, before any work: clusterings of different lengths, or of a
+        kind the index does not take, fewer than 3 objects, an unknown index or one that is
+        not a similarity or a distance, a bad alternative, method or interval.
 
     Warns
     -----
@@ -497,7 +543,12 @@ def difference_test(reference, a=None, b=None, index="adjusted_rand", *,
     no permutation test (the label sets of a and b are not exchangeable), hence the
     resampling of the objects.
 
-    **Bootstrap**: the objects resampled with replacement (a multinomial draw of the 3-way
+    **Indices of object pairs** (fuzzy, overlapping, matrix): the same jackknife, each of the
+    n objects left out in turn (its row of a membership matrix, its row and column of a
+    similarity matrix; a cluster left with no member is no cluster), n evaluations of each
+    index.
+
+    **Bootstrap** (table indices): the objects resampled with replacement (a multinomial draw of the 3-way
     table's cells), Delta on each resample; the percentile interval, and the p-value of the
     percentile interval inverted: the least alpha at which the level 1 - alpha interval
     leaves 0 out, (1 + #{Delta* <= 0}) / (B + 1) for "greater" (twice the smaller tail for
@@ -552,12 +603,6 @@ def difference_test(reference, a=None, b=None, index="adjusted_rand", *,
         raise TypeError(f"index must be one index name (a str or an Index record), got "
                         f"{index!r}")
     rec = get_index(index)
-    if isinstance(rec, PairIndex):
-        raise ValueError(
-            f"index {rec.name!r} compares memberships or similarity matrices ({rec.family}): "
-            "difference_test compares hard partitions through their 3-way table, and takes "
-            "the indices of a contingency table (families pair counting, information, set "
-            "matching, association)")
     if rec.kind not in ("similarity", "distance"):
         raise ValueError(f"index {rec.name!r} is a {rec.kind}, not a similarity or a distance "
                          "of two clusterings (it does not measure their agreement): use an "
@@ -579,6 +624,10 @@ def difference_test(reference, a=None, b=None, index="adjusted_rand", *,
     B = int(n_resamples if n_resamples is not None else
             spec.n_resamples if spec is not None else 9999)
     rng = check_seed(seed)
+    level = spec.confidence_level if spec is not None else math.nan
+    if isinstance(rec, PairIndex):
+        return _pair_test(rec, opts, reference, a, b, data, dropna, join, alternative, method,
+                          level, rng)
     tw = as_three_way(reference, a, b, data=data, dropna=dropna, join=join)
     n = tw.n
     need = max(3, rec.min_n + 1)
@@ -592,30 +641,56 @@ def difference_test(reference, a=None, b=None, index="adjusted_rand", *,
                          f"with one object left out ({K:,} x {Qa:,} and {K:,} x {Qb:,}, one "
                          f"per non-empty cell) hold {work:,} cells together, more than "
                          f"{MAX_JACKKNIFE_CELLS:,}")
-    level = spec.confidence_level if spec is not None else math.nan
-    return _test(rec, opts, tw, alternative, method, level, B, rng)
-
-
-def _test(rec, opts, tw: ThreeWay, alternative, method, level, B, rng) -> DifferenceTest:
-    """The test on the checked, converted arguments."""
     tables = (tw.table_a, tw.table_b)
-    value_a, value_b = (float(evaluate_checked(rec, t, opts)) for t in tables)
-    delta = value_a - value_b
+    values = tuple(float(evaluate_checked(rec, t, opts)) for t in tables)
     loo_a, loo_b = (_leave_one_out(rec, opts, t) for t in tables)
     i, j, k = tw.cells.T
-    loo = loo_a[i, j] - loo_b[i, k]
-    weights = tw.weights.astype(float)
-    n = tw.n
+    near = _near_independence(rec, opts, [as_clusterings(ContingencyTable(t)) for t in tables],
+                              values, rng)
+    return _test(rec, values, loo_a[i, j] - loo_b[i, k], tw.weights.astype(float),
+                 tw.describe(), near, alternative, method, level, B,
+                 lambda: _bootstrap(rec, opts, tw, B, rng))
+
+
+def _pair_test(rec, opts, reference, a, b, data, dropna, join, alternative, method, level,
+               rng) -> DifferenceTest:
+    """The test of an index of object pairs (memberships, covers, similarity matrices): the
+    object jackknife, n evaluations of each index."""
+    if method == "bootstrap":
+        raise ValueError(f"method='bootstrap' resamples the 3-way table of hard partitions; "
+                         f"index {rec.name!r} compares memberships or similarity matrices "
+                         f"({rec.family}): use method='jackknife' (the object jackknife)")
+    (ca_, pa), (cb, pb) = _pair_inputs(rec, reference, a, b, data, dropna, join)
+    n = pa[0].shape[0]
+    need = max(3, rec.min_n + 1)
+    if n < need:
+        raise ValueError(f"difference_test needs at least {need} objects (index {rec.name!r} "
+                         f"needs {rec.min_n}, and the jackknife one more), got n = {n}")
+    values = (float(evaluate_pairwise(rec, pa, opts)), float(evaluate_pairwise(rec, pb, opts)))
+    loo = _object_jackknife(rec, opts, pa, n) - _object_jackknife(rec, opts, pb, n)
+    near = _near_independence(rec, opts, (ca_, cb), values, rng)
+    name = (f"reference, a and b ({pa[1]}, {pa[3]} and {pb[3]} inputs; n = {n:,} objects, "
+            "each left out in turn)")
+    return _test(rec, values, loo, np.ones(n), name, near, alternative, method, level, 0,
+                 None)
+
+
+def _test(rec, values, loo, weights, data_name, near, alternative, method, level, B,
+          bootstrap) -> DifferenceTest:
+    """The test from the two agreements and the leave-one-out differences (with how many
+    objects each stands for); ``near``: the clusterings near independence; ``bootstrap``
+    draws the resampled differences (method "bootstrap")."""
+    value_a, value_b = values
+    delta = value_a - value_b
+    n = int(round(weights.sum()))
     common = dict(statistic=delta, agreement_a=value_a, agreement_b=value_b,
                   alternative=alternative, method=method, index=rec.name, n_objects=n,
-                  data_name=tw.describe(), record=rec, confidence_level=level,
+                  data_name=data_name, record=rec, confidence_level=level,
                   df=float(n - 1), n_resamples=B if method == "bootstrap" else 0)
     notes = [f"near independence: the test of independence from the reference does not "
              f"reject at level {INDEPENDENCE_LEVEL:g} for {' and '.join(near)}; there the "
              "agreement's U-statistics degenerate and the standard error, interval and "
-             "p-value may not hold their level"
-             for near in [_near_independence(rec, opts, tables, (value_a, value_b), rng)]
-             if near]
+             "p-value may not hold their level"] if near else []
     if notes:
         warnings.warn(notes[0], UserWarning, stacklevel=3)
     tol = 1e-12 * max(1.0, abs(value_a), abs(value_b))
@@ -633,7 +708,7 @@ def _test(rec, opts, tw: ThreeWay, alternative, method, level, B, rng) -> Differ
                               high=hi if level == level else math.nan, note="; ".join(notes))
     ji = jackknife_interval(rec, delta, loo, weights, 0.95 if level != level else level)
     if method == "bootstrap":
-        boot = _bootstrap(rec, opts, tw, B, rng)
+        boot = bootstrap()
         lo, hi = _boot_interval(boot, level, alternative) if level == level else (math.nan,
                                                                                   math.nan)
         return DifferenceTest(**common, standard_error=float(np.std(boot, ddof=1)),
