@@ -43,6 +43,7 @@ MODULES = (
     "clusteragree.indices",
     "clusteragree.intervals",
     "clusteragree.difference",
+    "clusteragree.difference_results",
     "clusteragree.results",
     "clusteragree.nulls",
     "clusteragree.studies.simulate",
