@@ -294,9 +294,9 @@ def difference_test(reference, a=None, b=None, index="adjusted_rand", *,
 
     **Bootstrap** (table indices): the objects resampled with replacement (a multinomial draw
     of the 3-way table's cells), Delta on each resample; the percentile interval, and the
-    p-value of the percentile interval inverted: the least alpha at which the level 1 - alpha interval
-    leaves 0 out, (1 + #{Delta* <= 0}) / (B + 1) for "greater" (twice the smaller tail for
-    "two-sided").
+    p-value of the percentile interval inverted: the least alpha at which the level 1 - alpha
+    interval leaves 0 out, (1 + #{Delta* <= 0}) / (B + 1) for "greater" (twice the smaller
+    tail for "two-sided").
 
     **Regimes.** Where an agreement sits near independence the U-statistics degenerate (the
     linear term of the expansion vanishes, and the estimate converges at rate n to a
@@ -325,7 +325,8 @@ def difference_test(reference, a=None, b=None, index="adjusted_rand", *,
     Two clusterings of iris by a threshold of one measurement: which agrees better with the
     species?
 
-    >>>     >>> X, species = ca.load_dataset("iris")
+    >>> import pandas as pd
+    >>> X, species = ca.load_dataset("iris")
     >>> petal = pd.cut(X["petal length (cm)"], [0, 2.5, 4.8, 10], labels=False)
     >>> sepal = pd.cut(X["sepal length (cm)"], [0, 5.5, 6.3, 10], labels=False)
     >>> res = ca.difference_test(species, petal, sepal, index="adjusted_rand")
