@@ -196,7 +196,7 @@ def _boot_interval(boot, level, alternative):
 
 def difference_test(reference, a=None, b=None, index="adjusted_rand", *,
                     alternative="two-sided", interval=0.95, method="jackknife",
-                    n_resamples=None, seed=None, data=None, dropna=False, join="exact",
+                    seed=None, data=None, dropna=False, join="exact",
                     **options) -> DifferenceTest:
     """Which clustering agrees better with a reference: Delta = I(ref, a) - I(ref, b), tested.
 
@@ -220,13 +220,12 @@ def difference_test(reference, a=None, b=None, index="adjusted_rand", *,
         The confidence interval, as ``compare``'s ``interval=`` (a level, a method name, a
         dict of ``IntervalSpec`` fields or a spec): its method "auto" (the default) or
         "jackknife" for ``method="jackknife"``, "auto" or "percentile" for
-        ``method="bootstrap"``; None: none. A one-sided alternative gets a one-sided
-        interval (an infinite bound), as R's ``t.test``.
+        ``method="bootstrap"``, whose resamples are the spec's ``n_resamples`` (9999; e.g.
+        ``interval={"n_resamples": 999}``) drawn from its ``seed`` when it has one; None: no
+        interval. A one-sided alternative gets a one-sided interval (an infinite bound), as
+        R's ``t.test``.
     method : {"jackknife", "bootstrap"}, default "jackknife"
         How the standard error, interval and p-value are made (see Notes).
-    n_resamples : int, optional
-        ``method="bootstrap"``: the number of resamples (default: the interval spec's,
-        9999).
     seed : None, int, SeedSequence or Generator
         The randomness of the bootstrap and of the two tests of independence (a Monte Carlo
         law where the exact one is too large).
@@ -359,14 +358,7 @@ def difference_test(reference, a=None, b=None, index="adjusted_rand", *,
     if spec is not None and spec.method not in INTERVAL_METHODS[method]:
         raise ValueError(f"interval method {spec.method!r} is not one of method={method!r}'s "
                          f"{list(INTERVAL_METHODS[method])}")
-    if n_resamples is not None:
-        if method != "bootstrap":
-            raise ValueError("n_resamples is for method='bootstrap'")
-        if isinstance(n_resamples, bool) or not isinstance(n_resamples, (int, np.integer)) \
-                or n_resamples < 2:
-            raise ValueError(f"n_resamples must be an integer >= 2, got {n_resamples!r}")
-    B = int(n_resamples if n_resamples is not None else
-            spec.n_resamples if spec is not None else 9999)
+    B = spec.n_resamples if spec is not None else 9999
     rng = check_seed(seed)
     level = spec.confidence_level if spec is not None else math.nan
     if isinstance(rec, PairIndex):
@@ -393,7 +385,8 @@ def difference_test(reference, a=None, b=None, index="adjusted_rand", *,
                               values, rng)
     return _test(rec, values, loo_a[i, j] - loo_b[i, k], tw.weights.astype(float),
                  tw.describe(), near, alternative, method, level, B,
-                 lambda: _bootstrap(rec, opts, tw, B, rng))
+                 lambda: _bootstrap(rec, opts, tw, B,
+                                    spec.generator(rng) if spec is not None else rng))
 
 
 def _pair_test(rec, opts, reference, a, b, data, dropna, join, alternative, method, level,

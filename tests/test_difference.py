@@ -248,7 +248,7 @@ def test_no_spread_with_a_nonzero_difference_is_na_with_the_reason():
     (dict(method="wald"), ValueError, r"method"),
     (dict(interval="BCa"), ValueError, r"interval method 'BCa'.*\['auto', 'jackknife'\]"),
     (dict(interval=1.5), ValueError, r"interval"),
-    (dict(n_resamples=99), ValueError, r"n_resamples is for method='bootstrap'"),
+    (dict(n_resamples=99), TypeError, r"n_resamples= is a setting of the interval"),
     (dict(confidence_level=0.9), TypeError, r"confidence_level= is a setting of the interval"),
     (dict(a=np.eye(4)), TypeError, r"a is a 2-D array.*hard partitions"),
     (dict(b=[{0, 1}, {2, 3}]), TypeError, r"b is a cover"),
@@ -339,7 +339,8 @@ def test_a_distance_says_that_less_is_closer_and_one_sided_intervals_are_open():
 def test_the_bootstrap_agrees_with_the_jackknife_on_a_large_sample():
     ref, a, b = three(n=400, rho_a=0.3, rho_b=0.45, seed=7)
     jack = ca.difference_test(ref, a, b)
-    boot = ca.difference_test(ref, a, b, method="bootstrap", n_resamples=2000, seed=1)
+    boot = ca.difference_test(ref, a, b, method="bootstrap", interval={"n_resamples": 2000},
+                              seed=1)
     assert boot.statistic == jack.statistic
     # two estimates of one standard error: the bootstrap's from 2,000 resamples has a
     # relative s.e. of about 1 / sqrt(2 B) = 1.6%; the two differ by O(1/n) besides
