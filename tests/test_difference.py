@@ -300,6 +300,15 @@ def test_series_are_paired_by_their_index():
             == ca.difference_test(ref, a, b).statistic)
 
 
+def test_a_three_way_table_with_an_empty_class_is_read_without_it():
+    ref, a, b = three()
+    counts = np.zeros((4, 3, 3), dtype=int)  # reference class 3: no object (a sample of a
+    np.add.at(counts, (ref, a, b), 1)         # population where it is rare)
+    assert ca.difference_test(counts).statistic == ca.difference_test(ref, a, b).statistic
+    with pytest.raises(ValueError, match="reference"):
+        ca.difference_test(np.zeros((2, 2, 2)))
+
+
 def test_a_three_way_table_of_counts_is_the_same_test():
     ref, a, b = three()
     counts = np.zeros((3, 3, 3), dtype=int)
