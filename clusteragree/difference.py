@@ -31,13 +31,18 @@ from .nulls.distribution import ALTERNATIVES
 from .tables import ContingencyTable
 
 __all__ = ["DifferenceTest", "difference_test", "DIFFERENCE_COLUMNS", "METHODS",
-           "INDEPENDENCE_LEVEL", "MAX_JACKKNIFE_CELLS"]
+           "INDEPENDENCE_LEVEL", "MAX_JACKKNIFE_CELLS", "MAX_CELL_PAIRS"]
 
 #: The ways of making the standard error, interval and p-value.
-METHODS = ("jackknife", "bootstrap")
+METHODS = ("jackknife", "corrected", "bootstrap")
 
 #: The interval methods (``interval=``'s method) each method takes; "auto" is its default.
-INTERVAL_METHODS = {"jackknife": ("auto", "jackknife"), "bootstrap": ("auto", "percentile")}
+INTERVAL_METHODS = {"jackknife": ("auto", "jackknife"), "corrected": ("auto", "jackknife"),
+                    "bootstrap": ("auto", "percentile")}
+
+#: The most pairs of non-empty cells of the 3-way table ``method="corrected"`` takes (one
+#: second difference each).
+MAX_CELL_PAIRS = 10**7
 
 #: The most cells the leave-one-out tables of one call may hold together (one table per
 #: non-empty cell of each 2-way table, evaluated in chunks): beyond it the jackknife of dense
@@ -68,6 +73,54 @@ def _leave_one_out(rec: Index, options: dict, table: np.ndarray) -> np.ndarray:
             raise ValueError(f"index {rec.name!r} is not defined on some table with one "
                              f"object left out, so it has no jackknife here: {exc}") from None
     return out
+
+
+def _leave_two_out(rec: Index, options: dict, table: np.ndarray) -> np.ndarray:
+    """The index on the table with two objects left out, of the non-empty cells u and v
+    (u <= v, in ``np.nonzero`` order; u == v when the cell holds two): a symmetric array
+    over the pairs of non-empty cells (nan where a cell holds one object only)."""
+    rows, cols = np.nonzero(table)
+    U = rows.size
+    p, q = np.triu_indices(U)
+    ok = (p != q) | (table[rows, cols][p] >= 2)
+    p, q = p[ok], q[ok]
+    out = np.full((U, U), np.nan)
+    chunk = max(1, CHUNK_CELLS // table.size)
+    for start in range(0, p.size, chunk):
+        pp, qq = p[start:start + chunk], q[start:start + chunk]
+        tables = np.repeat(table[None], pp.size, axis=0)
+        at = np.arange(pp.size)
+        np.subtract.at(tables, (at, rows[pp], cols[pp]), 1)
+        np.subtract.at(tables, (at, rows[qq], cols[qq]), 1)
+        try:
+            values = values_on_tables([rec], {rec.name: options}, tables)[rec.name]
+        except ValueError as exc:
+            raise ValueError(f"index {rec.name!r} is not defined on some table with two "
+                             f"objects left out, so method='corrected' has no correction "
+                             f"here: {exc}") from None
+        out[pp, qq] = out[qq, pp] = values
+    return out
+
+
+def _second_differences(rec: Index, options: dict, tw: ThreeWay, delta: float,
+                        loo: np.ndarray) -> float:
+    """Q = sum over the pairs of objects o < o' of d^2, d = Delta - Delta_(o) - Delta_(o')
+    + Delta_(o, o'): the quadratic part of Delta's decomposition (Efron & Stein 1981), from
+    one table with two objects left out per pair of non-empty cells of each 2-way table."""
+    w = tw.weights.astype(float)
+    K, Qa, Qb = tw.shape
+    p, q = np.triu_indices(w.size)
+    ok = (p != q) | (w[p] >= 2)
+    p, q = p[ok], q[ok]
+    second = []
+    for table, ax, Q in ((tw.table_a, 1, Qa), (tw.table_b, 2, Qb)):
+        where = np.full(K * Q, -1)  # the 3-way cell's 2-way cell, in np.nonzero order
+        where[np.flatnonzero(table)] = np.arange(np.count_nonzero(table))
+        u = where[tw.cells[:, 0] * Q + tw.cells[:, ax]]
+        second.append(_leave_two_out(rec, options, table)[u[p], u[q]])
+    d = delta - loo[p] - loo[q] + (second[0] - second[1])
+    pairs = np.where(p == q, w[p] * (w[p] - 1) / 2, w[p] * w[q])
+    return float(np.sum(pairs * d ** 2))
 
 
 def _bootstrap(rec: Index, options: dict, tw: ThreeWay, n_resamples: int, rng) -> np.ndarray:
@@ -377,24 +430,31 @@ def difference_test(reference, a=None, b=None, index="adjusted_rand", *,
                          f"with one object left out ({K:,} x {Qa:,} and {K:,} x {Qb:,}, one "
                          f"per non-empty cell) hold {work:,} cells together, more than "
                          f"{MAX_JACKKNIFE_CELLS:,}")
+    m = tw.weights.size
+    if method == "corrected" and m * (m + 1) // 2 > MAX_CELL_PAIRS:
+        raise ValueError(f"method='corrected' takes one table per pair of non-empty cells of "
+                         f"the 3-way table, and this one has {m:,} (more than "
+                         f"{MAX_CELL_PAIRS:,} pairs): use method='jackknife'")
     tables = (tw.table_a, tw.table_b)
     values = tuple(float(evaluate_checked(rec, t, opts)) for t in tables)
     loo_a, loo_b = (_leave_one_out(rec, opts, t) for t in tables)
     i, j, k = tw.cells.T
     near = _near_independence(rec, opts, [as_clusterings(ContingencyTable(t)) for t in tables],
                               values, rng)
-    return _test(rec, values, loo_a[i, j] - loo_b[i, k], tw.weights.astype(float),
-                 tw.describe(), near, alternative, method, level, B,
+    loo = loo_a[i, j] - loo_b[i, k]
+    return _test(rec, values, loo, tw.weights.astype(float), tw.describe(), near, alternative,
+                 method, level, B,
                  lambda: _bootstrap(rec, opts, tw, B,
-                                    spec.generator(rng) if spec is not None else rng))
+                                    spec.generator(rng) if spec is not None else rng),
+                 lambda: _second_differences(rec, opts, tw, values[0] - values[1], loo))
 
 
 def _pair_test(rec, opts, reference, a, b, data, dropna, join, alternative, method, level,
                rng) -> DifferenceTest:
     """The test of an index of object pairs (memberships, covers, similarity matrices): the
     object jackknife, n evaluations of each index."""
-    if method == "bootstrap":
-        raise ValueError(f"method='bootstrap' resamples the 3-way table of hard partitions; "
+    if method != "jackknife":
+        raise ValueError(f"method={method!r} resamples the 3-way table of hard partitions; "
                          f"index {rec.name!r} compares memberships or similarity matrices "
                          f"({rec.family}): use method='jackknife' (the object jackknife)")
     (ca_, pa), (cb, pb) = _pair_inputs(rec, reference, a, b, data, dropna, join)
@@ -409,14 +469,15 @@ def _pair_test(rec, opts, reference, a, b, data, dropna, join, alternative, meth
     name = (f"reference, a and b ({pa[1]}, {pa[3]} and {pb[3]} inputs; n = {n:,} objects, "
             "each left out in turn)")
     return _test(rec, values, loo, np.ones(n), name, near, alternative, method, level, 0,
-                 None)
+                 None, None)
 
 
 def _test(rec, values, loo, weights, data_name, near, alternative, method, level, B,
-          bootstrap) -> DifferenceTest:
+          bootstrap, second) -> DifferenceTest:
     """The test from the two agreements and the leave-one-out differences (with how many
     objects each stands for); ``near``: the clusterings near independence; ``bootstrap``
-    draws the resampled differences (method "bootstrap")."""
+    draws the resampled differences (method "bootstrap"), ``second`` sums the squared second
+    differences (method "corrected")."""
     value_a, value_b = values
     delta = value_a - value_b
     n = int(round(weights.sum()))
@@ -457,6 +518,14 @@ def _test(rec, values, loo, weights, data_name, near, alternative, method, level
         return _na(common, notes, "every object's leave-one-out difference gives the same "
                                   "pseudovalue: the jackknife has no spread to make a standard "
                                   "error from", estimate=ji.center)
+    if method == "corrected":
+        var = (n / (n - 1)) ** 2 * se ** 2 - (n - 3) / (n - 1) * second()
+        if not var > tol ** 2:
+            return _na(common, notes, f"the corrected variance is {var:.3g}, not positive "
+                                      "(the quadratic part of the difference exceeds its "
+                                      "jackknife variance): method='jackknife' gives the "
+                                      "plain one", estimate=ji.center)
+        se = math.sqrt(var)
     t = ji.center / se
     lo, hi = _one_sided(ji.center, se, n - 1, level, alternative) if level == level else (
         math.nan, math.nan)
