@@ -409,7 +409,7 @@ def test_the_two_sided_test_holds_its_level_under_equal_population_agreement():
 @pytest.mark.slow
 def test_the_corrected_jackknife_holds_the_level_where_the_plain_one_is_conservative():
     """AMI, n = 100, rho_a = rho_b = 0.6 (weak agreement): over 300 data sets the plain
-    jackknife rejects about 2.3% of the time at 5% (benchmarks/results/difference.md); the
+    jackknife rejects 3.4% of 2,000 at 5% (benchmarks/results/difference.md); the
     corrected one is refused only below p = 0.001 of binomial(300, 0.05)."""
     rng = np.random.default_rng(20261126)
     p = (np.array([0.4, 0.3, 0.2, 0.1])[:, None, None]
