@@ -299,7 +299,8 @@ class AgreementMatrix:
     >>> m = ca.agreement_matrix({"a": [0, 0, 1, 1], "b": [0, 0, 1, 2], "c": [0, 1, 0, 1]},
     ...                         index="rand")
     >>> m.statistic.round(3)
-           a      b      c
+    y      a      b      c
+    x                     
     a  1.000  0.833  0.333
     b  0.833  1.000  0.500
     c  0.333  0.500  1.000
@@ -475,9 +476,9 @@ def agreement_matrix(clusterings, index="adjusted_rand", *, test=False, multiple
     (``accuracy``: the share of objects on the best one-to-one matching of the clusters), and
     ``cl_dissimilarity`` "VI" (``variation_of_information``, natural logarithms). clue's
     ensemble matrix of an asymmetric measure holds (i, j) with the i-th partition as the
-    first argument, as here; ``purity(x, y)`` here is the share of objects in the majority
-    class of y within each cluster of x (see ``ca.list_indices()``), so compare orientations
-    before comparing numbers.
+    first argument, as here; ``purity(x, y)`` here is (1/n) sum_q max_k n_kq, the share of
+    objects in the majority class of x within each cluster of y (``ca.list_indices()``), so
+    compare orientations before comparing numbers.
 
     Parameters
     ----------
@@ -555,9 +556,9 @@ def agreement_matrix(clusterings, index="adjusted_rand", *, test=False, multiple
     >>> m.statistic.round(3)
     y      a      b      c
     x                     
-    a  1.000  0.667  0.400
-    b  0.667  1.000  0.467
-    c  0.400  0.467  1.000
+    a  1.000  0.667  0.467
+    b  0.667  1.000  0.400
+    c  0.467  0.400  1.000
     """
     rec = get_index(index)
     if not (isinstance(rec, TableIndex)
