@@ -383,7 +383,8 @@ class AgreementMatrix:
         Euclidean the distances among the coordinates (all components) reproduce D. Negative
         eigenvalues (the non-Euclidean part of D) are left out: a component whose eigenvalue is
         not positive has coordinates 0, and ``attrs["eigenvalues"]`` holds every eigenvalue
-        (largest first) so that the share left out can be read.
+        (largest first) so that the share left out can be read. Each axis's sign is fixed: its
+        coordinate of largest magnitude is positive.
 
         Parameters
         ----------
@@ -408,6 +409,9 @@ class AgreementMatrix:
         eigenvalues, vectors = eigenvalues[order], vectors[:, order]
         scale = np.sqrt(np.clip(eigenvalues[:n_components], 0, None))
         coords = vectors[:, :n_components] * scale
+        # each axis's sign fixed (its largest coordinate positive), not left to LAPACK
+        big = coords[np.argmax(np.abs(coords), axis=0), np.arange(n_components)]
+        coords = coords * np.where(big < 0, -1.0, 1.0)
         out = pd.DataFrame(coords, index=self.statistic.index,
                            columns=[f"dim{c + 1}" for c in range(n_components)])
         out.attrs["eigenvalues"] = eigenvalues

@@ -274,6 +274,8 @@ def test_embedding_reproduces_euclidean_distances():
     assert np.abs(coords.attrs["eigenvalues"][3:]).max() < 1e-10 * d.max() ** 2
     np.testing.assert_allclose(pdist(coords.to_numpy()), pdist(points), atol=1e-8)
     assert list(coords.index) == names and list(coords.columns) == ["dim1", "dim2", "dim3"]
+    values = coords.to_numpy()  # each axis's sign fixed: its largest coordinate positive
+    assert (values[np.abs(values).argmax(axis=0), [0, 1, 2]] > 0).all()
     with pytest.raises(ValueError, match="n_components must be at most"):
         m.embedding(7)
 
