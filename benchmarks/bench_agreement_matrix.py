@@ -20,9 +20,9 @@ import tracemalloc
 
 import numpy as np
 import pandas as pd
+from _bench import fmt_s, print_header
 
 import clusteragree as ca
-from _bench import fmt_s, print_header
 
 
 def clusterings(k: int, n: int, seed: int = 0) -> pd.DataFrame:

@@ -18,13 +18,13 @@ from ._docs import fill_doc
 from ._validate import check_bool, check_options, check_positive_int, suggest
 from .indices import PairIndex, TableIndex, evaluate_checked, get_index
 from .inference import agreement_test
+from .inputs.labels import check_labels
 from .interval_spec import as_interval_spec, misplaced_interval_settings
 from .intervals import confidence_interval
-from .inputs.labels import check_labels
 from .nulls import NullSpec
 from .results import FLOAT_COLUMNS, INT_COLUMNS, RESULT_COLUMNS, ResultsFrame
 
-__all__ = ["agreement_matrix", "AgreementMatrix", "MULTIPLE_METHODS"]
+__all__ = ["MULTIPLE_METHODS", "AgreementMatrix", "agreement_matrix"]
 
 #: The multiplicity adjustments of ``statsmodels.stats.multitest.multipletests`` by their full
 #: names (its short aliases, e.g. "hs" or "fdr_i", are accepted too).
@@ -256,7 +256,6 @@ def _reference_differences(matrix) -> None:
     """The pairwise difference tests of the clusterings' agreements with the reference
     (issue 31, item 1: ``ca.difference_test``, Holm-adjusted). Their place: filled in once
     ``difference_test`` is merged; until then ``m.reference_differences`` is None."""
-    return None
 
 
 @dataclass(repr=False)

@@ -10,7 +10,7 @@ import numpy as np
 
 from ._validate import check_choice
 
-__all__ = ["plot_matrix", "PLOT_KINDS"]
+__all__ = ["PLOT_KINDS", "plot_matrix"]
 
 #: The kinds of plot of a matrix.
 PLOT_KINDS = ("heatmap", "clustermap", "mds")
