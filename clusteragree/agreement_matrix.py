@@ -15,13 +15,14 @@ import numpy as np
 import pandas as pd
 
 from ._docs import fill_doc
-from ._validate import check_bool, check_options, check_positive_int, suggest
+from ._validate import check_bool, check_choice, check_options, check_positive_int, suggest
 from .indices import PairIndex, TableIndex, evaluate_checked, get_index
 from .inference import agreement_test
 from .inputs.labels import check_labels
 from .interval_spec import as_interval_spec, misplaced_interval_settings
 from .intervals import confidence_interval
 from .nulls import NullSpec
+from .nulls.distribution import ALTERNATIVES
 from .results import FLOAT_COLUMNS, INT_COLUMNS, RESULT_COLUMNS, ResultsFrame
 
 __all__ = ["MULTIPLE_METHODS", "AgreementMatrix", "agreement_matrix"]
@@ -158,7 +159,7 @@ def _evaluator(rec, opts):
     return lambda batch: np.asarray(rec.on_table(batch, **opts), dtype=float)
 
 
-def _matrix_values(rec, opts, codes, sizes, progress: bool) -> np.ndarray:
+def _matrix_values(rec, opts, names, codes, sizes, progress: bool) -> np.ndarray:
     """The K x K matrix of the index: entry (i, j) the index of (clusterings[i], clusterings[j]).
 
     Each pair's table is made once (i < j), with its transpose for an asymmetric index, and
@@ -169,9 +170,22 @@ def _matrix_values(rec, opts, codes, sizes, progress: bool) -> np.ndarray:
     pending: dict = {}  # shape -> (list of (i, j), list of tables)
     held = 0
 
+    def refused(where, tables, err):
+        """The refusal of a batch, naming the first pair the index is not defined for."""
+        for (i, j), table in zip(where, tables):
+            try:
+                evaluate(table)
+            except ValueError as one:
+                raise ValueError(f"clusterings[{names[i]!r}] (x) and clusterings[{names[j]!r}] "
+                                 f"(y): {one}") from None
+        raise err
+
     def flush():
         for (where, tables) in pending.values():
-            out = evaluate(np.stack(tables))
+            try:
+                out = evaluate(np.stack(tables))
+            except ValueError as err:
+                refused(where, tables, err)
             for (i, j), v in zip(where, np.atleast_1d(out)):
                 values[i, j] = v
         pending.clear()
@@ -196,7 +210,8 @@ def _matrix_values(rec, opts, codes, sizes, progress: bool) -> np.ndarray:
         pairs = tqdm(pairs, desc="pairs of clusterings", unit="pair", disable=None)
     for i, j in pairs:
         if sizes[i] * sizes[j] > _MAX_TABLE_CELLS:
-            raise ValueError(f"the table of clusterings {i + 1} and {j + 1} would have "
+            raise ValueError(f"the table of clusterings[{names[i]!r}] and "
+                             f"clusterings[{names[j]!r}] would have "
                              f"{sizes[i]:,} x {sizes[j]:,} cells: too many for a dense table; "
                              "ca.agreement compares them through a sparse table")
         table = _table(codes[i], sizes[i], codes[j], sizes[j], buf)
@@ -572,6 +587,15 @@ def agreement_matrix(clusterings, index="adjusted_rand", *, test=False, multiple
                         "table; compare such clusterings pair by pair with ca.agreement")
     test = check_bool(test, "test")
     multiple = _check_multiple(multiple)
+    if alternative is not None:
+        check_choice(alternative, "alternative", ALTERNATIVES)
+    if not test:  # the null's settings would be silently unused
+        given = [f"{k}={v!r}" for k, v in (("method", method), ("model", model),
+                                           ("n_sim", n_sim), ("alternative", alternative))
+                 if v is not None and not (k == "method" and v == "auto")]
+        if given:
+            raise ValueError(f"{', '.join(given)}: settings of the tests of the pairs, which "
+                             "test=False does not make; pass test=True")
     ispec = as_interval_spec(interval)
     misplaced_interval_settings(options)
     opts = check_options(options, rec.options, f"index {rec.name!r}")
@@ -593,7 +617,7 @@ def agreement_matrix(clusterings, index="adjusted_rand", *, test=False, multiple
         raise ValueError(f"index {rec.name!r} needs at least {rec.min_n} objects "
                          f"({rec.min_n_reason}), got n = {n}")
 
-    values = _matrix_values(rec, opts, codes, sizes, progress=True)
+    values = _matrix_values(rec, opts, names, codes, sizes, progress=True)
     k = len(names)
     pairs = _pair_list(k, rec.symmetric)
     n_ref = k if ref_name else 0

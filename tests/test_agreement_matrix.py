@@ -140,6 +140,9 @@ def test_refusals_name_the_argument():
         ca.agreement_matrix(df, index="agri")
     with pytest.raises(ValueError, match="reference='class' is not a clustering's name"):
         ca.agreement_matrix(df, reference="class")
+    with pytest.raises(ValueError, match=r"clusterings\['truth'\] \(x\) and "
+                                         r"clusterings\['noisy'\] \(y\): kappa needs"):
+        ca.agreement_matrix(df, index="kappa")
     with pytest.raises(TypeError, match="unknown option 'bse'"):
         ca.agreement_matrix(df, index="vi", bse=2)
 
@@ -153,6 +156,10 @@ def test_bad_multiple_is_refused_before_any_work():
         ca.agreement_matrix(unread, test=True, multiple="lfdr")
     with pytest.raises(TypeError, match="test must be True or False"):
         ca.agreement_matrix(unread, test="yes")
+    with pytest.raises(ValueError, match="alternative must be one of"):
+        ca.agreement_matrix(unread, test=True, alternative="bigger")
+    with pytest.raises(ValueError, match="n_sim=99: settings of the tests .* pass test=True"):
+        ca.agreement_matrix(unread, n_sim=99)
 
 
 # -- the tests of the pairs ------------------------------------------------------------------
@@ -215,8 +222,8 @@ def test_intervals_equal_agreement_test_intervals():
     df = _clusterings()[["truth", "noisy", "finer"]]
     spec = ca.IntervalSpec(method="percentile", n_resamples=200)
     for test in (True, False):
-        m = ca.agreement_matrix(df, test=test, method="patefield", n_sim=99, seed=4,
-                                interval=spec)
+        null = {"method": "patefield", "n_sim": 99} if test else {}
+        m = ca.agreement_matrix(df, test=test, seed=4, interval=spec, **null)
         frame = m.to_frame()
         children = np.random.SeedSequence(4).spawn(3)
         for p, (a, b) in enumerate([("truth", "noisy"), ("truth", "finer"),
