@@ -45,6 +45,7 @@ def main():
     pairs = k * (k - 1) // 2
     print_header(f"agreement_matrix: {k} clusterings of n = {n:,}, all {pairs:,} pairs of ARI",
                  "pandas", pd.__version__)
+    print("  here: one timed run of the matrix and of the sample of separate calls")
     df = clusterings(k, n)
     ca.agreement_matrix(df.iloc[:1000, :3])  # warm-up: imports, first calls
 
