@@ -19,7 +19,7 @@ from .intervals import confidence_interval
 from .interval_spec import IntervalSpec
 from .inference import (AgreementTest, adjust, agreement, agreement_test, compare,
                         format_results, iadjust)
-from .agreement_matrix import AgreementMatrix, agreement_matrix
+from .many_clusterings import AgreementMatrix, agreement_matrix
 from .reports.runner import list_reports, report, report_parameters
 from ._version import __version__ as __version__
 from .tables import ContingencyTable, PairCounts

@@ -16,7 +16,7 @@ from sklearn import metrics
 from statsmodels.stats.multitest import multipletests
 
 import clusteragree as ca
-from clusteragree.agreement_matrix import MULTIPLE_METHODS, AgreementMatrix
+from clusteragree.many_clusterings import MULTIPLE_METHODS, AgreementMatrix
 
 matplotlib.use("Agg")
 

@@ -4,7 +4,7 @@
 from the codes (one ``bincount``) and evaluates the tables in batches through the registry;
 ``AgreementMatrix`` holds the square matrix, the tests of the pairs with their multiplicity
 adjustment, and the map of the clusterings (classical MDS). Its plots are drawn by
-``clusteragree.agreement_plots``.
+``clusteragree.many_clusterings_plots``.
 """
 
 from __future__ import annotations
@@ -449,7 +449,7 @@ class AgreementMatrix:
             The Axes drawn on (a ClusterGrid for "clustermap"; its ``.figure`` is the
             figure). The title names the index, its model and method.
         """
-        from .agreement_plots import plot_matrix
+        from .many_clusterings_plots import plot_matrix
 
         return plot_matrix(self, kind, ax)
 
