@@ -16,6 +16,7 @@ from .indices import get_index, list_indices, mari_null_moments
 from .indices.fuzzy import membership_kind
 from .indices.matrices import coassociation
 from .intervals import confidence_interval
+from .difference import DifferenceTest, difference_test
 from .interval_spec import IntervalSpec
 from .inference import (AgreementTest, adjust, agreement, agreement_test, compare,
                         format_results, iadjust)
@@ -46,6 +47,8 @@ __all__ = [
     "PairCounts",
     "agreement",
     "confidence_interval",
+    "DifferenceTest",
+    "difference_test",
     "IntervalSpec",
     "coassociation",
     "membership_kind",

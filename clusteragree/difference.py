@@ -1,0 +1,474 @@
+"""The paired test of two agreements with one reference: Delta = I(reference, a) - I(reference, b).
+
+Two clusterings a and b of the same n objects are each compared with a reference by one table
+index I. The objects are the sampling unit: each carries a triple (reference, a, b), so the
+three labellings form one K x Qa x Qb table, and the two agreements are correlated through it.
+``difference_test`` gives Delta, its standard error, a confidence interval and a p-value for
+Delta = 0, by the leave-one-object-out jackknife (the default) or the paired bootstrap of the
+objects; ``DifferenceTest`` holds the result, printed like R's ``htest``. Indices of object
+pairs (fuzzy and overlapping memberships, similarity matrices) take the object jackknife, each
+object left out in turn.
+"""
+
+from __future__ import annotations
+
+import math
+import warnings
+
+import numpy as np
+from scipy import sparse, stats
+
+from ._validate import check_choice, check_options, check_seed
+from .difference_results import DIFFERENCE_COLUMNS, DifferenceTest
+from .indices import Index, PairIndex, evaluate_checked, evaluate_pairwise, get_index
+from .inputs import as_clusterings
+from .inputs.triples import ThreeWay, as_three_way
+from .interval_rules import jackknife_interval
+from .interval_spec import as_interval_spec, misplaced_interval_settings
+from .intervals import CHUNK_CELLS, independence_laws
+from .nulls._request import values_on_tables
+from .nulls.distribution import ALTERNATIVES
+from .tables import ContingencyTable
+
+__all__ = ["DifferenceTest", "difference_test", "DIFFERENCE_COLUMNS", "METHODS",
+           "INDEPENDENCE_LEVEL", "MAX_JACKKNIFE_CELLS"]
+
+#: The ways of making the standard error, interval and p-value.
+METHODS = ("jackknife", "bootstrap")
+
+#: The interval methods (``interval=``'s method) each method takes; "auto" is its default.
+INTERVAL_METHODS = {"jackknife": ("auto", "jackknife"), "bootstrap": ("auto", "percentile")}
+
+#: The most cells the leave-one-out tables of one call may hold together (one table per
+#: non-empty cell of each 2-way table, evaluated in chunks): beyond it the jackknife of dense
+#: tables takes minutes, and the call is refused before any work.
+MAX_JACKKNIFE_CELLS = 10**9
+
+#: The level of the test of independence of each agreement: not rejected, the agreement sits
+#: near independence, where its U-statistics degenerate (a warning and ``note`` say so).
+INDEPENDENCE_LEVEL = 0.05
+
+
+# -- the computation ---------------------------------------------------------------------------
+
+
+def _leave_one_out(rec: Index, options: dict, table: np.ndarray) -> np.ndarray:
+    """The index on the table with one object of cell (i, j) left out, for every non-empty
+    cell (nan elsewhere): one batch of tables, in chunks of bounded memory."""
+    rows, cols = np.nonzero(table)
+    out = np.full(table.shape, np.nan)
+    chunk = max(1, CHUNK_CELLS // table.size)
+    for start in range(0, rows.size, chunk):
+        r, c = rows[start:start + chunk], cols[start:start + chunk]
+        tables = np.repeat(table[None], r.size, axis=0)
+        tables[np.arange(r.size), r, c] -= 1
+        try:
+            out[r, c] = values_on_tables([rec], {rec.name: options}, tables)[rec.name]
+        except ValueError as exc:
+            raise ValueError(f"index {rec.name!r} is not defined on some table with one "
+                             f"object left out, so it has no jackknife here: {exc}") from None
+    return out
+
+
+def _bootstrap(rec: Index, options: dict, tw: ThreeWay, n_resamples: int, rng) -> np.ndarray:
+    """Delta on ``n_resamples`` resamples of the objects: multinomial draws of the 3-way
+    table's cells, each summed into its two 2-way tables (one batch per chunk)."""
+    K, Qa, Qb = tw.shape
+    m = tw.weights.size
+    ones = np.ones(m, dtype=np.int64)
+    into = [sparse.csr_matrix((ones, (np.arange(m), tw.cells[:, 0] * Q + tw.cells[:, ax])),
+                              shape=(m, K * Q)) for ax, Q in ((1, Qa), (2, Qb))]
+    p = tw.weights / tw.n
+    out = np.empty(n_resamples)
+    chunk = max(1, CHUNK_CELLS // max(m, K * Qa, K * Qb))
+    for start in range(0, n_resamples, chunk):
+        stop = min(n_resamples, start + chunk)
+        draws = rng.multinomial(tw.n, p, size=stop - start)
+        values = []
+        for M, Q in zip(into, (Qa, Qb)):
+            tables = np.asarray((M.T @ draws.T).T, dtype=np.int64).reshape(-1, K, Q)
+            try:
+                values.append(values_on_tables([rec], {rec.name: options}, tables)[rec.name])
+            except ValueError as exc:
+                raise ValueError(f"index {rec.name!r} is not defined on some bootstrap "
+                                 f"resample of the objects, so it has no bootstrap here: "
+                                 f"{exc}") from None
+        out[start:stop] = values[0] - values[1]
+    return out
+
+
+def _near_independence(rec: Index, options: dict, clusterings, statistics, rng) -> list[str]:
+    """The clusterings (of "a", "b") whose test of independence from the reference (the index
+    against its permutation null, one-sided towards agreement) does not reject."""
+    near = []
+    side = "greater" if rec.higher_is_better else "less"
+    for name, clus, value in zip(("a", "b"), clusterings, statistics):
+        law = independence_laws(clus, [rec], {rec.name: options}, rng)[rec.name]
+        p = law.pvalue(value, side) if law.has_law else math.nan
+        if math.isfinite(p) and p > INDEPENDENCE_LEVEL:
+            near.append(f"{name} (p = {p:.3g})")
+    return near
+
+
+def _without(M: np.ndarray, fmt: str, o: int) -> np.ndarray:
+    """A clustering without object o: its row (and, for a similarity matrix, its column); a
+    cluster left with no member is no cluster (as a resample leaves it out)."""
+    if fmt == "matrix":
+        return np.delete(np.delete(M, o, axis=0), o, axis=1)
+    sub = np.delete(M, o, axis=0)
+    kept = sub.any(axis=0)
+    return sub if kept.all() else sub[:, kept]
+
+
+def _object_jackknife(rec: Index, options: dict, pair, n: int) -> np.ndarray:
+    """An index of object pairs with each of the n objects left out in turn."""
+    X, fx, Y, fy = pair
+    try:
+        return np.array([evaluate_pairwise(rec, (_without(X, fx, o), fx, _without(Y, fy, o),
+                                                 fy), options) for o in range(n)])
+    except ValueError as exc:
+        raise ValueError(f"index {rec.name!r} is not defined with some object left out, so "
+                         f"it has no jackknife here: {exc}") from None
+
+
+def _pair_inputs(rec: Index, reference, a, b, data, dropna, join):
+    """The clusterings of (reference, a) and (reference, b) for an index of object pairs,
+    each converted by the entry (``as_clusterings``); its errors name the pair."""
+    out = []
+    for arg, other in (("a", a), ("b", b)):
+        if other is None:
+            raise TypeError(f"{arg} is missing: pass three clusterings reference, a, b of the "
+                            "same objects")
+        try:
+            clus = as_clusterings(reference, other, data=data, dropna=dropna, join=join,
+                                  table=False, pairs=[rec.name])
+            pair = clus.pair(rec)
+        except (TypeError, ValueError) as exc:
+            raise type(exc)(f"reference and {arg} (x and y below): {exc}") from None
+        out.append((clus, pair))
+    (_, pa), (_, pb) = out
+    if pa[0].shape != pb[0].shape or not np.array_equal(pa[0], pb[0]):
+        raise ValueError(f"b must cluster the same objects as reference and a: reference has "
+                         f"{pa[0].shape[0]} objects against a and {pb[0].shape[0]} against b "
+                         "(pandas objects are paired by their index, each pair apart)")
+    return out
+
+
+def _one_sided(center, se, df, level, alternative):
+    """A t interval: two-sided, or one-sided with an infinite bound (as R's t.test)."""
+    if alternative == "two-sided":
+        q = stats.t.ppf(0.5 + level / 2, df)
+        return center - q * se, center + q * se
+    q = stats.t.ppf(level, df)
+    return (center - q * se, math.inf) if alternative == "greater" else (-math.inf,
+                                                                         center + q * se)
+
+
+def _t_pvalue(t, df, alternative) -> float:
+    if alternative == "greater":
+        return float(stats.t.sf(t, df))
+    if alternative == "less":
+        return float(stats.t.cdf(t, df))
+    return float(min(1.0, 2 * stats.t.sf(abs(t), df)))
+
+
+def _boot_pvalue(boot, alternative) -> float:
+    """The p-value of the percentile interval inverted: the least alpha at which the interval
+    of level 1 - alpha leaves 0 out, with the (1 + #) / (B + 1) count of a Monte Carlo test."""
+    B = boot.size
+    below = (1 + np.count_nonzero(boot <= 0)) / (B + 1)  # evidence against Delta > 0 failing
+    above = (1 + np.count_nonzero(boot >= 0)) / (B + 1)
+    if alternative == "greater":
+        return float(below)
+    if alternative == "less":
+        return float(above)
+    return float(min(1.0, 2 * min(below, above)))
+
+
+def _boot_interval(boot, level, alternative):
+    if alternative == "two-sided":
+        lo, hi = np.quantile(boot, [(1 - level) / 2, (1 + level) / 2])
+        return float(lo), float(hi)
+    if alternative == "greater":
+        return float(np.quantile(boot, 1 - level)), math.inf
+    return -math.inf, float(np.quantile(boot, level))
+
+
+def difference_test(reference, a=None, b=None, index="adjusted_rand", *,
+                    alternative="two-sided", interval=0.95, method="jackknife",
+                    seed=None, data=None, dropna=False, join="exact",
+                    **options) -> DifferenceTest:
+    """Which clustering agrees better with a reference: Delta = I(ref, a) - I(ref, b), tested.
+
+    Parameters
+    ----------
+    reference, a, b : array-like, Series, DataFrame or str
+        Three clusterings of the same n objects: the reference and the two compared with it.
+        For a table index, three hard partitions (one label each), three column names of
+        ``data``, or ``reference`` alone as a K x Qa x Qb array of counts (the 3-way table);
+        three pandas Series are paired by their index (``join``), anything else by position.
+        For an index of object pairs, what the index takes (fuzzy or overlapping memberships,
+        covers, similarity matrices, labels; ``kinds`` in ``ca.list_indices()``).
+    index : str or Index, default "adjusted_rand"
+        An index of ``ca.list_indices()`` that is a similarity or a distance, with the
+        reference as its x: a table index (hard partitions, by their contingency table), or
+        an index of object pairs (by the object jackknife).
+    alternative : {"two-sided", "greater", "less"}, default "two-sided"
+        The alternative to Delta = 0: "greater" is Delta > 0, which for a similarity says a
+        agrees better with the reference and for a distance says b does.
+    interval : None, float, str, dict or IntervalSpec, default 0.95
+        The confidence interval, as ``compare``'s ``interval=`` (a level, a method name, a
+        dict of ``IntervalSpec`` fields or a spec): its method "auto" (the default) or
+        "jackknife" for ``method="jackknife"``, "auto" or "percentile" for
+        ``method="bootstrap"``, whose resamples are the spec's ``n_resamples`` (9999; e.g.
+        ``interval={"n_resamples": 999}``) drawn from its ``seed`` when it has one; None: no
+        interval. A one-sided alternative gets a one-sided interval (an infinite bound), as
+        R's ``t.test``.
+    method : {"jackknife", "bootstrap"}, default "jackknife"
+        How the standard error, interval and p-value are made (see Notes).
+    seed : None, int, SeedSequence or Generator
+        The randomness of the bootstrap and of the two tests of independence (a Monte Carlo
+        law where the exact one is too large).
+    data : DataFrame, optional
+        Read ``reference``, ``a`` and ``b`` as column names of ``data``.
+    dropna : bool, default False
+        Leave out the objects with a missing label in any of the three; by default a missing
+        label is an error.
+    join : {"exact", "inner"}, default "exact"
+        How three pandas Series are paired by their index.
+    **options
+        The index's options (``ca.list_indices()`` lists them).
+
+    Returns
+    -------
+    DifferenceTest
+        ``statistic`` (Delta), ``agreement_a``, ``agreement_b``, ``standard_error``,
+        ``pvalue``, ``confidence_interval()``, ``method``, ``note``, ``to_frame()``.
+
+    Raises
+    ------
+    TypeError, ValueError
+        A bad argument, named, before any work: clusterings of different lengths, or of a
+        kind the index does not take, fewer than 3 objects, an unknown index or one that is
+        not a similarity or a distance, a bad alternative, method or interval.
+
+    Warns
+    -----
+    UserWarning
+        The test of independence of a or b from the reference does not reject at level 0.05
+        (``INDEPENDENCE_LEVEL``): the sentence is also in ``note``.
+
+    See Also
+    --------
+    clusteragree.agreement_test : One agreement against chance.
+    clusteragree.confidence_interval : The interval of one agreement.
+
+    Notes
+    -----
+    **Jackknife** (the default). Leaving out one object of cell (i, j, k) of the 3-way table
+    gives the table of (reference, a) less one in cell (i, j) and that of (reference, b)
+    less one in (i, k); every object of a cell gives the same leave-one-out Delta_(i), so the
+    index is evaluated once per non-empty cell of each 2-way table (one batch of tables) and
+    each 3-way cell's value is weighted by its count. The pseudovalues
+    p_o = n Delta - (n - 1) Delta_(o) give the bias-corrected estimate
+    Delta_jack = mean(p) and the standard error s = sqrt(sum (p_o - Delta_jack)^2 /
+    (n (n - 1))) (Quenouille 1956; Tukey 1958; Efron & Tibshirani 1993, ch. 11), as
+    ``clusteragree.interval_rules.jackknife_interval`` computes them; the interval is
+    Delta_jack -/+ t_{n-1} s and the p-value that of t = Delta_jack / s with n - 1 degrees of
+    freedom (the test and the interval agree: the interval leaves 0 out exactly when the
+    test rejects at its level). Every table index is a smooth function of the cell
+    proportions, and the jackknife is its delta-method variance; for the pair-counting
+    indices, ratios of degree-2 U-statistics over pairs of objects, it equals to first order
+    the structural-components variance of DeLong, DeLong & Clarke-Pearson (1988): per-object
+    components of the numerators and denominators of both indices, their covariance, and the
+    delta method (``tests/test_difference.py`` checks the two on ARI). Severiano et al.
+    (2011) use the jackknife so for the adjusted Wallace coefficient. Swapping a_i and b_i is
+    no permutation test (the label sets of a and b are not exchangeable), hence the
+    resampling of the objects.
+
+    **Indices of object pairs** (fuzzy, overlapping, matrix): the same jackknife, each of the
+    n objects left out in turn (its row of a membership matrix, its row and column of a
+    similarity matrix; a cluster left with no member is no cluster), n evaluations of each
+    index.
+
+    **Bootstrap** (table indices): the objects resampled with replacement (a multinomial draw
+    of the 3-way table's cells), Delta on each resample; the percentile interval, and the
+    p-value of the percentile interval inverted: the least alpha at which the level 1 - alpha
+    interval leaves 0 out, (1 + #{Delta* <= 0}) / (B + 1) for "greater" (twice the smaller
+    tail for "two-sided").
+
+    **Regimes.** Where an agreement sits near independence the U-statistics degenerate (the
+    linear term of the expansion vanishes, and the estimate converges at rate n to a
+    non-normal law; ``clusteragree.interval_rules``): the test of independence of each of a
+    and b (the index against its permutation null, as ``confidence_interval``'s "auto"
+    inverts it) is made, and when it does not reject at level 0.05 a warning and ``note``
+    name the clustering. When a and b are the same partition (Delta = 0 on every
+    leave-one-out table) the p-value is 1 and the interval [0, 0], and ``note`` says why;
+    a spread of 0 with Delta != 0 gives NA with the reason, never a p-value of 0.
+
+    References
+    ----------
+    DeLong, E. R., DeLong, D. M. & Clarke-Pearson, D. L. (1988), "Comparing the areas under
+    two or more correlated receiver operating characteristic curves: a nonparametric
+    approach", Biometrics 44, 837-845.
+
+    Severiano, A., Pinto, F. R., Ramirez, M. & Carrico, J. A. (2011), "Adjusted Wallace
+    coefficient as a measure of congruence between typing methods", Journal of Clinical
+    Microbiology 49, 3997-4000.
+
+    Efron, B. & Tibshirani, R. J. (1993), "An Introduction to the Bootstrap", Chapman & Hall,
+    ch. 11 (the jackknife) and 16 (tests).
+
+    Examples
+    --------
+    Two clusterings of iris by a threshold of one measurement: which agrees better with the
+    species?
+
+    >>> import pandas as pd
+    >>> X, species = ca.load_dataset("iris")
+    >>> petal = pd.cut(X["petal length (cm)"], [0, 2.5, 4.8, 10], labels=False)
+    >>> sepal = pd.cut(X["sepal length (cm)"], [0, 5.5, 6.3, 10], labels=False)
+    >>> res = ca.difference_test(species, petal, sepal, index="adjusted_rand")
+    >>> round(res.statistic, 4), round(res.agreement_a, 4), round(res.agreement_b, 4)
+    (0.4818, 0.868, 0.3862)
+    >>> round(res.standard_error, 4), res.pvalue < 1e-10
+    (0.0644, True)
+    >>> low, high = res.confidence_interval()
+    >>> round(low, 3), round(high, 3)
+    (0.354, 0.609)
+    >>> print("\\n".join(str(res).splitlines()[8:12]))
+    t = 7.482, df = 149, p-value = 5.88e-12
+    alternative hypothesis: true difference in adjusted_rand is not equal to 0
+    95 percent confidence interval (jackknife t):
+     0.3545 0.6089
+    """
+    if not isinstance(index, (str, Index)):
+        raise TypeError(f"index must be one index name (a str or an Index record), got "
+                        f"{index!r}")
+    rec = get_index(index)
+    if rec.kind not in ("similarity", "distance"):
+        raise ValueError(f"index {rec.name!r} is a {rec.kind}, not a similarity or a distance "
+                         "of two clusterings (it does not measure their agreement): use an "
+                         "index whose kind is 'similarity' or 'distance' in ca.list_indices()")
+    misplaced_interval_settings(options)
+    opts = check_options(options, rec.options, f"index {rec.name!r}")
+    alternative = check_choice(alternative, "alternative", ALTERNATIVES)
+    method = check_choice(method, "method", METHODS)
+    spec = as_interval_spec(interval)
+    if spec is not None and spec.method not in INTERVAL_METHODS[method]:
+        raise ValueError(f"interval method {spec.method!r} is not one of method={method!r}'s "
+                         f"{list(INTERVAL_METHODS[method])}")
+    B = spec.n_resamples if spec is not None else 9999
+    rng = check_seed(seed)
+    level = spec.confidence_level if spec is not None else math.nan
+    if isinstance(rec, PairIndex):
+        return _pair_test(rec, opts, reference, a, b, data, dropna, join, alternative, method,
+                          level, rng)
+    tw = as_three_way(reference, a, b, data=data, dropna=dropna, join=join)
+    n = tw.n
+    need = max(3, rec.min_n + 1)
+    if n < need:
+        raise ValueError(f"difference_test needs at least {need} objects (index {rec.name!r} "
+                         f"needs {rec.min_n}, and the jackknife one more), got n = {n}")
+    work = sum(int(np.count_nonzero(t)) * t.size for t in (tw.table_a, tw.table_b))
+    if work > MAX_JACKKNIFE_CELLS:
+        K, Qa, Qb = tw.shape
+        raise ValueError(f"too many clusters for the jackknife of dense tables: the tables "
+                         f"with one object left out ({K:,} x {Qa:,} and {K:,} x {Qb:,}, one "
+                         f"per non-empty cell) hold {work:,} cells together, more than "
+                         f"{MAX_JACKKNIFE_CELLS:,}")
+    tables = (tw.table_a, tw.table_b)
+    values = tuple(float(evaluate_checked(rec, t, opts)) for t in tables)
+    loo_a, loo_b = (_leave_one_out(rec, opts, t) for t in tables)
+    i, j, k = tw.cells.T
+    near = _near_independence(rec, opts, [as_clusterings(ContingencyTable(t)) for t in tables],
+                              values, rng)
+    return _test(rec, values, loo_a[i, j] - loo_b[i, k], tw.weights.astype(float),
+                 tw.describe(), near, alternative, method, level, B,
+                 lambda: _bootstrap(rec, opts, tw, B,
+                                    spec.generator(rng) if spec is not None else rng))
+
+
+def _pair_test(rec, opts, reference, a, b, data, dropna, join, alternative, method, level,
+               rng) -> DifferenceTest:
+    """The test of an index of object pairs (memberships, covers, similarity matrices): the
+    object jackknife, n evaluations of each index."""
+    if method == "bootstrap":
+        raise ValueError(f"method='bootstrap' resamples the 3-way table of hard partitions; "
+                         f"index {rec.name!r} compares memberships or similarity matrices "
+                         f"({rec.family}): use method='jackknife' (the object jackknife)")
+    (ca_, pa), (cb, pb) = _pair_inputs(rec, reference, a, b, data, dropna, join)
+    n = pa[0].shape[0]
+    need = max(3, rec.min_n + 1)
+    if n < need:
+        raise ValueError(f"difference_test needs at least {need} objects (index {rec.name!r} "
+                         f"needs {rec.min_n}, and the jackknife one more), got n = {n}")
+    values = (float(evaluate_pairwise(rec, pa, opts)), float(evaluate_pairwise(rec, pb, opts)))
+    loo = _object_jackknife(rec, opts, pa, n) - _object_jackknife(rec, opts, pb, n)
+    near = _near_independence(rec, opts, (ca_, cb), values, rng)
+    name = (f"reference, a and b ({pa[1]}, {pa[3]} and {pb[3]} inputs; n = {n:,} objects, "
+            "each left out in turn)")
+    return _test(rec, values, loo, np.ones(n), name, near, alternative, method, level, 0,
+                 None)
+
+
+def _test(rec, values, loo, weights, data_name, near, alternative, method, level, B,
+          bootstrap) -> DifferenceTest:
+    """The test from the two agreements and the leave-one-out differences (with how many
+    objects each stands for); ``near``: the clusterings near independence; ``bootstrap``
+    draws the resampled differences (method "bootstrap")."""
+    value_a, value_b = values
+    delta = value_a - value_b
+    n = int(round(weights.sum()))
+    common = dict(statistic=delta, agreement_a=value_a, agreement_b=value_b,
+                  alternative=alternative, method=method, index=rec.name, n_objects=n,
+                  data_name=data_name, record=rec, confidence_level=level,
+                  df=float(n - 1), n_resamples=B if method == "bootstrap" else 0)
+    notes = [f"near independence: the test of independence from the reference does not "
+             f"reject at level {INDEPENDENCE_LEVEL:g} for {' and '.join(near)}; there the "
+             "agreement's U-statistics degenerate and the standard error, interval and "
+             "p-value may not hold their level"] if near else []
+    if notes:
+        warnings.warn(notes[0], UserWarning, stacklevel=3)
+    tol = 1e-12 * max(1.0, abs(value_a), abs(value_b))
+    if not np.all(np.isfinite(loo)):
+        return _na(common, notes, f"index {rec.name!r} is not a number on some table with "
+                                  "one object left out")
+    if abs(delta) <= tol and np.all(np.abs(loo) <= tol):
+        notes.append("a and b agree equally with the reference on the objects and on every "
+                     "table with one object left out (the same partition): the difference "
+                     "is 0 with no spread, p = 1")
+        lo, hi = (0.0, 0.0) if alternative == "two-sided" else \
+            ((0.0, math.inf) if alternative == "greater" else (-math.inf, 0.0))
+        return DifferenceTest(**common, standard_error=0.0, pvalue=1.0, estimate=0.0,
+                              low=lo if level == level else math.nan,
+                              high=hi if level == level else math.nan, note="; ".join(notes))
+    ji = jackknife_interval(rec, delta, loo, weights, 0.95 if level != level else level)
+    if method == "bootstrap":
+        boot = bootstrap()
+        lo, hi = _boot_interval(boot, level, alternative) if level == level else (math.nan,
+                                                                                  math.nan)
+        return DifferenceTest(**common, standard_error=float(np.std(boot, ddof=1)),
+                              pvalue=_boot_pvalue(boot, alternative), estimate=delta,
+                              low=lo, high=hi, note="; ".join(notes),
+                              bootstrap_distribution=boot)
+    se = ji.standard_error
+    if not se > tol:
+        return _na(common, notes, "every object's leave-one-out difference gives the same "
+                                  "pseudovalue: the jackknife has no spread to make a standard "
+                                  "error from", estimate=ji.center)
+    t = ji.center / se
+    lo, hi = _one_sided(ji.center, se, n - 1, level, alternative) if level == level else (
+        math.nan, math.nan)
+    return DifferenceTest(**common, standard_error=se, pvalue=_t_pvalue(t, n - 1, alternative),
+                          estimate=ji.center, low=float(lo), high=float(hi),
+                          note="; ".join(notes), tstat=float(t))
+
+
+def _na(common, notes, reason, estimate=math.nan) -> DifferenceTest:
+    """A result with no standard error, interval or p-value, and the reason (warned)."""
+    warnings.warn(f"no standard error, interval or p-value: {reason}", UserWarning,
+                  stacklevel=4)
+    return DifferenceTest(**common, standard_error=math.nan, pvalue=math.nan,
+                          estimate=estimate, low=math.nan, high=math.nan,
+                          note="; ".join([*notes, reason]))

@@ -1,0 +1,234 @@
+"""The entry conversion of three labellings of the same objects (a reference and two clusterings
+compared with it): one record of the K x Qa x Qb table's non-empty cells and its two 2-way tables.
+
+``as_three_way`` checks each labelling as ``clusteragree.inputs.labels`` checks one (hashable
+labels, no silent missing values), pairs three pandas Series by their index as two are paired
+(``join``), and refuses before any work what is not three hard partitions of the same objects
+(lengths that differ, memberships, covers, similarity matrices), naming the argument. The
+objects are coded once (one code per labelling) and the 3-way table counted by one bincount of
+the combined codes; only its non-empty cells are kept, so many clusters cost no dense 3-way
+array. A K x Qa x Qb array of counts is read as that table.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+
+from ..tables import check_counts
+from .labels import check_labels, common_objects, take_objects
+
+__all__ = ["ThreeWay", "as_three_way", "MAX_TABLE_CELLS"]
+
+#: The most cells a 2-way table of the reference with a or b may have (dense int64 tables: the
+#: indices of the table take them dense).
+MAX_TABLE_CELLS = 10**7
+
+#: The names of the three labellings, for the errors (their arguments' names).
+ARGUMENTS = ("reference", "a", "b")
+
+
+@dataclass(frozen=True)
+class ThreeWay:
+    """Three hard partitions of the same n objects, as their K x Qa x Qb table.
+
+    Attributes
+    ----------
+    cells : numpy.ndarray of int64, shape (m, 3)
+        The non-empty cells (i, j, k): reference cluster i, a's j, b's k.
+    weights : numpy.ndarray of int64, shape (m,)
+        Their counts.
+    shape : (int, int, int)
+        K, Qa, Qb.
+    names : (str, str, str)
+        The names of the reference, a and b (Series names, column names of ``data``, or
+        "reference", "a", "b").
+
+    Examples
+    --------
+    >>> tw = as_three_way([0, 0, 1, 1], [0, 0, 1, 0], ["u", "v", "v", "v"])
+    >>> tw.n, tw.shape, tw.table_a.tolist(), tw.table_b.tolist()
+    (4, (2, 2, 2), [[2, 0], [1, 1]], [[1, 1], [0, 2]])
+    """
+
+    cells: np.ndarray
+    weights: np.ndarray
+    shape: tuple
+    names: tuple = ARGUMENTS
+
+    @property
+    def n(self) -> int:
+        """The number of objects."""
+        return int(self.weights.sum())
+
+    def _table(self, axis: int) -> np.ndarray:
+        """The 2-way table of the reference with a (axis 1) or b (axis 2)."""
+        K, Q = self.shape[0], self.shape[axis]
+        flat = np.bincount(self.cells[:, 0] * Q + self.cells[:, axis], weights=self.weights,
+                           minlength=K * Q)
+        return np.rint(flat).astype(np.int64).reshape(K, Q)
+
+    @property
+    def table_a(self) -> np.ndarray:
+        """The K x Qa table of the reference (rows) and a (columns)."""
+        return self._table(1)
+
+    @property
+    def table_b(self) -> np.ndarray:
+        """The K x Qb table of the reference (rows) and b (columns)."""
+        return self._table(2)
+
+    def describe(self) -> str:
+        """The three labellings in words, for the ``data:`` line of a printed test."""
+        r, a, b = self.names
+        K, Qa, Qb = self.shape
+        return (f"reference = {r}, a = {a}, b = {b} (n = {self.n:,}; "
+                f"{K} x {Qa} x {Qb} table)")
+
+
+def _refuse_non_labels(obj, name: str) -> None:
+    """Memberships, covers and similarity matrices are refused by name, before ``check_labels``
+    (whose message speaks of two clusterings)."""
+    if isinstance(obj, (list, tuple)) and obj and all(isinstance(s, (set, frozenset))
+                                                      for s in obj):
+        raise TypeError(f"{name} is a cover (a list of sets of objects): difference_test "
+                        "compares hard partitions, one label per object; covers, fuzzy "
+                        "memberships and similarity matrices are not supported")
+    shape = obj.shape if isinstance(obj, (np.ndarray, pd.DataFrame)) else None
+    if shape is None and isinstance(obj, (list, tuple)):
+        try:
+            shape = np.shape(obj)
+        except ValueError:  # ragged: check_labels names it
+            shape = None
+    if shape is not None and len(shape) == 2 and shape[1] > 1:
+        raise TypeError(
+            f"{name} is a 2-D array of shape {shape} (memberships or a similarity matrix): "
+            "difference_test compares hard partitions, one label per object; fuzzy "
+            "memberships, covers and similarity matrices are not supported (for the hard "
+            "partition of memberships U pass U.argmax(axis=1))")
+
+
+def _labels(values, data, dropna: bool, join: str):
+    """The three labellings checked, paired and with missing labels dropped or refused."""
+    names = list(ARGUMENTS)
+    if data is not None:
+        if not isinstance(data, pd.DataFrame):
+            raise TypeError(f"data must be a pandas DataFrame, got {type(data).__name__}")
+        got = []
+        for arg, value in zip(ARGUMENTS, values):
+            if not isinstance(value, str) or value not in data.columns:
+                raise ValueError(f"with data=..., {arg} must be a column name of data "
+                                 f"(columns: {[str(c) for c in data.columns]}), got {value!r}")
+            got.append(data[value])
+        values = got
+        names = [str(v) for v in (got[0].name, got[1].name, got[2].name)]
+    else:
+        for i, value in enumerate(values):
+            if isinstance(value, pd.Series) and value.name is not None:
+                names[i] = str(value.name)
+    for arg, value in zip(ARGUMENTS, values):
+        _refuse_non_labels(value, arg)
+    labs = [check_labels(v, arg) for arg, v in zip(ARGUMENTS, values)]
+    if all(isinstance(v, pd.Series) for v in labs) and data is None:
+        objects = common_objects(labs[0], labs[1], join, ("reference", "a"))
+        labs = [take_objects(v, objects) for v in labs[:2]] + [labs[2]]
+        objects = common_objects(labs[0], labs[2], join, ("reference", "b"))
+        labs = [take_objects(v, objects) for v in labs]
+    for arg, v in zip(ARGUMENTS[1:], labs[1:]):
+        if len(v) != len(labs[0]):
+            raise ValueError(f"{arg} must label the same objects as reference: reference has "
+                             f"{len(labs[0])} labels, {arg} has {len(v)}")
+    arrays = [v.to_numpy() if isinstance(v, pd.Series) and isinstance(v.dtype, np.dtype)
+              else v for v in labs]
+    missing = {arg: np.asarray(pd.isna(v), dtype=bool) for arg, v in zip(ARGUMENTS, arrays)
+               if not (isinstance(v, np.ndarray) and v.dtype.kind in "iub")}
+    missing = {k: m for k, m in missing.items() if m.any()}
+    if missing and not isinstance(dropna, (bool, np.bool_)):
+        raise TypeError(f"dropna must be True or False, got {dropna!r}")
+    if missing:
+        if not dropna:
+            counts = ", ".join(f"{k}: {int(m.sum())}" for k, m in missing.items())
+            raise ValueError(f"{' and '.join(missing)} contain missing labels (NaN/None; "
+                             f"{counts}); pass dropna=True to leave those objects out")
+        keep = ~np.logical_or.reduce(list(missing.values()))
+        arrays = [v[keep] if isinstance(v, np.ndarray) else v[keep].reset_index(drop=True)
+                  for v in arrays]
+    return arrays, tuple(names)
+
+
+def _codes(labels) -> tuple[np.ndarray, int]:
+    """Integer codes 0..Q-1 of one labelling (in the sorted order of its labels, as
+    ``crosstab`` orders a table's rows, where they sort) and Q."""
+    try:
+        codes, uniques = pd.factorize(labels, sort=True)
+    except TypeError:  # labels of mixed, unorderable types
+        codes, uniques = pd.factorize(labels, sort=False)
+    return codes.astype(np.int64, copy=False), len(uniques)
+
+
+def as_three_way(reference, a=None, b=None, *, data=None, dropna: bool = False,
+                 join: str = "exact") -> ThreeWay:
+    """Three labellings of the same objects (or their 3-way table), converted once.
+
+    Parameters
+    ----------
+    reference, a, b : array-like, Series or str
+        Three hard partitions of the same n objects (one label each), or three column names
+        of ``data``; or ``reference`` alone: a K x Qa x Qb array of counts.
+    data : DataFrame, optional
+        Read the three as column names of ``data``.
+    dropna : bool, default False
+        Leave out the objects with a missing label in any of the three (else an error).
+    join : {"exact", "inner"}, default "exact"
+        How three pandas Series are paired by their index (as two are).
+
+    Returns
+    -------
+    ThreeWay
+
+    Raises
+    ------
+    TypeError, ValueError
+        Not three hard partitions of the same objects, named.
+
+    Examples
+    --------
+    >>> tw = as_three_way([[[2, 0], [0, 1]], [[0, 0], [1, 3]]])   # a 2 x 2 x 2 table
+    >>> tw.n, tw.cells.tolist(), tw.weights.tolist()
+    (7, [[0, 0, 0], [0, 1, 1], [1, 1, 0], [1, 1, 1]], [2, 1, 1, 3])
+    """
+    if join not in ("exact", "inner"):
+        raise ValueError(f"join must be one of ['exact', 'inner'], got {join!r}")
+    if a is None and b is None and data is None:
+        if np.ndim(reference) != 3:
+            raise TypeError("a and b are missing: pass three labellings reference, a, b of "
+                            "the same objects, or reference alone as a K x Qa x Qb array of "
+                            f"counts (got an array of {np.ndim(reference)} dimensions)")
+        counts = check_counts(reference, "reference", allow_batch=True)
+        counts = counts[counts.sum(axis=(1, 2)) > 0][:, counts.sum(axis=(0, 2)) > 0]
+        counts = counts[:, :, counts.sum(axis=(0, 1)) > 0]
+        cells = np.argwhere(counts > 0).astype(np.int64)
+        return ThreeWay(cells, counts[tuple(cells.T)].astype(np.int64), counts.shape)
+    for arg, value in (("a", a), ("b", b)):
+        if value is None:
+            raise TypeError(f"{arg} is missing: pass three labellings reference, a, b of the "
+                            "same objects")
+    arrays, names = _labels((reference, a, b), data, dropna, join)
+    (cr, K), (ca_, Qa), (cb, Qb) = (_codes(v) for v in arrays)
+    for arg, Q in zip(ARGUMENTS[1:], (Qa, Qb)):
+        if K * Q > MAX_TABLE_CELLS:
+            raise ValueError(f"the table of reference and {arg} would have {K:,} x {Q:,} "
+                             f"cells, more than {MAX_TABLE_CELLS:,}: difference_test evaluates "
+                             "dense tables (too many clusters)")
+    size = K * Qa * Qb
+    keys = (cr * Qa + ca_) * Qb + cb  # size <= 10**7 * n fits in int64
+    if size <= max(4 * len(keys), 1 << 16):
+        flat = np.bincount(keys, minlength=size)
+        where = np.flatnonzero(flat)
+        weights = flat[where]
+    else:
+        where, weights = np.unique(keys, return_counts=True)
+    cells = np.stack(np.unravel_index(where, (K, Qa, Qb)), axis=1).astype(np.int64)
+    return ThreeWay(cells, weights.astype(np.int64), (K, Qa, Qb), names)
