@@ -258,9 +258,8 @@ def near_identical(frame: pd.DataFrame, names, share: float) -> pd.DataFrame:
     Examples
     --------
     >>> runs = pd.DataFrame({"a": [1, 1, 2, 2], "b": [5, 5, 7, 7], "c": [1, 2, 1, 2]})
-    >>> near_identical(runs, ["a", "b", "c"], 0.9)[["x", "y", "share"]]
-      x  y  share
-    0  a  b    1.0
+    >>> near_identical(runs, ["a", "b", "c"], 0.9)[["x", "y", "share"]].to_dict("records")
+    [{'x': 'a', 'y': 'b', 'share': 1.0}]
     """
     from ..many_clusterings import agreement_matrix
 

@@ -295,7 +295,7 @@ def _same_partitions(a: pd.DataFrame, b: pd.DataFrame) -> bool:
         keep = ~x.isna().to_numpy()
         cx = pd.factorize(x[keep])[0]
         cy = pd.factorize(y[keep])[0]
-        if len(set(zip(cx, cy))) != max(len(set(cx)), len(set(cy))):
+        if not len(set(zip(cx, cy))) == len(set(cx)) == len(set(cy)):
             return False
     return True
 
