@@ -325,9 +325,9 @@ def load_dataset(name: str, *, dropna: bool = True):
         (whole numbers) after it; or ``(X, y)``: X a DataFrame of float features, objects
         in rows; y a categorical Series of class labels (categories in the source's order)
         named after the class column; both on the same index, the row numbers of the file
-        from 0 (rows dropped by ``dropna`` leave gaps). Non-numeric features of the source are numeric codes here:
-        BreastCancer's scores 1-10 and Ionosphere's V1 (0/1) and V2 (constant 0); the data
-        folder's README.md has the details.
+        from 0 (rows dropped by ``dropna`` leave gaps). Non-numeric features of the source
+        are numeric codes here: BreastCancer's scores 1-10 and Ionosphere's V1 (0/1) and V2
+        (constant 0); the data folder's README.md has the details.
 
     See Also
     --------

@@ -25,9 +25,9 @@ import pandas as pd
 from .._display import format_pvalue, significant
 from .results import interval_text, method_text, pvalue_text
 
-__all__ = ["LEVEL", "check_index", "better", "reference_table", "best_against_others",
-           "difference_table", "near_identical", "plot_heatmap", "plot_map", "plot_agreements",
-           "plot_differences", "reading"]
+__all__ = ["LEVEL", "best_against_others", "better", "check_index", "difference_table",
+           "near_identical", "plot_agreements", "plot_differences", "plot_heatmap", "plot_map",
+           "reading", "reference_table"]
 
 #: The level at which the reading calls a difference or an agreement significant.
 LEVEL = 0.05

@@ -20,7 +20,7 @@ from clusteragree.reports.helpers import load_clusterings_frame, significant
 from clusteragree.reports.memory import read_memory_clusterings, write_memory_inputs
 from clusteragree.reports.runner import REPORTS, report_parameters
 
-rp = importlib.import_module("clusteragree.reports.runner")  # the module (ca.report is the function)
+rp = importlib.import_module("clusteragree.reports.runner")  # the module, not ca.report
 
 
 def _small_runs(n=120, seed=3):
