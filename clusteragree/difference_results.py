@@ -56,7 +56,7 @@ class DifferenceTest:
     alternative : str
         "two-sided", "greater" (Delta > 0) or "less" (Delta < 0).
     method : str
-        "jackknife" or "bootstrap".
+        "jackknife", "corrected" or "bootstrap".
     index : str
         The index's registry name.
     n_objects : int
@@ -121,7 +121,8 @@ class DifferenceTest:
         """What made the interval: "jackknife t", "percentile bootstrap" or "" (none)."""
         if math.isnan(self.confidence_level):
             return ""
-        return "jackknife t" if self.method == "jackknife" else "percentile bootstrap"
+        return {"jackknife": "jackknife t", "corrected": "corrected jackknife t"}.get(
+            self.method, "percentile bootstrap")
 
     def confidence_interval(self) -> ConfidenceInterval:
         """The confidence interval of Delta (unpacks as ``low, high``).
@@ -195,6 +196,8 @@ class DifferenceTest:
     def _how(self) -> str:
         if self.method == "jackknife":
             return "jackknife, one object left out at a time"
+        if self.method == "corrected":
+            return "jackknife, its bias corrected by the tables with two objects left out"
         return f"paired bootstrap of the objects, {self.n_resamples:,} resamples"
 
     def _pvalue_text(self) -> str:
@@ -223,7 +226,7 @@ class DifferenceTest:
                  f"b = {self.agreement_b:.6g}",
                  f"difference (a - b) = {self.statistic:.6g}, standard error = "
                  f"{significant(self.standard_error)} ({self._how()})"]
-        if self.method == "jackknife" and not math.isnan(self.tstat):
+        if self.method != "bootstrap" and not math.isnan(self.tstat):
             lines.append(f"t = {self.tstat:.4g}, df = {self.df:g}, p-value "
                          f"{self._pvalue_text()}")
         elif not math.isnan(self.pvalue):
@@ -234,7 +237,7 @@ class DifferenceTest:
         if not math.isnan(self.confidence_level):
             lines += [f"{100 * self.confidence_level:g} percent confidence interval "
                       f"({self.ci_method}):", f" {self._interval_text()}"]
-        if self.method == "jackknife" and not math.isnan(self.estimate):
+        if self.method != "bootstrap" and not math.isnan(self.estimate):
             lines.append(f"bias-corrected difference (jackknife) = {self.estimate:.6g}")
         if self.note:
             lines.append(f"note: {self.note}")

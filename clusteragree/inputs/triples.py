@@ -206,7 +206,9 @@ def as_three_way(reference, a=None, b=None, *, data=None, dropna: bool = False,
             raise TypeError("a and b are missing: pass three labellings reference, a, b of "
                             "the same objects, or reference alone as a K x Qa x Qb array of "
                             f"counts (got an array of {np.ndim(reference)} dimensions)")
-        counts = check_counts(reference, "reference", allow_batch=True)
+        arr = np.asarray(reference)  # checked as one K x (Qa Qb) table: a class of the
+        counts = check_counts(arr.reshape(arr.shape[0], -1), "reference",  # reference
+                              allow_batch=False).reshape(arr.shape)  # may be empty
         counts = counts[counts.sum(axis=(1, 2)) > 0][:, counts.sum(axis=(0, 2)) > 0]
         counts = counts[:, :, counts.sum(axis=(0, 1)) > 0]
         cells = np.argwhere(counts > 0).astype(np.int64)
