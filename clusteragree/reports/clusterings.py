@@ -33,6 +33,16 @@ __all__ = ["LEVEL", "best_against_others", "better", "check_index", "difference_
 LEVEL = 0.05
 
 
+#: The smallest positive float: a p-value that underflowed to 0 is written "< 2.23e-308".
+_TINY = float(np.finfo(float).tiny)
+
+
+def _p(p) -> str:
+    """A p-value as text (``format_pvalue``), but never "0": one that underflowed to 0 is
+    written as the bound it is."""
+    return f"< {_TINY:.3g}" if not pd.isna(p) and float(p) == 0 else format_pvalue(p)
+
+
 def check_index(index):
     """The report's index: a similarity bounded by 1 or a distance of the contingency table.
 
@@ -96,8 +106,8 @@ def _adjusted_text(raw: pd.DataFrame, adjusted) -> list[str]:
     """Adjusted p-values as text: where the raw p-value is a Monte Carlo floor (no simulated
     value as extreme), the adjusted one is a bound too, written "<= x"."""
     out = []
-    for p, k, a in zip(raw["pvalue"], raw["n_extreme"], adjusted):
-        text = format_pvalue(a)
+    for k, a in zip(raw["n_extreme"], adjusted):
+        text = _p(a)
         out.append(f"<= {text}" if not pd.isna(k) and k == 0 and text != "NA" else text)
     return out
 
@@ -126,7 +136,8 @@ def reference_table(m) -> pd.DataFrame:
     return pd.DataFrame({
         m.index: ref["statistic"].astype(float),
         head: interval_text(ref),
-        "p-value": pvalue_text(ref),
+        "p-value": [_p(p) if text == "0" else text
+                    for p, text in zip(ref["pvalue"], pvalue_text(ref))],
         f"p-value ({m.multiple}-adjusted)": _adjusted_text(ref, ref["pvalue_adjusted"]),
         "method": method_text(ref),
     }, index=pd.Index(order, name="clustering"))
@@ -226,9 +237,8 @@ def difference_table(diffs: pd.DataFrame, index: str) -> pd.DataFrame:
         f"difference ({best} - b)": diffs["statistic"],
         f"{100 * level:g}% interval": interval,
         "standard error": diffs["standard_error"],
-        "p-value": [format_pvalue(p) for p in diffs["pvalue"]],
-        f"p-value ({diffs.attrs['multiple']}-adjusted)": [format_pvalue(p)
-                                                          for p in diffs["pvalue_adjusted"]],
+        "p-value": [_p(p) for p in diffs["pvalue"]],
+        f"p-value ({diffs.attrs['multiple']}-adjusted)": [_p(p) for p in diffs["pvalue_adjusted"]],
         "near independence": ["*" if n else "" for n in diffs["note"]],
     }, index=pd.Index(diffs.index, name="b"))
 
@@ -486,7 +496,7 @@ def reading(m, diffs: pd.DataFrame, pairs: pd.DataFrame, share: float) -> str:
         f"{_adjustment(diffs.attrs['multiple'])}: difference {significant(d['statistic'])}, "
         f"{100 * diffs.attrs['confidence_level']:g}% interval "
         f"[{significant(d['ci_low'])}, {significant(d['ci_high'])}], adjusted p "
-        f"{format_pvalue(d['pvalue_adjusted'])}.")
+        f"{_p(d['pvalue_adjusted'])}.")
     clear = diffs[diffs["pvalue_adjusted"] < LEVEL]
     tied = [c for c in diffs.index if c not in clear.index]
     text = (f"Of the {len(diffs)} other clusterings, {best} agrees with {ref_name} better "

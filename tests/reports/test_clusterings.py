@@ -242,6 +242,18 @@ def test_tables_never_print_a_p_value_as_0():
     assert table.loc["kmeans_4", "p-value (holm-adjusted)"].startswith("<= ")
 
 
+def test_a_p_value_that_underflowed_is_written_as_a_bound_not_0():
+    diffs = pd.DataFrame({"agreement_b": [0.1, 0.5], "statistic": [0.8, 0.4],
+                          "standard_error": [0.01, 0.05], "ci_low": [0.78, 0.3],
+                          "ci_high": [0.82, 0.5], "pvalue": [0.0, 0.0123],
+                          "pvalue_adjusted": [0.0, 0.0123], "note": ["", ""]},
+                         index=["far", "near"])
+    diffs.attrs.update(best="a", multiple="holm", confidence_level=0.95)
+    table = report.difference_table(diffs, "adjusted_rand")
+    assert table["p-value"].tolist() == ["< 2.23e-308", "0.0123"]
+    assert table["p-value (holm-adjusted)"].tolist() == ["< 2.23e-308", "0.0123"]
+
+
 # -- quick renders (slow) -------------------------------------------------------------------
 
 def _text(path):
