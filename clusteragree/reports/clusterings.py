@@ -444,7 +444,8 @@ def _pairs_sentence(pairs: pd.DataFrame, share: float) -> str:
              for x, y, s, same in zip(pairs["x"], pairs["y"], pairs["share"],
                                       pairs["same_k"])]
     many = len(shown) > 1
-    return (f"{'These pairs' if many else 'One pair'} of clusterings put {share:.0%} or more "
+    return (f"{'These pairs' if many else 'One pair'} of clusterings put"
+            f"{'' if many else 's'} {share:.0%} or more "
             f"of the objects the same way (after matching their clusters), so "
             f"{'each pair is' if many else 'it is'} near-identical: " + "; ".join(shown) + ".")
 

@@ -295,3 +295,17 @@ def test_quick_render_of_clusterings_in_memory(tmp_path):
     assert "good agrees best with truth" in text
     assert "good is distinguishable from it at the 5% level" in text
     assert (tmp_path / "m-inputs" / "data.csv").is_file()
+
+
+@pytest.mark.slow  # papermill: seconds
+def test_quick_render_with_a_distance_reads_lower_as_better(tmp_path):
+    out = ca.report("clusterings", output=tmp_path / "vi.html", quick=True, progress=False,
+                    index="vi", columns="kmeans_3,gmm_3,ward_3", multiple="bonferroni")
+    text = _text(out)
+    vi = {c: ca.agreement(ca.load_dataset("wine_clusterings")["class"],
+                          ca.load_dataset("wine_clusterings")[c], index="vi")
+          for c in ("kmeans_3", "gmm_3", "ward_3")}
+    best = min(vi, key=vi.get)
+    assert f"{best} agrees best with class: variation_of_information = {vi[best]:.4f}" in text
+    assert "lower is better" in text and "after Bonferroni's adjustment" in text
+    assert "One pair of clusterings puts 95% or more" in text
