@@ -20,6 +20,7 @@ from .difference import DifferenceTest, difference_test
 from .interval_spec import IntervalSpec
 from .inference import (AgreementTest, adjust, agreement, agreement_test, compare,
                         format_results, iadjust)
+from .many_clusterings import AgreementMatrix, agreement_matrix
 from .reports.runner import list_reports, report, report_parameters
 from ._version import __version__ as __version__
 from .tables import ContingencyTable, PairCounts
@@ -27,6 +28,8 @@ from .inputs import crosstab
 
 __all__ = [
     "AgreementTest",
+    "AgreementMatrix",
+    "agreement_matrix",
     "ContingencyTable",
     "adjust",
     "agreement_test",

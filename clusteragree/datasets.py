@@ -1,6 +1,6 @@
 """Data sets shipped inside the package, in ``clusteragree/data/`` (its README.md gives sources).
 
-Two kinds, both read from CSV files through ``importlib.resources``, so that an installed wheel
+Three kinds, all read from CSV files through ``importlib.resources``, so that an installed wheel
 has them (nothing is downloaded):
 
 * tables (``DATASETS``): contingency tables quoted from Amorim, M. J. (2015), "On clustering
@@ -8,7 +8,10 @@ has them (nothing is downloaded):
   ``ContingencyTable``;
 * data (``DATA``): real data sets with known classes, objects in rows (iris, wine, the Statlog
   vehicle silhouettes the thesis calls "Cars Silhouette", ...); ``load_dataset`` returns
-  ``(X, y)``, X a DataFrame of numeric features and y the classes, on the same index.
+  ``(X, y)``, X a DataFrame of numeric features and y the classes, on the same index;
+* clusterings (``CLUSTERINGS``): several clusterings of the same objects with their classes,
+  one column each (the wine data by k-means, Ward, average linkage and a Gaussian mixture at
+  k = 2, 3, 4); ``load_dataset`` returns the DataFrame, ready for ``agreement_matrix``.
 
 ``list_datasets()`` lists them all.
 
@@ -19,6 +22,8 @@ has them (nothing is downloaded):
 >>> X, y = ca.load_dataset("vehicle")
 >>> X.shape, y.value_counts(sort=False).to_dict()
 ((846, 18), {'bus': 218, 'opel': 212, 'saab': 217, 'van': 199})
+>>> ca.load_dataset("wine_clusterings").shape
+(178, 13)
 """
 
 from __future__ import annotations
@@ -33,8 +38,8 @@ import pandas as pd
 from ._validate import check_bool, suggest
 from .tables import ContingencyTable
 
-__all__ = ["load_dataset", "list_datasets", "DATASETS", "DATA", "ALIASES", "DataSet",
-           "data_dir"]
+__all__ = ["ALIASES", "CLUSTERINGS", "DATA", "DATASETS", "Clusterings", "DataSet", "data_dir",
+           "list_datasets", "load_dataset"]
 
 _THESIS = ("Amorim, M. J. (2015), On clustering stability, PhD thesis, ISCTE - University "
            "Institute of Lisbon")
@@ -166,6 +171,52 @@ DATA = {
 }
 
 
+@dataclass(frozen=True)
+class Clusterings:
+    """A shipped set of clusterings of the same objects: its CSV file and what is in it.
+
+    Parameters
+    ----------
+    file : str
+        The CSV file in the package's ``data/`` folder: one row per object, one column per
+        clustering (a header row of their names), the reference first.
+    reference : str
+        The column of the objects' known classes.
+    description : str
+        What the clusterings are, in a sentence.
+    source : str
+        The data's source and how the clusterings were made.
+
+    See Also
+    --------
+    load_dataset : Load them as a DataFrame.
+    clusteragree.agreement_matrix : Compare them.
+
+    Examples
+    --------
+    >>> spec = ca.datasets.CLUSTERINGS["wine_clusterings"]
+    >>> spec.file, spec.reference
+    ('wine_clusterings.csv', 'class')
+    """
+
+    file: str
+    reference: str
+    description: str
+    source: str
+
+
+#: Clusterings: name -> Clusterings. Made by ``data/export_data.py`` (its README.md says how).
+CLUSTERINGS = {
+    "wine_clusterings": Clusterings(
+        "wine_clusterings.csv", "class",
+        "the 178 wines' cultivar (class) and 12 clusterings of their 13 standardised "
+        "features: k-means, Ward, average linkage and a Gaussian mixture (gmm) at k = 2, 3, 4 "
+        "(columns kmeans_2, ward_2, average_2, gmm_2, ..., gmm_4; labels 1..k)",
+        DATA["wine"].source + "; clustered once with scikit-learn (fixed seeds) by "
+        "clusteragree/data/export_data.py"),
+}
+
+
 def data_dir() -> Path:
     """The folder holding the data files: ``data/`` inside the installed package.
 
@@ -206,7 +257,7 @@ def _open(file: str):
 def _check_name(name) -> str:
     if not isinstance(name, str):
         raise TypeError(f"name must be a data set name (str), got {type(name).__name__}")
-    known = [*DATASETS, *DATA]
+    known = [*DATASETS, *DATA, *CLUSTERINGS]
     if name not in known:
         raise ValueError(
             f"unknown data set {name!r}; available: {sorted(known)}." + suggest(name, known)
@@ -240,14 +291,27 @@ def _read_data(name: str) -> tuple[pd.DataFrame, pd.Series]:
     return X, y
 
 
+def _read_clusterings(name: str) -> pd.DataFrame:
+    """The clusterings as they are in the file: the reference as text, the others as read."""
+    spec = CLUSTERINGS[name]
+    with _open(spec.file) as fh:
+        frame = pd.read_csv(fh, dtype={spec.reference: str})
+    if frame.isna().any().any() or frame.columns[0] != spec.reference:
+        raise ValueError(f"{spec.file}: damaged (missing labels, or the reference "
+                         f"{spec.reference!r} is not the first column)")
+    return frame
+
+
 def load_dataset(name: str, *, dropna: bool = True):
-    """Load a shipped data set: a table as a ``ContingencyTable``, data as ``(X, y)``.
+    """Load a shipped data set: a table as a ``ContingencyTable``, data as ``(X, y)``,
+    clusterings as a DataFrame.
 
     Parameters
     ----------
     name : str
-        A name from ``list_datasets()`` (``DATASETS`` are tables, ``DATA`` data sets;
-        ``statlog_vehicle_em`` is another name of ``statlog_em``).
+        A name from ``list_datasets()`` (``DATASETS`` are tables, ``DATA`` data sets,
+        ``CLUSTERINGS`` clusterings; ``statlog_vehicle_em`` is another name of
+        ``statlog_em``).
     dropna : bool, default True
         Data sets only (tables have no missing values). Only ``breast_cancer_original`` has
         missing values (16 of its 699 rows miss Bare.nuclei). True drops the incomplete rows
@@ -255,13 +319,15 @@ def load_dataset(name: str, *, dropna: bool = True):
 
     Returns
     -------
-    ContingencyTable or tuple of (DataFrame, Series)
-        A table, or ``(X, y)``: X a DataFrame of float features, objects in rows; y a
-        categorical Series of class labels (categories in the source's order) named after the
-        class column; both on the same index, the row numbers of the file from 0 (rows dropped
-        by ``dropna`` leave gaps). Non-numeric features of the source are numeric codes here:
-        BreastCancer's scores 1-10 and Ionosphere's V1 (0/1) and V2 (constant 0); the data
-        folder's README.md has the details.
+    ContingencyTable, tuple of (DataFrame, Series), or DataFrame
+        A table; clusterings as a DataFrame, one row per object and one column per
+        clustering, the reference (the classes, as text) first and the clusterings' labels
+        (whole numbers) after it; or ``(X, y)``: X a DataFrame of float features, objects
+        in rows; y a categorical Series of class labels (categories in the source's order)
+        named after the class column; both on the same index, the row numbers of the file
+        from 0 (rows dropped by ``dropna`` leave gaps). Non-numeric features of the source
+        are numeric codes here: BreastCancer's scores 1-10 and Ionosphere's V1 (0/1) and V2
+        (constant 0); the data folder's README.md has the details.
 
     See Also
     --------
@@ -285,11 +351,16 @@ def load_dataset(name: str, *, dropna: bool = True):
     ((150, 4), {'setosa': 50, 'versicolor': 50, 'virginica': 50})
     >>> bool(X.index.equals(y.index))
     True
+    >>> runs = ca.load_dataset("wine_clusterings")
+    >>> list(runs.columns[:5])
+    ['class', 'kmeans_2', 'ward_2', 'average_2', 'gmm_2']
     """
     _check_name(name)
     dropna = check_bool(dropna, "dropna")
     if name in DATASETS:
         return _read_table(name)
+    if name in CLUSTERINGS:
+        return _read_clusterings(name)
     X, y = _read_data(name)
     incomplete = X.isna().any(axis=1)
     if dropna and incomplete.any():
@@ -309,11 +380,12 @@ def list_datasets() -> pd.DataFrame:
     -------
     DataFrame
         Indexed by ``name`` (like ``list_indices`` and ``list_reports``); columns: ``kind``
-        ("table" or "data"), ``n`` (objects: a table's total, a data set's rows in its file,
-        incomplete ones included), ``p`` (features; NA for tables), ``k`` (classes; for
-        tables the rows), ``classes`` (each class with its count; for tables the row labels
-        with their totals), ``description`` and ``source`` (authors, year and title of the
-        original work).
+        ("table", "data" or "clusterings"), ``n`` (objects: a table's total, a data set's
+        rows in its file, incomplete ones included), ``p`` (features; for clusterings the
+        clusterings besides the reference; NA for tables), ``k`` (classes; for tables the
+        rows), ``classes`` (each class with its count; for tables the row labels with their
+        totals), ``description`` and ``source`` (authors, year and title of the original
+        work).
 
     See Also
     --------
@@ -343,6 +415,14 @@ def list_datasets() -> pd.DataFrame:
             "name": name, "kind": "data", "n": len(X), "p": X.shape[1], "k": len(counts),
             "classes": ", ".join(f"{c} {int(m)}" for c, m in counts.items()),
             "description": spec.description, "source": spec.source,
+        })
+    for name, clus in CLUSTERINGS.items():
+        frame = _read_clusterings(name)
+        counts = frame[clus.reference].value_counts(sort=False)
+        rows.append({
+            "name": name, "kind": "clusterings", "n": len(frame), "p": frame.shape[1] - 1,
+            "k": len(counts), "classes": ", ".join(f"{c} {int(m)}" for c, m in counts.items()),
+            "description": clus.description, "source": clus.source,
         })
     out = pd.DataFrame(rows)
     out["p"] = out["p"].astype("Int64")

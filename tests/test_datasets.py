@@ -22,7 +22,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import clusteragree as ca
-from clusteragree.datasets import ALIASES, DATA, DATASETS, data_dir, list_datasets
+from clusteragree.datasets import ALIASES, CLUSTERINGS, DATA, DATASETS, data_dir, list_datasets
 
 # name -> (rows in the file, features, {class: count}); published, see the module docstring.
 PUBLISHED = {
@@ -173,10 +173,13 @@ def test_list_datasets_agrees_with_the_loader():
     ds = list_datasets().reset_index()
     assert list(ds.columns) == ["name", "kind", "n", "p", "k", "classes", "description",
                                 "source"]
-    assert list(ds.name) == [*DATASETS, *DATA]
+    assert list(ds.name) == [*DATASETS, *DATA, *CLUSTERINGS]
     for row in ds.itertuples():
         assert row.description and row.source
-        if row.kind == "table":
+        if row.kind == "clusterings":
+            frame = ca.load_dataset(row.name)
+            assert (row.n, row.p, row.k) == (len(frame), frame.shape[1] - 1, 3)
+        elif row.kind == "table":
             tab = ca.load_dataset(row.name)
             assert (row.n, row.k) == (tab.n, tab.shape[0]) and pd.isna(row.p)
         else:
@@ -199,22 +202,84 @@ def test_unknown_names_and_bad_arguments():
 @settings(max_examples=30, deadline=None)
 @given(st.text(max_size=30))
 def test_any_other_name_is_refused(name):
-    if name in DATASETS or name in DATA:
+    if name in DATASETS or name in DATA or name in CLUSTERINGS:
         return
     with pytest.raises(ValueError, match="unknown data set"):
         ca.load_dataset(name)
 
 
 def test_data_files_are_small():
-    files = [data_dir() / spec.file for spec in DATA.values()]
+    files = [data_dir() / spec.file for spec in (*DATA.values(), *CLUSTERINGS.values())]
     assert sum(f.stat().st_size for f in files) < 1_000_000
 
 
 def test_loading_needs_neither_scikit_learn_nor_pyreadr():
     code = ("import sys, clusteragree as ca\n"
             "for name in ca.datasets.DATA: ca.load_dataset(name, dropna=False)\n"
+            "ca.load_dataset('wine_clusterings')\n"
             "ca.datasets.list_datasets()\n"
             "print(sorted(m for m in ('sklearn', 'pyreadr') if m in sys.modules))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          check=True)
     assert out.stdout.strip() == "[]"
+
+
+# -- several clusterings of the same objects ---------------------------------------------------
+
+#: The columns of wine_clusterings.csv as its README documents them: the class, then each
+#: algorithm at k = 2, 3, 4.
+WINE_COLUMNS = ["class"] + [f"{a}_{k}" for k in (2, 3, 4)
+                            for a in ("kmeans", "ward", "average", "gmm")]
+
+
+def _export_script():
+    """clusteragree/data/export_data.py, loaded from the clone (an installed wheel has none)."""
+    import importlib.util
+
+    path = Path(ca.__file__).resolve().parent / "data" / "export_data.py"
+    if not path.is_file():
+        pytest.skip("export_data.py is in a clone of the repository, not in an installed wheel")
+    spec = importlib.util.spec_from_file_location("export_data", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_wine_clusterings_have_the_documented_columns_and_no_missing_label():
+    runs = ca.load_dataset("wine_clusterings")
+    assert list(runs.columns) == WINE_COLUMNS and runs.shape == (178, 13)
+    assert not runs.isna().to_numpy().any()
+    _, y = ca.load_dataset("wine")
+    assert list(runs["class"]) == list(y.astype(str))  # the wine data's objects, in order
+    for column in WINE_COLUMNS[1:]:
+        k = int(column.rsplit("_", 1)[1])
+        labels = runs[column].tolist()
+        assert sorted(set(labels)) == list(range(1, k + 1)), column
+        # numbered in order of first appearance, as the script says
+        assert list(dict.fromkeys(labels)) == list(range(1, k + 1)), column
+    # a plain csv parse gives the same labels
+    with open(data_dir() / "wine_clusterings.csv", newline="") as fh:
+        rows = list(csv.reader(fh))
+    assert rows[0] == WINE_COLUMNS
+    assert [[int(v) for v in r[1:]] for r in rows[1:]] == runs.iloc[:, 1:].to_numpy().tolist()
+
+
+def test_wine_clusterings_deterministic_ones_reproduce_from_the_script():
+    """Ward and average linkage have no randomness: the script gives the file's labels."""
+    pytest.importorskip("sklearn")
+    made = _export_script().wine_clusterings()
+    runs = ca.load_dataset("wine_clusterings")
+    assert list(made.columns) == WINE_COLUMNS
+    for column in [c for c in WINE_COLUMNS if c.startswith(("ward", "average"))]:
+        assert made[column].tolist() == runs[column].tolist(), column
+
+
+def test_wine_clusterings_seeded_ones_reproduce_from_the_script():
+    """k-means and the Gaussian mixture use fixed seeds: the script gives the file's labels
+    (with the scikit-learn the file was made with, named in data/README.md; another version
+    may draw its initial centres differently)."""
+    sklearn = pytest.importorskip("sklearn")
+    made = _export_script().wine_clusterings()
+    runs = ca.load_dataset("wine_clusterings")
+    differ = [c for c in WINE_COLUMNS[1:] if made[c].tolist() != runs[c].tolist()]
+    assert differ == [], f"scikit-learn {sklearn.__version__} clusters differently: {differ}"

@@ -33,6 +33,7 @@ ROOT = Path(__file__).resolve().parents[1]
 
 #: What the package reads at run time, as paths inside the wheel.
 SHIPPED = ["clusteragree/notebooks/agreement.ipynb", "clusteragree/data/statlog_em.csv",
+           "clusteragree/notebooks/clusterings.ipynb", "clusteragree/data/wine_clusterings.csv",
            "clusteragree/data/README.md", "clusteragree/data/thesis_study.csv.gz"]
 
 #: Folders of a clone that are not the package's source (outputs, environments, caches).

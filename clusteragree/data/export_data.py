@@ -1,4 +1,4 @@
-"""Write the real data sets of clusteragree/data/ as CSV, once (development only; tests do not run this).
+"""Write the data sets of clusteragree/data/ as CSV, once (development only; tests do not run it).
 
 How the CSV files were made, so that anyone can make them again:
 
@@ -14,11 +14,22 @@ How the CSV files were made, so that anyone can make them again:
   "1" ... "10") become the integer scores, Ionosphere's V1 (levels "0", "1") and V2 (the
   single level "0") become 0/1 integers. Missing values (16 in BreastCancer's Bare.nuclei)
   stay missing (empty fields); ``clusteragree.load_dataset`` decides what to do with them.
+* ``wine_clusterings.csv``: the wine data's 178 objects, their class (from ``wine.csv``) and 12
+  clusterings of their 13 features standardised (``sklearn.preprocessing.StandardScaler``):
+  k-means (``KMeans(k, n_init=10, random_state=0)``), Ward and average linkage
+  (``AgglomerativeClustering(k, linkage=...)``) and a Gaussian mixture
+  (``GaussianMixture(k, n_init=5, random_state=0)``, full covariances) at k = 2, 3, 4, columns
+  ``kmeans_2``, ``ward_2``, ``average_2``, ``gmm_2``, ..., ``gmm_4``. Each clustering's labels are
+  renumbered 1, 2, ... in the order in which its clusters first appear in the rows, so the file
+  does not depend on how scikit-learn numbers clusters. ``wine_clusterings()`` computes them
+  (``tests/test_datasets.py`` compares the file with it); only this file is rewritten by
+  ``python clusteragree/data/export_data.py wine_clusterings`` (scikit-learn only).
 
 Requirements (development only, never at run time): Debian's ``r-cran-mlbench``
 (``apt-get install r-cran-mlbench``; its data live in /usr/lib/R/site-library/mlbench/data/),
 ``pip install pyreadr scikit-learn``. Run from anywhere:
-``python clusteragree/data/export_data.py`` (it writes beside itself).
+``python clusteragree/data/export_data.py`` (it writes beside itself; with names, e.g.
+``wine_clusterings``, only those files).
 Columns holding only whole numbers are written as integers, the others with the shortest
 representation that reads back to the same float (pandas' default), so that a CSV read back
 equals its source exactly.
@@ -26,6 +37,7 @@ equals its source exactly.
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 
 import pandas as pd
@@ -89,6 +101,62 @@ def export_mlbench() -> None:
         print(stem, frame.shape, frame[target].value_counts().to_dict())
 
 
+#: The algorithms of ``wine_clusterings.csv``, in the order of its columns (each at k = 2, 3, 4).
+ALGORITHMS = ("kmeans", "ward", "average", "gmm")
+#: The numbers of clusters of ``wine_clusterings.csv``.
+CLUSTER_COUNTS = (2, 3, 4)
+
+
+def _first_appearance(labels) -> list[int]:
+    """Labels renumbered 1, 2, ... in the order in which they first appear."""
+    codes, _ = pd.factorize(pd.Series(labels), sort=False)
+    return [int(c) + 1 for c in codes]
+
+
+def _cluster(algorithm: str, k: int, features):
+    """One clustering of the standardised features (fixed seeds)."""
+    from sklearn.cluster import AgglomerativeClustering, KMeans
+    from sklearn.mixture import GaussianMixture
+
+    if algorithm == "kmeans":
+        return KMeans(n_clusters=k, n_init=10, random_state=0).fit_predict(features)
+    if algorithm in ("ward", "average"):
+        return AgglomerativeClustering(n_clusters=k, linkage=algorithm).fit_predict(features)
+    return GaussianMixture(n_components=k, covariance_type="full", n_init=5,
+                           random_state=0).fit_predict(features)
+
+
+def wine_clusterings() -> pd.DataFrame:
+    """The wine data's class and its 12 clusterings (``wine_clusterings.csv``), computed.
+
+    Returns
+    -------
+    DataFrame
+        One row per object of ``wine.csv``, in its order: ``class`` (its text) and the columns
+        ``{algorithm}_{k}`` for k in 2, 3, 4 and each algorithm of ``ALGORITHMS``, labels
+        1 ... k numbered in order of first appearance.
+    """
+    from sklearn.preprocessing import StandardScaler
+
+    wine = pd.read_csv(HERE / "wine.csv")
+    features = StandardScaler().fit_transform(wine.drop(columns="class").to_numpy(float))
+    out = pd.DataFrame({"class": wine["class"].astype(str)})
+    for k in CLUSTER_COUNTS:
+        for algorithm in ALGORITHMS:
+            out[f"{algorithm}_{k}"] = _first_appearance(_cluster(algorithm, k, features))
+    return out
+
+
+def export_wine_clusterings() -> None:
+    frame = wine_clusterings()
+    frame.to_csv(HERE / "wine_clusterings.csv", index=False)
+    print("wine_clusterings", frame.shape)
+
+
+EXPORTS = {"sklearn": export_sklearn, "mlbench": export_mlbench,
+           "wine_clusterings": export_wine_clusterings}
+
+
 if __name__ == "__main__":
-    export_sklearn()
-    export_mlbench()
+    for name in sys.argv[1:] or EXPORTS:
+        EXPORTS[name]()

@@ -17,12 +17,14 @@ results' ``_repr_html_``: one look for every table and figure of a report.
 
 from __future__ import annotations
 
+import numpy as np
 import pandas as pd
 
 from .._display import DIGITS, PNG_METADATA, format_pvalue, significant, table
 from .results import interval_text, table_of_laws, method_text, pvalue_text, table_of_tests
 
-__all__ = ["setup", "table", "significant", "DIGITS", "load_clusterings", "session_info",
+__all__ = ["setup", "table", "significant", "DIGITS", "load_clusterings",
+           "load_clusterings_frame", "session_info",
            "pvalue_text", "method_text", "interval_text", "table_of_tests", "table_of_laws",
            "reading", "EXPECTED", "LEVEL"]
 
@@ -314,6 +316,117 @@ def load_clusterings(dataset: str = "statlog_em", table_file: str = "", data_fil
         tab = crosstab(pd.Series(x, name=Path(x_file).stem), pd.Series(y, name=Path(y_file).stem))
         return tab, f"the labels in {_name(x_file)} (rows) and {_name(y_file)} (columns)"
     return load_dataset(dataset), f"built-in data set {dataset}: {DATASETS[dataset][2]}"
+
+
+def _refuse_column(name: str, value, where: str, columns, why: str = "is not a column of"):
+    from .._validate import suggest
+
+    return ValueError(f"{name} {value!r} {why} {where}; its columns: "
+                      f"{', '.join(map(str, columns))}.{suggest(str(value), list(columns))}")
+
+
+def load_clusterings_frame(dataset: str = "wine_clusterings", data_file: str = "",
+                           columns: str = "", reference: str = "class"):
+    """Several clusterings of the same objects and their reference, for the clusterings report.
+
+    From ``data_file`` (a CSV, one row per object, one column per clustering, every label read
+    as text) or else the built-in clusterings ``dataset`` (``ca.load_dataset``). Everything
+    the report needs is checked here, before it computes anything, each refusal naming the
+    parameter: the reference and every column named must be columns of the file, at least
+    two clusterings besides the reference, none named twice, no missing label.
+
+    Parameters
+    ----------
+    dataset : str, default "wine_clusterings"
+        Built-in clusterings (``ca.datasets.CLUSTERINGS``), used when no file is given.
+    data_file : str, optional
+        A CSV file in UTF-8 with a header row naming the columns and one row per object.
+    columns : str, optional
+        The clusterings compared, comma-separated column names; default every column but
+        the reference.
+    reference : str, default "class"
+        The column of the reference clustering (e.g. the known classes).
+
+    Returns
+    -------
+    frame : DataFrame
+        The reference's column, then the clusterings', one row per object.
+    reference : str
+        The reference's column.
+    names : list of str
+        The clusterings compared, in order.
+    source : str
+        Where they came from, in words (a file by its name, not its path).
+
+    Raises
+    ------
+    ValueError, FileNotFoundError
+        A file that cannot be read (as ``load_clusterings`` says), a reference or column that
+        is not there, fewer than two clusterings, a column named twice or the reference among
+        the columns, a missing label.
+
+    See Also
+    --------
+    load_clusterings : Two clusterings' table, for the agreement report.
+    clusteragree.agreement_matrix : Compares the clusterings.
+
+    Examples
+    --------
+    >>> frame, ref, names, source = load_clusterings_frame(columns="kmeans_3, gmm_3")
+    >>> frame.shape, ref, names
+    ((178, 3), 'class', ['kmeans_3', 'gmm_3'])
+    >>> load_clusterings_frame(reference="klass")
+    Traceback (most recent call last):
+    ...
+    ValueError: reference 'klass' is not a column of the built-in data set wine_clusterings; its columns: class, kmeans_2, ward_2, average_2, gmm_2, kmeans_3, ward_3, average_3, gmm_3, kmeans_4, ward_4, average_4, gmm_4. Did you mean 'class'?
+    """
+    from .._validate import suggest
+    from ..datasets import CLUSTERINGS, load_dataset
+
+    for key, value in (("dataset", dataset), ("data_file", data_file), ("columns", columns),
+                       ("reference", reference)):
+        if not isinstance(value, str):
+            raise TypeError(f"{key} must be a string, got {type(value).__name__} {value!r}")
+    if data_file:
+        frame = _read_csv(data_file, "data_file", dtype=str)
+        where = f"data_file {_name(data_file)!r}"
+        source = f"columns of {_name(data_file)}"
+    else:
+        if dataset not in CLUSTERINGS:
+            raise ValueError(f"dataset {dataset!r} is not a set of clusterings; the built-in "
+                             f"ones: {', '.join(CLUSTERINGS)} (or give data_file)."
+                             + suggest(dataset, CLUSTERINGS))
+        frame = load_dataset(dataset)
+        where = f"the built-in data set {dataset}"
+        source = f"built-in data set {dataset}: {CLUSTERINGS[dataset].description}"
+    frame.columns = [str(c) for c in frame.columns]
+    if reference not in frame.columns:
+        raise _refuse_column("reference", reference, where, frame.columns)
+    named = [s.strip() for s in columns.split(",") if s.strip()]
+    for column in named:
+        if column not in frame.columns:
+            raise _refuse_column("columns:", column, where, frame.columns)
+    twice = sorted({c for c in named if named.count(c) > 1})
+    if twice:
+        raise ValueError(f"columns: {', '.join(map(repr, twice))} named more than once")
+    if reference in named:
+        raise ValueError(f"columns: the reference {reference!r} is among the clusterings "
+                         "compared; leave it out (it is compared with each of them)")
+    names = named or [c for c in frame.columns if c != reference]
+    if len(names) < 2:
+        raise ValueError(f"columns: at least two clusterings besides the reference "
+                         f"{reference!r} are needed, got {len(names)} ({', '.join(names)}) "
+                         f"in {where}")
+    frame = frame[[reference, *names]]
+    for column in frame.columns:
+        missing = frame[column].isna()
+        if missing.any():
+            lines = [str(r + 2) for r in np.flatnonzero(missing)]  # the header is line 1
+            shown = ", ".join(lines[:5]) + (", ..." if len(lines) > 5 else "")
+            raise ValueError(f"column {column!r} of {where} has {len(lines)} missing "
+                             f"label{'s' if len(lines) > 1 else ''} (empty fields, on line "
+                             f"{shown} of the file): label every object, or drop those rows")
+    return frame.reset_index(drop=True), reference, names, source
 
 
 def plot_null_grid(nulls: dict, observed, ncols: int = 3, title: str | None = None):

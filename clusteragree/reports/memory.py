@@ -4,13 +4,16 @@ to a file beside the report, which the notebook reads like any input file.
 ``ca.report("agreement", x=labels_a, y=labels_b)`` (lists, arrays, pandas Series),
 ``ca.report("agreement", data=frame, x="species", y="cluster")`` (two columns of a DataFrame) and
 ``ca.report("agreement", table=tab)`` (a ContingencyTable, a 2-D array or a DataFrame of counts;
-``x=tab`` alone says the same) are read here as the package's functions read them
+``x=tab`` alone says the same), and for the clusterings report ``ca.report("clusterings",
+data=frame, reference="class")`` (a DataFrame, one column per clustering) are read here as the package's functions read them
 (``clusteragree.inputs``: the same checks, the same errors, before the notebook starts), then
 written into the folder ``NAME-inputs/`` beside the report ``NAME.html``:
 
 * labels and DataFrame columns as ``data.csv``, one row per object, one column per clustering
   (the notebook's ``data_file`` with ``x_column`` and ``y_column``);
-* tables as ``table.csv``, row labels in the first column (``table_file``).
+* tables as ``table.csv``, row labels in the first column (``table_file``);
+* many clusterings (``read_memory_clusterings``) as ``data.csv``, their columns as they were
+  (the notebook's ``data_file``; its ``columns`` and ``reference`` name them).
 
 The folder stays with the report: the report's **Data** line names what was given and the
 file that holds it, and ``clusteragree report -p data_file=...`` renders the report again.
@@ -33,7 +36,8 @@ import numpy as np
 import pandas as pd
 
 __all__ = ["IN_MEMORY", "SOURCE_PARAMETERS", "MemoryInputs", "read_memory_inputs",
-           "write_memory_inputs", "publish_memory_inputs", "inputs_folder"]
+           "read_memory_clusterings", "write_memory_inputs", "publish_memory_inputs",
+           "inputs_folder"]
 
 #: The arguments of ``ca.report`` that carry clusterings in memory.
 IN_MEMORY = ("x", "y", "data", "table")
@@ -57,8 +61,9 @@ class MemoryInputs:
 
     Parameters
     ----------
-    table : ContingencyTable
-        Their contingency table, as ``clusteragree.crosstab`` or ``ContingencyTable`` make it.
+    table : ContingencyTable or None
+        Their contingency table, as ``clusteragree.crosstab`` or ``ContingencyTable`` make it;
+        None for many clusterings (``read_memory_clusterings``).
     frame : DataFrame
         What is written: one row per object (labels) or the table of counts.
     file : str
@@ -223,6 +228,78 @@ def read_memory_inputs(given: dict) -> MemoryInputs:
     return MemoryInputs(tab, frame, "data.csv", {"x_column": nx, "y_column": ny}, note)
 
 
+def read_memory_clusterings(given: dict) -> MemoryInputs:
+    """Read many clusterings given to ``ca.report("clusterings", data=frame)`` in memory.
+
+    Parameters
+    ----------
+    given : dict
+        ``data``: a DataFrame with one row per object and one column per clustering (the
+        reference among them); its column names become the file's header, so they must be
+        distinct once written as text.
+
+    Returns
+    -------
+    MemoryInputs
+        No table (``table`` None); ``frame`` the columns to write as ``data.csv``.
+
+    Raises
+    ------
+    ValueError, TypeError
+        Another in-memory input (x, y, table), data that is not a DataFrame, fewer than
+        three columns (a reference and two clusterings) or no row, column names that
+        collide as text.
+
+    See Also
+    --------
+    read_memory_inputs : Two clusterings, for the agreement report.
+
+    Examples
+    --------
+    >>> runs = pd.DataFrame({"class": ["a", "a", "b"], "km": [1, 1, 2], "hc": [1, 2, 2]})
+    >>> print(read_memory_clusterings({"data": runs}).note)
+    in memory: a DataFrame of 3 rows and 3 columns (class, km, hc)
+    """
+    other = sorted(set(given) - {"data"})
+    if other:
+        raise ValueError(f"the clusterings report takes its clusterings in memory as data= (a "
+                         f"DataFrame, one column per clustering, with columns= and reference= "
+                         f"naming them), not {', '.join(other)}")
+    data = given.get("data")
+    if not isinstance(data, pd.DataFrame):
+        raise TypeError(f"data must be a pandas DataFrame with one column per clustering, got "
+                        f"{_what(data)}")
+    names = [str(c) for c in data.columns]
+    if len(set(names)) != len(names):
+        raise ValueError(f"data: the column names must be distinct as text, got {names}")
+    if data.shape[1] < 3 or data.shape[0] == 0:
+        raise ValueError(f"data must hold a reference and at least two clusterings (three "
+                         f"columns) of at least one object, got {data.shape[0]} rows and "
+                         f"{data.shape[1]} columns")
+    frame = pd.DataFrame({n: data[c].to_numpy() for n, c in zip(names, data.columns)})
+    shown = ", ".join(names[:8]) + (", ..." if len(names) > 8 else "")
+    return MemoryInputs(None, frame, "data.csv", {},
+                        f"in memory: a DataFrame of {len(frame):,} rows and {len(names)} "
+                        f"columns ({shown})")
+
+
+def _same_partitions(a: pd.DataFrame, b: pd.DataFrame) -> bool:
+    """Each column of ``b`` (read back) the same partition of the objects as in ``a``, with
+    the same missing labels."""
+    if list(a.columns) != list(b.columns) or len(a) != len(b):
+        return False
+    for column in a.columns:
+        x, y = a[column], b[column]
+        if not np.array_equal(x.isna().to_numpy(), y.isna().to_numpy()):
+            return False
+        keep = ~x.isna().to_numpy()
+        cx = pd.factorize(x[keep])[0]
+        cy = pd.factorize(y[keep])[0]
+        if not len(set(zip(cx, cy))) == len(set(cx)) == len(set(cy)):
+            return False
+    return True
+
+
 def inputs_folder(output: Path) -> Path:
     """The folder beside a report that holds its in-memory inputs: ``NAME-inputs``.
 
@@ -311,6 +388,18 @@ def write_memory_inputs(inputs: MemoryInputs, folder, shown_as: str | None = Non
     folder = Path(folder)
     folder.mkdir(parents=True, exist_ok=True)
     path = folder / inputs.file
+    if inputs.table is None:  # many clusterings: the notebook reads every label as text
+        inputs.frame.to_csv(path, index=False)
+        back = pd.read_csv(path, dtype=str)
+        if not _same_partitions(inputs.frame, back):
+            path.unlink()
+            raise ValueError(
+                "data: the labels do not survive a CSV file (read back from data.csv, some "
+                "column's labels become one, e.g. 1 and 1.0, or a label became missing): give "
+                "labels whose text tells them apart")
+        return {"data_file": str(path.resolve()),
+                "in_memory": f"{inputs.note}; written to {shown_as or folder.name}/"
+                             f"{inputs.file} beside the report"}
     is_table = inputs.file == "table.csv"
     inputs.frame.to_csv(path, index=is_table)
     key = "table_file" if is_table else "data_file"

@@ -33,7 +33,7 @@ import pandas as pd
 
 from ..intervals import check_level
 from .memory import (IN_MEMORY, SOURCE_PARAMETERS, inputs_folder, publish_memory_inputs,
-                     read_memory_inputs, write_memory_inputs)
+                     read_memory_clusterings, read_memory_inputs, write_memory_inputs)
 from .._validate import (check_bool, check_choice, check_fraction, check_positive_int, check_seed,
                          suggest)
 
@@ -66,6 +66,11 @@ class Report:
     quick : dict, optional
         The parameter values quick mode (``quick=True``) stands for: a parameter the caller
         gives keeps the caller's value.
+    memory : callable, optional
+        ``memory(given)`` reads the clusterings ``ca.report`` is given in memory (a dict of
+        some of ``x``, ``y``, ``data``, ``table``) into ``reports.memory.MemoryInputs``; by
+        default ``read_memory_inputs`` (two clusterings or a table). Only a notebook that
+        declares ``in_memory`` takes them.
 
     See Also
     --------
@@ -84,6 +89,7 @@ class Report:
     description: str
     check: object = None  # callable(params: dict) -> None, raising on bad content
     quick: dict = field(default_factory=dict)
+    memory: object = None  # callable(given: dict) -> MemoryInputs; None: read_memory_inputs
 
 
 def _check_agreement_inputs(params: dict) -> None:
@@ -120,6 +126,29 @@ def _check_method_for_report(method, model) -> None:
                          "method='auto', 'exact' or a Monte Carlo method")
 
 
+def _check_clusterings_inputs(params: dict) -> None:
+    """The clusterings report's inputs (the file or data set, the reference, the columns and
+    their labels), index, multiplicity adjustment, model and method, checked as its first
+    cells would use them."""
+    from ..inputs import crosstab
+    from ..nulls import NullSpec, plan
+    from ..nulls.engine import entry
+    from .clusterings import check_index
+    from .helpers import load_clusterings_frame
+
+    frame, ref, names, _ = load_clusterings_frame(params["dataset"], params["data_file"],
+                                                  params["columns"], params["reference"])
+    rec = check_index(params["index"])
+    method, model = params["method"], params["model"]
+    _check_method_for_report(method, model)
+    spec = NullSpec.of(method, model=model)
+    pairs = [(ref, b) for b in names] + [(a, b) for i, a in enumerate(names)
+                                         for b in names[i + 1:]]
+    for a, b in pairs:  # every test's null law planned: one too large is refused here
+        tab = crosstab(frame[a], frame[b])
+        plan(entry(tab, None, None, False, "exact", [rec]), [rec], spec)
+
+
 def _check_alternative(value, name):
     from ..nulls.distribution import ALTERNATIVES
 
@@ -151,7 +180,31 @@ REPORTS: dict[str, Report] = {r.name: r for r in (
            "Albatineh & Niewiadomska-Bugaj's regressions for null means, refitted across the "
            "thesis' design, against exact identities; correlations between indices",
            quick={"reps": 1, "n_sim": 2000}),
+    Report("clusterings", "clusterings.ipynb",
+           "many clusterings of the same objects: their agreement matrix and map, each "
+           "against a reference with its test and interval, the best against each other one "
+           "by paired difference tests (Holm-adjusted), and the verdict in words",
+           check=_check_clusterings_inputs, quick={"n_sim": 2000},
+           memory=read_memory_clusterings),
 )}
+
+
+def _check_reference(value, name):
+    """``reference``: a quantile level in (0, 1) where it is a number (null-distributions);
+    a column's name where it is text (clusterings: checked with the inputs)."""
+    if not isinstance(value, str):
+        check_fraction(value, name)
+
+
+def _check_share(value, name):
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 < value <= 1:
+        raise ValueError(f"{name} must be a share of the objects in (0, 1], got {value!r}")
+
+
+def _check_multiple(value, name):
+    from ..many_clusterings import MULTIPLE_METHODS
+
+    check_choice(value, name, MULTIPLE_METHODS)
 
 
 def _check_n_values(value, name):
@@ -173,7 +226,9 @@ PARAMETER_RANGES = {
     "reps": check_positive_int,
     "max_work": check_positive_int,
     "seed": check_seed,
-    "reference": check_fraction,
+    "reference": _check_reference,
+    "near_identical": _check_share,
+    "multiple": _check_multiple,
     "n_values": _check_n_values,
     "model": _check_model,
     "alternative": _check_alternative,
@@ -233,7 +288,7 @@ def list_reports() -> pd.DataFrame:
     Examples
     --------
     >>> ca.list_reports().index.tolist()
-    ['agreement', 'null-distributions', 'stability-study', 'regression-approximations']
+    ['agreement', 'null-distributions', 'stability-study', 'regression-approximations', 'clusterings']
     """
     return pd.DataFrame([{"name": r.name, "notebook": r.notebook, "description": r.description}
                          for r in REPORTS.values()]).set_index("name")
@@ -585,11 +640,12 @@ def report(name: str = "agreement", output=None, format: str = "html", *, code: 
         here keep their values. The agreement report also takes its clusterings in memory,
         as ``ca.agreement`` does: ``x=`` and ``y=`` (two labellings: lists, arrays, pandas
         Series, paired by their index), ``data=`` with column names ``x=`` and ``y=``, or
-        ``table=`` (a ContingencyTable, a 2-D array or a DataFrame of counts). They are
-        checked as ``ca.agreement`` checks them, written to ``data.csv`` or ``table.csv`` in
-        the folder ``NAME-inputs`` beside the report (``reports/agreement-inputs/`` for
-        ``reports/agreement.html``), and named in the report's Data line
-        (``clusteragree.reports.memory``).
+        ``table=`` (a ContingencyTable, a 2-D array or a DataFrame of counts); the
+        clusterings report takes ``data=`` (a DataFrame, one column per clustering, with
+        ``reference=`` and ``columns=`` naming them). They are checked as ``ca.agreement``
+        checks them, written to ``data.csv`` or ``table.csv`` in the folder ``NAME-inputs``
+        beside the report (``reports/agreement-inputs/`` for ``reports/agreement.html``),
+        and named in the report's Data line (``clusteragree.reports.memory``).
 
     Returns
     -------
@@ -626,6 +682,11 @@ def report(name: str = "agreement", output=None, format: str = "html", *, code: 
     >>> path = ca.report("agreement", output="agreement.html", quick=True)  # doctest: +SKIP
     >>> path = ca.report("agreement", x=classes, y=clusters, output="mine.html",
     ...                  quick=True)  # doctest: +SKIP
+
+    Many clusterings of the same objects, one column each, against the column "class":
+
+    >>> path = ca.report("clusterings", data=runs, reference="class",
+    ...                  output="runs.html")  # doctest: +SKIP
     """
     rep = _get(name)
     fmt = check_choice(format, "format", FORMATS)
@@ -662,7 +723,7 @@ def _memory_inputs(name: str, parameters: dict, declared: pd.DataFrame):
     if both:
         raise ValueError(f"report {name!r}: give the clusterings either in memory "
                          f"({', '.join(memory)}) or by {', '.join(both)}, not both")
-    return read_memory_inputs(memory)
+    return (REPORTS[name].memory or read_memory_inputs)(memory)
 
 
 def _run_report(name, rep, declared, params, output, fmt, code, keep_notebook, progress):

@@ -1,0 +1,682 @@
+"""Many clusterings at once: one index over every pair of them, with tests and a map.
+
+``agreement_matrix`` encodes each clustering's labels once, makes each pair's contingency table
+from the codes (one ``bincount``) and evaluates the tables in batches through the registry;
+``AgreementMatrix`` holds the square matrix, the tests of the pairs with their multiplicity
+adjustment, and the map of the clusterings (classical MDS). Its plots are drawn by
+``clusteragree.many_clusterings_plots``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+
+import numpy as np
+import pandas as pd
+
+from ._docs import fill_doc
+from ._validate import check_bool, check_choice, check_options, check_positive_int, suggest
+from .indices import PairIndex, TableIndex, evaluate_checked, get_index
+from .inference import agreement_test
+from .inputs.labels import check_labels
+from .interval_spec import as_interval_spec, misplaced_interval_settings
+from .intervals import confidence_interval
+from .nulls import NullSpec
+from .nulls.distribution import ALTERNATIVES
+from .results import FLOAT_COLUMNS, INT_COLUMNS, RESULT_COLUMNS, ResultsFrame
+
+__all__ = ["MULTIPLE_METHODS", "AgreementMatrix", "agreement_matrix"]
+
+#: The multiplicity adjustments of ``statsmodels.stats.multitest.multipletests`` by their full
+#: names (its short aliases, e.g. "hs" or "fdr_i", are accepted too).
+MULTIPLE_METHODS = ("holm", "bonferroni", "sidak", "holm-sidak", "simes-hochberg", "hommel",
+                    "fdr_bh", "fdr_by", "fdr_tsbh", "fdr_tsbky", "fdr_gbs")
+
+#: Cells of tables held at once before they are evaluated (int64: 8 bytes each, 32 MiB).
+_BATCH_CELLS = 1 << 22
+#: One pair's table is dense: above this many cells it is refused (``ca.agreement`` takes it
+#: as a sparse table).
+_MAX_TABLE_CELLS = 10**7
+#: A progress bar (on a terminal only) from this many pairs.
+_PROGRESS_PAIRS = 500
+
+
+def _multiple_aliases() -> dict:
+    from statsmodels.stats.multitest import multitest_alias
+
+    return {k: v for k, v in multitest_alias.items() if v != "lfdr"}
+
+
+def _check_multiple(multiple):
+    """``multiple``: None or a name ``multipletests`` takes (checked before any work)."""
+    if multiple is None:
+        return None
+    aliases = _multiple_aliases()
+    if not isinstance(multiple, str) or multiple not in aliases:
+        hint = suggest(multiple, MULTIPLE_METHODS) if isinstance(multiple, str) else ""
+        raise ValueError(f"multiple must be None (no adjustment) or a method of statsmodels' "
+                         f"multipletests, one of {list(MULTIPLE_METHODS)}, got "
+                         f"{multiple!r}.{hint}")
+    return multiple
+
+
+def _named_clusterings(clusterings) -> tuple[list[str], list]:
+    """The clusterings' names and label vectors, from a DataFrame, a dict or a list."""
+    if isinstance(clusterings, pd.DataFrame):
+        names = [str(c) for c in clusterings.columns]
+        if len(set(names)) != len(names):
+            raise ValueError(f"clusterings: the DataFrame's column names must be distinct, got "
+                             f"{list(clusterings.columns)}")
+        return names, [clusterings.iloc[:, k] for k in range(clusterings.shape[1])]
+    if isinstance(clusterings, dict):
+        return [str(k) for k in clusterings], list(clusterings.values())
+    if isinstance(clusterings, (list, tuple)):
+        return [str(k + 1) for k in range(len(clusterings))], list(clusterings)
+    raise TypeError(f"clusterings must be a pandas DataFrame (one column per clustering), a "
+                    f"dict name -> labels or a list of label vectors, got "
+                    f"{type(clusterings).__name__}")
+
+
+def _codes(labels, name: str) -> tuple[np.ndarray, int]:
+    """One clustering's labels checked (hard labels, none missing) and encoded once: codes
+    0..K-1 in the sorted order of the labels present, and K."""
+    what = f"clusterings[{name!r}]"
+    if isinstance(labels, np.ndarray) and labels.ndim == 2 and labels.shape[1] > 1:
+        raise TypeError(f"{what} is a matrix of shape {labels.shape}: agreement_matrix takes "
+                        "hard labels (one per object); compare memberships or similarity "
+                        "matrices pair by pair with ca.agreement")
+    values = check_labels(labels, what)
+    missing = pd.isna(values)
+    if np.any(missing):
+        raise ValueError(f"{what} contains missing labels (NaN/None; {int(np.sum(missing))} "
+                         "of them): label every object, or drop those objects from every "
+                         "clustering first")
+    try:
+        codes, uniques = pd.factorize(values, sort=True)
+    except TypeError:  # labels of mixed, unorderable types
+        codes, uniques = pd.factorize(values, sort=False)
+    # the narrowest integer type: the codes of 100 clusterings of 10**6 objects take 100 MB
+    return codes.astype(np.min_scalar_type(max(len(uniques) - 1, 0)), copy=False), len(uniques)
+
+
+def _pandas_objects(names, vectors):
+    """The objects' index shared by the pandas inputs (None without any), checked: pandas
+    labels of other objects would be paired by position, silently."""
+    indexes = [(n, v.index) for n, v in zip(names, vectors) if isinstance(v, pd.Series)]
+    if not indexes:
+        return None
+    first_name, first = indexes[0]
+    for name, index in indexes[1:]:
+        if not index.equals(first):
+            raise ValueError(
+                f"clusterings[{name!r}] labels other objects than clusterings[{first_name!r}] "
+                "(their pandas indexes differ); put the clusterings in one DataFrame, or "
+                "reindex them to the same objects")
+    return first
+
+
+def _encode(names, vectors):
+    """Every clustering encoded once; the lengths checked against the first one's."""
+    _pandas_objects(names, vectors)
+    codes, sizes = [], []
+    for name, labels in zip(names, vectors):
+        c, k = _codes(labels, name)
+        if codes and len(c) != len(codes[0]):
+            raise ValueError(f"clusterings must label the same objects: clusterings[{name!r}] "
+                             f"has {len(c):,} labels, clusterings[{names[0]!r}] has "
+                             f"{len(codes[0]):,}")
+        codes.append(c)
+        sizes.append(k)
+    return codes, sizes
+
+
+def _reference(reference, names, vectors):
+    """The reference's name and labels: a column (key) of ``clusterings``, taken out of the
+    clusterings compared, or a label vector."""
+    if reference is None:
+        return None, None
+    if isinstance(reference, str):
+        if reference not in names:
+            raise ValueError(f"reference={reference!r} is not a clustering's name; the names "
+                             f"are {names}.{suggest(reference, names)}")
+        k = names.index(reference)
+        return reference, k
+    return "reference", reference
+
+
+def _table(cx: np.ndarray, kx: int, cy: np.ndarray, ky: int, buf: np.ndarray) -> np.ndarray:
+    """The K x Q contingency table of two code vectors: one bincount of ``cx * Q + cy``."""
+    np.multiply(cx, ky, out=buf, dtype=np.int64)
+    np.add(buf, cy, out=buf, dtype=np.int64)
+    return np.bincount(buf, minlength=kx * ky).reshape(kx, ky)
+
+
+def _evaluator(rec, opts):
+    """The index on a batch of same-shape tables: the registry's checked evaluation (the one
+    ``ca.agreement`` uses), or a pair index's form on the table."""
+    if isinstance(rec, TableIndex):
+        return lambda batch: evaluate_checked(rec, batch, opts)
+    return lambda batch: np.asarray(rec.on_table(batch, **opts), dtype=float)
+
+
+def _matrix_values(rec, opts, names, codes, sizes, progress: bool) -> np.ndarray:
+    """The K x K matrix of the index: entry (i, j) the index of (clusterings[i], clusterings[j]).
+
+    Each pair's table is made once (i < j), with its transpose for an asymmetric index, and
+    the tables are evaluated by shape in batches of at most ``_BATCH_CELLS`` cells."""
+    k = len(codes)
+    values = np.full((k, k), np.nan)
+    evaluate = _evaluator(rec, opts)
+    pending: dict = {}  # shape -> (list of (i, j), list of tables)
+    held = 0
+
+    def refused(where, tables, err):
+        """The refusal of a batch, naming the first pair the index is not defined for."""
+        for (i, j), table in zip(where, tables):
+            try:
+                evaluate(table)
+            except ValueError as one:
+                raise ValueError(f"clusterings[{names[i]!r}] (x) and clusterings[{names[j]!r}] "
+                                 f"(y): {one}") from None
+        raise err
+
+    def flush():
+        for (where, tables) in pending.values():
+            try:
+                out = evaluate(np.stack(tables))
+            except ValueError as err:
+                refused(where, tables, err)
+            for (i, j), v in zip(where, np.atleast_1d(out)):
+                values[i, j] = v
+        pending.clear()
+
+    def add(i, j, table):
+        nonlocal held
+        where, tables = pending.setdefault(table.shape, ([], []))
+        where.append((i, j))
+        tables.append(table)
+        held += table.size
+        if held >= _BATCH_CELLS:
+            flush()
+            held = 0
+
+    for i in range(k):  # the diagonal: a clustering against itself
+        add(i, i, np.diag(np.bincount(codes[i], minlength=sizes[i])))
+    buf = np.empty(len(codes[0]), dtype=np.int64)
+    pairs = [(i, j) for i in range(k) for j in range(i + 1, k)]
+    if progress and len(pairs) >= _PROGRESS_PAIRS:
+        from tqdm.auto import tqdm
+
+        pairs = tqdm(pairs, desc="pairs of clusterings", unit="pair", disable=None)
+    for i, j in pairs:
+        if sizes[i] * sizes[j] > _MAX_TABLE_CELLS:
+            raise ValueError(f"the table of clusterings[{names[i]!r}] and "
+                             f"clusterings[{names[j]!r}] would have "
+                             f"{sizes[i]:,} x {sizes[j]:,} cells: too many for a dense table; "
+                             "ca.agreement compares them through a sparse table")
+        table = _table(codes[i], sizes[i], codes[j], sizes[j], buf)
+        add(i, j, table)
+        if not rec.symmetric:
+            add(j, i, np.ascontiguousarray(table.T))
+    flush()
+    if rec.symmetric:
+        upper = np.triu_indices(k, 1)
+        values[upper[1], upper[0]] = values[upper]
+    return values
+
+
+def _seeds(seed, count: int) -> list:
+    """The seed rule: one child per test, spawned in order from the call's seed (a Generator
+    spawns child Generators; anything else goes through ``numpy.random.SeedSequence``)."""
+    if isinstance(seed, np.random.Generator):
+        return seed.spawn(count)
+    seq = seed if isinstance(seed, np.random.SeedSequence) else np.random.SeedSequence(seed)
+    return seq.spawn(count)
+
+
+def _na_row(statistic: float, kind: str, ci=None) -> dict:
+    """A row of the schema with the value alone (and its interval): no test was made."""
+    row = {c: pd.NA for c in RESULT_COLUMNS}
+    row.update(statistic=statistic, kind=kind)
+    if ci is not None:
+        row.update(ci_low=ci.low, ci_high=ci.high, ci_closed=ci.closed, ci_method=ci.method,
+                   ci_level=ci.confidence_level)
+        if np.isnan(ci.low):
+            row.update(ci_low=pd.NA, ci_high=pd.NA, ci_closed=pd.NA)
+    return row
+
+
+def _rows_frame(rows: list, index: pd.Index) -> ResultsFrame:
+    """Rows of the schema as a frame with its dtypes (Float64, Int64: NA stays NA)."""
+    frame = ResultsFrame(rows, columns=list(RESULT_COLUMNS), index=index)
+    types = {c: "Float64" for c in FLOAT_COLUMNS}
+    types.update({c: "Int64" for c in INT_COLUMNS})
+    return frame.astype(types)
+
+
+def _adjusted(pvalues: np.ndarray, multiple) -> np.ndarray:
+    """``multipletests``' adjusted p-values of a family (NA where a p-value is NA)."""
+    from statsmodels.stats.multitest import multipletests
+
+    out = np.full(len(pvalues), np.nan)
+    ok = ~np.isnan(pvalues)
+    if multiple is not None and ok.any():
+        out[ok] = multipletests(pvalues[ok], method=multiple)[1]
+    elif multiple is None:
+        out = pvalues.copy()
+    return out
+
+
+def _reference_differences(matrix) -> None:
+    """The pairwise difference tests of the clusterings' agreements with the reference
+    (issue 31, item 1: ``ca.difference_test``, Holm-adjusted). Their place: filled in once
+    ``difference_test`` is merged; until then ``m.reference_differences`` is None."""
+
+
+@dataclass(repr=False)
+class AgreementMatrix:
+    """Result of ``agreement_matrix``: one index over every pair of several clusterings.
+
+    Parameters
+    ----------
+    statistic : DataFrame
+        The square matrix labelled by the clusterings' names: entry (i, j) is the index of
+        (clusterings[i], clusterings[j]) (clusterings[i] as x, the table's rows); the
+        diagonal holds each clustering against itself.
+    index : str
+        The index's name.
+    kind : str
+        "similarity", "distance" (a dissimilarity, such as VI) or "statistic".
+    pvalue : DataFrame or None
+        The p-value of each pair's test (``test=True``); NA on the diagonal.
+    pvalue_adjusted : DataFrame or None
+        The p-values adjusted for multiplicity over the distinct tests.
+    multiple : str or None
+        The adjustment (a method of statsmodels' ``multipletests``), or None.
+    tests : dict
+        (name_i, name_j) -> the ``AgreementTest`` of the pair (``test=True``).
+    rows : DataFrame
+        The long form (``to_frame()``).
+    reference : DataFrame or None
+        Each clustering against the reference (``reference=``), in the result schema with
+        ``pvalue_adjusted``, indexed by the clusterings' names.
+    reference_differences : DataFrame or None
+        The pairwise difference tests against the reference (not computed yet: None).
+    null : str
+        The model and method of the tests ("no test" without them).
+
+    See Also
+    --------
+    agreement_matrix : Makes it.
+
+    Examples
+    --------
+    >>> m = ca.agreement_matrix({"a": [0, 0, 1, 1], "b": [0, 0, 1, 2], "c": [0, 1, 0, 1]},
+    ...                         index="rand")
+    >>> m.statistic.round(3)
+    y      a      b      c
+    x                     
+    a  1.000  0.833  0.333
+    b  0.833  1.000  0.500
+    c  0.333  0.500  1.000
+    """
+
+    statistic: pd.DataFrame
+    index: str
+    kind: str
+    pvalue: pd.DataFrame | None = None
+    pvalue_adjusted: pd.DataFrame | None = None
+    multiple: str | None = None
+    tests: dict = field(default_factory=dict)
+    rows: pd.DataFrame | None = None
+    reference: pd.DataFrame | None = None
+    reference_differences: pd.DataFrame | None = None
+    null: str = "no test"
+
+    @property
+    def names(self) -> list:
+        """The clusterings' names, in order."""
+        return list(self.statistic.index)
+
+    @property
+    def title(self) -> str:
+        """What the matrix holds in words: the index (a dissimilarity said so), its model and
+        method, the adjustment."""
+        what = "dissimilarity" if self.kind == "distance" else self.kind
+        text = f"{self.index} ({what}) of {len(self.names)} clusterings"
+        if self.pvalue is None:
+            return f"{text}; {self.null}"
+        adjust = f", p-values {self.multiple}-adjusted" if self.multiple else ""
+        return f"{text}; tests: {self.null}{adjust}"
+
+    def __repr__(self) -> str:
+        return f"AgreementMatrix: {self.title}\n{self.statistic.round(4).to_string()}"
+
+    def to_frame(self) -> ResultsFrame:
+        """The long form: one row per pair of clusterings.
+
+        Returns
+        -------
+        ResultsFrame
+            Columns ``x``, ``y``, the result schema (``RESULT_COLUMNS``) and
+            ``pvalue_adjusted``; for a symmetric index one row per pair (i < j), for an
+            asymmetric one a row per order (i != j). The diagonal is left out.
+        """
+        return self.rows.copy()
+
+    def distances(self) -> pd.DataFrame:
+        """The clusterings' dissimilarities: 1 - similarity, or the distance itself.
+
+        For an asymmetric index the matrix is symmetrised ((D + D^T) / 2); the diagonal is 0.
+
+        Returns
+        -------
+        DataFrame
+            The square matrix D labelled by the clusterings' names.
+        """
+        values = self.statistic.to_numpy(dtype=float)
+        if self.kind == "distance":
+            d = values.copy()
+        elif self.kind == "similarity" and get_index(self.index).range[1] == 1:
+            d = 1 - values
+        else:
+            raise ValueError(f"index {self.index!r} ({self.kind}, range "
+                             f"{get_index(self.index).range}) is neither a similarity bounded "
+                             "by 1 nor a distance: its matrix gives no distances to map")
+        d = (d + d.T) / 2
+        np.fill_diagonal(d, 0.0)
+        return pd.DataFrame(d, index=self.statistic.index, columns=self.statistic.columns)
+
+    def embedding(self, n_components: int = 2) -> pd.DataFrame:
+        """Classical (Torgerson) multidimensional scaling of the clusterings.
+
+        With D the dissimilarities (``distances()``: 1 - similarity for a similarity whose
+        maximum is 1, the distance itself for a dissimilarity such as VI) and J the centring
+        matrix, B = -J D^2 J / 2 is eigen-decomposed; the coordinates are the eigenvectors of
+        the ``n_components`` largest eigenvalues scaled by their square roots. When D is
+        Euclidean the distances among the coordinates (all components) reproduce D. Negative
+        eigenvalues (the non-Euclidean part of D) are left out: a component whose eigenvalue is
+        not positive has coordinates 0, and ``attrs["eigenvalues"]`` holds every eigenvalue
+        (largest first) so that the share left out can be read. Each axis's sign is fixed: its
+        coordinate of largest magnitude is positive.
+
+        Parameters
+        ----------
+        n_components : int, default 2
+            The number of coordinates, at most the number of clusterings.
+
+        Returns
+        -------
+        DataFrame
+            Columns ``dim1``, ``dim2``, ... indexed by the clusterings' names.
+        """
+        k = len(self.names)
+        n_components = check_positive_int(n_components, "n_components")
+        if n_components > k:
+            raise ValueError(f"n_components must be at most the number of clusterings ({k}), "
+                             f"got {n_components}")
+        d = self.distances().to_numpy()
+        j = np.eye(k) - 1.0 / k
+        b = -0.5 * j @ (d ** 2) @ j
+        eigenvalues, vectors = np.linalg.eigh((b + b.T) / 2)
+        order = np.argsort(eigenvalues)[::-1]
+        eigenvalues, vectors = eigenvalues[order], vectors[:, order]
+        scale = np.sqrt(np.clip(eigenvalues[:n_components], 0, None))
+        coords = vectors[:, :n_components] * scale
+        # each axis's sign fixed (its largest coordinate positive), not left to LAPACK
+        big = coords[np.argmax(np.abs(coords), axis=0), np.arange(n_components)]
+        coords = coords * np.where(big < 0, -1.0, 1.0)
+        out = pd.DataFrame(coords, index=self.statistic.index,
+                           columns=[f"dim{c + 1}" for c in range(n_components)])
+        out.attrs["eigenvalues"] = eigenvalues
+        return out
+
+    def plot(self, kind: str = "heatmap", ax=None):
+        """The matrix as a heatmap, a clustered heatmap or the MDS map of the clusterings.
+
+        Parameters
+        ----------
+        kind : {"heatmap", "clustermap", "mds"}, default "heatmap"
+            "heatmap": seaborn's heatmap, values annotated to 3 significant digits;
+            "clustermap": the same with the clusterings ordered by their agreement (average
+            linkage of ``distances()``); "mds": the clusterings at their ``embedding()``.
+        ax : matplotlib Axes, optional
+            Draw here ("heatmap" and "mds"; default a new figure).
+
+        Returns
+        -------
+        matplotlib Axes or seaborn ClusterGrid
+            The Axes drawn on (a ClusterGrid for "clustermap"; its ``.figure`` is the
+            figure). The title names the index, its model and method.
+        """
+        from .many_clusterings_plots import plot_matrix
+
+        return plot_matrix(self, kind, ax)
+
+
+def _square(values: np.ndarray, names: list, dtype=float) -> pd.DataFrame:
+    index = pd.Index(names, name="x")
+    return pd.DataFrame(values, index=index, columns=pd.Index(names, name="y")).astype(dtype)
+
+
+def _pair_list(k: int, symmetric: bool) -> list:
+    """The distinct pairs, in order: i < j, row by row; for an asymmetric index every i != j,
+    row by row."""
+    if symmetric:
+        return [(i, j) for i in range(k) for j in range(i + 1, k)]
+    return [(i, j) for i in range(k) for j in range(k) if i != j]
+
+
+def _null_words(tests) -> str:
+    """The model(s) and method(s) of the tests, as the title says them."""
+    models = ", ".join(dict.fromkeys(t.null.model for t in tests))
+    methods = ", ".join(dict.fromkeys(t.null.method for t in tests))
+    return f"model {models}, method {methods}"
+
+
+@fill_doc
+def agreement_matrix(clusterings, index="adjusted_rand", *, test=False, multiple="holm",
+                     reference=None, method="auto", model=None, n_sim=None, seed=None,
+                     alternative=None, interval=None, **options) -> AgreementMatrix:
+    """One index over every pair of several clusterings of the same objects.
+
+    Each clustering's labels are encoded once (``pandas.factorize``); each pair's
+    contingency table is one ``bincount`` of ``code_i * Q_j + code_j``, and the tables are
+    evaluated in batches by the registry, as ``ca.agreement`` evaluates one. Memory holds the
+    codes and a batch of tables, never n values per pair. Entry (i, j) is the index of
+    (clusterings[i], clusterings[j]) with clusterings[i] as x (the table's rows): for an
+    asymmetric index (purity, f_measure, ...) the matrix is not symmetric. The diagonal is
+    each clustering against itself. A dissimilarity (variation_of_information, van_dongen)
+    is reported as one (the title says so).
+
+    For hard partitions the matrix is R's clue (Hornik 2005) ``cl_agreement`` of the
+    ensemble with method "Rand" (``rand``), "cRand" (``adjusted_rand``), "NMI"
+    (``nmi_sqrt``), "FM" (``fowlkes_mallows``), "jaccard" (``jaccard``) and "diag"
+    (``accuracy``: the share of objects on the best one-to-one matching of the clusters), and
+    ``cl_dissimilarity`` "VI" (``variation_of_information``, natural logarithms). clue's
+    ensemble matrix of an asymmetric measure holds (i, j) with the i-th partition as the
+    first argument, as here; ``purity(x, y)`` here is (1/n) sum_q max_k n_kq, the share of
+    objects in the majority class of x within each cluster of y (``ca.list_indices()``), so
+    compare orientations before comparing numbers.
+
+    Parameters
+    ----------
+    clusterings : DataFrame, dict or list
+        The clusterings: a DataFrame with one column per clustering (the names: its
+        columns), a dict name -> labels, or a list (or tuple) of label vectors (the names:
+        "1", "2", ... in order). Hard labels, at least two clusterings, all of the same
+        objects (pandas labels are paired by position and must share one index); a missing
+        label is refused, naming the clustering.
+    index : str or Index, default "adjusted_rand"
+        An index of the contingency table (``ca.list_indices()``).
+    test : bool, default False
+        Test each pair's agreement as ``ca.agreement_test`` does (``pvalue``,
+        ``pvalue_adjusted``).
+    multiple : str or None, default "holm"
+        The multiplicity adjustment over the distinct tests, by the name of a method of
+        statsmodels' ``multipletests`` ("holm", "bonferroni", "fdr_bh", ...); None: none.
+        The family: the K(K - 1)/2 pairs i < j of a symmetric index (the matrix holds each
+        twice), the K(K - 1) ordered pairs of an asymmetric one.
+    reference : str or array-like, optional
+        A reference clustering (e.g. the true classes): a name of ``clusterings`` (that
+        clustering is then left out of the matrix) or a label vector of the same objects.
+        Each clustering is compared with it (the reference as x), tested when ``test=True``
+        (its own family for ``multiple``): ``m.reference``.
+    %(method)s
+    %(model)s
+    %(n_sim)s
+    seed : None, int, SeedSequence or Generator, optional
+        The only source of randomness. The seed rule: the distinct tests, in the order of
+        the pairs (i < j row by row; for an asymmetric index every i != j row by row), then
+        the reference's tests in the clusterings' order, each get one child of
+        ``numpy.random.SeedSequence(seed).spawn(count)`` (a Generator: its
+        ``spawn(count)``), so that the test of a pair is ``ca.agreement_test(clusterings[i],
+        clusterings[j], ..., seed=child)``.
+    %(alternative)s
+    interval : None, float, str, dict or IntervalSpec, optional
+        Confidence intervals of each pair's index (``ci_low``, ``ci_high`` in ``to_frame()``)
+        as ``ca.compare`` takes them: a level, a method name, a dict of ``IntervalSpec``
+        fields or an ``IntervalSpec``. Each pair's bootstrap draws from its child seed.
+    %(**options)s
+
+    Returns
+    -------
+    AgreementMatrix
+        ``statistic`` (square DataFrame), ``pvalue`` and ``pvalue_adjusted`` (with
+        ``test=True``), ``reference``, ``to_frame()``, ``plot()``, ``embedding()``.
+
+    Raises
+    ------
+    ValueError
+        Fewer than two clusterings, clusterings of different lengths, missing labels, an
+        unknown ``multiple`` (each before any work).
+    TypeError
+        Memberships, similarity matrices or an index of object pairs with no form on a
+        table: compare those pair by pair with ``ca.agreement``.
+
+    See Also
+    --------
+    agreement : One pair.
+    agreement_test : One pair's test.
+
+    References
+    ----------
+    Hornik, K. (2005), "A CLUE for CLUster Ensembles", Journal of Statistical Software 14(12).
+
+    Hubert, L. & Arabie, P. (1985), "Comparing partitions", Journal of Classification 2.
+
+    Holm, S. (1979), "A simple sequentially rejective multiple test procedure", Scandinavian
+    Journal of Statistics 6.
+
+    Examples
+    --------
+    >>> labels = {"a": [0, 0, 0, 1, 1, 1], "b": [0, 0, 1, 1, 1, 1], "c": [0, 1, 0, 1, 0, 1]}
+    >>> m = ca.agreement_matrix(labels, index="rand")
+    >>> m.statistic.round(3)
+    y      a      b      c
+    x                     
+    a  1.000  0.667  0.467
+    b  0.667  1.000  0.400
+    c  0.467  0.400  1.000
+    """
+    rec = get_index(index)
+    if not (isinstance(rec, TableIndex)
+            or (isinstance(rec, PairIndex) and rec.on_table is not None)):
+        raise TypeError(f"index {rec.name!r} compares memberships or similarity matrices, not "
+                        "label vectors: agreement_matrix takes an index of the contingency "
+                        "table; compare such clusterings pair by pair with ca.agreement")
+    test = check_bool(test, "test")
+    multiple = _check_multiple(multiple)
+    if alternative is not None:
+        check_choice(alternative, "alternative", ALTERNATIVES)
+    if not test:  # the null's settings would be silently unused
+        given = [f"{k}={v!r}" for k, v in (("method", method), ("model", model),
+                                           ("n_sim", n_sim), ("alternative", alternative))
+                 if v is not None and not (k == "method" and v == "auto")]
+        if given:
+            raise ValueError(f"{', '.join(given)}: settings of the tests of the pairs, which "
+                             "test=False does not make; pass test=True")
+    ispec = as_interval_spec(interval)
+    misplaced_interval_settings(options)
+    opts = check_options(options, rec.options, f"index {rec.name!r}")
+    spec = NullSpec.of(method, model=model, n_sim=n_sim, seed=seed)
+    names, vectors = _named_clusterings(clusterings)
+    ref_name, ref = _reference(reference, names, vectors)
+    if isinstance(ref, int):  # a column of clusterings: out of the matrix
+        ref = vectors.pop(ref)
+        names.remove(ref_name)
+    if len(names) < 2:
+        raise ValueError(f"clusterings: at least two clusterings are needed, got {len(names)}"
+                         + (" besides the reference" if ref_name else ""))
+    codes, sizes = _encode(names + ([ref_name] if ref_name else []),
+                           vectors + ([ref] if ref_name else []))
+    if ref_name:
+        ref_codes, ref_size = codes.pop(), sizes.pop()
+    n = len(codes[0])
+    if n < rec.min_n:
+        raise ValueError(f"index {rec.name!r} needs at least {rec.min_n} objects "
+                         f"({rec.min_n_reason}), got n = {n}")
+
+    values = _matrix_values(rec, opts, names, codes, sizes, progress=True)
+    k = len(names)
+    pairs = _pair_list(k, rec.symmetric)
+    n_ref = k if ref_name else 0
+    seeds = _seeds(spec.seed, len(pairs) + n_ref) if (test or ispec is not None) else None
+
+    def one(cx, cy, child):
+        if test:  # the call's null settings with the child seed
+            return agreement_test(cx, cy, index=rec, method=replace(spec, seed=child),
+                                  alternative=alternative, interval=ispec, **opts)
+        ci = None
+        if ispec is not None:
+            ci = confidence_interval(cx, cy, index=rec, confidence_level=ispec.confidence_level,
+                                     method=ispec.method, n_resamples=ispec.n_resamples,
+                                     seed=ispec.generator(child), **opts)
+        return ci
+
+    results = [one(codes[i], codes[j], seeds[p] if seeds else None)
+               for p, (i, j) in enumerate(pairs)] if (test or ispec is not None) else None
+    rows = []
+    for p, (i, j) in enumerate(pairs):
+        r = results[p] if results else None
+        rows.append(r.row() if test else _na_row(values[i, j], rec.kind, r))
+    frame = _rows_frame(rows, pd.RangeIndex(len(pairs)))
+    p_vec = frame["pvalue"].to_numpy(dtype=float, na_value=np.nan)
+    frame["pvalue_adjusted"] = pd.array(_adjusted(p_vec, multiple) if test
+                                        else np.full(len(pairs), np.nan), dtype="Float64")
+    frame.insert(0, "y", [names[j] for _, j in pairs])
+    frame.insert(0, "x", [names[i] for i, _ in pairs])
+    out = AgreementMatrix(statistic=_square(values, names), index=rec.name, kind=rec.kind,
+                          multiple=multiple if test else None, rows=ResultsFrame(frame))
+    if test:
+        out.tests = {(names[i], names[j]): results[p] for p, (i, j) in enumerate(pairs)}
+        out.null = _null_words(results)
+        pv = np.full((k, k), np.nan)
+        pa = np.full((k, k), np.nan)
+        adjusted = frame["pvalue_adjusted"].to_numpy(dtype=float, na_value=np.nan)
+        for p, (i, j) in enumerate(pairs):
+            pv[i, j], pa[i, j] = p_vec[p], adjusted[p]
+            if rec.symmetric:
+                pv[j, i], pa[j, i] = p_vec[p], adjusted[p]
+        out.pvalue = _square(pv, names, "Float64")
+        out.pvalue_adjusted = _square(pa, names, "Float64")
+    if ref_name:
+        ref_rows = []
+        for c in range(k):
+            child = seeds[len(pairs) + c] if seeds else None
+            r = one(ref_codes, codes[c], child)
+            if test:
+                ref_rows.append(r.row())
+            else:
+                buf = np.empty(n, dtype=np.int64)
+                tab = _table(ref_codes, ref_size, codes[c], sizes[c], buf)
+                value = float(_evaluator(rec, opts)(tab))
+                ref_rows.append(_na_row(value, rec.kind, r))
+        ref_frame = _rows_frame(ref_rows, pd.Index(names, name="clustering"))
+        ref_p = ref_frame["pvalue"].to_numpy(dtype=float, na_value=np.nan)
+        ref_frame["pvalue_adjusted"] = pd.array(
+            _adjusted(ref_p, multiple) if test else np.full(k, np.nan), dtype="Float64")
+        ref_frame.attrs["reference"] = ref_name
+        out.reference = ref_frame
+        out.reference_differences = _reference_differences(out)
+    return out
