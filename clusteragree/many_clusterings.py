@@ -9,12 +9,15 @@ adjustment, and the map of the clusterings (classical MDS). Its plots are drawn 
 
 from __future__ import annotations
 
+import warnings
 from dataclasses import dataclass, field, replace
 
 import numpy as np
 import pandas as pd
 
 from ._docs import fill_doc
+from .difference import difference_test
+from .difference_results import DIFFERENCE_COLUMNS
 from ._validate import check_bool, check_choice, check_options, check_positive_int, suggest
 from .indices import PairIndex, TableIndex, evaluate_checked, get_index
 from .inference import agreement_test
@@ -267,10 +270,29 @@ def _adjusted(pvalues: np.ndarray, multiple) -> np.ndarray:
     return out
 
 
-def _reference_differences(matrix) -> None:
-    """The pairwise difference tests of the clusterings' agreements with the reference
-    (issue 31, item 1: ``ca.difference_test``, Holm-adjusted). Their place: filled in once
-    ``difference_test`` is merged; until then ``m.reference_differences`` is None."""
+def _reference_differences(rec, opts, names, codes, ref_codes, level, multiple,
+                           seeds) -> pd.DataFrame:
+    """The paired difference tests of every two clusterings' agreements with the reference
+    (``difference_test``, its jackknife): one row per pair (a, b) with a before b in the
+    clusterings' order, Delta = I(reference, a) - I(reference, b), and the p-values adjusted
+    over the pairs by ``multiple``. A pair whose agreements sit near independence keeps the
+    test's warning as its ``note``."""
+    rows, pairs = [], _pair_list(len(names), True)
+    for p, (i, j) in enumerate(pairs):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", UserWarning)
+            res = difference_test(ref_codes, codes[i], codes[j], index=rec, interval=level,
+                                  seed=seeds[p], **opts)
+        rows.append(res.row())
+    frame = pd.DataFrame(rows, columns=list(DIFFERENCE_COLUMNS))
+    frame = frame.astype({c: "Float64" for c in DIFFERENCE_COLUMNS
+                          if c not in ("ci_method", "alternative", "method", "n_objects",
+                                       "index", "note")})
+    frame.insert(0, "b", [names[j] for _, j in pairs])
+    frame.insert(0, "a", [names[i] for i, _ in pairs])
+    p_vec = frame["pvalue"].to_numpy(dtype=float, na_value=np.nan)
+    frame["pvalue_adjusted"] = pd.array(_adjusted(p_vec, multiple), dtype="Float64")
+    return frame
 
 
 @dataclass(repr=False)
@@ -301,7 +323,10 @@ class AgreementMatrix:
         Each clustering against the reference (``reference=``), in the result schema with
         ``pvalue_adjusted``, indexed by the clusterings' names.
     reference_differences : DataFrame or None
-        The pairwise difference tests against the reference (not computed yet: None).
+        With ``reference=`` and ``test=True``: every two clusterings' agreements with the
+        reference compared by ``difference_test`` (its paired jackknife), one row per pair
+        (columns ``a``, ``b``, ``DIFFERENCE_COLUMNS`` and ``pvalue_adjusted``, adjusted over
+        the pairs by ``multiple``); None otherwise.
     null : str
         The model and method of the tests ("no test" without them).
 
@@ -678,5 +703,9 @@ def agreement_matrix(clusterings, index="adjusted_rand", *, test=False, multiple
             _adjusted(ref_p, multiple) if test else np.full(k, np.nan), dtype="Float64")
         ref_frame.attrs["reference"] = ref_name
         out.reference = ref_frame
-        out.reference_differences = _reference_differences(out)
+        if test:
+            level = ispec.confidence_level if ispec is not None else 0.95
+            out.reference_differences = _reference_differences(
+                rec, opts, names, codes, ref_codes, level, multiple,
+                _seeds(spec.seed, len(pairs) + n_ref + k * (k - 1) // 2)[len(pairs) + n_ref:])
     return out

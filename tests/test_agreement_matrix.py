@@ -7,6 +7,8 @@ from __future__ import annotations
 import itertools
 
 import matplotlib
+import warnings
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -261,7 +263,22 @@ def test_reference_rows_equal_agreement_test_with_the_reference():
     assert m.reference["pvalue"].tolist() == [r.pvalue for r in expected]
     np.testing.assert_array_equal(m.reference["pvalue_adjusted"].to_numpy(dtype=float),
                                   multipletests([r.pvalue for r in expected], method="holm")[1])
-    assert m.reference_differences is None  # difference_test's place (issue 31, item 1)
+    # every two clusterings' agreements with the reference, compared by difference_test
+    diffs = m.reference_differences
+    pairs = [(a, b) for i, a in enumerate(names) for b in names[i + 1:]]
+    assert list(zip(diffs["a"], diffs["b"])) == pairs
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UserWarning)
+        direct = [ca.difference_test(df["truth"], df[a], df[b]) for a, b in pairs]
+    np.testing.assert_allclose(diffs["statistic"].to_numpy(dtype=float),
+                               [d.statistic for d in direct], rtol=1e-12, atol=1e-15)
+    np.testing.assert_allclose(diffs["standard_error"].to_numpy(dtype=float),
+                               [d.standard_error for d in direct], rtol=1e-12, atol=1e-15)
+    p_direct = [d.pvalue for d in direct]
+    np.testing.assert_allclose(diffs["pvalue"].to_numpy(dtype=float), p_direct, rtol=1e-12)
+    np.testing.assert_allclose(diffs["pvalue_adjusted"].to_numpy(dtype=float),
+                               multipletests(p_direct, method="holm")[1], rtol=1e-12)
+    assert ca.agreement_matrix(df, reference="truth").reference_differences is None
     # a label vector as reference, and no test: the values alone
     plain = ca.agreement_matrix(df.drop(columns="truth"), reference=df["truth"].to_numpy())
     np.testing.assert_allclose(plain.reference["statistic"].to_numpy(dtype=float),

@@ -126,6 +126,11 @@ def _cluster(algorithm: str, k: int, features):
                            random_state=0).fit_predict(features)
 
 
+#: The scikit-learn that made ``wine_clusterings.csv``: k-means and the Gaussian mixture draw
+#: their starts from fixed seeds, which another version may use differently.
+WINE_CLUSTERINGS_SKLEARN = "1.9.1"
+
+
 def wine_clusterings() -> pd.DataFrame:
     """The wine data's class and its 12 clusterings (``wine_clusterings.csv``), computed.
 
