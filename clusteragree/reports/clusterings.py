@@ -388,6 +388,11 @@ def plot_agreements(m, title: str | None = None):
     y = np.arange(len(ref))[::-1]
     ax.plot(ref["null_mean"].to_numpy(dtype=float, na_value=np.nan), y, "|", color="0.45",
             markersize=12, label="null mean (chance)")
+    return _finish(fig, ax, title)
+
+
+def _finish(fig, ax, title):
+    """The legend of the filled and open dots, the title, a tight layout."""
     ax.plot([], [], "o", color="C0", label=f"adjusted p < {LEVEL:g}")
     ax.plot([], [], "o", color="C0", markerfacecolor="white", label=f"adjusted p >= {LEVEL:g}")
     ax.legend(loc="best", fontsize="small", frameon=True)
@@ -421,13 +426,7 @@ def plot_differences(diffs: pd.DataFrame, index: str, title: str | None = None):
     _whiskers(ax, list(diffs.index), diffs["statistic"], diffs["ci_low"], diffs["ci_high"],
               diffs["pvalue_adjusted"].to_numpy(float) < LEVEL,
               f"{index}({diffs.attrs['best']}) - {index}(b), with the reference")
-    ax.plot([], [], "o", color="C0", label=f"adjusted p < {LEVEL:g}")
-    ax.plot([], [], "o", color="C0", markerfacecolor="white", label=f"adjusted p >= {LEVEL:g}")
-    ax.legend(loc="best", fontsize="small", frameon=True)
-    if title:
-        ax.set_title(title)
-    fig.tight_layout()
-    return fig
+    return _finish(fig, ax, title)
 
 
 def _adjustment(multiple: str) -> str:
