@@ -197,7 +197,7 @@ class DifferenceTest:
         if self.method == "jackknife":
             return "jackknife, one object left out at a time"
         if self.method == "corrected":
-            return "jackknife, its bias corrected by the tables with two objects left out"
+            return "jackknife, its variance corrected by the tables with two objects left out"
         return f"paired bootstrap of the objects, {self.n_resamples:,} resamples"
 
     def _pvalue_text(self) -> str:

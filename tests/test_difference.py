@@ -131,7 +131,7 @@ def test_the_jackknife_equals_deleting_each_object_and_calling_agreement(index):
     center, se = direct_jackknife(ref, a, b, index)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        res = ca.difference_test(ref, a, b, index=index, seed=1)
+        res = ca.difference_test(ref, a, b, index=index, method="jackknife", seed=1)
     # n = 30 pseudovalues n Delta - (n - 1) Delta_(o): float rounding of 1e-16 grows by n
     assert res.estimate == pytest.approx(center, abs=1e-11)
     assert res.standard_error == pytest.approx(se, abs=1e-11)
@@ -356,7 +356,9 @@ def test_the_printed_block_the_frame_and_the_html():
     text = str(res)
     assert "Paired comparison of two agreements with one reference" in text
     assert f"difference (a - b) = {res.statistic:.6g}" in text
-    assert "95 percent confidence interval (jackknife t):" in text
+    assert res.method == "corrected"  # "auto" on a small 3-way table
+    assert "95 percent confidence interval (corrected jackknife t):" in text
+    assert "(jackknife t):" in str(ca.difference_test(ref, a, b, method="jackknife"))
     assert "where the difference is > 0" in text
     frame = res.to_frame()
     assert tuple(frame.columns) == DIFFERENCE_COLUMNS and len(frame) == 1
@@ -423,3 +425,39 @@ def test_the_corrected_jackknife_holds_the_level_where_the_plain_one_is_conserva
                                      seed=rng)
         rejections += res.pvalue < 0.05
     assert stats.binomtest(rejections, 300, 0.05).pvalue > 0.001, rejections
+
+
+def test_auto_is_the_corrected_jackknife_on_small_tables_and_the_plain_one_on_large(
+        monkeypatch):
+    from clusteragree import difference
+
+    ref, a, b = three(n=120, seed=4)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UserWarning)
+        auto = ca.difference_test(ref, a, b, seed=1)
+        corrected = ca.difference_test(ref, a, b, method="corrected", seed=1)
+        plain = ca.difference_test(ref, a, b, method="jackknife", seed=1)
+        assert auto.method == "corrected"
+        assert (auto.standard_error, auto.pvalue, auto.low, auto.high) == (
+            corrected.standard_error, corrected.pvalue, corrected.low, corrected.high)
+        assert auto.standard_error != plain.standard_error
+        monkeypatch.setattr(difference, "AUTO_CELL_PAIRS", 1)  # every table is "large"
+        large = ca.difference_test(ref, a, b, seed=1)
+    assert large.method == "jackknife"
+    assert (large.standard_error, large.pvalue) == (plain.standard_error, plain.pvalue)
+
+
+def test_auto_falls_back_to_the_plain_jackknife_where_the_corrected_variance_is_not_positive(
+        monkeypatch):
+    from clusteragree import difference
+
+    ref, a, b = three(n=80, seed=2)
+    monkeypatch.setattr(difference, "_second_differences", lambda *args: 1e6)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UserWarning)
+        auto = ca.difference_test(ref, a, b, seed=1)
+        plain = ca.difference_test(ref, a, b, method="jackknife", seed=1)
+        forced = ca.difference_test(ref, a, b, method="corrected", seed=1)
+    assert auto.method == "jackknife" and "not positive" in auto.note
+    assert (auto.standard_error, auto.pvalue) == (plain.standard_error, plain.pvalue)
+    assert math.isnan(forced.pvalue) and "not positive" in forced.note
