@@ -87,7 +87,7 @@ class DifferenceTest:
     >>> a[::10], b[::4] = 0, 0                   # a errs on 4 objects, b on 10
     >>> res = ca.difference_test(ref, a, b, index="rand")
     >>> round(res.statistic, 4), res.method, res.to_frame().shape
-    (0.1237, 'jackknife', (1, 14))
+    (0.1237, 'corrected', (1, 14))
     """
 
     statistic: float
