@@ -105,14 +105,34 @@ def _progress():
     return True if sys.stderr.isatty() else "lines"
 
 
+def _parameters_table(params, default_width: int = 16) -> str:
+    """A report's parameters as an aligned table under a header: name, type, default, help,
+    two spaces between columns; a default wider than ``default_width`` is printed whole and
+    its help goes on the next line, in the help column."""
+    rows = [(str(key), str(row["type"]), repr(row["default"]), str(row["help"]))
+            for key, row in params.iterrows()]
+    head = ("parameter", "type", "default", "help")
+    widths = [max(len(head[i]), *(len(r[i]) for r in rows)) for i in range(2)]
+    widths.append(max(len(head[2]), *(len(r[2]) for r in rows if len(r[2]) <= default_width)))
+    indent = sum(widths) + 6
+
+    def line(r):
+        left = f"{r[0]:<{widths[0]}}  {r[1]:<{widths[1]}}  "
+        if len(r[2]) > widths[2]:
+            return f"{left}{r[2]}\n{'':<{indent}}{r[3]}"
+        return f"{left}{r[2]:<{widths[2]}}  {r[3]}"
+
+    rule = "  ".join("-" * w for w in widths) + "  ----"
+    return "\n".join([line(head), rule, *map(line, rows)])
+
+
 def _report(args) -> int:
     if args.list:
         for name, row in list_reports().iterrows():
             print(f"{name:<28}{row['description']}")
         return 0
     if args.parameters:
-        for key, row in report_parameters(args.name).iterrows():
-            print(f"{key:<12}{row['type']:<6}{row['default']!r:<14}{row['help']}")
+        print(_parameters_table(report_parameters(args.name)))
         return 0
     if args.all:
         for path in render_examples(progress=_progress()):

@@ -272,6 +272,32 @@ def test_cli_list_and_parameters(capsys):
     assert "n_sim" in capsys.readouterr().out
 
 
+@pytest.mark.parametrize("name", NAMES)
+def test_cli_parameters_are_an_aligned_table_with_a_header(capsys, name):
+    """Issue 33: 'confidence_levelfloat 0.95' ran the columns together. Every parameter's
+    name, type and default stand in their own columns under a header, and every help starts
+    in the help column (on the next line after a long default)."""
+    assert cli.main(["report", name, "--parameters"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    header, rule = lines[0], lines[1]
+    assert header.split() == ["parameter", "type", "default", "help"]
+    assert set(rule) <= {"-", " "}
+    help_at = header.index("help")
+    declared = report_parameters(name)
+    rows = [line for line in lines[2:] if not line[:help_at].isspace()]
+    assert [r.split()[0] for r in rows] == list(declared.index)
+    for line in lines[2:]:
+        if line[:help_at].isspace():  # the help of a long default, on its own line
+            assert line[help_at] != " "
+            continue
+        name_, type_ = line.split()[:2]
+        assert type_ == declared.loc[name_, "type"]
+        default = repr(declared.loc[name_, "default"])
+        assert line[header.index("default"):].startswith(default)
+        if len(default) < help_at - header.index("default") - 1:
+            assert line[help_at:] == declared.loc[name_, "help"]
+
+
 def test_cli_strings_become_the_declared_types():
     assert coerce_parameters("agreement", {"n_sim": "500", "quick": "TRUE", "seed": "7",
                                            "dataset": "thesis_table6a"}) == {
