@@ -26,7 +26,7 @@ from .results import interval_text, table_of_laws, method_text, pvalue_text, tab
 __all__ = ["setup", "table", "significant", "DIGITS", "load_clusterings",
            "load_clusterings_frame", "session_info",
            "pvalue_text", "method_text", "interval_text", "table_of_tests", "table_of_laws",
-           "reading", "EXPECTED", "LEVEL"]
+           "reading", "adjusted_widths", "EXPECTED", "LEVEL"]
 
 #: The packages whose versions a report's footer names, in that order.
 SESSION_PACKAGES = ("clusteragree", "numpy", "scipy", "pandas", "statsmodels")
@@ -676,6 +676,44 @@ def _interval_methods(results) -> str:
     return f"{methods[0]} " if len(methods) == 1 else ""
 
 
+def adjusted_widths(results: pd.DataFrame) -> pd.Series:
+    """Each confidence interval's width on its index's adjusted scale, where indices in
+    different units (VI in nats, ARI) compare.
+
+    The mean adjustment is affine in the index, A = (I - c) / (max - c) for a similarity and
+    (c - I) / (c - min) for a distance (c the null mean), so an interval of width w on the
+    index's scale has width w / |max - c| (or w / |c - min|) on the adjusted one; the factor is
+    read from the frame itself, |adjusted_mean / (statistic - null_mean)|. An index without
+    an interval, or whose estimate equals its null mean (no factor), is left out.
+
+    Parameters
+    ----------
+    results : DataFrame
+        A frame of the result schema (``ca.compare``).
+
+    Returns
+    -------
+    Series
+        Index name -> width on the adjusted scale.
+
+    See Also
+    --------
+    reading : Compares these widths in its bullet on the intervals.
+
+    Examples
+    --------
+    >>> df = pd.DataFrame({"statistic": [0.6], "null_mean": [0.2], "adjusted_mean": [0.5],
+    ...                    "ci_low": [0.5], "ci_high": [0.7]}, index=["rand"])
+    >>> round(float(adjusted_widths(df)["rand"]), 12)  # 0.2 / (1 - 0.2)
+    0.25
+    """
+    cols = ["statistic", "null_mean", "adjusted_mean", "ci_low", "ci_high"]
+    r = results[cols].astype(float)
+    gap = r["statistic"] - r["null_mean"]
+    factor = (r["adjusted_mean"] / gap.where(gap != 0)).abs()
+    return ((r["ci_high"] - r["ci_low"]) * factor).dropna()
+
+
 def reading(results: pd.DataFrame, models: pd.DataFrame | None = None) -> str:
     """The agreement report's reading: its numbers in plain language, as Markdown bullets.
 
@@ -731,15 +769,23 @@ def reading(results: pd.DataFrame, models: pd.DataFrame | None = None) -> str:
                      f"{significant(adj.min())} ({adj.idxmin()}) to {significant(adj.max())} "
                      f"({adj.idxmax()}){raw}overstate agreement because chance alone gives a "
                      "large part of them.")
-    width = (results["ci_high"] - results["ci_low"]).dropna().astype(float)
+    width = adjusted_widths(results)
     level = results["ci_level"].dropna()
-    lines.append(
-        f"* The {float(level.iloc[0]):.0%} {_interval_methods(results)}intervals are from "
-        f"{significant(width.min())} "
-        f"({width.idxmin()}) to {significant(width.max())} ({width.idxmax()}) wide: another "
-        "sample of objects from the same population could give values that far apart."
-        if len(width) else "* No index has a confidence interval here (too few objects, or "
-        "none asked for).")
+    if len(width):
+        lines.append(
+            f"* On the adjusted scale (0 = chance, 1 = perfect agreement), where indices of "
+            f"different units compare, the {float(level.iloc[0]):.0%} "
+            f"{_interval_methods(results)}intervals are from {significant(width.min())} "
+            f"({width.idxmin()}) to {significant(width.max())} ({width.idxmax()}) wide: "
+            "another sample of objects from the same population could give values that far "
+            "apart.")
+    elif results["ci_low"].notna().any():
+        lines.append("* No interval can be put on the adjusted scale here (the estimates "
+                     "equal their null means), so their widths, in different units, are not "
+                     "compared.")
+    else:
+        lines.append("* No index has a confidence interval here (too few objects, or none "
+                     "asked for).")
     gap = (results["adjusted_median"] - results["adjusted_mean"]).dropna().astype(float).abs()
     if len(gap):
         lines.append(f"* Mean and median adjustment differ by at most {significant(gap.max())} "

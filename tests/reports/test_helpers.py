@@ -319,3 +319,22 @@ def test_two_sided_reading_says_on_which_side_and_exact_laws_have_no_floor():
     assert line == ("* Of 2 indices, 2 differ from chance at the 5% level (two-sided tests: "
                     "agreement above or below chance), all of them with more agreement than "
                     "chance.")
+
+
+def test_reading_compares_interval_widths_on_the_adjusted_scale_only():
+    """Issue 33: the reading compared VI's interval width (in nats) with ARI's. The widths it
+    compares are on the adjusted scale: ARI's (max 1) divided by 1 - E[ARI], VI's (a distance,
+    min 0) by E[VI] - 0."""
+    df = ca.compare(STATLOG, indices=["adjusted_rand", "vi"], n_sim=199, seed=1)
+    widths = reporting.adjusted_widths(df)
+    f = df[["statistic", "null_mean", "ci_low", "ci_high"]].astype(float)
+    ari, vi = f.loc["adjusted_rand"], f.loc["variation_of_information"]
+    assert widths["adjusted_rand"] == pytest.approx(
+        (ari.ci_high - ari.ci_low) / (1 - ari.null_mean), rel=1e-12)
+    assert widths["variation_of_information"] == pytest.approx(
+        (vi.ci_high - vi.ci_low) / vi.null_mean, rel=1e-12)
+    line = [s for s in reporting.reading(df).splitlines() if "wide" in s][0]
+    assert "On the adjusted scale" in line
+    assert significant(widths.max()) in line and significant(widths.min()) in line
+    raw = (f.ci_high - f.ci_low)
+    assert significant(raw["variation_of_information"]) not in line
