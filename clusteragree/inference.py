@@ -459,7 +459,7 @@ def _interval_heading(tests, ispec: IntervalSpec | None) -> str:
     made = [t.interval for t in tests if t.interval is not None]
     if ispec is None or not made:
         return ""
-    methods = ", ".join(dict.fromkeys(ci.method for ci in made))
+    methods = " / ".join(dict.fromkeys(ci.method for ci in made))
     per_row = " (ci_method names each row's)" if len({ci.method for ci in made}) > 1 else ""
     resamples = (f", {ispec.n_resamples:,} bootstrap resamples of the objects"
                  if any(ci.n_resamples for ci in made) else "")

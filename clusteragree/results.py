@@ -13,6 +13,8 @@
 
 from __future__ import annotations
 
+import html
+
 import math
 from dataclasses import dataclass, field
 
@@ -528,16 +530,20 @@ class ResultsFrame(pd.DataFrame):
         nulls = self.attrs.get("null") or sorted(
             {f"{m}, {k}" for m, k in zip(self.get("model", []), self.get("method", []))
              if not pd.isna(m)})
-        caption = "; ".join(f"null: {d}" for d in nulls) or None
+        # the caption says what the numbers are (data, null); the notes go under the table,
+        # one per line, so that a long note wraps instead of widening the table
+        caption = "; ".join([*([f"data: {self.attrs['data']}"] if self.attrs.get("data")
+                               else []), *(f"null: {d}" for d in nulls)]) or None
+        notes = []
         if self.attrs.get("interval") and "ci_low" in self.columns:
-            caption = "; ".join([caption or "", f"intervals: {self.attrs['interval']}"])
-            caption = caption.lstrip("; ")
-        if self.attrs.get("data"):
-            caption = f"data: {self.attrs['data']}" + (f" -- {caption}" if caption else "")
-        notes = [*self.attrs.get("notes", []), *frame_notes(self)]
-        if notes:  # how an index was computed (smi, rmi), the groups of one test, z's caveat
-            caption = "; ".join([caption or "", *notes]).lstrip("; ")
-        return table(self._pvalues_shown("NA"), caption).to_html()
+            notes.append(f"intervals: {self.attrs['interval']}")
+        # how an index was computed (smi, rmi), the groups of one test, z's caveat
+        notes += [*self.attrs.get("notes", []), *frame_notes(self)]
+        out = table(self._pvalues_shown("NA"), caption).to_html()
+        if notes:
+            out += ("<p style='max-width: 50em; margin: 0.3em 0; font-size: 0.9em;'>"
+                    + "<br>".join(html.escape(n) for n in notes) + "</p>")
+        return out
 
 
 def skewed_rows(frame: pd.DataFrame) -> pd.Series:

@@ -8,6 +8,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
+import clusteragree as ca
 from clusteragree import _display
 
 bs4 = pytest.importorskip("bs4")  # nbconvert's dependency
@@ -42,3 +43,19 @@ def test_a_table_with_one_level_of_headers_has_nothing_to_centre():
     frame = pd.DataFrame({"statistic": [0.5], "pvalue": [0.01]}, index=["rand"])
     soup = bs4.BeautifulSoup(_display.table(frame, "flat").to_html(), "html.parser")
     assert soup.select("th.col_heading") and not soup.select("th.col_heading[colspan]")
+
+
+def test_compare_frames_caption_names_data_and_null_and_its_notes_go_under_the_table():
+    """Issue 33: the caption of a compare frame was one long line (data, null, intervals and
+    every note) that widened the table past the page. The caption names the data and the
+    null; the intervals and notes follow the table, one per line."""
+    df = ca.compare(ca.load_dataset("statlog_em"), indices=["rand", "ari", "vi"], n_sim=99,
+                    seed=1)
+    page = df._repr_html_()
+    caption = re.findall(r"<caption>(.*?)</caption>", page, flags=re.S)[0]
+    assert caption.startswith("data: ") and caption.count("null: ") == 1
+    assert "intervals" not in caption and "distinct tests" not in caption
+    after = page[page.index("</table>"):]
+    notes = re.findall(r"<p[^>]*>(.*?)</p>", after, flags=re.S)[0].split("<br>")
+    assert notes[0].startswith("intervals: 95% ") and " / " in notes[0]
+    assert any("distinct tests" in n for n in notes)
