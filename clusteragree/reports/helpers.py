@@ -786,6 +786,16 @@ def reading(results: pd.DataFrame, models: pd.DataFrame | None = None) -> str:
     else:
         lines.append("* No index has a confidence interval here (too few objects, or none "
                      "asked for).")
+    below = adj[adj < -1]
+    if len(below):
+        worst = below.idxmin()
+        c = float(results.loc[worst, "null_mean"])
+        lines.append(
+            f"* The adjusted scale is bounded above by 1 but not below: {worst} adjusted is "
+            f"{significant(below.min())} because chance here gives it "
+            f"{significant(c)}, close to its best value, so (I - c) / (max - c) divides by a "
+            "small max - c, and an index that agrees less than chance falls far below "
+            "0 (below -1: further under chance than perfect agreement is above it).")
     gap = (results["adjusted_median"] - results["adjusted_mean"]).dropna().astype(float).abs()
     if len(gap):
         lines.append(f"* Mean and median adjustment differ by at most {significant(gap.max())} "

@@ -338,3 +338,18 @@ def test_reading_compares_interval_widths_on_the_adjusted_scale_only():
     assert significant(widths.max()) in line and significant(widths.min()) in line
     raw = (f.ci_high - f.ci_low)
     assert significant(raw["variation_of_information"]) not in line
+
+
+def test_reading_says_why_an_adjusted_value_falls_far_below_zero():
+    """Issue 33: under model="all" the adjusted Rand fell to -26 on a scale read as
+    '0 = chance, 1 = perfect' with no word on why: chance gives Rand about 0.99 there."""
+    df = ca.compare(STATLOG, indices=["rand", "adjusted_rand"], model="all", n_sim=200, seed=1,
+                    interval=None)
+    adjusted = float(df.loc["rand", "adjusted_mean"])
+    assert adjusted < -1
+    line = [s for s in reporting.reading(df).splitlines() if "not below" in s][0]
+    assert f"rand adjusted is {significant(adjusted)}" in line
+    assert significant(float(df.loc["rand", "null_mean"])) in line
+    same = ca.compare(STATLOG, indices=["rand", "adjusted_rand"], n_sim=200, seed=1,
+                      interval=None)
+    assert not any("not below" in s for s in reporting.reading(same).splitlines())
