@@ -17,7 +17,6 @@ import pandas as pd
 
 from ._docs import fill_doc
 from .difference import difference_test
-from .difference_results import DIFFERENCE_COLUMNS
 from ._validate import check_bool, check_choice, check_options, check_positive_int, suggest
 from .indices import PairIndex, TableIndex, evaluate_checked, get_index
 from .inference import agreement_test
@@ -277,17 +276,14 @@ def _reference_differences(rec, opts, names, codes, ref_codes, level, multiple,
     clusterings' order, Delta = I(reference, a) - I(reference, b), and the p-values adjusted
     over the pairs by ``multiple``. A pair whose agreements sit near independence keeps the
     test's warning as its ``note``."""
-    rows, pairs = [], _pair_list(len(names), True)
+    frames, pairs = [], _pair_list(len(names), True)
     for p, (i, j) in enumerate(pairs):
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", UserWarning)
             res = difference_test(ref_codes, codes[i], codes[j], index=rec, interval=level,
                                   seed=seeds[p], **opts)
-        rows.append(res.row())
-    frame = pd.DataFrame(rows, columns=list(DIFFERENCE_COLUMNS))
-    frame = frame.astype({c: "Float64" for c in DIFFERENCE_COLUMNS
-                          if c not in ("ci_method", "alternative", "method", "n_objects",
-                                       "index", "note")})
+        frames.append(res.to_frame())
+    frame = pd.DataFrame(pd.concat(frames, ignore_index=True))
     frame.insert(0, "b", [names[j] for _, j in pairs])
     frame.insert(0, "a", [names[i] for i, _ in pairs])
     p_vec = frame["pvalue"].to_numpy(dtype=float, na_value=np.nan)
@@ -325,7 +321,7 @@ class AgreementMatrix:
     reference_differences : DataFrame or None
         With ``reference=`` and ``test=True``: every two clusterings' agreements with the
         reference compared by ``difference_test`` (its paired jackknife), one row per pair
-        (columns ``a``, ``b``, ``DIFFERENCE_COLUMNS`` and ``pvalue_adjusted``, adjusted over
+        (columns ``a``, ``b``, ``DifferenceTest.to_frame()``'s and ``pvalue_adjusted``, adjusted over
         the pairs by ``multiple``); None otherwise.
     null : str
         The model and method of the tests ("no test" without them).
@@ -646,7 +642,9 @@ def agreement_matrix(clusterings, index="adjusted_rand", *, test=False, multiple
     k = len(names)
     pairs = _pair_list(k, rec.symmetric)
     n_ref = k if ref_name else 0
-    seeds = _seeds(spec.seed, len(pairs) + n_ref) if (test or ispec is not None) else None
+    n_diff = k * (k - 1) // 2 if (test and ref_name) else 0
+    seeds = (_seeds(spec.seed, len(pairs) + n_ref + n_diff) if (test or ispec is not None)
+             else None)
 
     def one(cx, cy, child):
         if test:  # the call's null settings with the child seed
@@ -707,5 +705,5 @@ def agreement_matrix(clusterings, index="adjusted_rand", *, test=False, multiple
             level = ispec.confidence_level if ispec is not None else 0.95
             out.reference_differences = _reference_differences(
                 rec, opts, names, codes, ref_codes, level, multiple,
-                _seeds(spec.seed, len(pairs) + n_ref + k * (k - 1) // 2)[len(pairs) + n_ref:])
+                seeds[len(pairs) + n_ref:])
     return out
