@@ -25,8 +25,8 @@ sys.path.insert(0, str(ROOT))  # the checkout's package, even where it is not in
 import clusteragree  # noqa: E402
 
 project = "clusteragree"
-author = "the clusteragree authors"
-copyright = "the clusteragree authors, MIT licence"
+author = "the clusteragree developers"
+copyright = "2026 the clusteragree developers (MIT licence)"
 version = release = clusteragree.__version__
 
 extensions = [
