@@ -125,6 +125,16 @@ def test_api_pages_are_in_the_api_toctree():
     assert pages == listed
 
 
+def test_references_resolve_by_object():
+    import_name = _extension("public_names").import_name
+    assert import_name("clusteragree.intervals.confidence_interval") is ca.confidence_interval
+    assert import_name("ca.nulls.NullSpec") is ca.NullSpec
+    assert import_name("clusteragree.studies.simulate") is ca.simulate
+    assert import_name("clusteragree.AgreementTest.to_frame") is ca.AgreementTest.to_frame
+    for name in ("clusteragree.no_such_name", "no_such_module.x", "ca"):
+        assert import_name(name) is None, name
+
+
 # -- the catalogue: generated from the registry --------------------------------------------
 
 def test_catalogue_page_lists_every_registered_index():

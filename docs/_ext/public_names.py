@@ -7,8 +7,9 @@ that defines them (``clusteragree.intervals.confidence_interval``), while the AP
 documents each object once under its public name (``clusteragree.confidence_interval``). When
 Sphinx finds no target for a Python reference, ``resolve`` imports the name (as written, then
 relative to the page's module and to the module of the docstring it comes from) and links to
-the documented entry of the *same object*, if there is one. Anything else stays unresolved,
-and with ``nitpicky`` and ``-W`` fails the build.
+the documented entry of the *same object*, if there is one. ``ca.`` stands for
+``clusteragree.``, as in the docstrings' examples and the user guide (``{func}`ca.compare```).
+Anything else stays unresolved, and with ``nitpicky`` and ``-W`` fails the build.
 """
 
 from __future__ import annotations
@@ -22,7 +23,12 @@ _DOCSTRING_OF = re.compile(r"docstring of ([\w.]+)")
 
 
 def import_name(name: str):
-    """The object a dotted name denotes (a module, or an attribute path inside one), or None."""
+    """The object a dotted name denotes (a module, or an attribute path inside one), or None.
+
+    ``ca.`` at the start stands for ``clusteragree.``.
+    """
+    if name.startswith("ca."):
+        name = "clusteragree." + name[3:]
     parts = name.split(".")
     for cut in range(len(parts), 0, -1):
         try:
