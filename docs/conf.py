@@ -9,7 +9,13 @@ The API reference (``api/``) is generated from the docstrings by autosummary and
 catalogue of indices (``_generated/catalogue.md``) is written from the index registry before the
 build (``_ext/catalogue_page.py``); the rendered example reports (``reports/*.html`` at the
 repository's root) are copied into the site as they are (``html_extra_path``). Nothing is
-fetched from the internet and no notebook is executed.
+fetched from the internet and no notebook is executed. A cold build (what ``.ci/run`` does)
+starts from ``rm -rf docs/_build docs/_generated docs/api/generated``: a page generated for a
+name that is no longer public would otherwise stay behind.
+
+Cross-references are checked (``nitpicky``): a name a docstring or a page uses must resolve to a
+documented object; ``_ext/public_names.py`` resolves a name by the object it denotes (a module's
+path, a re-export, ``ca.`` for ``clusteragree.``).
 """
 
 from __future__ import annotations
