@@ -29,6 +29,7 @@ sys.path.insert(0, str(DOCS / "_ext"))
 sys.path.insert(0, str(ROOT))  # the checkout's package, even where it is not installed
 
 import clusteragree  # noqa: E402
+from numpydoc.xref import DEFAULT_LINKS  # noqa: E402
 
 project = "clusteragree"
 author = "the clusteragree developers"
@@ -69,7 +70,18 @@ add_module_names = False
 
 numpydoc_show_class_members = False  # the class template documents the members itself
 numpydoc_class_members_toctree = False
-numpydoc_xref_param_type = False
+# The package's own types in the Parameters and Returns lines link to their pages; every other
+# word of a type ("array-like", "str", "DataFrame", "optional") stays text: numpydoc's default
+# links of the builtin and numpy types point into other projects' inventories, which the build
+# does not fetch, so each is mapped to itself (plain text).
+numpydoc_xref_param_type = True
+numpydoc_xref_ignore = "all"
+numpydoc_xref_aliases = {key: key for key in DEFAULT_LINKS} | {
+    name: f"clusteragree.{name}"
+    for name in ("ContingencyTable", "PairCounts", "NullSpec", "IntervalSpec", "AgreementTest",
+                 "DifferenceTest", "AgreementMatrix")
+} | {"NullDistribution": "clusteragree.nulls.NullDistribution",
+     "Model": "clusteragree.nulls.Model", "NullMethod": "clusteragree.nulls.NullMethod"}
 numpydoc_validation_checks: set[str] = set()  # tests/test_docstrings.py is the docstring lint
 
 # -- MyST (the user guide and the landing page are markdown) -----------------------------------
