@@ -43,6 +43,7 @@ extensions = [
     "numpydoc",
     "myst_parser",
     "catalogue_page",
+    "dataset_table",
     "report_pages",
     "public_names",
 ]

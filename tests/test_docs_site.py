@@ -166,6 +166,14 @@ def test_catalogue_is_written_only_when_it_changed(tmp_path):
     assert write(path) == path and path.stat().st_mtime_ns == stamp
 
 
+def test_data_page_lists_every_dataset():
+    table = _extension("dataset_table").datasets_table()
+    names = re.findall(r"^   \* - ``(\w+)``$", table, flags=re.M)
+    assert names == ca.list_datasets().index.tolist()
+    assert ".. include:: ../_generated/datasets.rst" in (DOCS / "api" / "data.rst").read_text(
+        encoding="utf-8")
+
+
 # -- the example reports --------------------------------------------------------------------
 
 def test_reports_page_links_every_rendered_report():
