@@ -27,7 +27,8 @@ _PRIVATE_SOURCE = re.compile(r"\bseed[ _]?0\d\d|\berrata\b|\.\./shared/|/work/sh
 
 
 def test_sources_are_cited_by_authors_year_and_title():
-    files = [ROOT / "README.md", *sorted((ROOT / "clusteragree" / "notebooks").glob("*.ipynb"))]
+    files = [ROOT / "README.md", *sorted((ROOT / "docs").rglob("*.md")),
+             *sorted((ROOT / "clusteragree" / "notebooks").glob("*.ipynb"))]
     for folder in ("clusteragree", "tests", "benchmarks"):
         files += sorted((ROOT / folder).rglob("*.py"))
     hits = [f"{path.relative_to(ROOT)}:{i}: {line.strip()}"
