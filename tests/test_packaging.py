@@ -116,6 +116,7 @@ def test_installed_wheel_loads_every_dataset_and_renders_a_report(installed, tmp
     for path in SHIPPED:
         assert path in in_wheel and path in in_sdist, path
     assert any(name.endswith("/licenses/LICENSE") for name in in_wheel)
+    assert not [name for name in in_wheel if name.startswith("docs/")]  # not package data
     assert {"LICENSE", "CITATION.cff"} <= in_sdist
 
     work = tmp_path / "elsewhere"  # a user's folder: not the clone

@@ -228,7 +228,7 @@ def quadratic_form_cdf(lam, b, x) -> np.ndarray | float:
     weighted sum of non-central chi-squares (1 degree of freedom, non-centrality
     b_k^2 / lam_k^2) plus a normal term (2 b_k Y_k where lam_k = 0). The Gil-Pelaez inversion
     of its characteristic function is integrated along a path through the saddle point (see the
-    module's docstring); absolute error about 1e-10. Eigenvalues |lam_k| <= 1e-12 count as 0.
+    module's docstring); absolute error about 1e-10. Eigenvalues ``|lam_k| <= 1e-12`` count as 0.
     MixSim computes the same law with Davies' algorithm.
 
     Parameters
