@@ -40,6 +40,22 @@ def test_the_guide_has_its_pages():
     assert all(page in toctree for page in pages - {"index"}), "a guide page not in its toctree"
 
 
+def test_the_readme_is_a_landing_page_whose_links_resolve():
+    """Under 200 lines, the two Quick-start commands as they were, the docs build command, and
+    a link to every guide page; every relative link names a file of the clone."""
+    text = README.read_text(encoding="utf-8")
+    assert len(text.splitlines()) < 200
+    for command in ('pip install -e . && clusteragree report',
+                    'pip install -e ".[test]" && python -m pytest',
+                    'pip install -e ".[docs]" && python -m sphinx -W -b html docs docs/_build/html'):
+        assert f"\n{command}\n" in text, command
+    links = re.findall(r"\]\(([^)#]+)\)", text)
+    relative = [link for link in links if "://" not in link]
+    assert [link for link in relative if not (ROOT / link).exists()] == []
+    pages = {p.name for p in GUIDE.glob("*.md")} - {"index.md"}
+    assert pages <= {pathlib.Path(link).name for link in relative if link.startswith("docs/guide/")}
+
+
 def test_the_readme_and_the_guide_have_python_blocks_and_each_shows_its_output():
     assert len(_blocks(README)) >= 1
     assert sum(len(_blocks(path)) for path in DOCUMENTS) >= 12
