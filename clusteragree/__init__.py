@@ -1,6 +1,6 @@
 """clusteragree: how much do two clusterings agree, and how much of that would chance alone give?
 
-The public face of the package (see the README):
+The public face of the package (see the README and the user guide in ``docs/guide/``):
 
 >>> import clusteragree as ca
 >>> tab = ca.crosstab([0, 0, 1, 1, 1], ["a", "a", "a", "b", "b"])

@@ -991,7 +991,8 @@ def confidence_interval(x, y=None, index="adjusted_rand", *, confidence_level=0.
     percentile, second-order BCa; Efron & Tibshirani 1993, ch. 14, 22) and the plain
     jackknife then miss their level, which is why "auto" decides the independence value by
     the test; near perfect agreement they fall short too. ``benchmarks/bench_coverage.py``
-    measures every method's coverage on a grid of populations (the README shows its table).
+    measures every method's coverage on a grid of populations (the user guide's benchmarks
+    page shows its table).
     For the adjusted Wallace coefficient Severiano et al. (2011) give an
     analytic interval (Wallace's variance within each cluster of x, the chance term taken as
     fixed), which the benchmark compares.

@@ -27,7 +27,9 @@ _PRIVATE_SOURCE = re.compile(r"\bseed[ _]?0\d\d|\berrata\b|\.\./shared/|/work/sh
 
 
 def test_sources_are_cited_by_authors_year_and_title():
-    files = [ROOT / "README.md", *sorted((ROOT / "clusteragree" / "notebooks").glob("*.ipynb"))]
+    files = [ROOT / "README.md", *sorted(p for p in (ROOT / "docs").rglob("*.md")
+                                         if "_build" not in p.parts),
+             *sorted((ROOT / "clusteragree" / "notebooks").glob("*.ipynb"))]
     for folder in ("clusteragree", "tests", "benchmarks", "docs"):
         files += sorted(p for p in (ROOT / folder).rglob("*.py") if "_build" not in p.parts)
     hits = [f"{path.relative_to(ROOT)}:{i}: {line.strip()}"

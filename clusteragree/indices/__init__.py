@@ -325,7 +325,7 @@ def list_indices(family: str | None = None) -> pd.DataFrame:
     --------
     clusteragree.agreement : Evaluate indices.
     clusteragree.get_index : One index's registry record.
-    catalogue_markdown : The catalogue as the README's tables.
+    catalogue_markdown : The catalogue as the user guide's tables.
 
     References
     ----------

@@ -1,10 +1,10 @@
-"""The README's catalogue tables, generated from the registry (so that they cannot drift).
+"""The user guide's catalogue tables, generated from the registry (so that they cannot drift).
 
-``catalogue_markdown()`` gives the two tables of the README (the indices of hard partitions,
-then those of fuzzy, overlapping and possibilistic clusterings and similarity matrices), one
-row per family; ``kinds_markdown()`` the table of the kinds of clustering each index of two
-clusterings takes (``PairIndex.kinds``); ``tests/indices/test_association.py`` checks that the README holds
-exactly these.
+``catalogue_markdown()`` gives the guide's two tables (the indices of hard partitions, in
+``docs/guide/indices.md``, then those of fuzzy, overlapping and possibilistic clusterings and
+similarity matrices), one row per family; ``kinds_markdown()`` the table of the kinds of clustering each index of two
+clusterings takes (``PairIndex.kinds``; both in ``docs/guide/memberships.md``);
+``tests/indices/test_association.py`` checks that the guide holds exactly these.
 
 >>> print(catalogue_markdown().splitlines()[0])
 | family | indices |
@@ -61,7 +61,7 @@ def _table(rows: dict[str, list[str]], labels) -> str:
 
 
 def catalogue_markdown() -> str:
-    """The README's two catalogue tables, generated from the registry.
+    """The user guide's two catalogue tables, generated from the registry.
 
     Returns
     -------

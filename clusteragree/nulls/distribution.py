@@ -9,7 +9,7 @@ p-values, z-scores and chance adjustment, with standard errors for Monte Carlo f
 The three kinds are ``ExactLaw``, ``SampledLaw`` and ``Moments`` (``_laws``): the public methods
 check their arguments once and ask the law; the plot and the HTML are ``_display``'s.
 
-Conventions (README):
+Conventions (the user guide's conventions and chance pages):
 * p-values. Exact: P(T >= t) counting ties (values within a relative 1e-9 of t count as equal).
   Monte Carlo: (1 + #{T >= t}) / (B + 1), or the thesis' #{T >= t} / B with ``plus_one=False``.
   "two-sided" doubles the smaller one-sided p-value (capped at 1).

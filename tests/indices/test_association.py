@@ -311,11 +311,17 @@ def test_registry_applies_the_identical_rule_only_with_default_options():
 
 
 # ---------------------------------------------------------------------------------------------
-# item 7: the README's catalogue tables are generated from the registry
+# item 7: the guide's catalogue tables are generated from the registry
 # ---------------------------------------------------------------------------------------------
 
-def _readme_tables():
-    text = (Path(__file__).resolve().parents[2] / "README.md").read_text()
+#: The user guide's pages that hold the catalogue tables: the hard partitions' indices, then
+#: the indices of memberships, covers and matrices with the kinds each takes.
+GUIDE = Path(__file__).resolve().parents[2] / "docs" / "guide"
+CATALOGUE_PAGES = [GUIDE / "indices.md", GUIDE / "memberships.md"]
+
+
+def _guide_tables():
+    text = "\n".join(page.read_text(encoding="utf-8") for page in CATALOGUE_PAGES)
     return re.findall(r"^\| family \| indices \|\n(?:^\|.*\|\n?)+", text, flags=re.M)
 
 
@@ -325,17 +331,17 @@ def test_catalogue_lists_every_index_once():
         assert len(re.findall(rf"(?<![\w`]){name}(?![\w=])", md)) == 1, name
 
 
-def test_readme_catalogue_tables_are_the_generated_ones():
-    """Fails until the README's two catalogue tables are replaced by
+def test_guide_catalogue_tables_are_the_generated_ones():
+    """The guide's two catalogue tables (docs/guide/indices.md, docs/guide/memberships.md) are
     ``clusteragree.indices.catalogue.catalogue_markdown()`` (paste its output)."""
     generated = catalogue_markdown().split("\n\n")
-    assert [t.strip() for t in _readme_tables()] == generated
+    assert [t.strip() for t in _guide_tables()] == generated
 
 
-def test_readme_kinds_table_is_the_generated_one():
-    """The README's table of the kinds of clustering each index takes is
+def test_guide_kinds_table_is_the_generated_one():
+    """The table of the kinds of clustering each index takes (docs/guide/memberships.md) is
     ``clusteragree.indices.catalogue.kinds_markdown()`` (paste its output)."""
-    text = (Path(__file__).resolve().parents[2] / "README.md").read_text()
+    text = (GUIDE / "memberships.md").read_text(encoding="utf-8")
     assert kinds_markdown() + "\n" in text
     for name, rec in REGISTRY.items():  # every index of two clusterings is in one row
         rows = [line for line in kinds_markdown().splitlines()[2:]
