@@ -92,7 +92,8 @@ myst_heading_anchors = 3
 # -- HTML ---------------------------------------------------------------------------------------
 html_theme = "pydata_sphinx_theme"
 html_title = f"clusteragree {release}"
-html_static_path: list[str] = []
+html_static_path = ["_static"]
+html_css_files = ["clusteragree.css"]
 html_theme_options = {
     "navigation_with_keys": False,
     "show_toc_level": 2,
