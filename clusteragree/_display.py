@@ -174,7 +174,7 @@ def table(frame: pd.DataFrame, caption: str | None = None, digits: int = DIGITS)
     >>> "exact null" in html, ">0.03683<" in html
     (True, True)
     """
-    styler = frame.style.format(lambda v: significant(v, digits), na_rep="NA")
+    styler = frame.style.format(lambda v: significant(v, digits), na_rep="NA", escape="html")
     styler = styler.set_uuid(_table_uuid(caption))  # not random: re-renders give the same bytes
     if caption:
         styler = styler.set_caption(html.escape(caption))

@@ -4,7 +4,7 @@
   as it should be read (a Monte Carlo floor as a bound with its count), the method that gave
   the row, and the group of indices that are one test under fixed margins.
 * ``table_of_laws``: per index, its null law (mean, median, sd, skewness), the adjusted values,
-  and z, starred beside a skewed law.
+  and z, starred beside a skewed law and "> 50" at the p floor.
 * ``pvalue_text``, ``method_text``: one column each, as text.
 
 >>> df = ca.compare([[12, 2], [3, 10]], indices=["rand", "purity"], method="auto", seed=1)
@@ -17,7 +17,7 @@ from __future__ import annotations
 import pandas as pd
 
 from .._display import format_pvalue, significant
-from ..results import skewed_rows
+from ..results import zscore_texts
 
 __all__ = ["pvalue_text", "method_text", "interval_text", "table_of_tests", "table_of_laws"]
 
@@ -195,8 +195,10 @@ def table_of_laws(results: pd.DataFrame) -> pd.DataFrame:
     -------
     DataFrame
         Null mean, median, sd and skewness, the index adjusted by the null mean and by the
-        null median, and z as text: starred ("6.808*") where the null law is skewed
-        (|skewness| >= 0.5), where a normal reading of z is wrong.
+        null median, and z as text (``clusteragree.results.zscore_texts``): starred
+        ("6.808*") where the null law is skewed (|skewness| >= 0.5), where a normal reading
+        of z is wrong, and "> 50" where the Monte Carlo p-value is at its floor and z is
+        further out, where its size carries no information.
 
     See Also
     --------
@@ -209,12 +211,9 @@ def table_of_laws(results: pd.DataFrame) -> pd.DataFrame:
     >>> table_of_laws(df).loc["rand", "z"]
     '6.808*'
     """
-    skewed = skewed_rows(results)
-    z = ["NA" if pd.isna(v) else significant(v) + ("*" if sk else "")
-         for v, sk in zip(results["zscore"], skewed)]
     return pd.DataFrame({
         "null mean": results["null_mean"], "null median": results["null_median"],
         "null sd": results["null_sd"], "null skew": results["null_skewness"],
         "adj. (mean)": results["adjusted_mean"], "adj. (median)": results["adjusted_median"],
-        "z": z,
+        "z": zscore_texts(results),
     }, index=results.index)
