@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:  # pragma: no cover
     import pandas as pd
 
-__all__ = ["DIGITS", "PVALUE_DIGITS", "significant", "format_pvalue", "figure_html",
+__all__ = ["DIGITS", "FIGURE_DPI", "PVALUE_DIGITS", "significant", "format_pvalue", "figure_html",
            "definition_table", "table", "plot_null", "law_html", "support", "lattice_edges",
            "MAX_BARS", "EXACT_BINS"]
 
@@ -30,6 +30,10 @@ DIGITS = 4
 
 #: Significant digits of every printed p-value (as R's ``printCoefmat`` and ``format.pval``).
 PVALUE_DIGITS = 3
+
+#: The resolution of every figure embedded in a report or an HTML result, in pixels per inch
+#: (the print stylesheet prints them at it: at their own size).
+FIGURE_DPI = 110
 
 #: PNG metadata of every figure: no "Software" key (matplotlib's version), so that the same
 #: figure gives the same bytes whatever matplotlib drew it.
@@ -129,7 +133,7 @@ def figure_html(fig, width_px: int = 520) -> str:
     import matplotlib.pyplot as plt
 
     buf = io.BytesIO()
-    fig.savefig(buf, format="png", dpi=110, bbox_inches="tight", metadata=PNG_METADATA)
+    fig.savefig(buf, format="png", dpi=FIGURE_DPI, bbox_inches="tight", metadata=PNG_METADATA)
     plt.close(fig)
     data = base64.b64encode(buf.getvalue()).decode("ascii")
     return f'<img style="max-width:{width_px}px" src="data:image/png;base64,{data}"/>'
