@@ -21,15 +21,19 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:  # pragma: no cover
     import pandas as pd
 
-__all__ = ["DIGITS", "PVALUE_DIGITS", "significant", "format_pvalue", "figure_html",
+__all__ = ["DIGITS", "FIGURE_DPI", "PVALUE_DIGITS", "significant", "format_pvalue", "figure_html",
            "definition_table", "table", "plot_null", "law_html", "support", "lattice_edges",
-           "MAX_BARS"]
+           "MAX_BARS", "EXACT_BINS"]
 
 #: Significant digits of every number a report or an HTML result shows.
 DIGITS = 4
 
 #: Significant digits of every printed p-value (as R's ``printCoefmat`` and ``format.pval``).
 PVALUE_DIGITS = 3
+
+#: The resolution of every figure embedded in a report or an HTML result, in pixels per inch
+#: (the print stylesheet prints them at it: at their own size).
+FIGURE_DPI = 110
 
 #: PNG metadata of every figure: no "Software" key (matplotlib's version), so that the same
 #: figure gives the same bytes whatever matplotlib drew it.
@@ -129,7 +133,7 @@ def figure_html(fig, width_px: int = 520) -> str:
     import matplotlib.pyplot as plt
 
     buf = io.BytesIO()
-    fig.savefig(buf, format="png", dpi=110, bbox_inches="tight", metadata=PNG_METADATA)
+    fig.savefig(buf, format="png", dpi=FIGURE_DPI, bbox_inches="tight", metadata=PNG_METADATA)
     plt.close(fig)
     data = base64.b64encode(buf.getvalue()).decode("ascii")
     return f'<img style="max-width:{width_px}px" src="data:image/png;base64,{data}"/>'
@@ -174,7 +178,7 @@ def table(frame: pd.DataFrame, caption: str | None = None, digits: int = DIGITS)
     >>> "exact null" in html, ">0.03683<" in html
     (True, True)
     """
-    styler = frame.style.format(lambda v: significant(v, digits), na_rep="NA")
+    styler = frame.style.format(lambda v: significant(v, digits), na_rep="NA", escape="html")
     styler = styler.set_uuid(_table_uuid(caption))  # not random: re-renders give the same bytes
     if caption:
         styler = styler.set_caption(html.escape(caption))
@@ -194,6 +198,14 @@ def table(frame: pd.DataFrame, caption: str | None = None, digits: int = DIGITS)
 #: A sampled law with at most this many distinct values is drawn as bars at its values (its
 #: support), like an exact law's pmf; a law with more values as a histogram (``lattice_edges``).
 MAX_BARS = 60
+
+#: The bins of an exact law with more than ``MAX_BARS`` values (``lattice_edges``: at most so
+#: many, with edges at midpoints between its values).
+EXACT_BINS = 40
+
+#: The tail share of an exact law left out of its histogram on each side: its far values
+#: (tables no draw would give) would squeeze the law into a few bins.
+EXACT_SHOWN = 0.0005
 
 #: Fewest support values per histogram bin on average (``lattice_edges``): fewer, and the
 #: unevenness of a lattice would show through as a comb.
@@ -318,11 +330,13 @@ def lattice_edges(samples, bins="auto", range=None):
 def plot_null(nd, observed: float | None = None, ax=None, bins="auto"):
     """A null law with its mean and median (and the observed value) marked.
 
-    An exact law is drawn as its pmf (a bar at each value, its probability as height); a
-    sampled law with at most ``MAX_BARS`` distinct values likewise, with the share of draws
-    at each value as height, so that the two look alike. A sampled law with more values is
-    drawn as a histogram whose edges lie at midpoints between consecutive values
-    (``lattice_edges``), in density: a law on a lattice then shows no comb.
+    A law with at most ``MAX_BARS`` values is drawn as bars at its values: an exact law's
+    probabilities, a sampled law's share of draws at each value, so that the two look alike.
+    A law with more values is drawn as a histogram in density whose edges lie at midpoints
+    between consecutive values (``lattice_edges``): each bin's area is the probability (exact
+    law, at most ``EXACT_BINS`` bins between its 0.05% and 99.95% quantiles, the far tails
+    left out of the picture) or the share of draws it holds, and a law on an uneven lattice
+    shows no comb.
 
     Parameters
     ----------
@@ -346,12 +360,20 @@ def plot_null(nd, observed: float | None = None, ax=None, bins="auto"):
     lattice_edges : The histogram's bin edges.
     """
     import matplotlib.pyplot as plt
+    import numpy as np
 
     if ax is None:
         _, ax = plt.subplots(figsize=(6.5, 3.6))
-    if nd.samples is None:
+    if nd.samples is None and len(nd.values) <= MAX_BARS:
         ax.vlines(nd.values, 0, nd.probabilities, color="0.45", lw=1.5, zorder=3)
         ax.set_ylabel("probability")
+    elif nd.samples is None:  # many values: the lattice's probability per unit, no comb
+        edges = lattice_edges(nd.values, bins=EXACT_BINS,
+                              range=(nd.quantile(EXACT_SHOWN), nd.quantile(1 - EXACT_SHOWN)))
+        mass, _ = np.histogram(nd.values, bins=edges, weights=nd.probabilities)
+        ax.stairs(mass / np.diff(edges), edges, fill=True, color="0.65", edgecolor="white",
+                  linewidth=0.4)
+        ax.set_ylabel("probability density")
     elif not (isinstance(bins, str) and bins == "auto"):  # the user's bins, as they are
         import seaborn as sns
 

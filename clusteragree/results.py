@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 
 import pandas as pd
 
-from ._display import definition_table, figure_html, format_pvalue, table
+from ._display import definition_table, figure_html, format_pvalue, significant, table
 from .indices import STATISTIC_NAMES, Index, get_index
 from .interval_spec import IntervalSpec
 from .intervals import INDEPENDENCE_MODELS, ConfidenceInterval, interval_of
@@ -28,7 +28,8 @@ from .nulls import NullDistribution
 
 __all__ = ["AgreementTest", "ResultsFrame", "results_frame", "format_results", "frame_notes",
            "skewed_rows", "RESULT_COLUMNS", "FLOAT_COLUMNS", "INT_COLUMNS",
-           "PVALUE_BOUND_LEVEL", "SKEWED", "PVALUE_COLUMNS", "pvalue_texts"]
+           "PVALUE_BOUND_LEVEL", "SKEWED", "PVALUE_COLUMNS", "pvalue_texts", "Z_SHOWN",
+           "zscore_texts", "Z_BEYOND_NOTE"]
 
 #: The one result schema of a test of one index (``to_frame()``, ``compare`` rows).
 #: The names are scipy's (``statistic``, ``pvalue``, ...), the same as ``AgreementTest``'s
@@ -51,6 +52,25 @@ _SIDES = {"greater": "greater than", "less": "less than", "two-sided": "differen
 
 #: A null law this skewed is not read through z: the printed z carries the skewness.
 SKEWED = 0.5
+
+
+#: Beyond this many null standard deviations, where the Monte Carlo p-value is at its floor, z is
+#: printed as "> 50" (``zscore_texts``): the DataFrame keeps the number.
+Z_SHOWN = 50
+
+#: Why z is printed as "> 50", in one sentence: under the tables and the printed test.
+Z_BEYOND_NOTE = (f'z "> {Z_SHOWN:g}" (or "< -{Z_SHOWN:g}"): no simulated value was as extreme '
+                 "as the observed one, so the p-value is at its floor 1/(B + 1), and how many "
+                 "null standard deviations lie beyond adds nothing to the test (the frame "
+                 "keeps the number)")
+
+
+def _z_beyond(z: float, at_floor: bool) -> str | None:
+    """z as "> 50" (or "< -50") where it carries no information: a Monte Carlo p-value at its
+    floor and |z| above ``Z_SHOWN``; None where z is printed as a number."""
+    if not at_floor or math.isnan(z) or abs(z) <= Z_SHOWN:
+        return None
+    return f"> {Z_SHOWN:g}" if z > 0 else f"< -{Z_SHOWN:g}"
 
 
 def _z_caveat(nd: NullDistribution) -> str:
@@ -123,10 +143,8 @@ def pvalue_texts(frame: pd.DataFrame, column: str = "pvalue", na_rep: str = "NA"
     # which p-values are bounds: the frame's attrs (kept by a frame of some of its columns;
     # a p-value 0 rounded by the user is not an underflow) and its n_extreme column
     bound = frame.attrs.get("pvalue_bound", {}) if column == "pvalue" else {}
-    floor = [bound.get(i) == "floor" for i in frame.index]
+    floor = _at_floor(frame) if column == "pvalue" else [False] * len(frame)
     underflow = [bound.get(i) == "underflow" for i in frame.index]
-    if column == "pvalue" and "n_extreme" in frame:
-        floor = [a or b for a, b in zip(floor, (frame["n_extreme"] == 0).fillna(False))]
     out = []
     for v, low, exact in zip(frame[column], floor, underflow):
         text = format_pvalue(v, na_rep=na_rep)
@@ -135,6 +153,57 @@ def pvalue_texts(frame: pd.DataFrame, column: str = "pvalue", na_rep: str = "NA"
         elif low and text != "0":
             text = "<" + text
         out.append(text)
+    return out
+
+
+def _at_floor(frame: pd.DataFrame) -> list[bool]:
+    """Whether each row's Monte Carlo p-value is at its floor 1/(B + 1) (no simulated value as
+    extreme): its ``n_extreme`` is 0, or the frame's ``attrs["pvalue_bound"]`` says so (kept by
+    a frame of some of the columns)."""
+    bound = frame.attrs.get("pvalue_bound", {})
+    floor = [bound.get(i) == "floor" for i in frame.index]
+    if "n_extreme" in frame:
+        floor = [a or bool(b) for a, b in zip(floor, (frame["n_extreme"] == 0).fillna(False))]
+    return floor
+
+
+def zscore_texts(frame: pd.DataFrame, number=None, na_rep: str = "NA") -> list[str]:
+    """The z column of a results frame as text: a number (4 significant digits), starred
+    beside a skewed null law (``skewed_rows``), or "> 50" where the Monte Carlo
+    p-value is at its floor and |z| exceeds ``Z_SHOWN`` (``Z_BEYOND_NOTE`` says why).
+
+    Parameters
+    ----------
+    frame : DataFrame
+        A frame of the result schema with ``zscore``.
+    number : callable, optional
+        A z printed as a number, as text (default ``significant``: 4 significant digits).
+    na_rep : str, default "NA"
+        The text of a missing z.
+
+    Returns
+    -------
+    list of str
+        One text per row; the frame's column stays numeric.
+
+    See Also
+    --------
+    format_results : Prints a frame with them.
+
+    Examples
+    --------
+    >>> df = ca.compare(ca.load_dataset("statlog_em"), indices=["rand"], method="patefield",
+    ...                 n_sim=999, seed=1, interval=None)
+    >>> round(float(df.loc["rand", "zscore"])), zscore_texts(df)
+    (83, ['> 50'])
+    """
+    number = significant if number is None else number
+    out = []
+    for z, low, sk in zip(frame["zscore"], _at_floor(frame), skewed_rows(frame)):
+        if pd.isna(z):
+            out.append(na_rep)
+            continue
+        out.append(_z_beyond(float(z), low) or number(float(z)) + ("*" if sk else ""))
     return out
 
 
@@ -404,7 +473,7 @@ class AgreementTest:
     def __str__(self) -> str:
         nd, rec = self.null, self.record
         median = f", null median = {nd.median:.6g}" if nd.has_law else ""
-        z = f", z = {self.zscore:.4g}{_z_caveat(nd)}" if not math.isnan(self.zscore) else ""
+        z = f", z {self._z_text()}" if not math.isnan(self.zscore) else ""
         lines = ["", f"\t{nd.method_record.title}", "",
                  f"data:  {self.data_name}",
                  f"index: {rec.name} ({rec.title}), a {rec.kind}",
@@ -440,6 +509,15 @@ class AgreementTest:
                          "adjust(optimum=...))")
         return "\n".join(lines) + "\n"
 
+    def _z_text(self) -> str:
+        """z as printed: "= 6.808" with the skewness caveat of a skewed law, or "> 50" with
+        its reason where the Monte Carlo p-value is at its floor (``zscore_texts``)."""
+        beyond = _z_beyond(self.zscore, self.null.is_sampled and self.n_extreme == 0)
+        if beyond:
+            return (f"{beyond} (beyond every simulated value, the p-value at its floor: how far "
+                    "beyond adds nothing)")
+        return f"= {self.zscore:.4g}{_z_caveat(self.null)}"
+
     def _repr_html_(self) -> str:
         """Jupyter: the same numbers as the printed test, as a table, and the null law with
         the observed value marked."""
@@ -451,7 +529,7 @@ class AgreementTest:
         if nd.has_law:
             rows.append(("null median", f"{nd.median:.6g}"))
         if not math.isnan(self.zscore):
-            rows.append(("z", f"{self.zscore:.4g}{_z_caveat(nd)}"))
+            rows.append(("z", self._z_text().removeprefix("= ")))
         if not math.isnan(self.pvalue):
             rows.append(("p-value", _fmt_p(self).removeprefix("= ")))
         rows.append(("alternative", f"{rec.name} is {_SIDES[self.alternative]} its value by "
@@ -500,14 +578,16 @@ class ResultsFrame(pd.DataFrame):
 
     def _pvalues_shown(self, na_rep) -> pd.DataFrame:
         """A plain copy whose p-value columns are text to 3 significant digits
-        (``pvalue_texts``): pandas would print 1e-62 as 0.0 beside 0.0368."""
-        cols = [c for c in PVALUE_COLUMNS if c in self.columns
+        (``pvalue_texts``: pandas would print 1e-62 as 0.0 beside 0.0368) and whose z is
+        text (``zscore_texts``: starred beside a skewed law, "> 50" at the p floor)."""
+        cols = [c for c in (*PVALUE_COLUMNS, "zscore") if c in self.columns
                 and pd.api.types.is_numeric_dtype(self[c])] if self.columns.is_unique else []
         if not cols:
             return pd.DataFrame(self)
         shown = pd.DataFrame(self).astype({c: object for c in cols})
         for c in cols:
-            shown[c] = pvalue_texts(self, c, na_rep)
+            shown[c] = (zscore_texts(self, na_rep=na_rep) if c == "zscore"
+                        else pvalue_texts(self, c, na_rep))
         return shown
 
     def to_string(self, *args, **kwargs) -> str | None:
@@ -576,7 +656,8 @@ def skewed_rows(frame: pd.DataFrame) -> pd.Series:
 
 def frame_notes(frame: pd.DataFrame) -> list[str]:
     """What a reader of a results frame must be told beside it: which indices are one test
-    (``test_group``) and which z-scores stand beside a skewed null law.
+    (``test_group``), which z-scores stand beside a skewed null law, and why a z is printed
+    as "> 50" (``zscore_texts``).
 
     Parameters
     ----------
@@ -586,7 +667,8 @@ def frame_notes(frame: pd.DataFrame) -> list[str]:
     Returns
     -------
     list of str
-        One sentence per group of one test, one on the number of distinct tests, one on z.
+        One sentence per group of one test, one on the number of distinct tests, one on a
+        starred z, one on z printed as "> 50".
 
     See Also
     --------
@@ -613,9 +695,13 @@ def frame_notes(frame: pd.DataFrame) -> list[str]:
         if n_tests < len(frame):
             notes.append(f"{n_tests} distinct test{'s' if n_tests > 1 else ''} among "
                          f"{len(frame)} indices")
-    if "zscore" in frame and (skewed_rows(frame) & frame["zscore"].notna()).any():
-        notes.append(f"z*: the null law is skewed (|skewness| >= {SKEWED:g}): read the "
-                     "p-value, not a normal tail of z")
+    if "zscore" in frame:
+        shown = zscore_texts(frame)
+        if any(text.endswith("*") for text in shown):
+            notes.append(f"z*: the null law is skewed (|skewness| >= {SKEWED:g}): read the "
+                         "p-value, not a normal tail of z")
+        if any(text.lstrip("<> -") == f"{Z_SHOWN:g}" for text in shown):
+            notes.append(Z_BEYOND_NOTE)
     return notes
 
 
@@ -697,13 +783,11 @@ def format_results(frame: pd.DataFrame, columns=None, digits: int = 4) -> str:
     """
     cols = list(columns) if columns is not None else list(frame.columns)
     shown = frame[cols].astype(object).copy()
-    skewed = skewed_rows(frame)
     for c in cols:
         if c in PVALUE_COLUMNS:  # 3 significant digits, a floor as "<1/(B+1)"
             shown[c] = pvalue_texts(frame, c)
-        elif c == "zscore":  # z beside a skewed law carries its caveat (a star, and a note)
-            shown[c] = ["NA" if pd.isna(v) else f"{float(v):#.{digits}g}" + ("*" if sk else "")
-                        for v, sk in zip(frame[c], skewed)]
+        elif c == "zscore":  # starred beside a skewed law, "> 50" at the p floor (notes say)
+            shown[c] = zscore_texts(frame, lambda v: f"{v:#.{digits}g}")
         elif c in FLOAT_COLUMNS:
             shown[c] = [("NA" if pd.isna(v) else f"{float(v):#.{digits}g}") for v in frame[c]]
         else:
@@ -711,10 +795,10 @@ def format_results(frame: pd.DataFrame, columns=None, digits: int = 4) -> str:
     head = [f"null: {d}" for d in frame.attrs.get("null", [])]
     if frame.attrs.get("interval") and {"ci_low", "ci_high"} & set(cols):
         head.append(f"intervals: {frame.attrs['interval']}")  # named by their method
-    notes = frame_notes(frame[cols + [c for c in ("test_group", "null_skewness")
+    notes = frame_notes(frame[cols + [c for c in ("test_group", "null_skewness", "n_extreme")
                                       if c in frame and c not in cols]])
     if "zscore" not in cols:
-        notes = [n for n in notes if not n.startswith("z*")]
+        notes = [n for n in notes if not n.startswith("z*") and n != Z_BEYOND_NOTE]
     notes = [*frame.attrs.get("notes", []), *notes]  # how indices were computed, no interval
     with pd.option_context("display.max_rows", None, "display.width", 200):
         return "\n".join(head + [pd.DataFrame(shown).to_string()] + notes)

@@ -23,10 +23,12 @@ import numpy as np
 import pandas as pd
 
 from .._display import format_pvalue, significant
+from .helpers import PAPER_FONT, PAPER_WIDTH, fit_title
 from .results import interval_text, method_text, pvalue_text
 
 __all__ = ["LEVEL", "best_against_others", "better", "check_index", "difference_table",
            "near_identical", "plot_agreements", "plot_differences", "plot_heatmap", "plot_map",
+           "heatmap_precision", "MANY_CLUSTERINGS",
            "reading", "reference_table"]
 
 #: The level at which the reading calls a difference or an agreement significant.
@@ -282,9 +284,41 @@ def near_identical(frame: pd.DataFrame, names, share: float) -> pd.DataFrame:
     return out.sort_values("share", ascending=False, kind="stable").reset_index(drop=True)
 
 
+#: More clusterings than this, and the heatmap's cells are annotated to 2 decimals in
+#: ``PAPER_FONT``-point type (``heatmap_precision``): a printed page's text is 12 cells wide.
+MANY_CLUSTERINGS = 9
+
+
+def heatmap_precision(k: int) -> str:
+    """How ``plot_heatmap`` writes the values of ``k`` clusterings, for the figure's caption.
+
+    Parameters
+    ----------
+    k : int
+        The number of clusterings.
+
+    Returns
+    -------
+    str
+        "to 3 significant digits", or "to 2 decimals" beyond ``MANY_CLUSTERINGS``.
+
+    See Also
+    --------
+    plot_heatmap : Writes the values so.
+
+    Examples
+    --------
+    >>> heatmap_precision(4), heatmap_precision(12)
+    ('to 3 significant digits', 'to 2 decimals')
+    """
+    return "to 2 decimals" if k > MANY_CLUSTERINGS else "to 3 significant digits"
+
+
 def plot_heatmap(m):
     """``m.plot()`` (the heatmap, values annotated) on a figure sized for the number of
-    clusterings, the annotations in a type small enough not to overlap.
+    clusterings and at most as wide as a printed page's text (``PAPER_WIDTH``), the
+    annotations in a type small enough not to overlap and not below ``PAPER_FONT`` points
+    (``heatmap_precision``: to 2 decimals beyond ``MANY_CLUSTERINGS``).
 
     Parameters
     ----------
@@ -298,10 +332,16 @@ def plot_heatmap(m):
     import matplotlib.pyplot as plt
 
     k = len(m.names)
-    _, ax = plt.subplots(figsize=(max(5.0, 0.8 * k + 2.5), max(4.0, 0.68 * k + 1.8)))
+    width = max(5.0, 0.8 * k + 2.5)  # at most a printed page's text wide, the same shape
+    height = max(4.0, 0.68 * k + 1.8) * min(1.0, PAPER_WIDTH / width)
+    _, ax = plt.subplots(figsize=(min(width, PAPER_WIDTH), height))
     m.plot(ax=ax)
-    for text in ax.texts:
-        text.set_fontsize(7 if k > 9 else 9)
+    many = k > MANY_CLUSTERINGS
+    values = m.statistic.to_numpy(dtype=float).ravel()  # seaborn annotates row by row
+    for text, value in zip(ax.texts, values):
+        text.set_fontsize(PAPER_FONT if many else 9)
+        if many:  # "-0.00477" is wider than a cell of a page-wide 12 x 12 heatmap
+            text.set_text(f"{value:.2f}")
     ax.tick_params(axis="y", labelrotation=0)
     ax.set_xticks(ax.get_xticks(), [str(n) for n in m.names], rotation=40, ha="right",
                   rotation_mode="anchor")
@@ -326,7 +366,7 @@ def plot_map(m, title: str | None = None):
     import matplotlib.pyplot as plt
     from scipy.cluster.hierarchy import fcluster, linkage
 
-    _, ax = plt.subplots(figsize=(7.5, 5.5))
+    _, ax = plt.subplots(figsize=(PAPER_WIDTH, 5.3))
     m.plot("mds", ax=ax)
     for text in list(ax.texts):
         text.remove()
@@ -344,7 +384,7 @@ def plot_map(m, title: str | None = None):
                     textcoords="offset points", va="center", fontsize="small")
     ax.margins(x=0.3, y=0.15)
     if title:
-        ax.set_title(title)
+        ax.set_title(fit_title(title, 9.5), fontsize=9.5)
     return ax
 
 
@@ -379,7 +419,7 @@ def plot_agreements(m, title: str | None = None):
     import matplotlib.pyplot as plt
 
     ref = m.reference.loc[_order(m.reference["statistic"].astype(float), m.kind)]
-    fig, ax = plt.subplots(figsize=(7.5, 0.9 + 0.32 * len(ref)))
+    fig, ax = plt.subplots(figsize=(PAPER_WIDTH, 0.9 + 0.32 * len(ref)))
     low = ref["ci_low"].astype(float).fillna(ref["statistic"].astype(float))
     high = ref["ci_high"].astype(float).fillna(ref["statistic"].astype(float))
     adjusted = ref["pvalue_adjusted"].to_numpy(dtype=float, na_value=np.nan)
@@ -397,7 +437,7 @@ def _finish(fig, ax, title):
     ax.plot([], [], "o", color="C0", markerfacecolor="white", label=f"adjusted p >= {LEVEL:g}")
     ax.legend(loc="best", fontsize="small", frameon=True)
     if title:
-        ax.set_title(title)
+        ax.set_title(fit_title(title, 9.5), fontsize=9.5)
     fig.tight_layout()
     return fig
 
@@ -421,7 +461,7 @@ def plot_differences(diffs: pd.DataFrame, index: str, title: str | None = None):
     """
     import matplotlib.pyplot as plt
 
-    fig, ax = plt.subplots(figsize=(7.5, 0.9 + 0.32 * len(diffs)))
+    fig, ax = plt.subplots(figsize=(PAPER_WIDTH, 0.9 + 0.32 * len(diffs)))
     ax.axvline(0, color="0.45", linewidth=1)
     _whiskers(ax, list(diffs.index), diffs["statistic"], diffs["ci_low"], diffs["ci_high"],
               diffs["pvalue_adjusted"].to_numpy(float) < LEVEL,

@@ -7,7 +7,8 @@ results' ``_repr_html_``: one look for every table and figure of a report.
 * ``significant(x, digits)``: one number as text to ``digits`` significant digits.
 * ``session_info(seed)``: the footer of every report, like R's ``sessionInfo()``: versions, the
   random generator and the seed.
-* ``table_of_tests``, ``table_of_laws`` (from ``reports.results``): a results frame as two tables.
+* ``table_of_tests``, ``table_of_intervals``, ``table_of_laws`` (from ``reports.results``): a
+  results frame as tables.
 * ``reading(results, models)``: the agreement report's closing text, which follows the
   alternative each index was tested against.
 
@@ -20,13 +21,24 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from .._display import DIGITS, PNG_METADATA, format_pvalue, significant, table
-from .results import interval_text, table_of_laws, method_text, pvalue_text, table_of_tests
+from .._display import DIGITS, FIGURE_DPI, PNG_METADATA, format_pvalue, significant, table
+from .results import (interval_text, table_of_intervals, table_of_laws, method_text,
+                      pvalue_text, table_of_tests)
 
 __all__ = ["setup", "table", "significant", "DIGITS", "load_clusterings",
            "load_clusterings_frame", "session_info",
            "pvalue_text", "method_text", "interval_text", "table_of_tests", "table_of_laws",
-           "reading", "adjusted_widths", "EXPECTED", "LEVEL"]
+           "table_of_intervals",
+           "reading", "adjusted_widths", "EXPECTED", "LEVEL", "PAPER_WIDTH", "PAPER_FONT",
+           "FIGURE_DPI", "fit_title"]
+
+#: The width of a printed report's text, in inches: A4 less the print stylesheet's 12 mm margins
+#: (186 mm; Letter's is wider). A figure at most this wide prints at its own size (the
+#: stylesheet gives images ``FIGURE_DPI`` pixels per inch), so its type prints at the sizes set.
+PAPER_WIDTH = 7.3
+
+#: The smallest type on a printed figure, in points: tick labels, annotations.
+PAPER_FONT = 7
 
 #: The packages whose versions a report's footer names, in that order.
 SESSION_PACKAGES = ("clusteragree", "numpy", "scipy", "pandas", "statsmodels")
@@ -35,9 +47,10 @@ SESSION_PACKAGES = ("clusteragree", "numpy", "scipy", "pandas", "statsmodels")
 def setup():
     """Configure a report notebook: seaborn's theme, figure sizes and resolution.
 
-    Seaborn's "whitegrid" theme, readable figure sizes, PNG figures embedded at a resolution
-    fit for print, and pandas' display precision (``DIGITS``). Warnings are not hidden: a
-    report with a warning fails its test.
+    Seaborn's "whitegrid" theme, figures as wide as a printed page's text (``PAPER_WIDTH``),
+    PNG figures embedded at ``FIGURE_DPI`` (the print stylesheet prints them at that many
+    pixels per inch: at their own size), and pandas' display precision (``DIGITS``).
+    Warnings are not hidden: a report with a warning fails its test.
 
     See Also
     --------
@@ -55,7 +68,8 @@ def setup():
     import seaborn as sns
 
     sns.set_theme(context="notebook", style="whitegrid", font_scale=0.9)
-    mpl.rcParams.update({"figure.figsize": (7.5, 4.0), "figure.dpi": 110, "savefig.dpi": 110,
+    mpl.rcParams.update({"figure.figsize": (PAPER_WIDTH, 4.0), "figure.dpi": FIGURE_DPI,
+                         "savefig.dpi": FIGURE_DPI,
                          "figure.autolayout": False, "axes.titlesize": "medium",
                          "svg.hashsalt": "clusteragree"})  # SVG ids not random
     pd.set_option("display.precision", DIGITS)
@@ -429,36 +443,84 @@ def load_clusterings_frame(dataset: str = "wine_clusterings", data_file: str = "
     return frame.reset_index(drop=True), reference, names, source
 
 
+def fit_title(text: str, fontsize: float, width: float = PAPER_WIDTH) -> str:
+    """A figure's title broken into lines that fit ``width`` inches at ``fontsize`` points
+    (its own line breaks kept), so that the title does not widen the figure past the page.
+
+    Parameters
+    ----------
+    text : str
+        The title.
+    fontsize : float
+        Its type size, in points.
+    width : float, default PAPER_WIDTH
+        The width to fit, in inches.
+
+    Returns
+    -------
+    str
+        The title, lines of at most as many characters as fit (0.6 em each, wider than the
+        average of the reports' sans-serif type).
+
+    See Also
+    --------
+    plot_null_grid, plot_models, plot_adjusted : Their titles fit the page so.
+
+    Examples
+    --------
+    >>> print(fit_title("Expected Rand index and NMI under each random model", 10, width=3))
+    Expected Rand index and NMI under
+    each random model
+    """
+    import textwrap
+
+    chars = max(10, int(width * 72 / (0.6 * fontsize)))
+    return "\n".join(textwrap.fill(line, chars) for line in text.split("\n"))
+
+
 def plot_null_grid(nulls: dict, observed, ncols: int = 3, title: str | None = None):
     """A grid of null laws (one panel per index) with the observed value, the null mean and
     the null median marked; returns the figure. ``nulls``: index name -> NullDistribution;
-    ``observed``: index name -> observed value."""
+    ``observed``: index name -> observed value.
+
+    The grid is as wide as a printed page's text (``PAPER_WIDTH``), its type no smaller than
+    ``PAPER_FONT`` points: on paper it prints at its own size. A panel's title that would not
+    fit its width ("variation_of_information (patefield)") breaks before the method."""
     import matplotlib.pyplot as plt
     from matplotlib.lines import Line2D
     from matplotlib.ticker import MaxNLocator
 
     names = list(nulls)
     nrows = -(-len(names) // ncols)
-    fig, axes = plt.subplots(nrows, ncols, figsize=(3.6 * ncols, 2.6 * nrows), squeeze=False)
+    fig, axes = plt.subplots(nrows, ncols, figsize=(PAPER_WIDTH, 1.65 * nrows + 0.4),
+                             squeeze=False)
     for ax, name in zip(axes.flat, names):
         nd = nulls[name]
         nd.plot(observed[name], ax=ax)  # bars at the support of a lattice law, no combs
         ax.get_legend().remove()
         ax.xaxis.set_major_locator(MaxNLocator(4))
-        ax.set_title(f"{name} ({'exact' if not nd.is_sampled else nd.method})",
-                     fontsize="medium")
-        ax.set_xlabel("index value")
+        method = "exact" if not nd.is_sampled else nd.method
+        ax.set_title(f"{name}{' ' if len(name) + len(method) < 28 else chr(10)}({method})",
+                     fontsize=8.5)
+        ax.set_xlabel("")  # the title names the index
+        ax.tick_params(labelsize=PAPER_FONT + 0.5)
+        ax.yaxis.get_offset_text().set_fontsize(PAPER_FONT + 0.5)
+        for text in ax.texts:  # the arrow to an observed value off scale
+            text.set_fontsize(PAPER_FONT + 0.5)
         if ax not in axes[:, 0]:  # the first column keeps plot_null's label (probability,
             ax.set_ylabel("")     # share of the draws, or density)
+        else:
+            ax.yaxis.label.set_fontsize(8)
     for ax in axes.flat[len(names):]:
         ax.set_visible(False)
     handles = [Line2D([], [], color="C0", lw=1.5), Line2D([], [], color="C2", ls="--", lw=1.5),
                Line2D([], [], color="C3", lw=2)]
     fig.legend(handles, ["null mean", "null median", "observed (an arrow when off scale)"],
-               loc="upper center", ncols=3, frameon=False, bbox_to_anchor=(0.5, 1.0))
+               loc="upper center", ncols=3, frameon=False, bbox_to_anchor=(0.5, 1.0),
+               fontsize=8.5)
     if title:
-        fig.suptitle(title, fontsize="medium", y=1.04)
-    fig.tight_layout(rect=(0, 0, 1, 0.97))
+        fig.suptitle(fit_title(title, 9.5), fontsize=9.5, y=1.03)
+    fig.tight_layout(rect=(0, 0, 1, 1 - 0.3 / fig.get_figheight()), h_pad=0.6, w_pad=0.4)
     return fig
 
 
@@ -532,7 +594,7 @@ def plot_models(models: pd.DataFrame, title: str | None = None):
     more than the two clusterings do."""
     import matplotlib.pyplot as plt
 
-    fig, axes = plt.subplots(1, 2, figsize=(8.5, 3.4), sharey=False)
+    fig, axes = plt.subplots(1, 2, figsize=(PAPER_WIDTH, 3.2), sharey=False)
     for ax, name in zip(axes, ("Rand", "NMI")):
         bars = ax.bar(models.index, models[f"E[{name}]"], color="0.7")
         line = ax.axhline(models[name].iloc[0], color="C3", lw=2)
@@ -541,9 +603,9 @@ def plot_models(models: pd.DataFrame, title: str | None = None):
         ax.set_ylabel(name)
     # one legend below the panels, where it covers neither the bars nor the observed line
     fig.legend([bars, line], ["expected value under the model (chance)", "observed value"],
-               loc="lower center", ncols=2, frameon=False, fontsize="small")
+               loc="lower center", ncols=2, frameon=False, fontsize=8.5)
     if title:
-        fig.suptitle(title, fontsize="medium")
+        fig.suptitle(fit_title(title, 9.5), fontsize=9.5)
     fig.tight_layout(rect=(0, 0.08, 1, 1))
     return fig
 
@@ -558,7 +620,7 @@ def plot_adjusted(results: pd.DataFrame, nulls: dict, title: str | None = None):
     import matplotlib.pyplot as plt
 
     shown = [n for n in results.index if not pd.isna(results.loc[n, "adjusted_mean"])]
-    fig, ax = plt.subplots(figsize=(7.5, 0.42 * len(shown) + 1.3))
+    fig, ax = plt.subplots(figsize=(PAPER_WIDTH, 0.42 * len(shown) + 1.3))
     level = results["ci_level"].dropna()
     for i, name in enumerate(shown):
         nd = nulls[name]
@@ -581,11 +643,14 @@ def plot_adjusted(results: pd.DataFrame, nulls: dict, title: str | None = None):
     ax.set_yticks(range(len(shown)), shown)
     ax.invert_yaxis()
     ax.set_xlabel("adjusted index: (I - c) / (max - c); 0 = chance, 1 = perfect agreement")
-    ax.legend(frameon=False, fontsize="small", loc="upper center", ncols=2,
-              bbox_to_anchor=(0.5, -0.16 - 0.5 / len(shown)))
+    # below the axis label, centred on the figure (centred on the axes, it ran past the
+    # figure's right edge and so past the printed page's)
+    height = fig.get_figheight()
+    fig.legend(*ax.get_legend_handles_labels(), frameon=False, fontsize=8.5,
+               loc="lower center", ncols=2, bbox_to_anchor=(0.5, 0))
     if title:
-        ax.set_title(title, fontsize="medium")
-    fig.tight_layout()
+        ax.set_title(fit_title(title, 9.5), fontsize=9.5)
+    fig.tight_layout(rect=(0, 0.5 / height, 1, 1))
     return fig
 
 

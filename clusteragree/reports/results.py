@@ -4,7 +4,9 @@
   as it should be read (a Monte Carlo floor as a bound with its count), the method that gave
   the row, and the group of indices that are one test under fixed margins.
 * ``table_of_laws``: per index, its null law (mean, median, sd, skewness), the adjusted values,
-  and z, starred beside a skewed law.
+  and z, starred beside a skewed law and "> 50" at the p floor.
+* ``table_of_intervals``: per index, the observed value, its confidence interval and the
+  interval's method (a table of its own on paper: ``table_of_tests(..., intervals=False)``).
 * ``pvalue_text``, ``method_text``: one column each, as text.
 
 >>> df = ca.compare([[12, 2], [3, 10]], indices=["rand", "purity"], method="auto", seed=1)
@@ -17,9 +19,10 @@ from __future__ import annotations
 import pandas as pd
 
 from .._display import format_pvalue, significant
-from ..results import skewed_rows
+from ..results import zscore_texts
 
-__all__ = ["pvalue_text", "method_text", "interval_text", "table_of_tests", "table_of_laws"]
+__all__ = ["pvalue_text", "method_text", "interval_text", "table_of_tests", "table_of_intervals",
+           "table_of_laws"]
 
 
 def pvalue_text(results: pd.DataFrame) -> pd.Series:
@@ -144,13 +147,51 @@ def interval_text(results: pd.DataFrame) -> pd.Series:
                      index=results.index, name="interval")
 
 
-def table_of_tests(results: pd.DataFrame) -> pd.DataFrame:
+def table_of_intervals(results: pd.DataFrame) -> pd.DataFrame:
+    """The confidence intervals of a results frame as a report shows them.
+
+    Parameters
+    ----------
+    results : DataFrame
+        A frame of the result schema (``ca.compare``).
+
+    Returns
+    -------
+    DataFrame
+        Columns: observed, the interval (``interval_text``, headed by its level, e.g. "95%
+        interval") and the interval's method ("jackknife", ...; "" without an interval).
+
+    See Also
+    --------
+    table_of_tests : The tests of the same rows (with these columns unless asked not to).
+
+    Examples
+    --------
+    >>> df = ca.compare([[12, 2], [3, 10]], indices=["rand"], method="auto", seed=1)
+    >>> list(table_of_intervals(df).columns)
+    ['observed', '95% interval', 'interval method']
+    """
+    levels = results["ci_level"].dropna().unique()
+    head = f"{100 * float(levels[0]):g}% interval" if len(levels) == 1 else "interval"
+    return pd.DataFrame({
+        "observed": results["statistic"],
+        head: interval_text(results),
+        "interval method": ["" if pd.isna(m) else m
+                            for m in results.get("ci_method", [pd.NA] * len(results))],
+    }, index=results.index)
+
+
+def table_of_tests(results: pd.DataFrame, intervals: bool = True) -> pd.DataFrame:
     """The tests of a results frame as a report shows them.
 
     Parameters
     ----------
     results : DataFrame
         A frame of the result schema (``ca.compare``).
+    intervals : bool, default True
+        With the interval and its method after the observed value (``table_of_intervals``);
+        False leaves them to a table of their own (a printed page holds either table in 8
+        pt type, not both side by side).
 
     Returns
     -------
@@ -163,20 +204,20 @@ def table_of_tests(results: pd.DataFrame) -> pd.DataFrame:
     See Also
     --------
     table_of_laws : The null laws of the same rows.
+    table_of_intervals : The intervals of the same rows.
 
     Examples
     --------
     >>> df = ca.compare([[12, 2], [3, 10]], indices=["rand", "vi"], method="auto", seed=1)
     >>> list(table_of_tests(df).columns)
     ['observed', '95% interval', 'interval method', 'p-value', 'method', 'one test of']
+    >>> list(table_of_tests(df, intervals=False).columns)
+    ['observed', 'p-value', 'method', 'one test of']
     """
-    levels = results["ci_level"].dropna().unique()
-    head = f"{100 * float(levels[0]):g}% interval" if len(levels) == 1 else "interval"
+    shown = table_of_intervals(results) if intervals else results[["statistic"]].rename(
+        columns={"statistic": "observed"})
     return pd.DataFrame({
-        "observed": results["statistic"],
-        head: interval_text(results),
-        "interval method": ["" if pd.isna(m) else m
-                            for m in results.get("ci_method", [pd.NA] * len(results))],
+        **{c: shown[c] for c in shown.columns},
         "p-value": pvalue_text(results),
         "method": method_text(results),
         "one test of": ["" if pd.isna(g) else g for g in results["test_group"]],
@@ -195,8 +236,10 @@ def table_of_laws(results: pd.DataFrame) -> pd.DataFrame:
     -------
     DataFrame
         Null mean, median, sd and skewness, the index adjusted by the null mean and by the
-        null median, and z as text: starred ("6.808*") where the null law is skewed
-        (|skewness| >= 0.5), where a normal reading of z is wrong.
+        null median, and z as text (``clusteragree.results.zscore_texts``): starred
+        ("6.808*") where the null law is skewed (|skewness| >= 0.5), where a normal reading
+        of z is wrong, and "> 50" where the Monte Carlo p-value is at its floor and z is
+        further out, where its size carries no information.
 
     See Also
     --------
@@ -209,12 +252,9 @@ def table_of_laws(results: pd.DataFrame) -> pd.DataFrame:
     >>> table_of_laws(df).loc["rand", "z"]
     '6.808*'
     """
-    skewed = skewed_rows(results)
-    z = ["NA" if pd.isna(v) else significant(v) + ("*" if sk else "")
-         for v, sk in zip(results["zscore"], skewed)]
     return pd.DataFrame({
         "null mean": results["null_mean"], "null median": results["null_median"],
         "null sd": results["null_sd"], "null skew": results["null_skewness"],
         "adj. (mean)": results["adjusted_mean"], "adj. (median)": results["adjusted_median"],
-        "z": z,
+        "z": zscore_texts(results),
     }, index=results.index)

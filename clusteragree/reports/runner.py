@@ -32,6 +32,7 @@ from pathlib import Path
 import pandas as pd
 
 from ..intervals import check_level
+from .helpers import FIGURE_DPI
 from .memory import (IN_MEMORY, SOURCE_PARAMETERS, inputs_folder, publish_memory_inputs,
                      read_memory_clusterings, read_memory_inputs, write_memory_inputs)
 from .._validate import (check_bool, check_choice, check_fraction, check_positive_int, check_seed,
@@ -533,22 +534,40 @@ def _execute(notebook: Path, out: Path, params: dict, progress) -> None:
                           f"{source}\n{exc.ename}: {exc.evalue}") from None
 
 
-#: A4 pages for PDF reports: narrow margins; tables in 8 pt type, which may run over a page
-#: with their header repeated; figures whole and scaled to the page; a heading and the text
-#: that explains a figure or table kept on the page of what they explain, and no paragraph
-#: leaves fewer than three lines at the foot or the head of a page.
-_PRINT_CSS = """<style>
-@page { size: A4; margin: 14mm 12mm; }
-body { font-size: 9.5pt; }
-p, li { orphans: 3; widows: 3; }
-h1, h2, h3 { break-after: avoid; }
-.jp-MarkdownCell { break-after: avoid; }
-.jp-OutputArea-output table { font-size: 8pt; break-inside: auto; }
-.jp-OutputArea-output thead { display: table-header-group; }
-.jp-OutputArea-output tr { break-inside: avoid; }
-.jp-OutputArea-output td, .jp-OutputArea-output th { padding: 1px 4px !important; }
-.jp-OutputArea-output img { max-width: 100% !important; max-height: 115mm; width: auto;
-                            height: auto; break-inside: avoid; }
+#: The class of a text cell printed on the page of the cell that follows it: a cell that ends
+#: in a heading, and a short text (at most ``SHORT_TEXT`` characters) before a figure. A longer
+#: text before a figure may end a page and the figure begin the next: kept together, they
+#: went to the next page whole and left the page before half blank.
+KEEP_WITH_NEXT = "ca-keep-with-next"
+
+#: The longest text cell kept on the page of the figure that follows it (``KEEP_WITH_NEXT``).
+SHORT_TEXT = 400
+
+#: A4 pages for PDF reports: narrow margins; tables in 8 pt type, their headers wrapping where
+#: a table would be wider than the page, not their cells (an interval, a p-value with its count
+#: stay on one line), a header repeated when a table runs over a page;
+#: figures at their own size (``FIGURE_DPI`` pixels per inch: the reports draw them at most
+#: ``PAPER_WIDTH`` wide, their type at least ``PAPER_FONT`` points), never split, scaled down
+#: only when wider than the text or taller than a page; a heading kept with what follows it,
+#: some text cells with what follows them (``KEEP_WITH_NEXT``); no paragraph leaves fewer
+#: than three lines at the foot or the head of a page.
+_PRINT_CSS = f"""<style>
+@page {{ size: A4; margin: 14mm 12mm; }}
+body {{ font-size: 9.5pt; margin: 0; padding: 0 !important; }}
+.jp-Cell {{ padding: 2px 0; }}
+.jp-InputArea, .jp-MarkdownOutput {{ display: block; width: auto; }}
+p, li {{ orphans: 3; widows: 3; }}
+h1, h2, h3 {{ break-after: avoid; }}
+.jp-OutputArea-output table {{ font-size: 8pt; break-inside: auto; max-width: 100%; }}
+.jp-OutputArea-output caption {{ white-space: normal; }}
+.jp-OutputArea-output thead {{ display: table-header-group; }}
+.jp-OutputArea-output tr {{ break-inside: avoid; }}
+.jp-OutputArea-output td, .jp-OutputArea-output th {{ padding: 1px 4px !important; }}
+.jp-OutputArea-output th {{ white-space: normal !important; }}
+.{KEEP_WITH_NEXT} {{ break-after: avoid; }}
+.jp-OutputArea-output img {{ image-resolution: {FIGURE_DPI}dpi; max-width: 100% !important;
+                            max-height: 255mm; width: auto; height: auto;
+                            break-inside: avoid; }}
 </style>"""
 
 
@@ -593,7 +612,8 @@ def _render_html(executed: Path, code: bool) -> str:
 
 
 def _self_contained(html: str) -> str:
-    """The page without the template's CDN scripts, and with alt text on every figure.
+    """The page without the template's CDN scripts, with alt text on every figure, and the
+    text cells that print on the page of what follows them marked (``KEEP_WITH_NEXT``).
 
     nbconvert's lab template loads require.js, MathJax and mermaid from CDNs; the reports use no
     widgets, TeX or diagrams, so the page is whole without them and opens offline with nothing
@@ -612,6 +632,15 @@ def _self_contained(html: str) -> str:
         section = heading.get_text(" ", strip=True).rstrip("¶").strip() if heading else ""
         img["alt"] = f"Figure {number}" + (f" of the section \u201c{section}\u201d" if section
                                            else "")
+    for cell in soup.select(".jp-MarkdownCell"):  # printed on the page of what follows it
+        after = cell.find_next_sibling(class_="jp-Cell")
+        first = after.select_one(".jp-OutputArea-output") if after is not None else None
+        blocks = cell.select(".jp-RenderedMarkdown > *")
+        ends_in_heading = bool(blocks) and blocks[-1].name in ("h1", "h2", "h3")
+        short_before_figure = (first is not None and first.find("img") is not None
+                               and len(cell.get_text(" ", strip=True)) <= SHORT_TEXT)
+        if after is not None and (ends_in_heading or short_before_figure):
+            cell["class"] = [*cell["class"], KEEP_WITH_NEXT]
     return str(soup)
 
 

@@ -204,6 +204,44 @@ def test_an_evenly_spaced_lattice_with_equal_mass_is_drawn_flat():
     plt.close("all")
 
 
+def test_the_notebook_display_draws_a_many_valued_exact_law_as_a_lattice(monkeypatch):
+    """issue 33: AgreementTest._repr_html_ drew the exact law of rand (525 unevenly spaced
+    values) as a bar at each value, an irregular comb. It now draws it as the reports draw a
+    many-valued law: bins that end halfway between values (each value wholly in one bin),
+    none empty, heights the probability per unit, so each bin's area is the probability of
+    the values it holds; the far tails beyond the 0.05% and 99.95% quantiles are left out."""
+    import matplotlib.pyplot as plt
+
+    from clusteragree import results
+
+    figures = []
+    monkeypatch.setattr(results, "figure_html", lambda fig: figures.append(fig) or "<img/>")
+    tab = [[20, 5, 3], [4, 18, 6], [2, 5, 17]]
+    test = ca.agreement_test(tab, index="rand", method="exact")
+    test._repr_html_()
+    (ax,) = figures[0].axes
+    nd = test.null
+    values, probabilities = np.asarray(nd.values), np.asarray(nd.probabilities)
+    assert len(values) > _display.MAX_BARS
+    assert not [c for c in ax.collections if len(c.get_segments() if hasattr(c, "get_segments")
+                                                  else []) > _display.MAX_BARS], "no comb"
+    (stairs,) = [p for p in ax.patches if hasattr(p, "get_data")]
+    heights, edges = (np.asarray(a, float) for a in stairs.get_data()[:2])
+    assert 10 <= len(heights) <= _display.EXACT_BINS
+    assert (heights > 0).all(), "no empty bin"
+    step = np.diff(values)  # the midpoints, or half a step beyond the first or last value
+    bounds = np.r_[values[0] - step[0] / 2, (values[:-1] + values[1:]) / 2,
+                   values[-1] + step[-1] / 2]
+    assert np.abs(edges[:, None] - bounds).min(axis=1) == pytest.approx(0, abs=1e-12)
+    held = [(values > lo) & (values < hi) for lo, hi in zip(edges[:-1], edges[1:])]
+    assert heights * np.diff(edges) == pytest.approx([probabilities[h].sum() for h in held],
+                                                     rel=1e-9)
+    shown = sum(probabilities[h].sum() for h in held)
+    assert 1 - 2 * _display.EXACT_SHOWN - 0.01 < shown <= 1 + 1e-12
+    assert ax.get_ylabel() == "probability density"
+    plt.close("all")
+
+
 def test_bins_given_are_the_histograms_bins():
     import matplotlib.pyplot as plt
 

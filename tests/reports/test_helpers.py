@@ -168,7 +168,9 @@ def test_plots_have_a_panel_per_index_and_mark_the_observed_value():
     observed = ca.agreement(TAB6A, index=names)
     fig = reporting.plot_null_grid(nulls, observed, ncols=3)
     visible = [ax for ax in fig.axes if ax.get_visible()]
-    assert [ax.get_title() for ax in visible] == [f"{n} (patefield)" for n in names]
+    # a title too long for its panel breaks before the method (the grid is a page wide)
+    assert [ax.get_title().replace("\n", " ") for ax in visible] == [f"{n} (patefield)"
+                                                                      for n in names]
     plt.close(fig)
     results = ca.compare(TAB6A, indices=names, method="patefield", n_sim=500, seed=1)
     fig = reporting.plot_adjusted(results, nulls)

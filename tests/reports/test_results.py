@@ -41,3 +41,54 @@ def test_z_is_starred_exactly_where_the_null_law_is_skewed():
     z = table_of_laws(df)["z"]
     assert z["rand"] == significant(df.loc["rand", "zscore"]) + "*"
     assert z["jaccard"] == significant(df.loc["jaccard", "zscore"])
+
+
+def test_z_at_the_p_floor_is_printed_as_beyond_50_and_the_number_stays_in_the_frame():
+    # issue 33: z of 848 to 1,648 where no simulated table was as extreme carries nothing; the
+    # statlog tables are far beyond 999 Patefield tables (z about 83 and -100)
+    import math
+
+    from clusteragree.results import Z_BEYOND_NOTE, Z_SHOWN, zscore_texts
+
+    df = ca.compare(ca.load_dataset("statlog_em"), indices=["rand", "vi"], method="patefield",
+                    n_sim=999, seed=1, interval=None)
+    assert (df["n_extreme"] == 0).all() and (df["zscore"].abs() > Z_SHOWN).all()
+    assert str(df["zscore"].dtype) == "Float64"  # the schema keeps the number
+    assert table_of_laws(df)["z"].tolist() == ["> 50", "< -50"]
+    assert zscore_texts(df) == ["> 50", "< -50"]
+    assert Z_BEYOND_NOTE in ca.inference.frame_notes(df)
+    printed = ca.format_results(df, ["statistic", "pvalue", "zscore"])
+    assert "> 50" in printed and "< -50" in printed and Z_BEYOND_NOTE in printed
+    assert Z_BEYOND_NOTE not in ca.format_results(df, ["statistic", "pvalue"])
+    shown = df._repr_html_()
+    assert ">&gt; 50<" in shown and ">&lt; -50<" in shown
+    assert "> 50" in df.to_string() and str(round(float(df.loc["rand", "zscore"]), 1)) \
+        not in df.to_string()
+    test = ca.agreement_test(ca.load_dataset("statlog_em"), index="rand", method="patefield",
+                             n_sim=999, seed=1)
+    assert test.n_extreme == 0 and "z > 50 (beyond every simulated value" in str(test)
+    assert "&gt; 50 (beyond every simulated value" in test._repr_html_()
+    assert not math.isnan(test.zscore) and test.zscore > Z_SHOWN
+
+
+def test_z_is_a_number_off_the_floor_or_within_50():
+    from clusteragree.results import Z_BEYOND_NOTE
+
+    exact = ca.compare(SKEWED, indices=["rand"], method="exact", interval=None)
+    assert table_of_laws(exact)["z"].tolist() == [significant(exact.loc["rand", "zscore"])
+                                                  + "*"]
+    # a Monte Carlo law with simulated values as extreme: z printed as it is
+    near = ca.compare([[30, 20], [10, 20]], indices=["rand"], method="patefield", n_sim=999,
+                      seed=1, interval=None)
+    assert int(near.loc["rand", "n_extreme"]) > 0
+    shown = table_of_laws(near)["z"]["rand"]
+    assert shown.rstrip("*") == significant(near.loc["rand", "zscore"])
+    # at the floor but within 50 null sds: the number helps (how far beyond the draws)
+    floor = near.copy()
+    floor["n_extreme"] = floor["n_extreme"] * 0
+    floor.loc["rand", "zscore"] = 49.5
+    assert table_of_laws(floor)["z"]["rand"].rstrip("*") == "49.50"
+    assert Z_BEYOND_NOTE not in ca.inference.frame_notes(floor)
+    floor.loc["rand", "zscore"] = 50.5
+    assert table_of_laws(floor)["z"].tolist() == ["> 50"]
+    assert Z_BEYOND_NOTE in ca.inference.frame_notes(floor)
