@@ -201,12 +201,22 @@ class ContingencyTable:
         col_labels = check_axis_labels(col_labels, Q, "col_labels")
         if not (isinstance(names, (tuple, list)) and len(names) == 2):
             raise TypeError(f"names must be a pair of names (x, y), got {names!r}")
+        self._hold(arr, row_labels, col_labels, names, owned=False)
+
+    def _hold(self, arr, row_labels, col_labels, names, owned: bool) -> None:
+        """Keep checked counts, their empty rows and columns dropped (with their labels).
+        ``owned``: ``arr`` was made for this table (it is kept, read-only, when it has no empty
+        row or column); otherwise the table keeps a copy."""
         keep_r = arr.sum(axis=1) > 0
         keep_c = arr.sum(axis=0) > 0
-        self._counts = np.ascontiguousarray(arr[keep_r][:, keep_c])
+        if owned and keep_r.all() and keep_c.all():
+            self._counts = np.ascontiguousarray(arr)
+        else:
+            self._counts = np.ascontiguousarray(arr[keep_r][:, keep_c])
+            row_labels, col_labels = row_labels[keep_r], col_labels[keep_c]
         self._counts.setflags(write=False)
-        self.row_labels = row_labels[keep_r]
-        self.col_labels = col_labels[keep_c]
+        self.row_labels = row_labels
+        self.col_labels = col_labels
         self.names = (str(names[0]), str(names[1]))
         self._pairs = None
 
@@ -319,6 +329,45 @@ class ContingencyTable:
         )
 
     __hash__ = None
+
+
+def counted_table(counts: np.ndarray, row_labels: np.ndarray, col_labels: np.ndarray,
+                  names) -> ContingencyTable:
+    """The table of counts the package has just made from labels, not checked again.
+
+    ``crosstab`` counts two label vectors it has checked: its counts are int64, 2-D,
+    non-negative, of a positive total below 2**53, with one label per row and per column, so
+    ``ContingencyTable``'s checks of a user's table (``check_counts``, ``check_axis_labels``)
+    would only repeat what the counting guarantees. Tables given by a user go through
+    ``ContingencyTable(...)``, which checks everything before any work.
+
+    Parameters
+    ----------
+    counts : ndarray of int64, shape (K, Q)
+        Counts made for this table (kept as they are, read-only, when no row or column is
+        empty).
+    row_labels, col_labels : ndarray
+        One label per row and per column.
+    names : (hashable, hashable)
+        The names of x and y.
+
+    Returns
+    -------
+    ContingencyTable
+        The table, its empty rows and columns dropped with their labels.
+
+    See Also
+    --------
+    ContingencyTable : The checked constructor, for tables from outside the package.
+
+    Examples
+    --------
+    >>> counted_table(np.array([[2, 0], [0, 0]]), np.arange(2), np.arange(2), ("x", "y")).counts
+    array([[2]])
+    """
+    table = ContingencyTable.__new__(ContingencyTable)
+    table._hold(counts, row_labels, col_labels, names, owned=True)
+    return table
 
 
 def check_axis_labels(labels, size: int, name: str) -> np.ndarray:

@@ -130,6 +130,12 @@ def needs_big_integers(n) -> bool:
 def sum_of_squares(counts: np.ndarray) -> np.ndarray:
     """s = sum_ij n_ij^2 of each table: int64, or Python integers (an object array) for tables
     of more than 2^31 objects, so that it is exact at any n."""
+    if counts.ndim == 2:  # one table: its total alone says whether int64 holds the squares
+        cells = counts.ravel()
+        if cells.size and int(cells.sum()) > INT64_SAFE_N:
+            big = cells.astype(object)
+            return (big * big).sum()
+        return np.einsum("i,i->", cells, cells)
     cells = _cells(counts)
     if cells.size and needs_big_integers(cells.sum(axis=-1)):
         big = cells.astype(object)
