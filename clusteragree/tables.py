@@ -370,6 +370,40 @@ def counted_table(counts: np.ndarray, row_labels: np.ndarray, col_labels: np.nda
     return table
 
 
+def table_of_counts(x) -> ContingencyTable:
+    """``x`` given alone (no y) as one K x Q table of counts: checked once (``as_counts``,
+    which names the argument in its errors) and held, a copy, as a ContingencyTable.
+
+    Parameters
+    ----------
+    x : array-like, shape (K, Q)
+        Non-negative whole counts.
+
+    Returns
+    -------
+    ContingencyTable
+        The table, rows and columns labelled 0..K-1 and 0..Q-1, its empty ones dropped.
+
+    Raises
+    ------
+    TypeError, ValueError
+        ``x`` is not one table of counts (as ``as_counts`` says).
+
+    See Also
+    --------
+    ContingencyTable : The same table, with labels and names.
+
+    Examples
+    --------
+    >>> table_of_counts([[3, 1], [0, 2]]).n
+    6
+    """
+    arr = as_counts(x, allow_batch=False)
+    table = ContingencyTable.__new__(ContingencyTable)
+    table._hold(arr, np.arange(arr.shape[0]), np.arange(arr.shape[1]), ("x", "y"), owned=False)
+    return table
+
+
 def check_axis_labels(labels, size: int, name: str) -> np.ndarray:
     if labels is None:
         return np.arange(size)
@@ -519,11 +553,10 @@ def check_counts(counts, name: str = "counts", *, allow_batch: bool = True) -> n
             isinstance(v, numbers.Integral) for v in arr.ravel().tolist()):
         if max(abs(int(v)) for v in arr.ravel().tolist()) > MAX_COUNT:
             raise ValueError(_too_large(name))
-    if arr.dtype == object or not (
-        np.issubdtype(arr.dtype, np.number) or arr.dtype == np.bool_
-    ):
+    kind = arr.dtype.kind
+    if kind not in "biufc":  # numbers or booleans (objects, strings, dates are not counts)
         raise TypeError(f"{name} must hold numbers (counts), got dtype {arr.dtype}")
-    if np.issubdtype(arr.dtype, np.complexfloating):
+    if kind == "c":
         raise TypeError(f"{name} must hold real counts, got complex numbers")
     if arr.ndim < 2:
         raise ValueError(
@@ -534,21 +567,22 @@ def check_counts(counts, name: str = "counts", *, allow_batch: bool = True) -> n
         raise ValueError(f"{name} must be one 2-D table, got shape {arr.shape}")
     if arr.shape[-1] == 0 or arr.shape[-2] == 0:
         raise ValueError(f"{name} is empty (shape {arr.shape}): a table needs a row and a column")
-    if np.issubdtype(arr.dtype, np.floating):
+    if kind == "f":
         if not np.all(np.isfinite(arr)):
             raise ValueError(f"{name} contains NaN or infinite values; counts must be finite")
         if np.any(arr != np.round(arr)):
             raise ValueError(f"{name} must hold whole numbers (counts of objects), got fractions")
-    if np.any(arr < 0):
+    if not arr.size:  # an empty batch of tables
+        return arr.astype(np.int64, copy=False)
+    if kind in "if" and arr.min() < 0:  # unsigned and boolean counts cannot be negative
         raise ValueError(f"{name} must be non-negative counts, got a negative value {arr.min()}")
-    if arr.size:
-        approx = arr.sum(axis=(-2, -1), dtype=float).ravel()
+    # each table's total in floats: 0 exactly when the table is empty (non-negative counts)
+    approx = arr.sum(axis=(-2, -1), dtype=float).ravel()
+    if approx.max() >= MAX_COUNT / 2:
         near = np.flatnonzero(approx >= MAX_COUNT / 2)  # check these in exact integers
         flat = arr.reshape((-1,) + arr.shape[-2:])
         if any(sum(int(v) for v in flat[i].ravel().tolist()) > MAX_COUNT for i in near):
             raise ValueError(_too_large(name))
-    arr = arr.astype(np.int64, copy=False)
-    totals = arr.sum(axis=(-2, -1))
-    if np.any(totals == 0):
+    if np.any(approx == 0):
         raise ValueError(f"{name} has a table with no objects (all counts are 0)")
-    return arr
+    return arr.astype(np.int64, copy=False)

@@ -706,6 +706,8 @@ def get_index(index) -> Index:
         return index
     if not isinstance(index, str):
         raise TypeError(f"index must be an index name (str), got {type(index).__name__}")
+    if index in REGISTRY:  # a registry name as it is (they are normal already)
+        return REGISTRY[index]
     key = _normal(index)
     key = _ALIASES.get(key, key)
     if key not in REGISTRY and key in _GROUPS:
@@ -820,7 +822,7 @@ def evaluate_checked(rec: TableIndex, arr: np.ndarray, opts: dict) -> np.ndarray
     0.5253164556962026
     """
     if rec.min_n > 1:
-        n_min = int(arr.sum(axis=(-2, -1)).min())
+        n_min = int(arr.sum()) if arr.ndim == 2 else int(arr.sum(axis=(-2, -1)).min())
         if n_min < rec.min_n:
             raise ValueError(
                 f"index {rec.name!r} needs at least {rec.min_n} objects ({rec.min_n_reason}), "

@@ -11,7 +11,7 @@ import pandas as pd
 from .._docs import fill_doc
 from .._validate import check_bool, check_choice, suggest
 from ..sparse_tables import SparseContingencyTable, use_sparse
-from ..tables import X_TABLE, ContingencyTable, as_counts, counted_table
+from ..tables import X_TABLE, ContingencyTable, counted_table, table_of_counts
 from .dask_tables import dask_cells, is_dask, is_dask_series
 from .labels import JOINS, check_label_pair
 from .memberships import read_memberships
@@ -278,6 +278,8 @@ def _is_scipy_sparse(obj) -> bool:
 
 
 def _is_2d(obj) -> bool:
+    if isinstance(obj, np.ndarray):
+        return obj.ndim == 2
     if isinstance(obj, (str, bytes, ContingencyTable)):
         return False
     try:
@@ -320,7 +322,7 @@ def as_table(x, y=None, *, data=None, dropna: bool = False, join: str = "exact"
     if y is None and data is None and _is_scipy_sparse(x):
         return SparseContingencyTable(x, name=X_TABLE)
     if y is None and data is None:
-        return ContingencyTable(as_counts(x, allow_batch=False))
+        return table_of_counts(x)
     if data is None and (_is_2d(x) or _is_2d(y)):
         x = _hard_labels(x, "x") if _is_2d(x) else x
         y = _hard_labels(y, "y") if _is_2d(y) else y
