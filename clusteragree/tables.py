@@ -207,9 +207,10 @@ class ContingencyTable:
         """Keep checked counts, their empty rows and columns dropped (with their labels).
         ``owned``: ``arr`` was made for this table (it is kept, read-only, when it has no empty
         row or column); otherwise the table keeps a copy."""
-        keep_r = arr.sum(axis=1) > 0
-        keep_c = arr.sum(axis=0) > 0
-        if owned and keep_r.all() and keep_c.all():
+        keep_r = np.add.reduce(arr, axis=1) > 0
+        keep_c = np.add.reduce(arr, axis=0) > 0
+        if owned and np.count_nonzero(keep_r) == len(keep_r) and np.count_nonzero(
+                keep_c) == len(keep_c):
             self._counts = np.ascontiguousarray(arr)
         else:
             self._counts = np.ascontiguousarray(arr[keep_r][:, keep_c])

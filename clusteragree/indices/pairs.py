@@ -75,7 +75,7 @@ def pair_state(s, rows, cols) -> PairState:
 def _one_pair_state(s: int, rows: np.ndarray, cols: np.ndarray) -> PairState:
     """``pair_state`` of one table (an integer s, 1-D margins) in Python integers: the same
     exact counts as the batched form, and so the same floats, at a fraction of its cost."""
-    n = int(rows.sum())
+    n = int(np.add.reduce(rows))
     if n > INT64_SAFE_N:  # margins' squares beyond int64: exact Python products
         p = (sum(v * v for v in rows.tolist()) - n) // 2
         q = (sum(v * v for v in cols.tolist()) - n) // 2
