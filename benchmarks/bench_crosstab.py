@@ -4,14 +4,22 @@ peers: one ``np.bincount`` of precomputed keys (counting alone), ``np.bincount(x
 
     python benchmarks/bench_crosstab.py            # n = 10**7, K = Q = 50 (about 30 s)
     python benchmarks/bench_crosstab.py --quick    # n = 10**6 (CI)
+    python benchmarks/bench_crosstab.py --per-call # the per-call cost only (about 20 s)
 
 Times are the best of the repeats, all measured in one run, interleaved; peak memory is the
 peak of traced allocations (tracemalloc) above the labels, in one extra call.
+
+The per-call cost (issue 34): ARI from two integer label vectors (K = Q = 10) at n = 10**2,
+10**4 and 10**6, ``ca.agreement(x, y)`` against genieclust's ARI and one
+``np.bincount(x * Q + y)``; each time per call is the best of 7 interleaved rounds of a loop
+of calls timed together (the loop long enough for 20 ms). The target: within 2x of
+genieclust at n = 10**4.
 """
 
 from __future__ import annotations
 
 import argparse
+import time
 import tracemalloc
 
 import genieclust
@@ -38,10 +46,56 @@ def peak_mb(fn):
     return peak / 2**20
 
 
+def per_call_time(fn, loops):
+    """Seconds per call of ``fn`` over ``loops`` calls timed together."""
+    t0 = time.perf_counter()
+    for _ in range(loops):
+        fn()
+    return (time.perf_counter() - t0) / loops
+
+
+def loops_for(fn, target=0.02):
+    """Calls in a loop of about ``target`` seconds (at least 1)."""
+    fn()
+    one = per_call_time(fn, 3)
+    return max(1, int(target / max(one, 1e-9)))
+
+
+def per_call(sizes=(10**2, 10**4, 10**6), K=10, rounds=7):
+    """The per-call cost of an index from two integer label vectors, against genieclust."""
+    print(f"\nPer-call cost: ARI from two int64 label vectors, K = Q = {K}; time per call, "
+          f"best of {rounds} interleaved rounds")
+    print(f"  {'n':>9s} {'clusteragree':>13s} {'genieclust':>13s} {'np.bincount':>13s}"
+          f"   ours/genieclust  ours/bincount")
+    for n in sizes:
+        x, y = labels(n, K, seed=n)
+        ours = float(ca.agreement(x, y, index="adjusted_rand"))
+        assert abs(ours - genieclust.compare_partitions.adjusted_rand_score(x, y)) < 1e-12
+        cases = {
+            "ours": lambda: ca.agreement(x, y, index="adjusted_rand"),
+            "genieclust": lambda: genieclust.compare_partitions.adjusted_rand_score(x, y),
+            "bincount": lambda: np.bincount(x * K + y, minlength=K * K),
+        }
+        loops = {name: loops_for(fn) for name, fn in cases.items()}
+        best = {name: np.inf for name in cases}
+        for _ in range(rounds):
+            for name, fn in cases.items():
+                best[name] = min(best[name], per_call_time(fn, loops[name]))
+        print(f"  {n:>9,d} {fmt_s(best['ours']):>13s} {fmt_s(best['genieclust']):>13s} "
+              f"{fmt_s(best['bincount']):>13s}   {best['ours'] / best['genieclust']:13.2f}x "
+              f"{best['ours'] / best['bincount']:13.2f}x")
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--quick", action="store_true")
+    ap.add_argument("--per-call", action="store_true", help="the per-call cost only")
     args = ap.parse_args()
+    if args.per_call:
+        print_header("Per-call cost of an index from labels", "genieclust",
+                     genieclust.__version__)
+        per_call()
+        return
     n, K = (10**6 if args.quick else 10**7), 50
     repeats = 7
     print_header(f"Table and ARI from labels: n = {n:,}, K = Q = {K}", "genieclust",
@@ -70,6 +124,7 @@ def main():
                  f"{best['clusteragree ARI from labels'] / best[name]:5.2f}x")
         print(f"  {name:38s} {fmt_s(best[name])} {mb:6.1f} MB   {ratio}")
     print(f"\n  ARI = {ours:.6f} (equal to genieclust's to 1e-12)")
+    per_call()
 
 
 if __name__ == "__main__":

@@ -8,23 +8,72 @@ The public face of the package (see the README and the user guide in ``docs/guid
 0.6
 """
 
-from . import nulls
-from .nulls import NullSpec
-from .studies import simulate, stability, study
-from .datasets import list_datasets, load_dataset
-from .indices import get_index, list_indices, mari_null_moments
-from .indices.fuzzy import membership_kind
-from .indices.matrices import coassociation
-from .intervals import confidence_interval
-from .difference import DifferenceTest, difference_test
-from .interval_spec import IntervalSpec
-from .inference import (AgreementTest, adjust, agreement, agreement_test, compare,
-                        format_results, iadjust)
-from .many_clusterings import AgreementMatrix, agreement_matrix
-from .reports.runner import list_reports, report, report_parameters
+from importlib import import_module as _import_module
+from importlib.util import find_spec as _find_spec
+
 from ._version import __version__ as __version__
-from .tables import ContingencyTable, PairCounts
-from .inputs import crosstab
+
+#: Where each public name lives, relative to the package ("nulls" is the subpackage itself).
+#: The package is loaded on first use of any of them, as a whole (every module that an eager
+#: ``import clusteragree`` imported, in its order): ``import clusteragree`` alone, or importing
+#: one module of it (the command line), does not import pandas, scipy or matplotlib.
+_PUBLIC = {
+    "nulls": ".nulls", "NullSpec": ".nulls",
+    "simulate": ".studies", "stability": ".studies", "study": ".studies",
+    "list_datasets": ".datasets", "load_dataset": ".datasets",
+    "get_index": ".indices", "list_indices": ".indices", "mari_null_moments": ".indices",
+    "membership_kind": ".indices.fuzzy", "coassociation": ".indices.matrices",
+    "confidence_interval": ".intervals",
+    "DifferenceTest": ".difference", "difference_test": ".difference",
+    "IntervalSpec": ".interval_spec",
+    "AgreementTest": ".inference", "adjust": ".inference", "agreement": ".inference",
+    "agreement_test": ".inference", "compare": ".inference", "format_results": ".inference",
+    "iadjust": ".inference",
+    "AgreementMatrix": ".many_clusterings", "agreement_matrix": ".many_clusterings",
+    "list_reports": ".reports.runner", "report": ".reports.runner",
+    "report_parameters": ".reports.runner",
+    "ContingencyTable": ".tables", "PairCounts": ".tables",
+    "crosstab": ".inputs",
+}
+
+
+def _load_all() -> None:
+    """Bind every public name, importing their modules in the order an eager import did."""
+    for module in dict.fromkeys(_PUBLIC.values()):
+        _import_module(module, __name__)
+    for name, module in _PUBLIC.items():
+        if name == "nulls":
+            globals()[name] = _import_module(module, __name__)
+            continue
+        owner = _import_module(module, __name__)
+        # as ``from .studies import simulate`` does: an attribute, else a submodule
+        globals()[name] = (getattr(owner, name) if hasattr(owner, name)
+                           else _import_module(f"{module}.{name}", __name__))
+
+
+_loaded = False
+
+
+def __getattr__(name: str):
+    """A public name (the whole package loaded, once), or a module of the package (imported
+    alone: ``from . import _memory`` inside the package asks for it this way)."""
+    global _loaded
+    if name in _PUBLIC and not _loaded:
+        _loaded = True
+        try:
+            _load_all()
+        except BaseException:
+            _loaded = False  # the next use tries again, and says what failed
+            raise
+        return globals()[name]
+    if not name.startswith("__") and _find_spec(f"{__name__}.{name}") is not None:
+        return _import_module(f".{name}", __name__)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def __dir__():
+    return sorted(set(globals()) | set(_PUBLIC))
+
 
 __all__ = [
     "AgreementTest",

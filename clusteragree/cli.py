@@ -24,20 +24,18 @@ import os
 import sys
 import warnings
 
-import pandas as pd
-
 from ._validate import check_positive_int, check_seed
-from .datasets import DATASETS, load_dataset
-from .indices import GROUPS, get_index, list_indices
-from .inference import agreement
-from .inference import compare, format_results
-from .studies.study import DEFAULT_INDICES, StudyWarning, quick_design
-from .studies.study import run as study_run
-from .reports.runner import (REPORTS, ReportError, list_reports, parse_assignments, render_examples,
-                     report, report_parameters)
+
+# Each subcommand imports what it uses when it runs: ``clusteragree --help`` imports no
+# pandas, scipy or matplotlib (the package's ``__init__`` is lazy too).
 
 
-def _agreement_frame(tab) -> pd.DataFrame:
+def _agreement_frame(tab):
+    import pandas as pd
+
+    from .indices import get_index
+    from .inference import agreement
+
     values = agreement(tab, index="all")
     rows = []
     for name, value in values.items():
@@ -47,9 +45,16 @@ def _agreement_frame(tab) -> pd.DataFrame:
 
 
 def demo(dataset: str = "statlog_em", out=sys.stdout, n_sim: int = 17_000,
-         seed: int = 1) -> pd.DataFrame:
+         seed: int = 1):
     """Print a shipped table with its margins, its agreement by every index, and the thesis'
-    IADJUST: paired and information indices adjusted for chance with Patefield tables."""
+    IADJUST: paired and information indices adjusted for chance with Patefield tables
+    (returns the agreement as a DataFrame)."""
+    import pandas as pd
+
+    from .datasets import DATASETS, load_dataset
+    from .indices import GROUPS
+    from .inference import compare, format_results
+
     check_positive_int(n_sim, "n_sim")
     check_seed(seed)
     tab = load_dataset(dataset)
@@ -82,6 +87,8 @@ def indices_listing(width: int = WIDTH) -> str:
     line per index (name, kind, range, title and aliases), long titles wrapped under the
     title column."""
     import textwrap
+
+    from .indices import list_indices
 
     frame = list_indices()
     name_w = max(map(len, frame.index)) + 2
@@ -127,6 +134,11 @@ def _parameters_table(params, default_width: int = 16) -> str:
 
 
 def _report(args) -> int:
+    from .reports.runner import (REPORTS, list_reports, parse_assignments, render_examples,
+                                 report, report_parameters)
+
+    if args.name is None:
+        args.name = next(iter(REPORTS))
     if args.list:
         for name, row in list_reports().iterrows():
             print(f"{name:<28}{row['description']}")
@@ -156,6 +168,11 @@ def _study_folder(quick: bool, reps: int) -> str:
 
 def _study(args) -> int:
     from .studies.simulate import design
+    from .studies.study import DEFAULT_INDICES, StudyWarning, quick_design
+    from .studies.study import run as study_run
+
+    if args.indices is None:
+        args.indices = ",".join(DEFAULT_INDICES)
 
     reps = check_positive_int(args.reps, "--reps")
     plan = quick_design(args.seed) if args.quick else design(reps=reps, seed=args.seed)
@@ -199,21 +216,40 @@ def _study(args) -> int:
     return 0
 
 
+class _DatasetNames:
+    """The names of the shipped data sets, read from ``clusteragree.datasets`` only when
+    argparse checks a ``--dataset`` (not when it builds the parser or prints --help)."""
+
+    def _names(self):
+        from .datasets import DATASETS
+
+        return sorted(DATASETS)
+
+    def __contains__(self, value) -> bool:
+        return value in self._names()
+
+    def __iter__(self):
+        return iter(self._names())
+
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(
         prog="clusteragree", description="Agreement between two clusterings, and by chance."
     )
     sub = parser.add_subparsers(dest="command", required=True)
     p_demo = sub.add_parser("demo", help="agreement of a shipped table by every index")
-    p_demo.add_argument("--dataset", default="statlog_em", choices=sorted(DATASETS))
+    p_demo.add_argument("--dataset", default="statlog_em", choices=_DatasetNames(),
+                        metavar="NAME", help="a shipped table (default statlog_em; the "
+                        "names: clusteragree.list_datasets())")
     p_demo.add_argument("--n-sim", type=int, default=17_000, help="Patefield tables")
     p_demo.add_argument("--seed", type=int, default=1)
     sub.add_parser("indices", help="list the indices")
     p_rep = sub.add_parser("report", help="run a report notebook and render it to HTML or PDF",
                            description="Run a report notebook with parameters (papermill) and "
                            "render it (nbconvert; code hidden, figures embedded).")
-    p_rep.add_argument("name", nargs="?", default=next(iter(REPORTS)),
-                       help=f"the report (default: {next(iter(REPORTS))}; see --list)")
+    p_rep.add_argument("name", nargs="?", default=None,
+                       help="the report (default: the first of --list, agreement)")
     p_rep.add_argument("-p", "--parameter", action="append", default=[], metavar="KEY=VALUE",
                        help="a notebook parameter, e.g. -p n_sim=2000 (repeat for more)")
     p_rep.add_argument("-o", "--output", help="the report's path (default: reports/NAME.FORMAT)")
@@ -237,8 +273,10 @@ def main(argv=None) -> int:
                          help="the CI-sized design (12 data sets of 200 objects, 500 tables)")
     p_study.add_argument("--reps", type=int, default=30, help="data sets per scenario (30)")
     p_study.add_argument("--algorithms", default="kmeans,em", help="comma-separated")
-    p_study.add_argument("--indices", default=",".join(DEFAULT_INDICES),
-                         help="comma-separated index names or groups")
+    p_study.add_argument("--indices", default=None,
+                         help="comma-separated index names or groups (default: the thesis' "
+                              "paired and information indices, clusteragree.studies.study."
+                              "DEFAULT_INDICES)")
     p_study.add_argument("--n-sim", type=int, default=None,
                          help="tables per null law (17,000; --quick: 500)")
     p_study.add_argument("--model", default="perm", help="random model of the nulls")
@@ -274,7 +312,11 @@ def main(argv=None) -> int:
     except (ValueError, TypeError, MemoryError, OSError, ImportError) as exc:
         # bad arguments, a missing file, an unwritable path: say so, no traceback
         parser.exit(2, f"clusteragree {args.command}: error: {exc}\n")
-    except ReportError as exc:  # a cell failed: its source and message, no report written
+    except Exception as exc:
+        runner = sys.modules.get(f"{__package__}.reports.runner")  # loaded by a report only
+        if runner is None or not isinstance(exc, runner.ReportError):
+            raise
+        # a cell failed: its source and message, no report written
         parser.exit(1, f"clusteragree {args.command}: error: {exc}\n")
     return 0
 

@@ -201,12 +201,23 @@ class ContingencyTable:
         col_labels = check_axis_labels(col_labels, Q, "col_labels")
         if not (isinstance(names, (tuple, list)) and len(names) == 2):
             raise TypeError(f"names must be a pair of names (x, y), got {names!r}")
-        keep_r = arr.sum(axis=1) > 0
-        keep_c = arr.sum(axis=0) > 0
-        self._counts = np.ascontiguousarray(arr[keep_r][:, keep_c])
+        self._hold(arr, row_labels, col_labels, names, owned=False)
+
+    def _hold(self, arr, row_labels, col_labels, names, owned: bool) -> None:
+        """Keep checked counts, their empty rows and columns dropped (with their labels).
+        ``owned``: ``arr`` was made for this table (it is kept, read-only, when it has no empty
+        row or column); otherwise the table keeps a copy."""
+        keep_r = np.add.reduce(arr, axis=1) > 0
+        keep_c = np.add.reduce(arr, axis=0) > 0
+        if owned and np.count_nonzero(keep_r) == len(keep_r) and np.count_nonzero(
+                keep_c) == len(keep_c):
+            self._counts = np.ascontiguousarray(arr)
+        else:
+            self._counts = np.ascontiguousarray(arr[keep_r][:, keep_c])
+            row_labels, col_labels = row_labels[keep_r], col_labels[keep_c]
         self._counts.setflags(write=False)
-        self.row_labels = row_labels[keep_r]
-        self.col_labels = col_labels[keep_c]
+        self.row_labels = row_labels
+        self.col_labels = col_labels
         self.names = (str(names[0]), str(names[1]))
         self._pairs = None
 
@@ -319,6 +330,79 @@ class ContingencyTable:
         )
 
     __hash__ = None
+
+
+def counted_table(counts: np.ndarray, row_labels: np.ndarray, col_labels: np.ndarray,
+                  names) -> ContingencyTable:
+    """The table of counts the package has just made from labels, not checked again.
+
+    ``crosstab`` counts two label vectors it has checked: its counts are int64, 2-D,
+    non-negative, of a positive total below 2**53, with one label per row and per column, so
+    ``ContingencyTable``'s checks of a user's table (``check_counts``, ``check_axis_labels``)
+    would only repeat what the counting guarantees. Tables given by a user go through
+    ``ContingencyTable(...)``, which checks everything before any work.
+
+    Parameters
+    ----------
+    counts : ndarray of int64, shape (K, Q)
+        Counts made for this table (kept as they are, read-only, when no row or column is
+        empty).
+    row_labels, col_labels : ndarray
+        One label per row and per column.
+    names : (hashable, hashable)
+        The names of x and y.
+
+    Returns
+    -------
+    ContingencyTable
+        The table, its empty rows and columns dropped with their labels.
+
+    See Also
+    --------
+    ContingencyTable : The checked constructor, for tables from outside the package.
+
+    Examples
+    --------
+    >>> counted_table(np.array([[2, 0], [0, 0]]), np.arange(2), np.arange(2), ("x", "y")).counts
+    array([[2]])
+    """
+    table = ContingencyTable.__new__(ContingencyTable)
+    table._hold(counts, row_labels, col_labels, names, owned=True)
+    return table
+
+
+def table_of_counts(x) -> ContingencyTable:
+    """``x`` given alone (no y) as one K x Q table of counts: checked once (``as_counts``,
+    which names the argument in its errors) and held, a copy, as a ContingencyTable.
+
+    Parameters
+    ----------
+    x : array-like, shape (K, Q)
+        Non-negative whole counts.
+
+    Returns
+    -------
+    ContingencyTable
+        The table, rows and columns labelled 0..K-1 and 0..Q-1, its empty ones dropped.
+
+    Raises
+    ------
+    TypeError, ValueError
+        ``x`` is not one table of counts (as ``as_counts`` says).
+
+    See Also
+    --------
+    ContingencyTable : The same table, with labels and names.
+
+    Examples
+    --------
+    >>> table_of_counts([[3, 1], [0, 2]]).n
+    6
+    """
+    arr = as_counts(x, allow_batch=False)
+    table = ContingencyTable.__new__(ContingencyTable)
+    table._hold(arr, np.arange(arr.shape[0]), np.arange(arr.shape[1]), ("x", "y"), owned=False)
+    return table
 
 
 def check_axis_labels(labels, size: int, name: str) -> np.ndarray:
@@ -470,11 +554,10 @@ def check_counts(counts, name: str = "counts", *, allow_batch: bool = True) -> n
             isinstance(v, numbers.Integral) for v in arr.ravel().tolist()):
         if max(abs(int(v)) for v in arr.ravel().tolist()) > MAX_COUNT:
             raise ValueError(_too_large(name))
-    if arr.dtype == object or not (
-        np.issubdtype(arr.dtype, np.number) or arr.dtype == np.bool_
-    ):
+    kind = arr.dtype.kind
+    if kind not in "biufc":  # numbers or booleans (objects, strings, dates are not counts)
         raise TypeError(f"{name} must hold numbers (counts), got dtype {arr.dtype}")
-    if np.issubdtype(arr.dtype, np.complexfloating):
+    if kind == "c":
         raise TypeError(f"{name} must hold real counts, got complex numbers")
     if arr.ndim < 2:
         raise ValueError(
@@ -485,21 +568,22 @@ def check_counts(counts, name: str = "counts", *, allow_batch: bool = True) -> n
         raise ValueError(f"{name} must be one 2-D table, got shape {arr.shape}")
     if arr.shape[-1] == 0 or arr.shape[-2] == 0:
         raise ValueError(f"{name} is empty (shape {arr.shape}): a table needs a row and a column")
-    if np.issubdtype(arr.dtype, np.floating):
+    if kind == "f":
         if not np.all(np.isfinite(arr)):
             raise ValueError(f"{name} contains NaN or infinite values; counts must be finite")
         if np.any(arr != np.round(arr)):
             raise ValueError(f"{name} must hold whole numbers (counts of objects), got fractions")
-    if np.any(arr < 0):
+    if not arr.size:  # an empty batch of tables
+        return arr.astype(np.int64, copy=False)
+    if kind in "if" and arr.min() < 0:  # unsigned and boolean counts cannot be negative
         raise ValueError(f"{name} must be non-negative counts, got a negative value {arr.min()}")
-    if arr.size:
-        approx = arr.sum(axis=(-2, -1), dtype=float).ravel()
+    # each table's total in floats: 0 exactly when the table is empty (non-negative counts)
+    approx = arr.sum(axis=(-2, -1), dtype=float).ravel()
+    if approx.max() >= MAX_COUNT / 2:
         near = np.flatnonzero(approx >= MAX_COUNT / 2)  # check these in exact integers
         flat = arr.reshape((-1,) + arr.shape[-2:])
         if any(sum(int(v) for v in flat[i].ravel().tolist()) > MAX_COUNT for i in near):
             raise ValueError(_too_large(name))
-    arr = arr.astype(np.int64, copy=False)
-    totals = arr.sum(axis=(-2, -1))
-    if np.any(totals == 0):
+    if np.any(approx == 0):
         raise ValueError(f"{name} has a table with no objects (all counts are 0)")
-    return arr
+    return arr.astype(np.int64, copy=False)

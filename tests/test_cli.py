@@ -35,3 +35,45 @@ def test_module_entry_point_runs():
     res = subprocess.run([sys.executable, "-m", "clusteragree", "demo", "--dataset",
                           "thesis_table6a"], capture_output=True, text=True, check=True)
     assert "0.5253" in res.stdout
+
+
+def _modules_after(*args):
+    """The modules a fresh interpreter has imported once ``clusteragree ARGS`` has run."""
+    code = ("import contextlib, io, runpy, sys\n"
+            f"sys.argv = ['clusteragree', *{list(args)!r}]\n"
+            "try:\n"
+            "    with contextlib.redirect_stdout(io.StringIO()):\n"
+            "        runpy.run_module('clusteragree', run_name='__main__')\n"
+            "except SystemExit as stop:\n"
+            "    assert not stop.code, stop.code\n"
+            "print(' '.join(sorted(sys.modules)))\n")
+    res = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True)
+    return set(res.stdout.split())
+
+
+def test_help_imports_no_statistics_stack():
+    """Issue 34: ``clusteragree --help`` imported the whole package (2.1 s of CPU); the
+    package's ``__init__`` and the command line now import what a command uses when it
+    runs."""
+    loaded = _modules_after("--help")
+    assert not loaded & {"pandas", "scipy", "scipy.stats", "matplotlib",
+                         "clusteragree.inference", "clusteragree.nulls", "clusteragree.indices"}
+
+
+def test_report_list_imports_the_catalogue_of_reports_only():
+    loaded = _modules_after("report", "--list")
+    assert "clusteragree.reports.runner" in loaded
+    assert not loaded & {"scipy", "scipy.stats", "matplotlib", "clusteragree.inference",
+                         "clusteragree.nulls", "clusteragree.indices", "clusteragree.studies",
+                         "clusteragree.intervals"}
+
+
+def test_the_package_loads_on_first_use_of_a_public_name():
+    code = ("import sys, clusteragree as ca\n"
+            "assert 'clusteragree.inference' not in sys.modules\n"
+            "assert ca.agreement([0, 0, 1, 1], [0, 0, 1, 2], index='jaccard') == 0.5\n"
+            "assert {'clusteragree.studies.study', 'clusteragree.many_clusterings',\n"
+            "        'clusteragree.reports.runner'} <= set(sys.modules)\n"
+            "assert set(ca.__all__) <= set(dir(ca)) and ca.indices.evaluate and ca.nulls\n")
+    subprocess.run([sys.executable, "-c", code], check=True)

@@ -80,3 +80,55 @@ def test_booleans_series_and_missing_values_keep_their_meaning():
     assert_same_as_pandas(x, y)
     with pytest.raises(ValueError, match="missing labels"):  # nullable integers may be missing
         ca.crosstab(pd.Series([1, None, 2], dtype="Int64"), [0, 1, 1])
+
+
+# -- the per-call cost (issue 34): a table the package made is not checked again ---------------
+
+tables_module = importlib.import_module("clusteragree.tables")
+
+
+def _counting_checks(monkeypatch):
+    """Count the calls of ``check_counts`` (where the tables module and its callers see it)."""
+    calls = []
+    real = tables_module.check_counts
+
+    def counted(*args, **kwargs):
+        calls.append(args[1] if len(args) > 1 else kwargs.get("name", "counts"))
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(tables_module, "check_counts", counted)
+    return calls
+
+
+@pytest.mark.parametrize("x, y", [
+    (np.array([0, 0, 1, 2, 2]), np.array([1, 1, 0, 0, 3])),        # one chunk, from 0
+    (np.array([-5, 7, 7, -5]), np.array([10**12, 3, 3, 3])),        # offsets, wide range
+    (np.arange(100_000) % 7, np.arange(100_000) % 5 - 2),           # several chunks
+    (["a", "b", "b"], [2.5, 2.5, 1.0]),                              # factorized labels
+    (np.arange(5000) % 100, np.arange(5000) % 61),                  # too many cells for one pass
+])
+def test_a_table_counted_from_labels_is_not_checked_again(x, y, monkeypatch):
+    calls = _counting_checks(monkeypatch)
+    tab = ca.crosstab(x, y)
+    assert calls == []
+    again = ca.ContingencyTable(tab.counts, tab.row_labels, tab.col_labels, names=tab.names)
+    assert again == tab and again.names == tab.names and not tab.counts.flags.writeable
+    assert len(calls) == 1  # the public constructor checks what it is given
+    pd.testing.assert_frame_equal(tab.to_frame(), pd.crosstab(pd.Series(x, name="x"),
+                                                              pd.Series(y, name="y")),
+                                  check_dtype=False, check_names=False)
+
+
+def test_a_users_table_is_checked_once_and_refused_before_any_work(monkeypatch):
+    calls = _counting_checks(monkeypatch)
+    # ARI: a11 = 6, p = q = 12, T = 28: (6 - 144/28) / (12 - 144/28) = 1/8
+    assert ca.agreement(np.array([[3, 1], [1, 3]])) == pytest.approx(0.125, abs=1e-15)
+    assert calls == ["x (a table of counts, since y is not given)"]  # was checked twice
+    for bad, match in [([[1, -1]], "non-negative"), ([[0.5, 1]], "whole numbers"),
+                       ([[0, 0]], "no objects"), ([[1, np.nan]], "NaN"),
+                       (np.array([[1, 2]], dtype="m8[s]"), "must hold numbers")]:
+        with pytest.raises((TypeError, ValueError), match=match):
+            ca.agreement(bad)
+    user = np.array([[2, 0], [0, 0]])
+    tab = ca.ContingencyTable(user)
+    assert tab.counts.tolist() == [[2]] and user.flags.writeable  # a copy, the user's untouched

@@ -25,6 +25,9 @@ def ratio(num, den, same, optimum: float, fallback: float) -> np.ndarray:
     partitions their optimum (``TableIndex.on_counts``)."""
     num = np.asarray(num, dtype=float)
     den = np.asarray(den, dtype=float)
+    if num.ndim == 0 and den.ndim == 0 and np.ndim(same) == 0:  # one table: float arithmetic
+        value = optimum if same else fallback if den == 0 else float(num) / float(den)
+        return np.asarray(value, dtype=float)  # the same IEEE quotient, as a 0-d array
     zero = den == 0
     out = num / np.where(zero, 1.0, den)
     return np.where(same, optimum, np.where(zero, fallback, out))
@@ -130,6 +133,12 @@ def needs_big_integers(n) -> bool:
 def sum_of_squares(counts: np.ndarray) -> np.ndarray:
     """s = sum_ij n_ij^2 of each table: int64, or Python integers (an object array) for tables
     of more than 2^31 objects, so that it is exact at any n."""
+    if counts.ndim == 2:  # one table: its total alone says whether int64 holds the squares
+        cells = counts.ravel()
+        if cells.size and int(np.add.reduce(cells)) > INT64_SAFE_N:
+            big = cells.astype(object)
+            return (big * big).sum()
+        return np.einsum("i,i->", cells, cells)
     cells = _cells(counts)
     if cells.size and needs_big_integers(cells.sum(axis=-1)):
         big = cells.astype(object)

@@ -354,7 +354,8 @@ class TableIndex(Index):
                 values = np.where(identical(counts), self.optimum, values)
             return values
         stat = STATISTICS[self.statistic](counts)
-        return self.of_statistic(stat, counts.sum(axis=-1), counts.sum(axis=-2), **options)
+        return self.of_statistic(stat, np.add.reduce(counts, axis=-1),
+                                 np.add.reduce(counts, axis=-2), **options)
 
     def _default_options(self, options) -> bool:
         for key, value in options.items():
@@ -706,6 +707,8 @@ def get_index(index) -> Index:
         return index
     if not isinstance(index, str):
         raise TypeError(f"index must be an index name (str), got {type(index).__name__}")
+    if index in REGISTRY:  # a registry name as it is (they are normal already)
+        return REGISTRY[index]
     key = _normal(index)
     key = _ALIASES.get(key, key)
     if key not in REGISTRY and key in _GROUPS:
@@ -820,14 +823,16 @@ def evaluate_checked(rec: TableIndex, arr: np.ndarray, opts: dict) -> np.ndarray
     0.5253164556962026
     """
     if rec.min_n > 1:
-        n_min = int(arr.sum(axis=(-2, -1)).min())
+        n_min = int(np.add.reduce(arr, axis=None)) if arr.ndim == 2 else int(
+            arr.sum(axis=(-2, -1)).min())
         if n_min < rec.min_n:
             raise ValueError(
                 f"index {rec.name!r} needs at least {rec.min_n} objects ({rec.min_n_reason}), "
                 f"got a table with n = {n_min}"
             )
     values = np.asarray(rec.on_counts(arr, **opts), dtype=float)
-    if np.isnan(values).any():  # pragma: no cover - a degenerate case the registry missed
+    if math.isnan(values) if values.ndim == 0 else np.isnan(values).any():  # pragma: no cover
+        # a degenerate case the registry missed
         raise RuntimeError(f"index {rec.name!r} gave nan; please report this table")
     return values
 

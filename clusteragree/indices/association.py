@@ -25,12 +25,11 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from scipy.optimize import linear_sum_assignment
 
 from .._validate import check_real
-from ._common import per_table, ratio
+from ._common import ratio
 from ._registry import register
-from .matching import best_pairing_total, criterion_h
+from .matching import best_pairing_totals, criterion_h
 from .pairs import PAIR_COUNTING
 
 _MIRKIN = ('Mirkin, B. (2001), "Eleven ways to look at the chi-squared coefficient for '
@@ -103,6 +102,7 @@ def tschuprow_t(counts):
 
 
 _MATCH = dict(family="set matching", vectorised=False)
+_BATCHED_MATCH = dict(family="set matching")
 
 
 @register(name="maximum_match", title="Maximum-match measure (greedy pairing)",
@@ -124,43 +124,43 @@ def maximum_match(counts, pairing="greedy"):
     return 1.0 - criterion_h(counts, pairing=pairing)
 
 
-def _npa_one(table):
-    table = table[table.sum(axis=1) > 0][:, table.sum(axis=0) > 0]
-    M = max(table.shape)
-    accuracy = best_pairing_total(table.astype(float)) / table.sum()
-    return (accuracy - 1.0 / M) / (1.0 - 1.0 / M) if M > 1 else 0.0
+def _non_empty(counts, axis):
+    """The number of non-empty rows (``axis=-1``) or columns (``axis=-2``) of each table."""
+    return (counts.sum(axis=axis) > 0).sum(axis=-1)
+
+
+def _above_chance(share, M):
+    """(share - 1/M) / (1 - 1/M) where M > 1, 0 where M = 1 (one cluster against one)."""
+    safe = np.where(M > 1, M, 2)
+    return np.where(M > 1, (share - 1.0 / safe) / (1.0 - 1.0 / safe), 0.0)
 
 
 @register(name="normalized_pivoted_accuracy", title="Normalised pivoted accuracy (NPA)",
           kind="similarity", range=(0.0, 1.0), optimum=1.0, symmetric=True, aliases=("npa",),
-          reference=_GAGOLEWSKI, **_MATCH)
+          reference=_GAGOLEWSKI, **_BATCHED_MATCH)
 def normalized_pivoted_accuracy(counts):
     """NPA = (A - 1/M) / (1 - 1/M): the accuracy A (the share of objects on the optimal
     one-to-one pairing of clusters, ``accuracy``) above its value 1/M for a table spread
-    evenly, M = max(K, Q). A >= 1/M always (the average over pairings is 1/M), so NPA is in
-    [0, 1]; one cluster against one cluster is 1.
+    evenly, M = max(K, Q) (the non-empty rows and columns). A >= 1/M always (the average over
+    pairings is 1/M), so NPA is in [0, 1]; one cluster against one cluster is 1.
+
+    Vectorised over a batch: an affine map of the batched accuracy (empty rows and columns
+    add nothing to a pairing's total).
 
     >>> round(float(normalized_pivoted_accuracy(np.array([[1, 10], [8, 2]]))), 4)
     0.7143
     """
-    return per_table(counts, _npa_one)
-
-
-def _nca_one(table):
-    table = table[table.sum(axis=1) > 0][:, table.sum(axis=0) > 0]
-    K = table.shape[0]
-    if K == 1:
-        return 0.0
-    recall = table / table.sum(axis=1, keepdims=True)
-    r, c = linear_sum_assignment(recall, maximize=True)
-    return (recall[r, c].sum() / K - 1.0 / K) / (1.0 - 1.0 / K)
+    counts = np.asarray(counts)
+    M = np.maximum(_non_empty(counts, -1), _non_empty(counts, -2))
+    A = best_pairing_totals(counts) / counts.sum(axis=(-2, -1))
+    return _above_chance(A, M)
 
 
 @register(name="normalized_clustering_accuracy", title="Normalised clustering accuracy (NCA)",
           kind="similarity", range=(-1.0, 1.0), optimum=1.0, symmetric=False, aliases=("nca",),
           reference='Gagolewski, M. (2025), "Normalised clustering accuracy: an asymmetric '
           'external cluster validity measure", Journal of Classification 42; ' + _GAGOLEWSKI,
-          **_MATCH)
+          **_BATCHED_MATCH)
 def normalized_clustering_accuracy(counts):
     """NCA = (R - 1/K) / (1 - 1/K), R = max over one-to-one pairings pi of x's K classes with
     y's clusters of (1/K) sum_i n_i,pi(i) / a_i: the mean recall of the reference classes
@@ -168,10 +168,18 @@ def normalized_clustering_accuracy(counts):
     of at least 1/max(K, Q) (the average over pairings), so NCA >= 0 when K >= Q, and it can
     be negative (down to -1/(K - 1)) when y has more clusters than x.
 
+    Vectorised over a batch: the optimal pairing of the row-normalised counts (an empty row
+    or column is all zeros there, and adds nothing to a pairing's total), K the non-empty
+    rows of each table.
+
     >>> round(float(normalized_clustering_accuracy(np.array([[1, 10], [8, 2]]))), 4)
     0.7091
     """
-    return per_table(counts, _nca_one)
+    counts = np.asarray(counts)
+    a = counts.sum(axis=-1)
+    recall = counts / np.where(a > 0, a, 1)[..., None]
+    K = (a > 0).sum(axis=-1)
+    return _above_chance(best_pairing_totals(recall) / K, K)
 
 
 def _check_weights(alpha, beta):

@@ -167,13 +167,18 @@ def _pair_blocks(X, kx, Y, ky, rows):
                tuple(upper_of_block(B, start) for B in by))
 
 
-def _abcd_sums(X, kx, Y, ky):
+def _abcd_sums(X, kx, Y, ky, apart: bool = True):
     """a, b, c, d, sum T^U, sum T^V and whether the clusterings agree on every pair, summed
-    by blocks of rows (memory O(n x block), no pair vector of length n(n-1)/2)."""
+    by blocks of rows (memory O(n x block), no pair vector of length n(n-1)/2); with
+    ``apart=False`` b and c are left at 0 (13GRI and 13AGRI do not use them)."""
     sums = np.zeros(6)
     same = True
     for xs, ys in _pair_blocks(X, kx, Y, ky, _membership_rows):
-        sums[:4] += _abcd(xs, ys)
+        if apart:
+            sums[:4] += _abcd(xs, ys)
+        else:
+            sums[[0, 3]] += (np.minimum(xs[0], ys[0]).sum(axis=-1),
+                             np.minimum(xs[1], ys[1]).sum(axis=-1))
         sums[4] += xs[0].sum() + xs[1].sum()
         sums[5] += ys[0].sum() + ys[1].sum()
         same = same and bool(_same(xs, ys))
@@ -186,7 +191,7 @@ def _fri_value(X, kx, Y, ky):
 
 
 def _gri_value(X, kx, Y, ky):
-    a, b, c, d, tu, tv, same = _abcd_sums(X, kx, Y, ky)
+    a, b, c, d, tu, tv, same = _abcd_sums(X, kx, Y, ky, apart=False)
     return float(ratio(a + d, max(tu, tv), same, 1.0, 0.0))
 
 
@@ -199,9 +204,27 @@ def _ndc_value(X, kx, Y, ky):
     return 1.0 - total / m
 
 
-def _same(xs, ys):
-    return np.all([np.all(np.isclose(x, y, rtol=0, atol=1e-12), axis=-1)
-                   for x, y in zip(xs, ys)], axis=0)
+#: Two pair values closer than this are equal (the clusterings agree on the pair).
+_SAME_TOL = 1e-12
+
+
+def _same(xs, ys, buffer=None):
+    """Whether the clusterings agree on every pair: |x - y| <= 1e-12 for every pair value
+    (``np.isclose(x, y, rtol=0, atol=1e-12)`` on finite values, which these are), by one
+    maximum per vector; ``buffer`` (of the broadcast shape) is used for |x - y|."""
+    same = None
+    for x, y in zip(xs, ys):
+        diff = np.subtract(x, y, out=buffer) if buffer is not None else np.subtract(x, y)
+        np.abs(diff, out=diff)
+        close = (diff.max(axis=-1) <= _SAME_TOL) if diff.shape[-1] else np.ones(
+            diff.shape[:-1], dtype=bool)
+        same = close if same is None else same & close
+    return same
+
+
+def _pair_buffer(xs, ys) -> np.ndarray:
+    """An array of the broadcast shape of the pair vectors, for their elementwise steps."""
+    return np.empty(np.broadcast_shapes(*(v.shape for v in (*xs, *ys))))
 
 
 def _abcd(xs, ys):
@@ -209,8 +232,25 @@ def _abcd(xs, ys):
     a_ij, d_ij = np.minimum(Ju, Jv), np.minimum(Su, Sv)
     a, d = a_ij.sum(axis=-1), d_ij.sum(axis=-1)
     b = np.minimum(Ju - a_ij, Sv - d_ij).sum(axis=-1)
-    c = np.minimum(Jv - a_ij, Su - d_ij).sum(axis=-1)
+    # c's steps in a_ij's and d_ij's memory (the same numbers, two arrays fewer)
+    c_left = np.subtract(Jv, a_ij, out=a_ij) if a_ij.shape == np.shape(Jv) else Jv - a_ij
+    c_right = np.subtract(Su, d_ij, out=d_ij) if d_ij.shape == np.shape(Su) else Su - d_ij
+    c = np.minimum(c_left, c_right, out=c_left).sum(axis=-1)
     return a, b, c, d
+
+
+def _grand(xs, ys):
+    """What 13GRI and 13AGRI take from the pair vectors: a + d (the pairs' agreement,
+    sum min(J^U, J^V) + sum min(S^U, S^V), as ``_abcd`` sums them; b and c are not needed),
+    max(sum T^U, sum T^V) and whether the clusterings agree on every pair, the elementwise
+    steps in one buffer."""
+    (Ju, Su), (Jv, Sv) = xs, ys
+    buffer = _pair_buffer(xs, ys)
+    a = np.minimum(Ju, Jv, out=buffer).sum(axis=-1)
+    d = np.minimum(Su, Sv, out=buffer).sum(axis=-1)
+    tu = Ju.sum(axis=-1) + Su.sum(axis=-1)
+    tv = Jv.sum(axis=-1) + Sv.sum(axis=-1)
+    return a + d, np.maximum(tu, tv), _same(xs, ys, buffer)
 
 
 def _expected_agreement(xs, ys):
@@ -254,7 +294,7 @@ def _streamed_expected_agreement(X, Y):
 def _agri_value(X, kx, Y, ky):
     """13AGRI from the memberships: a, d and the totals summed by blocks of rows, E[a] + E[d]
     within a memory budget (``_streamed_expected_agreement``)."""
-    a, _, _, d, tu, tv, same = _abcd_sums(X, kx, Y, ky)
+    a, _, _, d, tu, tv, same = _abcd_sums(X, kx, Y, ky, apart=False)
     total = max(tu, tv)
     gri = ratio(a + d, total, same, 1.0, 0.0)
     expected = _streamed_expected_agreement(X, Y) / total if total else 1.0
@@ -324,10 +364,8 @@ def afri(xs, ys, expected):
           pair_mean=lambda xs, ys: _prepare_gri(xs, ys)["expected"], **_JS)
 def gri(xs, ys):
     """13GRI = (a + d) / max(sum T^U, sum T^V), T = J + S; 13FRI on fuzzy clusterings."""
-    a, b, c, d = _abcd(xs, ys)
-    tu = xs[0].sum(axis=-1) + xs[1].sum(axis=-1)
-    tv = ys[0].sum(axis=-1) + ys[1].sum(axis=-1)
-    return ratio(a + d, np.maximum(tu, tv), _same(xs, ys), 1.0, 0.0)
+    agree, total, same = _grand(xs, ys)
+    return ratio(agree, total, same, 1.0, 0.0)
 
 
 @register(name="agri", title="Adjusted grand index (13AGRI)", range=(-math.inf, 1.0),
@@ -341,7 +379,9 @@ def agri(xs, ys, expected):
     >>> round(ca.agreement([0, 0, 1, 1, 2], [0, 0, 1, 2, 2], index="agri"), 12)  # ARI: .6/1.6
     0.375
     """
-    return ratio(gri(xs, ys) - expected, 1.0 - expected, _same(xs, ys), 1.0, 0.0)
+    agree, total, same = _grand(xs, ys)  # 13GRI's parts, computed once
+    return ratio(ratio(agree, total, same, 1.0, 0.0) - expected, 1.0 - expected, same, 1.0,
+                 0.0)
 
 
 def _prepare_aci(xs, ys, expectation="exact", n_perm=1000, seed=None, clip_negative=False):

@@ -16,7 +16,7 @@ import numpy as np
 
 from typing import NamedTuple
 
-from ._common import needs_big_integers, ratio
+from ._common import INT64_SAFE_N, needs_big_integers, ratio
 from ._registry import register
 
 __all__ = ["PairState", "pair_state", "PAIR_COUNTING"]
@@ -49,6 +49,9 @@ def pair_state(s, rows, cols) -> PairState:
     s = np.asarray(s)
     rows = np.asarray(rows, dtype=np.int64)
     cols = np.asarray(cols, dtype=np.int64)
+    if s.ndim == 0 and rows.ndim == 1 and cols.ndim == 1 and (
+            s.dtype.kind == "i" or s.dtype == object and isinstance(s.item(), int)):
+        return _one_pair_state(int(s), rows, cols)
     n = rows.sum(axis=-1)
     if s.dtype == object or needs_big_integers(n):
         rows, cols, n = rows.astype(object), cols.astype(object), n.astype(object)
@@ -67,6 +70,23 @@ def pair_state(s, rows, cols) -> PairState:
     same = np.asarray((a10 == 0) & (a01 == 0), dtype=bool)
     f = [np.asarray(v, dtype=float) for v in (a11, a10, a01, a00, p, q, T, n)]
     return PairState(*f, same=np.broadcast_to(same, f[0].shape))
+
+
+def _one_pair_state(s: int, rows: np.ndarray, cols: np.ndarray) -> PairState:
+    """``pair_state`` of one table (an integer s, 1-D margins) in Python integers: the same
+    exact counts as the batched form, and so the same floats, at a fraction of its cost."""
+    n = int(np.add.reduce(rows))
+    if n > INT64_SAFE_N:  # margins' squares beyond int64: exact Python products
+        p = (sum(v * v for v in rows.tolist()) - n) // 2
+        q = (sum(v * v for v in cols.tolist()) - n) // 2
+    else:
+        p = (int(rows @ rows) - n) // 2
+        q = (int(cols @ cols) - n) // 2
+    a11 = (s - n) // 2
+    T = n * (n - 1) // 2
+    a10, a01 = p - a11, q - a11
+    values = np.array([a11, a10, a01, T - p - q + a11, p, q, T, n], dtype=float)
+    return PairState(*(values[i, ...] for i in range(8)), same=np.asarray(a10 == 0 and a01 == 0))
 
 
 def pair_state_of_means(m) -> PairState:

@@ -11,7 +11,7 @@ import pandas as pd
 from .._docs import fill_doc
 from .._validate import check_bool, check_choice, suggest
 from ..sparse_tables import SparseContingencyTable, use_sparse
-from ..tables import X_TABLE, ContingencyTable, as_counts
+from ..tables import X_TABLE, ContingencyTable, counted_table, table_of_counts
 from .dask_tables import dask_cells, is_dask, is_dask_series
 from .labels import JOINS, check_label_pair
 from .memberships import read_memberships
@@ -76,6 +76,8 @@ def _one_pass_counts(x, y):
                           int(first_y.max()))
     if (xhi - xlo + 1) * (yhi - ylo + 1) > _CHUNK_CELLS:
         return None
+    if len(x) <= _CHUNK:  # one chunk: its keys counted at once
+        return _one_chunk_counts(x, y, xlo, xhi, ylo, yhi)
     counts = np.zeros((xhi - xlo + 1, yhi - ylo + 1), dtype=np.int64)
     size = min(_CHUNK, len(x))
     dx, dy = np.empty(size, dtype=np.int64), np.empty(size, dtype=np.int64)
@@ -85,14 +87,15 @@ def _one_pass_counts(x, y):
         kx, ky = dx[:len(xc)], dy[:len(xc)]
         K, Q = counts.shape
         if int64 and xlo == 0 and ylo == 0:  # labels from 0: no offsets to take off
-            if xc.view(np.uint64).max() < K and yc.view(np.uint64).max() < Q:
+            # the first chunk set the ranges: its labels are inside them
+            if not start or (xc.view(np.uint64).max() < K and yc.view(np.uint64).max() < Q):
                 np.multiply(xc, Q, out=kx)
                 kx += yc
                 counts.reshape(-1)[:] += np.bincount(kx, minlength=K * Q)
                 continue
         np.subtract(xc, xlo, out=kx, dtype=np.int64)  # exact: labels and ranges fit in int64
         np.subtract(yc, ylo, out=ky, dtype=np.int64)
-        if kx.view(np.uint64).max() >= K or ky.view(np.uint64).max() >= Q:
+        if start and (kx.view(np.uint64).max() >= K or ky.view(np.uint64).max() >= Q):
             a, b = min(xlo, int(xc.min())), max(xhi, int(xc.max()))
             c, d = min(ylo, int(yc.min())), max(yhi, int(yc.max()))
             if (b - a + 1) * (d - c + 1) > _CHUNK_CELLS:
@@ -110,6 +113,25 @@ def _one_pass_counts(x, y):
         kx *= Q
         kx += ky
         counts.reshape(-1)[:] += np.bincount(kx, minlength=K * Q)
+    return counts, np.arange(xlo, xhi + 1), np.arange(ylo, yhi + 1)
+
+
+def _one_chunk_counts(x, y, xlo, xhi, ylo, yhi):
+    """``_one_pass_counts`` of at most ``_CHUNK`` objects, given their label ranges: the keys
+    ``(x - xlo) Q + (y - ylo)`` made as ``x Q + y - (xlo Q + ylo)`` (two passes fewer) when
+    no term can leave int64, else offsets first; one ``np.bincount``."""
+    K, Q = xhi - xlo + 1, yhi - ylo + 1
+    offset = xlo * Q + ylo
+    if max(-xlo, xhi) * Q + max(-ylo, yhi) + abs(offset) < 2**62:  # every term fits in int64
+        keys = np.multiply(x, Q, dtype=np.int64)
+        keys += y
+        if offset:
+            keys -= offset
+    else:  # labels near the ends of int64: exact offsets first
+        keys = np.subtract(x, xlo, dtype=np.int64)
+        keys *= Q
+        keys += np.subtract(y, ylo, dtype=np.int64)
+    counts = np.bincount(keys, minlength=K * Q).reshape(K, Q)
     return counts, np.arange(xlo, xhi + 1), np.arange(ylo, yhi + 1)
 
 
@@ -225,7 +247,7 @@ def crosstab(x, y=None, *, data: pd.DataFrame | None = None, dropna: bool = Fals
         ix, iy = _int_values(x), _int_values(y)
         found = None if ix is None or iy is None else _one_pass_counts(ix, iy)
         if found is not None:
-            return ContingencyTable(found[0], found[1], found[2], names=names)
+            return counted_table(found[0], found[1], found[2], names)
     cx, lx = _codes(x)
     cy, ly = _codes(y)
     K, Q = len(lx), len(ly)
@@ -244,7 +266,7 @@ def crosstab(x, y=None, *, data: pd.DataFrame | None = None, dropna: bool = Fals
             flat.ravel()
         )
         lx, ly = lx[rows], ly[cols]
-    return ContingencyTable(counts, lx, ly, names=names)
+    return counted_table(counts, lx, ly, names)
 
 
 def _is_scipy_sparse(obj) -> bool:
@@ -256,6 +278,8 @@ def _is_scipy_sparse(obj) -> bool:
 
 
 def _is_2d(obj) -> bool:
+    if isinstance(obj, np.ndarray):
+        return obj.ndim == 2
     if isinstance(obj, (str, bytes, ContingencyTable)):
         return False
     try:
@@ -298,7 +322,7 @@ def as_table(x, y=None, *, data=None, dropna: bool = False, join: str = "exact"
     if y is None and data is None and _is_scipy_sparse(x):
         return SparseContingencyTable(x, name=X_TABLE)
     if y is None and data is None:
-        return ContingencyTable(as_counts(x, allow_batch=False))
+        return table_of_counts(x)
     if data is None and (_is_2d(x) or _is_2d(y)):
         x = _hard_labels(x, "x") if _is_2d(x) else x
         y = _hard_labels(y, "y") if _is_2d(y) else y

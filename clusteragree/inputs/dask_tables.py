@@ -33,7 +33,7 @@ def is_dask(obj) -> bool:
     >>> is_dask([0, 1]), is_dask(np.zeros(3))
     (False, False)
     """
-    return hasattr(obj, "__dask_graph__") and type(obj).__module__.startswith("dask")
+    return type(obj).__module__.startswith("dask") and hasattr(obj, "__dask_graph__")
 
 
 def is_dask_series(obj) -> bool:

@@ -24,6 +24,8 @@ def check_labels(labels, name: str) -> pd.Series | np.ndarray:
     dict or a pandas Series of objects tells them: 1 and "1" are two labels (1, 1.0 and True
     are one). A list that mixes strings with other labels is kept as objects (numpy would
     make every label a string, and 1 and "1" one label)."""
+    if type(labels) is np.ndarray and labels.ndim == 1 and len(labels):
+        return labels  # a 1-D numpy array of labels: what the checks below would return
     accepted = "a list, numpy array or pandas Series of cluster labels, one per object"
     if labels is None:
         raise TypeError(f"{name} must be {accepted}, got None")

@@ -31,8 +31,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from ..intervals import check_level
-from .helpers import FIGURE_DPI
+from .._display import FIGURE_DPI
 from .memory import (IN_MEMORY, SOURCE_PARAMETERS, inputs_folder, publish_memory_inputs,
                      read_memory_clusterings, read_memory_inputs, write_memory_inputs)
 from .._validate import (check_bool, check_choice, check_fraction, check_positive_int, check_seed,
@@ -43,6 +42,14 @@ __all__ = ["REPORTS", "Report", "ReportError", "list_reports", "report_parameter
            "read_fingerprint", "render_examples", "examples_folder"]
 
 FORMATS = ("html", "pdf")
+
+
+def check_level(value):
+    """``clusteragree.intervals.check_level``, imported when a report's parameters are checked
+    (so that ``clusteragree report --list`` does not import the statistics stack)."""
+    from ..intervals import check_level as check
+
+    return check(value)
 
 
 class ReportError(RuntimeError):

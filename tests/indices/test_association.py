@@ -5,6 +5,7 @@ Oracles: scipy.stats (Pearson's chi-squared, Cramer's V, Tschuprow's T), geniecl
 PSI; a test-only dependency), brute force over object pairs and over pairings.
 """
 
+import inspect
 import itertools
 import math
 import re
@@ -14,6 +15,7 @@ import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from scipy.optimize import linear_sum_assignment
 from scipy.stats import chi2_contingency
 from scipy.stats.contingency import association
 
@@ -164,6 +166,93 @@ def test_npa_nca_psi_match_genieclust():
                 continue
             assert ca.agreement(x, y, index=index) == pytest.approx(expected, abs=1e-9), index
     assert sum(checked) >= 10, "enough square tables compared with every oracle"
+
+
+def _npa_loop(table):
+    """NPA of one table as it was computed before it was batched (issue 34): the empty rows
+    and columns dropped, ``linear_sum_assignment`` on the counts."""
+    table = table[table.sum(axis=1) > 0][:, table.sum(axis=0) > 0]
+    M = max(table.shape)
+    r, c = linear_sum_assignment(table.astype(float), maximize=True)
+    accuracy = table.astype(float)[r, c].sum() / table.sum()
+    return (accuracy - 1.0 / M) / (1.0 - 1.0 / M) if M > 1 else 0.0
+
+
+def _nca_loop(table):
+    """NCA of one table as it was computed before it was batched: ``linear_sum_assignment``
+    on the row-normalised counts of the non-empty rows and columns."""
+    table = table[table.sum(axis=1) > 0][:, table.sum(axis=0) > 0]
+    K = table.shape[0]
+    if K == 1:
+        return 0.0
+    recall = table / table.sum(axis=1, keepdims=True)
+    r, c = linear_sum_assignment(recall, maximize=True)
+    return (recall[r, c].sum() / K - 1.0 / K) / (1.0 - 1.0 / K)
+
+
+def _loop_with_rule(func, batch):
+    """The per-table values with the registry's rule (identical partitions: 1)."""
+    flat = batch.reshape((-1,) + batch.shape[-2:])
+    nz = flat > 0
+    same = (nz.sum(axis=1) <= 1).all(axis=1) & (nz.sum(axis=2) <= 1).all(axis=1)
+    return np.where(same, 1.0, [func(t) for t in flat]).reshape(batch.shape[:-2])
+
+
+@pytest.mark.parametrize("shape", [(60, 2, 2), (50, 3, 5), (50, 5, 3), (40, 4, 4),
+                                   (30, 2, 9), (20, 7, 3), (12, 7, 7), (3, 4, 2, 3)])
+def test_npa_and_nca_batched_equal_the_per_table_loop(shape):
+    """Issue 34: NPA and NCA on a batch (enumerated pairings up to 5 x 5, 4 x 6, ...;
+    linear_sum_assignment above) equal the per-table loop they replace, on tables with ties
+    (counts 0-2), empty rows and columns, one-row or one-column tables and identical
+    partitions. NPA's pairing totals are exact integers, so its values are equal; NCA's are
+    sums of at most m = min(K, Q) recalls in [0, 1], summed in another order (and any of the
+    tied optimal pairings taken), each order within (m - 1) eps m of the exact sum, and the
+    map (R - 1/K) / (1 - 1/K) multiplies that by at most K / (K - 1) <= 2 over K: the bound
+    below."""
+    rng = np.random.default_rng(sum(shape))
+    batch = rng.integers(0, 3, size=shape)
+    batch[..., 0, 0] += 1  # no empty table
+    batch.reshape((-1,) + shape[-2:])[:4] = 0
+    flat = batch.reshape((-1,) + shape[-2:])
+    flat[0, 0, 0] = 5  # one object class, one cluster
+    flat[1, :, 0] = 2  # one cluster
+    flat[2, 0, :] = 1  # one class
+    k = min(shape[-2:])
+    flat[3, np.arange(k), np.arange(k)] = 3  # identical partitions
+    npa = evaluate("normalized_pivoted_accuracy", batch)
+    np.testing.assert_array_equal(npa, _loop_with_rule(_npa_loop, batch))
+    m, K = min(shape[-2:]), shape[-2]
+    bound = 2 * (m - 1) * m * np.finfo(float).eps * 2 / K
+    nca = evaluate("normalized_clustering_accuracy", batch)
+    np.testing.assert_allclose(nca, _loop_with_rule(_nca_loop, batch), rtol=0, atol=bound)
+    assert npa.shape == nca.shape == shape[:-2]
+
+
+@pytest.mark.parametrize("name", ["normalized_pivoted_accuracy",
+                                  "normalized_clustering_accuracy"])
+def test_npa_and_nca_are_batched_like_the_other_matching_indices(name):
+    """Issue 34: no per-table Python loop (``per_table``) behind them any more."""
+    assert REGISTRY[name].vectorised and REGISTRY["accuracy"].vectorised
+    assert "per_table" not in inspect.getsource(REGISTRY[name].func)
+
+
+def test_npa_and_nca_batched_match_genieclust():
+    """Batched values equal genieclust's, table by table (labels made from each table;
+    genieclust >= 1.3 compares partitions with as many clusters only)."""
+    gc = pytest.importorskip("genieclust.compare_partitions")
+    rng = np.random.default_rng(34)
+    for K, Q in [(2, 2), (3, 3), (4, 4), (5, 5), (6, 6), (8, 8)]:
+        batch = rng.integers(0, 4, size=(25, K, Q))
+        batch[:, np.arange(min(K, Q)), np.arange(min(K, Q))] += 1  # no empty row or column
+        batch[:, :, -1] += batch[:, :, -1] == 0
+        batch[:, -1, :] += batch[:, -1, :] == 0
+        npa = evaluate("npa", batch)
+        nca = evaluate("nca", batch)
+        for t, a, c in zip(batch, npa, nca):
+            x = np.repeat(np.arange(K), t.sum(axis=1))
+            y = np.concatenate([np.repeat(np.arange(Q), row) for row in t])
+            assert a == pytest.approx(gc.normalized_pivoted_accuracy(x, y), abs=1e-12)
+            assert c == pytest.approx(gc.normalized_clustering_accuracy(x, y), abs=1e-12)
 
 
 def test_genieclust_doc_example():

@@ -38,6 +38,7 @@ from sklearn.metrics import adjusted_rand_score, rand_score
 
 import clusteragree as ca
 from clusteragree.indices import _streamed, fuzzy
+from clusteragree.indices._common import ratio
 from clusteragree.indices._pairwise import sum_of_abs_diff, sum_of_min
 from clusteragree.indices.fuzzy import membership_matrices
 from clusteragree.indices.matrices import ari_mm_block_sums, ari_mm_from_sums
@@ -1174,3 +1175,71 @@ def test_spilled_values_are_removed_when_an_error_stops_the_work(where, private_
     with pytest.raises(RuntimeError, match="stopped"):
         _streamed.streamed_sum_of_min(x, y, budget_for(10_000, 10))
     assert list(private_tmp.iterdir()) == []
+
+
+# -- the pair sums of 13FRI / 13GRI / 13AGRI, as they were before issue 34 ----------------------
+
+def _same_before(xs, ys):
+    return np.all([np.all(np.isclose(x, y, rtol=0, atol=1e-12), axis=-1)
+                   for x, y in zip(xs, ys)], axis=0)
+
+
+def _abcd_before(xs, ys):
+    (Ju, Su), (Jv, Sv) = xs, ys
+    a_ij, d_ij = np.minimum(Ju, Jv), np.minimum(Su, Sv)
+    a, d = a_ij.sum(axis=-1), d_ij.sum(axis=-1)
+    b = np.minimum(Ju - a_ij, Sv - d_ij).sum(axis=-1)
+    c = np.minimum(Jv - a_ij, Su - d_ij).sum(axis=-1)
+    return a, b, c, d
+
+
+def _gri_before(xs, ys):
+    a, b, c, d = _abcd_before(xs, ys)
+    tu = xs[0].sum(axis=-1) + xs[1].sum(axis=-1)
+    tv = ys[0].sum(axis=-1) + ys[1].sum(axis=-1)
+    return ratio(a + d, np.maximum(tu, tv), _same_before(xs, ys), 1.0, 0.0)
+
+
+def _pair_vectors_of(U):
+    return tuple(fuzzy.upper(M) for M in fuzzy.membership_matrices(U))
+
+
+@pytest.mark.parametrize("n, K, Q", [(2, 2, 2), (9, 3, 2), (40, 4, 5), (120, 3, 3)])
+def test_pair_sums_equal_the_implementation_before_issue_34(n, K, Q):
+    """Issue 34 (issue 30's note): 13GRI / 13AGRI take a + d and the agreement flag in one
+    buffer, with one maximum per vector for ``_same``; 13FRI's b and c reuse a's and d's
+    memory. On random fuzzy, hard and identical clusterings, one pair vector against a batch
+    of permuted ones as the permutation null evaluates them and one against one, every value
+    equals the former implementation's exactly (the same floating-point operations)."""
+    rng = np.random.default_rng(n * 100 + K * 10 + Q)
+    fuzzy_U = rng.dirichlet(np.ones(K), n)
+    hard_V = np.eye(Q)[rng.integers(0, Q, n)]
+    for U, V in [(fuzzy_U, rng.dirichlet(np.ones(Q), n)), (fuzzy_U, hard_V),
+                 (hard_V, hard_V), (fuzzy_U, fuzzy_U), (fuzzy_U, fuzzy_U + 1e-13)]:
+        xs, ys = _pair_vectors_of(U), _pair_vectors_of(V)
+        perms = np.array([rng.permutation(n) for _ in range(7)] + [np.arange(n)])
+        batch = tuple(np.stack([fuzzy.upper(M[np.ix_(p, p)]) for p in perms])
+                      for M in fuzzy.membership_matrices(V))
+        for other in (ys, batch):
+            np.testing.assert_array_equal(fuzzy._same(xs, other), _same_before(xs, other))
+            for got, want in zip(fuzzy._abcd(xs, other), _abcd_before(xs, other)):
+                np.testing.assert_array_equal(got, want)
+            gri = _gri_before(xs, other)
+            np.testing.assert_array_equal(fuzzy.gri(xs, other), gri)
+            expected = fuzzy._prepare_gri(xs, ys)["expected"]
+            np.testing.assert_array_equal(
+                fuzzy.agri(xs, other, expected),
+                ratio(gri - expected, 1.0 - expected, _same_before(xs, other), 1.0, 0.0))
+        # the value of ca.agreement: the same sums by blocks of rows
+        sums, same = np.zeros(6), True
+        for bx, by in fuzzy._pair_blocks(U, "membership", V, "membership",
+                                         fuzzy._membership_rows):
+            sums[:4] += _abcd_before(bx, by)
+            sums[4] += bx[0].sum() + bx[1].sum()
+            sums[5] += by[0].sum() + by[1].sum()
+            same = same and bool(_same_before(bx, by))
+        a, b, c, d, tu, tv = sums
+        assert fuzzy._gri_value(U, "membership", V, "membership") == float(
+            ratio(a + d, max(tu, tv), same, 1.0, 0.0))
+        assert fuzzy._fri_value(U, "membership", V, "membership") == float(
+            ratio(a + d, a + b + c + d, same, 1.0, 0.0))

@@ -347,9 +347,10 @@ def test_cli_quick_then_full_use_their_own_default_folders(tmp_path, monkeypatch
     from clusteragree import cli
     from clusteragree.studies import simulate
 
-    real_design, real_quick = simulate.design, cli.quick_design
+    # the command imports its study helpers when it runs (issue 34): patched where they live
+    real_design, real_quick = simulate.design, study.quick_design
     monkeypatch.setattr(simulate, "design", lambda reps, seed: real_design(reps, seed).head(3))
-    monkeypatch.setattr(cli, "quick_design", lambda seed: real_quick(seed).head(3))
+    monkeypatch.setattr(study, "quick_design", lambda seed: real_quick(seed).head(3))
     monkeypatch.chdir(tmp_path)
     cheap = ["--algorithms", "kmeans", "--indices", "rand", "--n-sim", "20"]
     assert cli.main(["study", "--quick", *cheap]) == 0
