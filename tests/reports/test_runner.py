@@ -219,6 +219,19 @@ def test_bad_input_is_refused_before_work(kwargs, exc, message, monkeypatch):
     assert time.perf_counter() - start < 5
 
 
+@pytest.mark.parametrize("name", ["agreement", "clusterings"])
+def test_a_law_too_large_is_refused_in_the_reports_terms(name, monkeypatch):
+    """Issue 33: a refused method='exact' told the report's user to "raise max_work", which
+    no report takes; the refusal names the report's own way out."""
+    monkeypatch.setattr(rp, "_execute", lambda *a, **k: pytest.fail("notebook started"))
+    with pytest.raises(ValueError, match="exact law") as err:
+        ca.report(name, method="exact")
+    text = str(err.value)
+    assert "raise max_work" not in text
+    assert "a report takes no max_work: use method='auto'" in text
+    assert "max_work" not in rp.report_parameters(name).index  # the advice would be wrong
+
+
 @pytest.mark.parametrize("argv, message", [
     (["report", "nope"], "unknown report 'nope'; known reports: agreement"),
     (["report", "-p", "n_sim"], "-p takes key=value"),
