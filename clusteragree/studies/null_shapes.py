@@ -43,8 +43,7 @@ import pandas as pd
 
 from .._validate import check_bool, check_choice, check_positive_int, check_real
 from ..indices import TableIndex, get_index, resolve_indices
-from ..nulls import null_distributions
-from ..nulls._methods import get_model
+from ..nulls import get_model, null_distributions
 from .grid import keyed_seed, run_grid
 from .simulate import BALANCE, THESIS_N, THESIS_WEIGHTS, random_margins
 from ..tables import margin_table
