@@ -3,7 +3,7 @@
 * No private name crosses a file: a name with a leading underscore defined in one module of
   ``clusteragree`` is used in that module only (``from .mod import _name`` or ``mod._name``
   elsewhere fails). Private modules (``_validate``, ``_moments``, ...) may be imported by name.
-* Wings (``WINGS``): each subpackage (``indices/``, ``inputs/``, ``nulls/``, ``studies/``,
+* Wings (``wing``): each subpackage (``indices/``, ``inputs/``, ``nulls/``, ``studies/``,
   ``reports/``, ``_moments/``) is a wing; the public top-level modules (``tables``,
   ``inference``, ``intervals``, ...) are the core wing; the private top-level modules
   (``_validate``, ``_docs``, ``_display``, ``_memory``, ``_version``) are the helpers, the
