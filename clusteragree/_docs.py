@@ -1,4 +1,6 @@
-"""Parameter text written once and shared by the docstrings (as scipy's ``doccer`` does).
+"""Text written once and shared by the docstrings: parameter blocks and references.
+
+As scipy's ``doccer`` does for parameters.
 
 ``PARAMETERS`` maps a placeholder name to a numpydoc parameter block: a ``name : type`` line
 and its description indented by four spaces. A docstring asks for a block with ``%(name)s``
@@ -8,7 +10,15 @@ every line indented by the placeholder's indentation, when the module is importe
 ``%(x, y)s``, ``%(seed)s`` or ``%(**options)s``; an unknown name is an error at import.
 Lines after a placeholder indented as a description (eight spaces in a function) continue the
 block's description: a function adds what is its own (a default, a batch of tables) there.
-Nothing else in the docstring changes: ``%`` signs and braces elsewhere are left alone.
+
+``REFERENCES`` maps a key to the full citation of a work cited in three or more places
+(authors, year, "title", where published). A docstring cites it with ``{ref:key}`` anywhere
+in a line, e.g. ``{ref:amorim2015}, Ch.4 Table 9.`` in a References section; ``fill`` puts
+the citation there and wraps that line at 100 characters, with its indentation (so a source
+line stays short and the rendered text reads as before). An unknown key is an error at import.
+``cite(key)`` gives the citation to code (e.g. an index record's ``reference``); a module's
+docstring is filled by ``__doc__ = fill(__doc__)`` after its imports.
+Nothing else in the docstring changes: ``%`` signs and other braces are left alone.
 
 >>> @fill_doc
 ... def crosstab_like(x, y=None, *, data=None):
@@ -23,13 +33,46 @@ Nothing else in the docstring changes: ``%`` signs and braces elsewhere are left
     x, y : array-like, Series, DataFrame, str or ContingencyTable
 >>> fill("    %(seed)s").splitlines()[0]
 '    seed : None, int, SeedSequence or Generator, optional'
+>>> print(fill("    {ref:gates2017}, sec. 2."))
+    Gates, A. J. & Ahn, Y.-Y. (2017), "The impact of random models on clustering similarity",
+    Journal of Machine Learning Research 18, sec. 2.
 """
 
 from __future__ import annotations
 
 import re
+import textwrap
 
-__all__ = ["PARAMETERS", "fill", "fill_doc"]
+__all__ = ["PARAMETERS", "REFERENCES", "cite", "fill", "fill_doc"]
+
+#: The works cited in three or more places, by key (``{ref:key}`` in a docstring; ``cite``):
+#: authors, year, "title" and where it was published, without a final period (a docstring
+#: adds the chapter, the table or the pages it cites, then its own period).
+REFERENCES: dict[str, str] = {
+    "amorim2015": ('Amorim, M. J. (2015), "On clustering stability", PhD thesis, ISCTE - '
+                   'University Institute of Lisbon'),
+    "albatineh2011": ('Albatineh, A. N. & Niewiadomska-Bugaj, M. (2011), "Correcting Jaccard '
+                      'and other similarity indices for chance agreement in cluster analysis", '
+                      'Advances in Data Analysis and Classification 5, 179-200'),
+    "gates2017": ('Gates, A. J. & Ahn, Y.-Y. (2017), "The impact of random models on '
+                  'clustering similarity", Journal of Machine Learning Research 18'),
+    "horta2015": ('Horta, D. & Campello, R. J. G. B. (2015), "Comparing hard and overlapping '
+                  'clusterings", Journal of Machine Learning Research 16'),
+    "hubert1985": ('Hubert, L. & Arabie, P. (1985), "Comparing partitions", Journal of '
+                   'Classification 2'),
+    "maitra2010": ('Maitra, R. & Melnykov, V. (2010), "Simulating data to study performance '
+                   'of finite mixture modeling and clustering algorithms", Journal of '
+                   'Computational and Graphical Statistics 19'),
+    "melnykov2012": ('Melnykov, V., Chen, W.-C. & Maitra, R. (2012), "MixSim: an R package '
+                     'for simulating data to study performance of clustering algorithms", '
+                     'Journal of Statistical Software 51'),
+    "patefield1981": ('Patefield, W. M. (1981), "Algorithm AS 159: An efficient method of '
+                      'generating random R x C tables with given row and column totals", '
+                      'Applied Statistics 30'),
+}
+
+#: The width of a docstring line that a citation was put in (the package's line length).
+WIDTH = 100
 
 #: Shared numpydoc parameter blocks, by placeholder name (unindented; ``fill`` indents them).
 PARAMETERS: dict[str, str] = {
@@ -134,28 +177,77 @@ rows, cols : array-like of int
 }
 
 _PLACEHOLDER = re.compile(r"^(?P<indent>[ \t]*)%\((?P<name>[^)]+)\)s[ \t]*$", re.M)
+_REFERENCE = re.compile(r"\{ref:(?P<key>[^{}]*)\}")
+_NO_BREAK = "\N{NO-BREAK SPACE}"
+
+
+def cite(key: str) -> str:
+    """The full citation of a work of ``REFERENCES``.
+
+    Parameters
+    ----------
+    key : str
+        Its key, e.g. "amorim2015".
+
+    Returns
+    -------
+    str
+        Authors, year, "title" and where it was published, without a final period.
+
+    Raises
+    ------
+    KeyError
+        No work has this key.
+
+    See Also
+    --------
+    fill : ``{ref:key}`` in a docstring.
+
+    Examples
+    --------
+    >>> cite("hubert1985")
+    'Hubert, L. & Arabie, P. (1985), "Comparing partitions", Journal of Classification 2'
+    """
+    if key not in REFERENCES:
+        raise KeyError(f"no reference named {key!r}; known: {', '.join(REFERENCES)}")
+    return REFERENCES[key]
+
+
+def _cited(line: str) -> str:
+    """A docstring line with its ``{ref:key}`` citations put in, wrapped at ``WIDTH``."""
+    text = _REFERENCE.sub(lambda match: cite(match["key"]), line)
+    if len(text) <= WIDTH:
+        return text
+    indent = text[:len(text) - len(text.lstrip())]
+    # " - " (as in "ISCTE - University") never starts a line: it would read as a list item
+    wrapped = textwrap.fill(text.strip().replace(" - ", f"{_NO_BREAK}-{_NO_BREAK}"), WIDTH,
+                            initial_indent=indent, subsequent_indent=indent,
+                            break_long_words=False, break_on_hyphens=False)
+    return wrapped.replace(_NO_BREAK, " ")
 
 
 def fill(doc: str | None, blocks: dict[str, str] | None = None) -> str | None:
-    """Put the shared parameter blocks into a docstring.
+    """Put the shared parameter blocks and citations into a docstring.
 
     Parameters
     ----------
     doc : str or None
-        A docstring with ``%(name)s`` placeholders, each on a line of its own. None (Python
-        run with ``-OO``) is returned as it is.
+        A docstring with ``%(name)s`` placeholders, each on a line of its own, and
+        ``{ref:key}`` citations of ``REFERENCES``. None (Python run with ``-OO``) is returned
+        as it is.
     blocks : dict, optional
         The blocks, by name (default ``PARAMETERS``).
 
     Returns
     -------
     str or None
-        The docstring, each placeholder replaced by its block indented like the placeholder.
+        The docstring, each placeholder replaced by its block indented like the placeholder,
+        each citation by the full reference (its line wrapped at 100 characters).
 
     Raises
     ------
     KeyError
-        A placeholder names no block.
+        A placeholder names no block, or a citation no reference.
 
     See Also
     --------
@@ -182,11 +274,14 @@ def fill(doc: str | None, blocks: dict[str, str] | None = None) -> str | None:
         return "\n".join(indent + line if line else line
                          for line in blocks[name].splitlines())
 
-    return _PLACEHOLDER.sub(block, doc)
+    doc = _PLACEHOLDER.sub(block, doc)
+    if "{ref:" not in doc:
+        return doc
+    return "\n".join(_cited(line) if "{ref:" in line else line for line in doc.split("\n"))
 
 
 def fill_doc(obj):
-    """Decorator: fill a function's or a class's docstring from ``PARAMETERS``.
+    """Decorator: fill a function's or a class's docstring from ``PARAMETERS``, ``REFERENCES``.
 
     Parameters
     ----------

@@ -3,8 +3,7 @@
 Three kinds, all read from CSV files through ``importlib.resources``, so that an installed wheel
 has them (nothing is downloaded):
 
-* tables (``DATASETS``): contingency tables quoted from Amorim, M. J. (2015), "On clustering
-  stability", PhD thesis, ISCTE - University Institute of Lisbon; ``load_dataset`` returns a
+* tables (``DATASETS``): contingency tables quoted from {ref:amorim2015}; ``load_dataset`` returns a
   ``ContingencyTable``;
 * data (``DATA``): real data sets with known classes, objects in rows (iris, wine, the Statlog
   vehicle silhouettes the thesis calls "Cars Silhouette", ...); ``load_dataset`` returns
@@ -35,8 +34,11 @@ from pathlib import Path
 
 import pandas as pd
 
+from ._docs import fill, fill_doc
 from ._validate import check_bool, suggest
 from .tables import ContingencyTable
+
+__doc__ = fill(__doc__)
 
 __all__ = ["ALIASES", "CLUSTERINGS", "DATA", "DATASETS", "Clusterings", "DataSet", "data_dir",
            "list_datasets", "load_dataset"]
@@ -302,6 +304,7 @@ def _read_clusterings(name: str) -> pd.DataFrame:
     return frame
 
 
+@fill_doc
 def load_dataset(name: str, *, dropna: bool = True):
     """Load a shipped data set: a table as a ``ContingencyTable``, data as ``(X, y)``,
     clusterings as a DataFrame.
@@ -336,8 +339,7 @@ def load_dataset(name: str, *, dropna: bool = True):
 
     References
     ----------
-    Amorim, M. J. (2015), "On clustering stability", PhD thesis, ISCTE - University Institute
-    of Lisbon (the tables: Ch.2 Table 6a, Ch.4 Table 1).
+    {ref:amorim2015} (the tables: Ch.2 Table 6a, Ch.4 Table 1).
 
     Each data set's source (authors, year, title) is in ``list_datasets()["source"]``.
 

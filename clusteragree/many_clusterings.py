@@ -584,7 +584,7 @@ def agreement_matrix(clusterings, index="adjusted_rand", *, test=False, multiple
     ----------
     Hornik, K. (2005), "A CLUE for CLUster Ensembles", Journal of Statistical Software 14(12).
 
-    Hubert, L. & Arabie, P. (1985), "Comparing partitions", Journal of Classification 2.
+    {ref:hubert1985}.
 
     Holm, S. (1979), "A simple sequentially rejective multiple test procedure", Scandinavian
     Journal of Statistics 6.

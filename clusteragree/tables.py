@@ -10,8 +10,7 @@ the order of scikit-learn's ``labels_true, labels_pred``). ``ContingencyTable`` 
     a01 = sum_q C(n_+q, 2) - a11       (together in y only)
     a00 = C(n, 2) - a11 - a10 - a01    (apart in both)
 
-as exact Python integers (Amorim, M. J. (2015), "On clustering stability", PhD thesis,
-ISCTE - University Institute of Lisbon, App. B eqs 6-9).
+as exact Python integers ({ref:amorim2015}, App. B eqs 6-9).
 """
 
 from __future__ import annotations
@@ -22,12 +21,15 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from ._docs import fill_doc
+from ._docs import fill, fill_doc
+
+__doc__ = fill(__doc__)
 
 __all__ = ["ContingencyTable", "PairCounts", "pair_counts", "margin_table", "check_total",
            "X_TABLE"]
 
 
+@fill_doc
 @dataclass(frozen=True)
 class PairCounts:
     """The 2 x 2 table of object pairs (exact integers).
@@ -54,11 +56,9 @@ class PairCounts:
 
     References
     ----------
-    Hubert, L. & Arabie, P. (1985), "Comparing partitions", Journal of Classification 2,
-    193-218.
+    {ref:hubert1985}, 193-218.
 
-    Amorim, M. J. (2015), "On clustering stability", PhD thesis, ISCTE - University Institute
-    of Lisbon, App. B eqs 6-9.
+    {ref:amorim2015}, App. B eqs 6-9.
 
     Examples
     --------
@@ -99,6 +99,7 @@ def _choose2(values) -> int:
     return sum(int(v) * (int(v) - 1) // 2 for v in np.asarray(values).ravel())
 
 
+@fill_doc
 def pair_counts(counts) -> PairCounts:
     """Exact pair counts (a11, a10, a01, a00) of one contingency table.
 
@@ -123,11 +124,9 @@ def pair_counts(counts) -> PairCounts:
 
     References
     ----------
-    Hubert, L. & Arabie, P. (1985), "Comparing partitions", Journal of Classification 2,
-    193-218.
+    {ref:hubert1985}, 193-218.
 
-    Amorim, M. J. (2015), "On clustering stability", PhD thesis, ISCTE - University Institute
-    of Lisbon, App. B eqs 6-9.
+    {ref:amorim2015}, App. B eqs 6-9.
 
     Examples
     --------
@@ -143,6 +142,7 @@ def pair_counts(counts) -> PairCounts:
     return PairCounts(a11=a11, a10=rows - a11, a01=cols - a11, a00=total - rows - cols + a11)
 
 
+@fill_doc
 class ContingencyTable:
     """Cross-classification of two clusterings of the same n objects.
 
@@ -179,11 +179,9 @@ class ContingencyTable:
 
     References
     ----------
-    Hubert, L. & Arabie, P. (1985), "Comparing partitions", Journal of Classification 2,
-    193-218.
+    {ref:hubert1985}, 193-218.
 
-    Amorim, M. J. (2015), "On clustering stability", PhD thesis, ISCTE - University Institute
-    of Lisbon.
+    {ref:amorim2015}.
 
     Examples
     --------

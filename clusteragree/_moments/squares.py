@@ -16,6 +16,7 @@ from fractions import Fraction
 
 import numpy as np
 
+from .._docs import fill_doc
 from .combinatorics import falling_factorial as _ff
 
 __all__ = ["moments_of_s"]
@@ -25,6 +26,7 @@ def _ffsums(values, orders=(1, 2, 3, 4)):
     return {r: sum(_ff(int(v), r) for v in values) for r in orders}
 
 
+@fill_doc
 def moments_of_s(rows, cols) -> tuple[Fraction, Fraction]:
     """Exact mean and variance of s = sum n_ij^2 under fixed margins, as Fractions.
 
@@ -53,8 +55,7 @@ def moments_of_s(rows, cols) -> tuple[Fraction, Fraction]:
 
     References
     ----------
-    Hubert, L. & Arabie, P. (1985), "Comparing partitions", Journal of Classification 2,
-    193-218.
+    {ref:hubert1985}, 193-218.
 
     Albatineh, A. N., Niewiadomska-Bugaj, M. & Mihalko, D. (2006), "On similarity indices and
     correction for chance agreement", Journal of Classification 23.

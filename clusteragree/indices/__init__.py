@@ -21,6 +21,7 @@ import warnings
 
 import pandas as pd
 
+from .._docs import fill_doc
 from . import pairs, information, matching, fuzzy, fuzzy_reviewed, matrices  # noqa: F401, I001
 from . import association, overlapping, standardised, mari, reduced, fuzzy_campello  # noqa: F401, I001
 from . import tsallis, catalogue  # noqa: F401, I001
@@ -292,6 +293,7 @@ def _kinds_of(rec: Index) -> str:
     return text if not rec.kinds_y else f"x: {text}; y: {', '.join(rec.kinds_y)}"
 
 
+@fill_doc
 def list_indices(family: str | None = None) -> pd.DataFrame:
     """The catalogue of agreement indices: the registry as a DataFrame, one row per index.
 
@@ -329,18 +331,15 @@ def list_indices(family: str | None = None) -> pd.DataFrame:
 
     References
     ----------
-    Hubert, L. & Arabie, P. (1985), "Comparing partitions", Journal of Classification 2,
-    193-218.
+    {ref:hubert1985}, 193-218.
 
     Vinh, N. X., Epps, J. & Bailey, J. (2010), "Information theoretic measures for clusterings
     comparison: variants, properties, normalization and correction for chance", Journal of
     Machine Learning Research 11, 2837-2854.
 
-    Amorim, M. J. (2015), "On clustering stability", PhD thesis, ISCTE - University Institute
-    of Lisbon.
+    {ref:amorim2015}.
 
-    Horta, D. & Campello, R. J. G. B. (2015), "Comparing hard and overlapping clusterings",
-    Journal of Machine Learning Research 16.
+    {ref:horta2015}.
 
     Rezaei, M. & Franti, P. (2016), "Set matching measures for external cluster validity",
     IEEE Transactions on Knowledge and Data Engineering 28(8).

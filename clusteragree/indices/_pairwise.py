@@ -18,8 +18,7 @@ Their variances differ, because object permutations move the m pair values in de
 (all pairs of one object move together) while pair permutations move them independently.
 
 ``sum_of_min`` and ``sum_of_abs_diff`` give those all-cross-pair sums in O(m log m) by sorting
-(the idea of Algorithm 1 of Horta, D. & Campello, R. J. G. B. (2015), "Comparing hard and
-overlapping clusterings", Journal of Machine Learning Research 16, written with prefix sums and a
+(the idea of Algorithm 1 of {ref:horta2015}, written with prefix sums and a
 binary search instead of its two merge loops; the printed loops compare x_i <= y_j at step 8 and
 x_i > y_j at step 16 and lack the decrement i <- i - 1 after the first inner loop, all corrected
 here).
@@ -30,6 +29,10 @@ from __future__ import annotations
 import math
 
 import numpy as np
+
+from .._docs import fill
+
+__doc__ = fill(__doc__)
 
 __all__ = ["upper", "upper_index", "sum_of_min", "sum_of_abs_diff", "gather_objects",
            "repeat_pairs", "evaluate_resample", "ResampleRefused"]

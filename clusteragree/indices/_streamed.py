@@ -1,8 +1,7 @@
 """sum_of_min over all cross pairs of two vectors too long to hold in memory, exactly.
 
 The exact null mean of 13AGRI needs sum_of_min(x, y) = sum_i sum_j min(x_i, y_j) over the
-m = n(n - 1)/2 pair values of two clusterings (Horta, D. & Campello, R. J. G. B. (2015),
-"Comparing hard and overlapping clusterings", Journal of Machine Learning Research 16, eqs 18-19
+m = n(n - 1)/2 pair values of two clusterings ({ref:horta2015}, eqs 18-19
 and 24). ``_pairwise.sum_of_min`` sorts x and y in memory: 8 bytes a value plus working copies,
 several GB at n = 20,000 objects (m = 2 x 10^8). Here x and y are ``Values``, read chunk by chunk
 as often as needed (pair values are cheap to regenerate, one block of rows at a time), and the
@@ -40,7 +39,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from .._docs import fill
 from ._pairwise import sum_of_min
+
+__doc__ = fill(__doc__)
 
 __all__ = ["MEMORY_BUDGET", "Values", "array_values", "file_values", "streamed_sum_of_min"]
 

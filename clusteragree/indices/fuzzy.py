@@ -52,6 +52,7 @@ import math
 
 import numpy as np
 
+from .._docs import cite, fill_doc
 from ..inputs import MATRIX_KIND, MEMBERSHIP_KINDS
 from .._validate import check_choice, check_positive_int
 from .._validate import check_seed
@@ -63,13 +64,13 @@ from ._streamed import Values, streamed_sum_of_min
 
 __all__ = ["membership_kind", "membership_matrices", "equivalence_matrix", "MEMBERSHIP_KINDS"]
 
-_HORTA = ('Horta, D. & Campello, R. J. G. B. (2015), "Comparing hard and overlapping '
-          'clusterings", Journal of Machine Learning Research 16')
+_HORTA = cite("horta2015")
 _AMODIO = ("Hullermeier et al. (2012); Amodio, S., D'Ambrosio, A., Iorio, C. & Siciliano, R. "
            '(2015), "Adjusted concordance index, an extension of the adjusted Rand index to '
            'fuzzy partitions", STAD Research Report 03/2015 (Journal of Classification, 2021)')
 
 
+@fill_doc
 def membership_kind(U) -> str:
     """The kind of a clustering given by its memberships (Horta & Campello 2015, sec. 3).
 
@@ -100,8 +101,7 @@ def membership_kind(U) -> str:
 
     References
     ----------
-    Horta, D. & Campello, R. J. G. B. (2015), "Comparing hard and overlapping clusterings",
-    Journal of Machine Learning Research 16.
+    {ref:horta2015}.
 
     Examples
     --------

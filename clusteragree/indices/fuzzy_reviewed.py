@@ -29,13 +29,13 @@ import math
 
 import numpy as np
 
+from .._docs import cite
 from ..inputs import MEMBERSHIP_KINDS
 from ._common import ratio, same_memberships
 from ._pairwise import repeat_pairs
 from ._registry import declare_unavailable, register
 
-_HORTA = ('reviewed in Horta, D. & Campello, R. J. G. B. (2015), "Comparing hard and '
-          'overlapping clusterings", Journal of Machine Learning Research 16')
+_HORTA = "reviewed in " + cite("horta2015")
 
 
 def _ratio(num, den, same):

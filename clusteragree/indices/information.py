@@ -8,8 +8,7 @@ With p_kq = n_kq / n, a_k = n_k+, b_q = n_+q (natural logs unless ``base=`` is g
     VI     = H(x) + H(y) - 2 MI                  (Meila 2007)
 
 Given both margins, every index here is a function of t = sum n_kq log n_kq alone
-(``statistic="t"`` in the registry). The normalised mutual informations follow Amorim, M. J.
-(2015), "On clustering stability", PhD thesis, ISCTE - University Institute of Lisbon
+(``statistic="t"`` in the registry). The normalised mutual informations follow {ref:amorim2015}
 (NMI1 = MI/min H, NMI2 = MI/sqrt(H H), NMI3 = 2 MI/(H + H), MIH = MI/H(x, y)).
 The expected mutual information under fixed margins (Vinh, Epps & Bailey 2010) is exact; see
 ``expected_mutual_info``.
@@ -23,10 +22,13 @@ import numpy as np
 
 from typing import NamedTuple
 
+from .._docs import fill
 from .._moments.cells import expected_mutual_information, expected_mutual_information_batch
 from .._validate import check_choice
 from ._common import ratio, sum_xlogx, xlogx
 from ._registry import register
+
+__doc__ = fill(__doc__)
 
 __all__ = ["InfoState", "info_state", "entropies", "expected_mutual_info", "log_base"]
 

@@ -16,13 +16,13 @@ import numpy as np
 
 from typing import NamedTuple
 
+from .._docs import cite
 from ._common import INT64_SAFE_N, needs_big_integers, ratio
 from ._registry import register
 
 __all__ = ["PairState", "pair_state", "PAIR_COUNTING"]
 
-_AMORIM = ('Amorim, M. J. (2015), "On clustering stability", PhD thesis, ISCTE - University '
-           'Institute of Lisbon, Ch.2 Table 5')
+_AMORIM = cite("amorim2015") + ", Ch.2 Table 5"
 
 
 class PairState(NamedTuple):

@@ -195,8 +195,7 @@ def crosstab(x, y=None, *, data: pd.DataFrame | None = None, dropna: bool = Fals
 
     References
     ----------
-    Hubert, L. & Arabie, P. (1985), "Comparing partitions", Journal of Classification 2,
-    193-218.
+    {ref:hubert1985}, 193-218.
 
     Examples
     --------

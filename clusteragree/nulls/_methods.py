@@ -33,12 +33,14 @@ from typing import Callable
 
 import pandas as pd
 
+from .._docs import fill_doc
 from .._validate import suggest
 
 __all__ = ["Model", "NullMethod", "MODELS", "register_model", "register_method", "get_model",
            "get_method", "methods_of", "list_nulls", "PARTITION_MODELS", "PAIR_MODELS"]
 
 
+@fill_doc
 @dataclass(frozen=True)
 class Model:
     """A random model: what is random under the null, and what is kept fixed.
@@ -82,11 +84,9 @@ class Model:
 
     References
     ----------
-    Hubert, L. & Arabie, P. (1985), "Comparing partitions", Journal of Classification 2,
-    193-218.
+    {ref:hubert1985}, 193-218.
 
-    Gates, A. J. & Ahn, Y.-Y. (2017), "The impact of random models on clustering similarity",
-    Journal of Machine Learning Research 18.
+    {ref:gates2017}.
 
     Mantel, N. (1967), "The detection of disease clustering and a generalized regression
     approach", Cancer Research 27.

@@ -4,12 +4,9 @@ and exact identities.
 Under the permutation model (both margins fixed) the null mean of an index of the L family
 (affine in s = sum n_ij^2 given the margins: Rand R, Czekanowski C, Fowlkes-Mallows) has a
 closed form. Jaccard J, Gower-Legendre GL and Sokal-Sneath 2 SS2 are not in the family.
-Albatineh, A. N. & Niewiadomska-Bugaj, M. (2011), "Correcting Jaccard and other similarity
-indices for chance agreement in cluster analysis", Advances in Data Analysis and
-Classification 5, 179-200, approximate their null means by quadratic regressions on the mean
+{ref:albatineh2011}, approximate their null means by quadratic regressions on the mean
 of an L index, fitted on simulated data (500 objects, five balanced clusters; largest
-regression error 0.0278). Amorim, M. J. (2015), "On clustering stability", PhD thesis,
-ISCTE - University Institute of Lisbon, eqs 19-21, quotes them as
+regression error 0.0278). {ref:amorim2015}, eqs 19-21, quotes them as
 
     E[J]   ~  0.656151 C^2 + 0.298540 C + 0.018352      (C = E[Czekanowski])
     E[GL]  ~ -0.656151 R^2 + 1.610843 R + 0.026957      (R = E[Rand])
@@ -45,8 +42,11 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from .._docs import fill, fill_doc
 from .._validate import check_choice
 from .engine import null_distributions
+
+__doc__ = fill(__doc__)
 
 __all__ = [
     "IDENTITIES",
@@ -67,6 +67,7 @@ _SOURCE = ("Albatineh & Niewiadomska-Bugaj (2011), Correcting Jaccard and other 
            "clustering stability, eq {}")
 
 
+@fill_doc
 @dataclass(frozen=True)
 class QuadraticFit:
     """A quadratic regression of one index's null mean on another's.
@@ -94,12 +95,9 @@ class QuadraticFit:
 
     References
     ----------
-    Albatineh, A. N. & Niewiadomska-Bugaj, M. (2011), "Correcting Jaccard and other similarity
-    indices for chance agreement in cluster analysis", Advances in Data Analysis and
-    Classification 5, 179-200.
+    {ref:albatineh2011}.
 
-    Amorim, M. J. (2015), "On clustering stability", PhD thesis, ISCTE - University Institute
-    of Lisbon, eqs 19-21 and Table 7.
+    {ref:amorim2015}, eqs 19-21 and Table 7.
 
     Examples
     --------
@@ -183,6 +181,7 @@ def _predictor_moments(table, predictor):
     return nd.mean, nd.var
 
 
+@fill_doc
 def approximate_null_mean(table, index: str, fit=None) -> float:
     """The regression approximation of the null mean of an index (permutation model).
 
@@ -220,12 +219,9 @@ def approximate_null_mean(table, index: str, fit=None) -> float:
 
     References
     ----------
-    Albatineh, A. N. & Niewiadomska-Bugaj, M. (2011), "Correcting Jaccard and other similarity
-    indices for chance agreement in cluster analysis", Advances in Data Analysis and
-    Classification 5, 179-200.
+    {ref:albatineh2011}.
 
-    Amorim, M. J. (2015), "On clustering stability", PhD thesis, ISCTE - University Institute
-    of Lisbon, eqs 19-21 and Table 7.
+    {ref:amorim2015}, eqs 19-21 and Table 7.
 
     Examples
     --------
@@ -242,6 +238,7 @@ def approximate_null_mean(table, index: str, fit=None) -> float:
     return f(_predictor_moments(table, f.predictor)[0])
 
 
+@fill_doc
 def identity_null_mean(table, index: str, order: int = 2) -> float:
     """The null mean of an index from its exact identity with an L index (permutation model).
 
@@ -276,12 +273,9 @@ def identity_null_mean(table, index: str, order: int = 2) -> float:
 
     References
     ----------
-    Albatineh, A. N. & Niewiadomska-Bugaj, M. (2011), "Correcting Jaccard and other similarity
-    indices for chance agreement in cluster analysis", Advances in Data Analysis and
-    Classification 5, 179-200.
+    {ref:albatineh2011}.
 
-    Amorim, M. J. (2015), "On clustering stability", PhD thesis, ISCTE - University Institute
-    of Lisbon, eqs 19-21 and Table 7.
+    {ref:amorim2015}, eqs 19-21 and Table 7.
 
     Examples
     --------

@@ -200,11 +200,9 @@ def random_tables(rows, cols, n_sim: int = DEFAULT_N_SIM, seed=None, progress: b
 
     References
     ----------
-    Patefield, W. M. (1981), "Algorithm AS 159: An efficient method of generating random
-    R x C tables with given row and column totals", Applied Statistics 30(1), 91-97.
+    {ref:patefield1981}(1), 91-97.
 
-    Amorim, M. J. (2015), "On clustering stability", PhD thesis, ISCTE - University Institute
-    of Lisbon, ch. 4.
+    {ref:amorim2015}, ch. 4.
 
     Examples
     --------

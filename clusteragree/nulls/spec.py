@@ -28,6 +28,7 @@ import numbers
 
 import numpy as np
 
+from .._docs import fill_doc
 from .._moments.mi_variance import DEFAULT_MAX_SECONDS
 from .._validate import (check_bool, check_choice, check_positive_int, check_real, check_seed,
                          suggest)
@@ -43,6 +44,7 @@ DEFAULT_MAX_WORK = 10_000_000
 _REFERENCES = ("x", "y")
 
 
+@fill_doc
 @dataclass(frozen=True, repr=False)
 class NullSpec:
     """How the null law of an index is obtained: random model, method and their settings.
@@ -94,8 +96,7 @@ class NullSpec:
 
     References
     ----------
-    Gates, A. J. & Ahn, Y.-Y. (2017), "The impact of random models on clustering similarity",
-    Journal of Machine Learning Research 18.
+    {ref:gates2017}.
 
     Examples
     --------

@@ -12,6 +12,9 @@
   Gower-Legendre and Sokal-Sneath 2 refitted over the design, against the published ones and
   the exact identities (those two are the core's, ``clusteragree.nulls.approximations``).
 
-Amorim, M. J. (2015), "On clustering stability", PhD thesis, ISCTE - University Institute of
-Lisbon.
+{ref:amorim2015}.
 """
+
+from .._docs import fill
+
+__doc__ = fill(__doc__)

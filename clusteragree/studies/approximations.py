@@ -8,13 +8,10 @@ correction, are the core's: ``clusteragree.nulls.approximations``. This module r
 (``PUBLISHED``, ``PUBLISHED_MAX_ERROR``, ``IDENTITIES``, ``TARGETS``, ``QuadraticFit``,
 ``approximate_null_mean``, ``identity_null_mean``), so the study reads as one namespace.
 
-Albatineh, A. N. & Niewiadomska-Bugaj, M. (2011), "Correcting Jaccard and other similarity
-indices for chance agreement in cluster analysis", Advances in Data Analysis and
-Classification 5, 179-200, fitted their regressions on simulated data (500 objects, five
+{ref:albatineh2011}, fitted their regressions on simulated data (500 objects, five
 balanced clusters). Here ``design_null_means`` computes the null means over the design of
-Amorim, M. J. (2015), "On clustering stability", PhD thesis, ISCTE - University Institute of
-Lisbon, Ch.4 (K = 2, 3, 4 clusters, balanced or unbalanced weights, several n): exact where
-the exact law fits the budget, else Monte Carlo with a control variate. ``fit_approximations``
+{ref:amorim2015}, Ch.4 (K = 2, 3, 4 clusters, balanced or unbalanced weights, several n): exact
+where the exact law fits the budget, else Monte Carlo with a control variate. ``fit_approximations``
 refits the regressions on them (statsmodels OLS), ``approximation_errors`` compares the
 published fit, the refitted one, the identity plug-in and the identity with the delta method,
 and ``simulated_agreement`` with ``correlations`` relates the indices' null means, observed and
@@ -30,7 +27,7 @@ from numbers import Integral
 import numpy as np
 import pandas as pd
 
-from .._docs import fill_doc
+from .._docs import fill, fill_doc
 from .._validate import check_bool, check_choice, check_positive_int, check_real, check_seed
 from ..indices import GROUPS
 from ..nulls import NullSpec, null_distributions
@@ -40,6 +37,8 @@ from ..nulls.approximations import (IDENTITIES, PUBLISHED, PUBLISHED_MAX_ERROR, 
 from .grid import run_grid
 from .simulate import BALANCE, THESIS_WEIGHTS, random_margins
 from ..tables import margin_table
+
+__doc__ = fill(__doc__)
 
 __all__ = [
     "APPROACHES",
@@ -145,8 +144,7 @@ def margin_null_means(rows, cols, *, n_sim: int = 17_000, seed=None,
 
     References
     ----------
-    Amorim, M. J. (2015), "On clustering stability", PhD thesis, ISCTE - University Institute
-    of Lisbon, ch. 4 and Table 8.
+    {ref:amorim2015}, ch. 4 and Table 8.
 
     Examples
     --------
@@ -247,12 +245,9 @@ def design_null_means(reps: int = 10, n_values=(500, 800, 1100), ks=(2, 3, 4),
 
     References
     ----------
-    Amorim, M. J. (2015), "On clustering stability", PhD thesis, ISCTE - University Institute
-    of Lisbon, ch. 4, Table 9.
+    {ref:amorim2015}, ch. 4, Table 9.
 
-    Albatineh, A. N. & Niewiadomska-Bugaj, M. (2011), "Correcting Jaccard and other similarity
-    indices for chance agreement in cluster analysis", Advances in Data Analysis and
-    Classification 5, 179-200.
+    {ref:albatineh2011}.
 
     Examples
     --------
@@ -336,6 +331,7 @@ def _need_columns(frame, columns):
                          "them)")
 
 
+@fill_doc
 def fit_approximations(frame: pd.DataFrame, targets=TARGETS, confidence: float = 0.95) -> Refit:
     """Refit the published quadratic regressions of the null means.
 
@@ -374,12 +370,9 @@ def fit_approximations(frame: pd.DataFrame, targets=TARGETS, confidence: float =
 
     References
     ----------
-    Albatineh, A. N. & Niewiadomska-Bugaj, M. (2011), "Correcting Jaccard and other similarity
-    indices for chance agreement in cluster analysis", Advances in Data Analysis and
-    Classification 5, 179-200.
+    {ref:albatineh2011}.
 
-    Amorim, M. J. (2015), "On clustering stability", PhD thesis, ISCTE - University Institute
-    of Lisbon, eqs 19-21.
+    {ref:amorim2015}, eqs 19-21.
 
     Examples
     --------
@@ -646,8 +639,7 @@ def simulated_agreement(reps: int = 10, n_values=(500, 800, 1100), ks=(2, 3, 4),
 
     References
     ----------
-    Amorim, M. J. (2015), "On clustering stability", PhD thesis, ISCTE - University Institute
-    of Lisbon, ch. 4.
+    {ref:amorim2015}, ch. 4.
 
     Examples
     --------

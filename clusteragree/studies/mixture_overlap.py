@@ -1,9 +1,7 @@
 """Overlap of the components of a Gaussian mixture, as MixSim defines it.
 
-Maitra, R. & Melnykov, V. (2010), "Simulating data to study performance of finite mixture
-modeling and clustering algorithms", Journal of Computational and Graphical Statistics 19;
-Melnykov, V., Chen, W.-C. & Maitra, R. (2012), "MixSim: an R package for simulating data to
-study performance of clustering algorithms", Journal of Statistical Software 51.
+{ref:maitra2010};
+{ref:melnykov2012}.
 
 For a mixture with weights w_k, means mu_k and covariances S_k, the probability that an object
 of component i is classified to component j (by the larger of the two weighted densities) is
@@ -67,6 +65,10 @@ import numpy as np
 from scipy import integrate
 from scipy.linalg import cho_factor, cho_solve
 from scipy.special import ndtr
+
+from .._docs import fill, fill_doc
+
+__doc__ = fill(__doc__)
 
 __all__ = ["MixtureOverlap", "misclassification", "overlap", "quadratic_form_cdf"]
 
@@ -372,6 +374,7 @@ def _closed_form(w_from, w_to, distance):
     return float(ndtr((a - distance**2 / 2) / distance))
 
 
+@fill_doc
 def misclassification(weights, means, covariances, *, method: str = "auto") -> np.ndarray:
     """The misclassification probabilities omega_{j|i} of a Gaussian mixture.
 
@@ -404,11 +407,9 @@ def misclassification(weights, means, covariances, *, method: str = "auto") -> n
 
     References
     ----------
-    Maitra, R. & Melnykov, V. (2010), "Simulating data to study performance of finite mixture
-    modeling and clustering algorithms", Journal of Computational and Graphical Statistics 19.
+    {ref:maitra2010}.
 
-    Melnykov, V., Chen, W.-C. & Maitra, R. (2012), "MixSim: an R package for simulating data to
-    study performance of clustering algorithms", Journal of Statistical Software 51.
+    {ref:melnykov2012}.
 
     Examples
     --------
@@ -468,6 +469,7 @@ class MixtureOverlap:
     misclassification: np.ndarray
 
 
+@fill_doc
 def overlap(weights, means, covariances, *, method: str = "auto") -> MixtureOverlap:
     """Average and maximum pairwise overlap of a Gaussian mixture, as MixSim defines them.
 
@@ -499,11 +501,9 @@ def overlap(weights, means, covariances, *, method: str = "auto") -> MixtureOver
 
     References
     ----------
-    Maitra, R. & Melnykov, V. (2010), "Simulating data to study performance of finite mixture
-    modeling and clustering algorithms", Journal of Computational and Graphical Statistics 19.
+    {ref:maitra2010}.
 
-    Melnykov, V., Chen, W.-C. & Maitra, R. (2012), "MixSim: an R package for simulating data to
-    study performance of clustering algorithms", Journal of Statistical Software 51.
+    {ref:melnykov2012}.
 
     Examples
     --------

@@ -1,8 +1,7 @@
 """Shapes of the null laws of the paired indices across the thesis' design.
 
-Amorim, M. J. (2015), "On clustering stability", PhD thesis, ISCTE - University Institute of
-Lisbon, Ch.4 (Figures 2-3, Appendix C Tables 16-18), studied the laws of the eight indices of
-paired agreement under the null of agreement by chance (17,000 Patefield tables with the
+{ref:amorim2015}, Ch.4 (Figures 2-3, Appendix C Tables 16-18), studied the laws of the eight
+indices of paired agreement under the null of agreement by chance (17,000 Patefield tables with the
 observed margins) for K = 2, 3, 4 clusters and balanced or unbalanced cluster weights: balanced
 scenarios give right-skewed laws, unbalanced ones nearly symmetric and more dispersed laws.
 With a skewed null law the two usual chance adjustments disagree:
@@ -41,13 +40,15 @@ import numbers
 import numpy as np
 import pandas as pd
 
+from .._docs import fill, fill_doc
 from .._validate import check_bool, check_choice, check_positive_int, check_real
 from ..indices import TableIndex, get_index, resolve_indices
-from ..nulls import null_distributions
-from ..nulls._methods import get_model
+from ..nulls import get_model, null_distributions
 from .grid import keyed_seed, run_grid
 from .simulate import BALANCE, THESIS_N, THESIS_WEIGHTS, random_margins
 from ..tables import margin_table
+
+__doc__ = fill(__doc__)
 
 __all__ = [
     "ABBREVIATIONS",
@@ -103,6 +104,7 @@ def null_label(n_sim: int) -> str:
     return f"{get_model('perm').title}; {n_sim:,} Patefield tables"
 
 
+@fill_doc
 def law_shapes(samples, reference: float = 0.99, optimum=1.0) -> pd.DataFrame:
     """The shape of each of several laws given by samples, vectorised.
 
@@ -136,8 +138,7 @@ def law_shapes(samples, reference: float = 0.99, optimum=1.0) -> pd.DataFrame:
 
     References
     ----------
-    Amorim, M. J. (2015), "On clustering stability", PhD thesis, ISCTE - University Institute
-    of Lisbon, Ch.4 and App. C.
+    {ref:amorim2015}, Ch.4 and App. C.
 
     Examples
     --------
@@ -315,6 +316,7 @@ def cell_laws(k: int, balance: str, n: int | None = None, rep: int = 0, *, indic
     return _cell(k, balance, n, ss, names, n_sim)
 
 
+@fill_doc
 def null_shapes(ks=(2, 3, 4), balances=BALANCE, n_values=(500, 800, 1100), reps: int = 30,
                 indices="paired", n_sim: int = 17_000, seed: int | None = 1,
                 reference: float = 0.99, progress: bool = False) -> pd.DataFrame:
@@ -365,11 +367,9 @@ def null_shapes(ks=(2, 3, 4), balances=BALANCE, n_values=(500, 800, 1100), reps:
 
     References
     ----------
-    Amorim, M. J. (2015), "On clustering stability", PhD thesis, ISCTE - University Institute
-    of Lisbon, Ch.4 (Figures 2-3) and App. C Tables 16-18.
+    {ref:amorim2015}, Ch.4 (Figures 2-3) and App. C Tables 16-18.
 
-    Patefield, W. M. (1981), "Algorithm AS 159: An efficient method of generating random
-    R x C tables with given row and column totals", Applied Statistics 30(1), 91-97.
+    {ref:patefield1981}(1), 91-97.
 
     Examples
     --------
@@ -588,6 +588,7 @@ def summary_table(shapes: pd.DataFrame, k: int | None = None,
 _SEPARATIONS = ("poor", "moderate", "good")
 
 
+@fill_doc
 def thesis_null_table(k: int) -> pd.DataFrame:
     """The thesis' published Table 16 (K = 2), 17 (K = 3) or 18 (K = 4), quoted as printed.
 
@@ -611,8 +612,7 @@ def thesis_null_table(k: int) -> pd.DataFrame:
 
     References
     ----------
-    Amorim, M. J. (2015), "On clustering stability", PhD thesis, ISCTE - University Institute
-    of Lisbon, App. C Tables 16-18.
+    {ref:amorim2015}, App. C Tables 16-18.
 
     Examples
     --------

@@ -1,8 +1,7 @@
 """Scenarios of the thesis' simulation design: cluster weights, sizes and Gaussian mixtures.
 
-Amorim, M. J. (2015), "On clustering stability", PhD thesis, ISCTE - University Institute of
-Lisbon, Ch.4 Table 9: K in {2, 3, 4} latent groups (with p = K variables and n = 500, 800 and
-1100 objects), balanced or unbalanced weights, and three degrees of separation: average
+{ref:amorim2015}, Ch.4 Table 9: K in {2, 3, 4} latent groups (with p = K variables and n = 500, 800
+and 1100 objects), balanced or unbalanced weights, and three degrees of separation: average
 pairwise overlap about 0.6 (poorly), 0.15 (moderately) and 0.02 (well separated clusters);
 30 data sets in each of the 2 x 3 x 3 = 18 scenarios, 540 in all, generated with the R package
 MixSim (Melnykov, Chen & Maitra 2012, "MixSim: an R package for simulating data to study
@@ -46,10 +45,12 @@ import numpy as np
 import pandas as pd
 from scipy.optimize import brentq
 
-from .._docs import fill_doc
+from .._docs import fill, fill_doc
 from .._validate import check_choice, check_positive_int, check_real, check_seed
 from .grid import run_grid
 from .mixture_overlap import average_overlap_at, pair_terms
+
+__doc__ = fill(__doc__)
 
 __all__ = ["THESIS_WEIGHTS", "THESIS_N", "THESIS_OVERLAP", "BALANCE", "SEPARATION",
            "random_margins", "random_covariance", "mixture", "design", "simulate_row"]
@@ -116,8 +117,7 @@ def random_margins(k: int, balance: str, n: int | None = None, seed=None):
 
     References
     ----------
-    Amorim, M. J. (2015), "On clustering stability", PhD thesis, ISCTE - University Institute
-    of Lisbon, Ch.4 Table 9.
+    {ref:amorim2015}, Ch.4 Table 9.
 
     Examples
     --------
@@ -169,11 +169,9 @@ def random_covariance(p: int, seed=None, eccentricity: float = ECCENTRICITY) -> 
 
     References
     ----------
-    Maitra, R. & Melnykov, V. (2010), "Simulating data to study performance of finite mixture
-    modeling and clustering algorithms", Journal of Computational and Graphical Statistics 19.
+    {ref:maitra2010}.
 
-    Melnykov, V., Chen, W.-C. & Maitra, R. (2012), "MixSim: an R package for simulating data to
-    study performance of clustering algorithms", Journal of Statistical Software 51.
+    {ref:melnykov2012}.
 
     Examples
     --------
@@ -302,14 +300,11 @@ def mixture(k: int, balance: str, separation: str, n: int | None = None, p: int 
 
     References
     ----------
-    Amorim, M. J. (2015), "On clustering stability", PhD thesis, ISCTE - University Institute
-    of Lisbon, Ch.4 Table 9.
+    {ref:amorim2015}, Ch.4 Table 9.
 
-    Maitra, R. & Melnykov, V. (2010), "Simulating data to study performance of finite mixture
-    modeling and clustering algorithms", Journal of Computational and Graphical Statistics 19.
+    {ref:maitra2010}.
 
-    Melnykov, V., Chen, W.-C. & Maitra, R. (2012), "MixSim: an R package for simulating data to
-    study performance of clustering algorithms", Journal of Statistical Software 51.
+    {ref:melnykov2012}.
 
     Examples
     --------
@@ -363,6 +358,7 @@ DESIGN_COLUMNS = ("scenario", "balance", "k", "p", "n", "separation", "target_ov
                   "seed")
 
 
+@fill_doc
 def design(reps: int = 30, seed=1) -> pd.DataFrame:
     """The thesis' 540 data sets (Amorim 2015, Ch.4 Table 9), one row per data set.
 
@@ -393,8 +389,7 @@ def design(reps: int = 30, seed=1) -> pd.DataFrame:
 
     References
     ----------
-    Amorim, M. J. (2015), "On clustering stability", PhD thesis, ISCTE - University Institute
-    of Lisbon, Ch.4 Table 9.
+    {ref:amorim2015}, Ch.4 Table 9.
 
     Examples
     --------

@@ -1,7 +1,6 @@
 """Clustering stability: weighted cross-validation and subsampling stability with 13AGRI.
 
-**Weighted cross-validation** (Amorim, M. J. (2015), "On clustering stability", PhD thesis,
-ISCTE - University Institute of Lisbon, after Cardoso, Carvalho & Faceli (2010)). The n
+**Weighted cross-validation** ({ref:amorim2015}, after Cardoso, Carvalho & Faceli (2010)). The n
 objects are split 50/50 at random. A "training" clustering is fitted on a weighted sample in
 which the training half has unit weights and the test half quasi-zero weights (1e-10), and a
 "test" clustering the other way round; both are partitions of all n objects, and their
@@ -13,8 +12,7 @@ half's clusters over to the other. ``weighted_cv`` gives the table of one split,
 the indices over repeated splits; ``external_table`` the table of the clustering of all the data
 against known classes (external validity).
 
-**Subsampling stability** (Horta, D. & Campello, R. J. G. B. (2015), "Comparing hard and
-overlapping clusterings", Journal of Machine Learning Research 16, section 7.4, Algorithm 2).
+**Subsampling stability** ({ref:horta2015}, section 7.4, Algorithm 2).
 B subsamples of 80% of the objects are drawn without replacement (B = 100 in the paper), once
 for all numbers of clusters. For each k the algorithm (EM for Gaussian mixtures in the paper) is
 fitted on every subsample and gives memberships U^i (objects x clusters, ``predict_proba``) of
@@ -40,12 +38,15 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
+from .._docs import cite, fill, fill_doc
 from .._validate import check_bool, check_choice, check_positive_int, check_real, check_seed
 from ..inputs.labels import check_labels
 from ..indices import resolve_indices
 from ..inference import agreement
 from ..tables import ContingencyTable
 from ..inputs import crosstab
+
+__doc__ = fill(__doc__)
 
 __all__ = ["ALGORITHMS", "QUASI_ZERO", "StabilityResult", "weighted_cv", "external_table",
            "subsample_stability"]
@@ -59,10 +60,8 @@ QUASI_ZERO = 1e-10
 
 MEMBERSHIPS = ("auto", "proba", "hard")
 
-_AMORIM = ('Amorim, M. J. (2015), "On clustering stability", PhD thesis, ISCTE - University '
-           'Institute of Lisbon')
-_HORTA = ('Horta, D. & Campello, R. J. G. B. (2015), "Comparing hard and overlapping '
-          'clusterings", Journal of Machine Learning Research 16')
+_AMORIM = cite("amorim2015")
+_HORTA = cite("horta2015")
 
 
 # -- checks -----------------------------------------------------------------------------------
@@ -273,6 +272,7 @@ def _one_split(X, k, algorithm, rng, n_init) -> ContingencyTable:
     return crosstab(pd.Series(training, name="training"), pd.Series(testing, name="test"))
 
 
+@fill_doc
 def weighted_cv(X, k, algorithm="kmeans", seed=None, *, repeats=None,
                 indices=("adjusted_rand", "adjusted_mutual_info"), null=False, n_sim=None,
                 n_init=None, threads=1):
@@ -283,8 +283,7 @@ def weighted_cv(X, k, algorithm="kmeans", seed=None, *, repeats=None,
     clustering the other way round, and each assigns all n objects. Quasi-zero weights are the
     limit of leaving a half out, so each clustering is fitted on its half alone and assigns
     every object with ``predict``. The stability table is the contingency table of the two
-    partitions over all n objects (rows: training, columns: test). Amorim, M. J. (2015), "On
-    clustering stability", PhD thesis, ISCTE - University Institute of Lisbon (after Cardoso,
+    partitions over all n objects (rows: training, columns: test). {ref:amorim2015} (after Cardoso,
     Carvalho & Faceli, 2010).
 
     Parameters
@@ -334,8 +333,7 @@ def weighted_cv(X, k, algorithm="kmeans", seed=None, *, repeats=None,
 
     References
     ----------
-    Amorim, M. J. (2015), "On clustering stability", PhD thesis, ISCTE - University Institute
-    of Lisbon, Ch.4.
+    {ref:amorim2015}, Ch.4.
 
     Examples
     --------
@@ -405,6 +403,7 @@ def _describe(algorithm) -> str:
     return algorithm if isinstance(algorithm, str) else type(algorithm).__name__
 
 
+@fill_doc
 def external_table(X, y, k, algorithm="kmeans", seed=None, *, n_init=None,
                    threads=1) -> ContingencyTable:
     """External validity: known classes against the clusters fitted on all the data.
@@ -443,8 +442,7 @@ def external_table(X, y, k, algorithm="kmeans", seed=None, *, n_init=None,
 
     References
     ----------
-    Amorim, M. J. (2015), "On clustering stability", PhD thesis, ISCTE - University Institute
-    of Lisbon, Ch.4-5.
+    {ref:amorim2015}, Ch.4-5.
 
     Examples
     --------
@@ -480,6 +478,7 @@ def external_table(X, y, k, algorithm="kmeans", seed=None, *, n_init=None,
 
 # -- subsampling stability with 13AGRI --------------------------------------------------------
 
+@fill_doc
 @dataclass(frozen=True)
 class StabilityResult:
     """Subsampling stability over numbers of clusters (Horta & Campello 2015, Algorithm 2).
@@ -507,8 +506,7 @@ class StabilityResult:
 
     References
     ----------
-    Horta, D. & Campello, R. J. G. B. (2015), "Comparing hard and overlapping clusterings",
-    Journal of Machine Learning Research 16, section 7.4.
+    {ref:horta2015}, section 7.4.
 
     Examples
     --------
@@ -548,13 +546,13 @@ def _pairwise_agri(U: list[np.ndarray], hard: bool) -> np.ndarray:
     return out
 
 
+@fill_doc
 def subsample_stability(X, ks=range(2, 7), algorithm="em", *, n_subsamples=100, fraction=0.8,
                         seed=None, memberships="auto", n_init=None,
                         threads=1) -> StabilityResult:
     """Estimate the number of clusters by subsampling stability with 13AGRI.
 
-    Horta, D. & Campello, R. J. G. B. (2015), "Comparing hard and overlapping clusterings",
-    Journal of Machine Learning Research 16, section 7.4, Algorithm 2: draw ``n_subsamples``
+    {ref:horta2015}, section 7.4, Algorithm 2: draw ``n_subsamples``
     subsamples of ``fraction`` of the objects without replacement (100 and 80% in the paper),
     once for all k; for each k fit the algorithm on every subsample and compute memberships
     U^i of ALL objects; the stability is t_k = sum_(i<j) 13AGRI(U^i, U^j) / C(B, 2) and the
@@ -601,8 +599,7 @@ def subsample_stability(X, ks=range(2, 7), algorithm="em", *, n_subsamples=100, 
 
     References
     ----------
-    Horta, D. & Campello, R. J. G. B. (2015), "Comparing hard and overlapping clusterings",
-    Journal of Machine Learning Research 16, section 7.4.
+    {ref:horta2015}, section 7.4.
 
     Examples
     --------

@@ -1,9 +1,8 @@
 """Summaries of a study's results (``clusteragree.studies.study.run``) in the layouts of the thesis.
 
-Amorim, M. J. (2015), "On clustering stability", PhD thesis, ISCTE - University Institute of
-Lisbon: Ch.4 Table 9 (Spearman correlations of the adjusted indices with the design factors),
-Ch.5 Tables 2-3 (adjusted Rand and adjusted MIH, external validity and stability, averaged over
-the data sets of each scenario) and Table 4 (Pearson correlations between stability and
+{ref:amorim2015}: Ch.4 Table 9 (Spearman correlations of the adjusted indices with the design
+factors), Ch.5 Tables 2-3 (adjusted Rand and adjusted MIH, external validity and stability, averaged
+over the data sets of each scenario) and Table 4 (Pearson correlations between stability and
 external validity within each scenario; across scenarios the thesis reports r = 0.958 for MIH_a
 and 0.933 for Rand_a).
 
@@ -25,7 +24,10 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
+from .._docs import fill, fill_doc
 from .._validate import check_choice
+
+__doc__ = fill(__doc__)
 
 __all__ = ["SEPARATIONS", "paired_units", "scenario_table", "factor_correlations",
            "stability_validity", "algorithm_comparison"]
@@ -86,6 +88,7 @@ def paired_units(results: pd.DataFrame, index: str, center: str = "mean") -> pd.
     return wide.reset_index()
 
 
+@fill_doc
 def scenario_table(results: pd.DataFrame, index: str = "rand", center: str = "mean",
                    algorithm: str | None = None) -> pd.DataFrame:
     """The thesis' Ch.5 Tables 2-3: the adjusted index averaged over each scenario's data sets.
@@ -114,8 +117,7 @@ def scenario_table(results: pd.DataFrame, index: str = "rand", center: str = "me
 
     References
     ----------
-    Amorim, M. J. (2015), "On clustering stability", PhD thesis, ISCTE - University Institute
-    of Lisbon, Ch.5 Tables 2-3.
+    {ref:amorim2015}, Ch.5 Tables 2-3.
 
     Examples
     --------
@@ -137,6 +139,7 @@ def scenario_table(results: pd.DataFrame, index: str = "rand", center: str = "me
     return out.reindex(order, level="separation")
 
 
+@fill_doc
 def factor_correlations(results: pd.DataFrame, indices, table: str = "external",
                         center: str = "mean") -> pd.DataFrame:
     """Spearman correlations of each adjusted index with the design factors.
@@ -167,8 +170,7 @@ def factor_correlations(results: pd.DataFrame, indices, table: str = "external",
 
     References
     ----------
-    Amorim, M. J. (2015), "On clustering stability", PhD thesis, ISCTE - University Institute
-    of Lisbon, Ch.4 Table 9.
+    {ref:amorim2015}, Ch.4 Table 9.
 
     Spearman, C. (1904), "The proof and measurement of association between two things",
     American Journal of Psychology 15.
@@ -197,6 +199,7 @@ def factor_correlations(results: pd.DataFrame, indices, table: str = "external",
     return pd.DataFrame(rows)
 
 
+@fill_doc
 def stability_validity(results: pd.DataFrame, index: str, center: str = "mean"):
     """Pearson correlations between stability and external validity (both adjusted).
 
@@ -227,8 +230,7 @@ def stability_validity(results: pd.DataFrame, index: str, center: str = "mean"):
 
     References
     ----------
-    Amorim, M. J. (2015), "On clustering stability", PhD thesis, ISCTE - University Institute
-    of Lisbon, Ch.5 Table 4.
+    {ref:amorim2015}, Ch.5 Table 4.
 
     Examples
     --------
