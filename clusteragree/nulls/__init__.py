@@ -35,7 +35,8 @@ from ._methods import NullMethod, Model
 from .distribution import NullDistribution, n_sim_for
 from .engine import null_distribution, null_distributions, plan, run
 from .spec import NullSpec
-from .exact import DEFAULT_MAX_TABLES, count_tables, enumerate_tables, statistic_law
+from .enumeration import DEFAULT_MAX_TABLES, count_tables, enumerate_tables
+from .network import statistic_law
 from .hypergeometric import index_moments, moments_of_s
 from .patefield import DEFAULT_N_SIM, random_tables
 

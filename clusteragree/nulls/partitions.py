@@ -57,7 +57,8 @@ from .._moments.combinatorics import log_bell, log_binomial, log_stirling2
 from .._moments.cells import expected_mi_of_sizes
 from ._methods import PARTITION_MODELS, NullMethod, register_method
 from ._request import sampled_laws
-from .exact import count_tables, enumerate_tables, estimate_dp_work, statistic_law
+from .enumeration import count_tables, enumerate_tables
+from .network import estimate_dp_work, statistic_law
 
 __all__ = ["Side", "sides_of", "block_size_law", "mean_sums", "random_partitions",
            "random_model_chunks", "profile_pairs", "exact_partition_laws", "DEFAULT_N_SIM"]

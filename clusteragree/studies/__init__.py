@@ -1,12 +1,13 @@
 """The thesis' studies, built on the core (tables, indices, nulls, inference):
 
-* ``grid``: the design-grid runner (cells x replications, their seeds, one progress bar) that
-  ``simulate.design``, ``null_shapes`` and ``approximations`` share;
+* ``grid``: the one runner of every study: the design grid (cells x replications, their seeds,
+  one progress bar) that ``simulate.design``, ``null_shapes`` and ``approximations`` share, and
+  the execution of tasks serially, in local processes or on Dask (``run_tasks``, ``study``'s);
 * ``simulate``: the 540-data-set simulation design and its Gaussian mixtures;
 * ``mixture_overlap``: the overlap of a mixture's components (MixSim's definition);
 * ``stability``: weighted cross-validation and subsampling stability;
-* ``study``: the design x algorithms x indices runner (serial, processes or Dask), with its
-  resumable folder; ``study_results``: its summaries in the thesis' tables;
+* ``study``: the design x algorithms x indices study (its units run by ``grid.run_tasks``),
+  with its resumable folder; ``study_results``: its summaries in the thesis' tables;
 * ``null_shapes``: the shapes of the paired indices' null laws across the design;
 * ``approximations``: the regression approximations of the null means of Jaccard,
   Gower-Legendre and Sokal-Sneath 2 refitted over the design, against the published ones and

@@ -1,6 +1,7 @@
-"""One runner for the studies' design grids: the cells of a design (every combination of its
-factors' levels), each replicated ``reps`` times, each replication with its own seed derived
-from one seed, run in order under one progress bar.
+"""One runner for every study: the cells of a design grid (every combination of its factors'
+levels, each replicated ``reps`` times, each replication with its own seed derived from one
+seed), and the execution of a study's tasks serially, in local processes or on a Dask cluster,
+under one progress bar (``run_tasks``).
 
 The cells come in the order of nested loops over the factors as given, the first outermost,
 with the replications innermost:
@@ -34,15 +35,24 @@ True
 
 from __future__ import annotations
 
+import ctypes
 import itertools
-from collections.abc import Callable, Mapping
+import multiprocessing
+import os
+import signal
+import sys
+import threading
+import time
+from collections.abc import Callable, Iterable, Mapping
+from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass
 
 import numpy as np
 
 from .._validate import check_bool, check_choice, check_positive_int, check_seed
 
-__all__ = ["Cell", "SEEDINGS", "grid_cells", "keyed_seed", "root_seed", "run_grid"]
+__all__ = ["Cell", "SEEDINGS", "grid_cells", "keyed_seed", "root_seed", "run_grid",
+           "run_tasks"]
 
 #: The seed derivations of ``grid_cells``: by position ("spawn") or by the cell's levels.
 SEEDINGS = ("spawn", "keyed")
@@ -163,8 +173,105 @@ def run_grid(work: Callable[[Cell], object], factors: Mapping, reps: int = 1, se
         raise TypeError(f"work must be a function of a Cell, got {work!r}")
     progress = check_bool(progress, "progress")
     cells = grid_cells(factors, reps, seed, seeding=seeding, key=key)
+    return run_tasks(work, cells, progress=progress, desc=desc, unit=unit)
+
+
+def run_tasks(work: Callable, items: Iterable, args: tuple = (), *, client=None,
+              processes: int | None = None, progress: bool = False, desc: str = "tasks",
+              unit: str = "task", done: Callable | None = None):
+    """``work(item, *args)`` for every item: in order in this process, in ``processes``
+    local processes (``processes > 1``), or on the Dask cluster ``client``, with one progress
+    bar (tqdm; ``desc``, ``unit``) when ``progress`` is True.
+
+    Without ``done``, returns the results in the items' order. With ``done``, calls
+    ``done(item, result)`` as each task finishes (in the order they finish: a study writes
+    each unit's file then, so an interrupted study keeps what is done) and returns None. An
+    interruption drops the queued tasks of the local processes; the workers end when this
+    process ends, even when it is killed.
+
+    >>> run_tasks(lambda x, k: x * k, [1, 2, 3], (10,))
+    [10, 20, 30]
+    """
+    items = list(items)
+    results: dict[int, object] = {}
+
+    def finish(i, result):
+        if done is None:
+            results[i] = result
+        else:
+            done(items[i], result)
+        bar.update()
+
+    bar = None
+    try:
+        if client is not None:
+            from dask.distributed import as_completed as dask_completed
+
+            futures = {client.submit(work, item, *args, pure=False): i
+                       for i, item in enumerate(items)}
+            bar = _bar(len(items), progress, desc, unit)
+            for fut in dask_completed(futures):
+                finish(futures[fut], fut.result())
+        elif processes is not None and processes > 1:
+            pool = ProcessPoolExecutor(max_workers=processes, mp_context=_pool_context(),
+                                       initializer=_worker_init, initargs=(os.getpid(),))
+            try:
+                futures = {pool.submit(work, item, *args): i for i, item in enumerate(items)}
+                bar = _bar(len(items), progress, desc, unit)  # after the workers start: no
+                for fut in as_completed(futures):              # thread is forked
+                    finish(futures[fut], fut.result())
+            except BaseException:  # interrupted: drop the queued tasks, keep what is done
+                pool.shutdown(wait=True, cancel_futures=True)
+                raise
+            pool.shutdown()
+        else:
+            bar = _bar(len(items), progress, desc, unit)
+            for i, item in enumerate(items):
+                finish(i, work(item, *args))
+    finally:
+        if bar is not None:
+            bar.close()
+    return [results[i] for i in range(len(items))] if done is None else None
+
+
+def _bar(total: int, progress: bool, desc: str, unit: str):
+    """A tqdm bar (in a notebook, its widget), or a disabled one that shows nothing."""
     if progress:
         from tqdm.auto import tqdm
+    else:
+        from tqdm import tqdm
+    return tqdm(total=total, desc=desc, unit=unit, disable=not progress)
 
-        cells = tqdm(cells, desc=desc, unit=unit)
-    return [work(cell) for cell in cells]
+
+_PR_SET_PDEATHSIG = 1  # linux/prctl.h
+
+
+def _pool_context():
+    """Workers are children of this process on every platform (``fork`` on Linux, where the
+    kernel can end them with it; ``spawn`` elsewhere), never of a fork server, so that a
+    worker's parent is the study's process."""
+    return multiprocessing.get_context("fork" if sys.platform.startswith("linux") else "spawn")
+
+
+def _worker_init(parent: int) -> None:
+    """Tie a pool worker's life to the study's process ``parent``: on Linux the kernel sends
+    it SIGKILL when the parent dies (``prctl(PR_SET_PDEATHSIG)``); everywhere a watchdog
+    thread ends it within a second of the parent's death; and a worker whose parent died
+    before this ran ends at once."""
+    if sys.platform.startswith("linux"):
+        try:  # the process's own symbols include the C library's prctl
+            ctypes.CDLL(None, use_errno=True).prctl(_PR_SET_PDEATHSIG, int(signal.SIGKILL),
+                                                    0, 0, 0)
+        except (OSError, AttributeError):  # pragma: no cover - no prctl: the watchdog remains
+            pass
+    if os.getppid() != parent:  # the parent died before the death signal was armed
+        os._exit(1)
+    threading.Thread(target=_watch_parent, args=(parent,), name="clusteragree-parent-watch",
+                     daemon=True).start()
+
+
+def _watch_parent(parent: int, interval: float = 1.0) -> None:
+    while True:
+        time.sleep(interval)
+        if os.getppid() != parent:  # orphaned: adopted by another process
+            os._exit(1)

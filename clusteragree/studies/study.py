@@ -31,20 +31,13 @@ Lisbon, Ch.4-5 (the design, weighted cross-validation, IADJUST).
 
 from __future__ import annotations
 
-import ctypes
 import hashlib
 import io
 import json
-import multiprocessing
 import os
 import re
-import signal
-import sys
 import tempfile
-import threading
-import time
 import warnings
-from concurrent.futures import ProcessPoolExecutor, as_completed
 from pathlib import Path
 
 import numpy as np
@@ -53,6 +46,7 @@ import pandas as pd
 from .._validate import check_bool, check_choice, check_positive_int
 from ..indices import resolve_indices
 from ..results import FLOAT_COLUMNS, INT_COLUMNS, RESULT_COLUMNS
+from .grid import run_tasks
 
 __all__ = ["run", "run_unit", "units", "quick_design", "load_results", "THESIS_RESULTS",
            "ALGORITHMS", "DEFAULT_INDICES", "KEYS", "RECORD", "StudyWarning"]
@@ -707,84 +701,18 @@ def run(design: pd.DataFrame, algorithms=ALGORITHMS, indices=DEFAULT_INDICES,
 
 # -- executing the units ------------------------------------------------------------------------
 
-_PR_SET_PDEATHSIG = 1  # linux/prctl.h
-
-
-def _pool_context():
-    """Workers are children of this process on every platform (``fork`` on Linux, where the
-    kernel can end them with it; ``spawn`` elsewhere), never of a fork server, so that a
-    worker's parent is the study's process."""
-    return multiprocessing.get_context("fork" if sys.platform.startswith("linux") else "spawn")
-
-
-def _worker_init(parent: int) -> None:
-    """Tie a pool worker's life to the study's process ``parent``: on Linux the kernel sends
-    it SIGKILL when the parent dies (``prctl(PR_SET_PDEATHSIG)``); everywhere a watchdog
-    thread ends it within a second of the parent's death; and a worker whose parent died
-    before this ran ends at once."""
-    if sys.platform.startswith("linux"):
-        try:  # the process's own symbols include the C library's prctl
-            ctypes.CDLL(None, use_errno=True).prctl(_PR_SET_PDEATHSIG, int(signal.SIGKILL),
-                                                    0, 0, 0)
-        except (OSError, AttributeError):  # pragma: no cover - no prctl: the watchdog remains
-            pass
-    if os.getppid() != parent:  # the parent died before the death signal was armed
-        os._exit(1)
-    threading.Thread(target=_watch_parent, args=(parent,), name="clusteragree-parent-watch",
-                     daemon=True).start()
-
-
-def _watch_parent(parent: int, interval: float = 1.0) -> None:
-    while True:
-        time.sleep(interval)
-        if os.getppid() != parent:  # orphaned: adopted by another process
-            os._exit(1)
-
-
 def _execute(todo, args, client, processes, progress, folder, record):
-    from tqdm import tqdm
-
+    """Run the units (``grid.run_tasks``): each unit's rows written to its file as it finishes
+    (with ``folder``), else returned in the order the units finish."""
     results = []
-    bar = None
 
     def done(unit, frame):
         if folder is not None:
             _write_unit(frame, folder / f"unit-{unit['unit']}.csv", record["settings_id"])
         else:
             results.append(frame)
-        bar.update()
 
-    def start():
-        return tqdm(total=len(todo), desc="units", disable=not progress)
-
-    if not todo:
-        return results
-    try:
-        if client is not None:
-            from dask.distributed import as_completed as dask_completed
-
-            futures = {client.submit(run_unit, u, *args, pure=False): u
-                       for u in todo}
-            bar = start()
-            for fut in dask_completed(futures):
-                done(futures[fut], fut.result())
-        elif processes is not None and processes > 1:
-            pool = ProcessPoolExecutor(max_workers=processes, mp_context=_pool_context(),
-                                       initializer=_worker_init, initargs=(os.getpid(),))
-            try:
-                futures = {pool.submit(run_unit, u, *args): u for u in todo}
-                bar = start()  # after the workers are started: no thread is forked
-                for fut in as_completed(futures):
-                    done(futures[fut], fut.result())
-            except BaseException:  # interrupted: drop the queued units, keep what is written
-                pool.shutdown(wait=True, cancel_futures=True)
-                raise
-            pool.shutdown()
-        else:
-            bar = start()
-            for u in todo:
-                done(u, run_unit(u, *args))
-    finally:
-        if bar is not None:
-            bar.close()
+    if todo:
+        run_tasks(run_unit, todo, args, client=client, processes=processes, progress=progress,
+                  desc="units", unit="unit", done=done)
     return results

@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 
 import clusteragree as ca
 from clusteragree._moments.mari import fixed_margin_moments
-from clusteragree.nulls.exact import count_tables, enumerate_tables
+from clusteragree.nulls.enumeration import count_tables, enumerate_tables
 from clusteragree.nulls.hypergeometric import moments_of_s
 
 KEYS = ("mean_numerator", "var_numerator", "mean_denominator", "var_denominator",

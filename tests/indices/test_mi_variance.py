@@ -33,7 +33,7 @@ from clusteragree._moments.mi_variance import (
     variance_of_power_sum_bound,
     variance_work,
 )
-from clusteragree.nulls.exact import count_tables
+from clusteragree.nulls.enumeration import count_tables
 
 U = 2.0 ** -53
 

@@ -22,7 +22,7 @@ from clusteragree._moments.mi_variance import (power_sum_scale, variance_of_powe
                                                variance_of_power_sum_bound,
                                                variance_of_tsallis_sum_bound)
 from clusteragree.indices.tsallis import expected_power_sum, power_sum_moments
-from clusteragree.nulls.exact import count_tables, enumerate_tables
+from clusteragree.nulls.enumeration import count_tables, enumerate_tables
 
 tables = st.tuples(st.integers(2, 4), st.integers(2, 4)).flatmap(
     lambda kq: st.lists(st.lists(st.integers(0, 12), min_size=kq[1], max_size=kq[1]),

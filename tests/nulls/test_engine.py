@@ -14,7 +14,7 @@ from clusteragree.intervals import resampling_generator
 from clusteragree.inference import RESULT_COLUMNS
 from clusteragree.nulls import NullMethod, register_method
 from clusteragree.nulls._methods import unregister_method
-from clusteragree.nulls.exact import _count_sorted_states, estimate_dp_work
+from clusteragree.nulls.network import _count_sorted_states, estimate_dp_work
 
 TAB = ca.ContingencyTable([[30, 20], [10, 20]])
 RNG = np.random.default_rng(2)
@@ -277,10 +277,10 @@ def test_auto_under_a_random_partition_model_is_decided_per_group_too():
 def _largest_step(monkeypatch, rows, cols, statistic):
     """The entries of the programme's largest step, times the key length, counted as the
     programme merges them."""
-    from clusteragree.nulls import exact
+    from clusteragree.nulls import network
 
     added, alive = {}, []  # alive: a step's object keeps its id while the programme runs
-    for cls in (exact._RunningSums, exact._DenseSums):
+    for cls in (network._RunningSums, network._DenseSums):
         def add(self, cols, probs, _orig=cls.add):
             if id(self) not in added:  # a freed step's id could be reused by the next step,
                 alive.append(self)     # whose entries would then be counted with its own
@@ -289,7 +289,7 @@ def _largest_step(monkeypatch, rows, cols, statistic):
         monkeypatch.setattr(cls, "add", add)
     ca.nulls.statistic_law(rows, cols, statistic, max_work=10**12)
     top = max(max(rows), max(cols))
-    width = 1 if statistic == "s" else len(exact._primes_upto(top))
+    width = 1 if statistic == "s" else len(network._primes_upto(top))
     return max(added.values()) * width
 
 
@@ -326,7 +326,7 @@ def test_the_estimate_is_not_below_the_largest_step(monkeypatch):
 def test_compositions_up_to_exchangeable_rows_match_a_brute_force_count():
     import itertools
 
-    from clusteragree.nulls.exact import _first_column_orbits
+    from clusteragree.nulls.network import _first_column_orbits
 
     for caps, total in [([5, 5, 5], 6), ([50, 50, 50], 38), ([4, 4, 2, 2, 2], 5),
                         ([6] * 6, 6), ([10, 10, 3], 9), ([1, 1, 1, 1], 2), ([7, 3], 4)]:

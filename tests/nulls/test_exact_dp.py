@@ -17,7 +17,7 @@ from scipy.special import gammaln
 
 from clusteragree._moments.combinatorics import compositions
 from clusteragree.nulls import statistic_law
-from clusteragree.nulls.exact import _increments, _merge, estimate_dp_work
+from clusteragree.nulls.network import _increments, _merge, estimate_dp_work
 
 
 def reference_law(rows, cols, statistic):

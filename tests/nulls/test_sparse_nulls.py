@@ -14,7 +14,7 @@ import pytest
 from scipy import stats
 
 import clusteragree as ca
-from clusteragree.nulls.exact import statistic_law
+from clusteragree.nulls.network import statistic_law
 from clusteragree.nulls.sparse import permuted_cell_counts
 
 

@@ -21,6 +21,7 @@ from clusteragree.reports.memory import read_memory_clusterings, write_memory_in
 from clusteragree.reports.runner import REPORTS, report_parameters
 
 rp = importlib.import_module("clusteragree.reports.runner")  # the module, not ca.report
+render = importlib.import_module("clusteragree.reports.render")  # where the notebook runs
 
 
 def _small_runs(n=120, seed=3):
@@ -88,7 +89,7 @@ BAD = [
 @pytest.mark.parametrize("kwargs, exc, message", BAD)
 def test_bad_input_is_refused_before_the_notebook_runs(kwargs, exc, message, monkeypatch,
                                                         tmp_path):
-    monkeypatch.setattr(rp, "_execute",
+    monkeypatch.setattr(render, "_execute",
                         lambda *a, **k: pytest.fail("the notebook was started"))
     start = time.perf_counter()
     with pytest.raises(exc, match=message):
@@ -99,7 +100,7 @@ def test_bad_input_is_refused_before_the_notebook_runs(kwargs, exc, message, mon
 
 def test_a_file_with_a_missing_label_or_a_bad_column_is_refused_naming_it(tmp_path,
                                                                            monkeypatch):
-    monkeypatch.setattr(rp, "_execute",
+    monkeypatch.setattr(render, "_execute",
                         lambda *a, **k: pytest.fail("the notebook was started"))
     path = tmp_path / "runs.csv"
     path.write_text("cls,a,b\nx,1,1\ny,2,\nx,1,2\n")
@@ -112,7 +113,7 @@ def test_a_file_with_a_missing_label_or_a_bad_column_is_refused_naming_it(tmp_pa
 
 
 def test_cli_refuses_a_bad_reference_in_one_line(capsys, monkeypatch):
-    monkeypatch.setattr(rp, "_execute", lambda *a, **k: pytest.fail("notebook started"))
+    monkeypatch.setattr(render, "_execute", lambda *a, **k: pytest.fail("notebook started"))
     with pytest.raises(SystemExit) as stop:
         cli.main(["report", "clusterings", "-p", "reference=klass", "-p",
                   "columns=kmeans_3,gmm_3"])

@@ -106,8 +106,8 @@ def test_cli_refuses_an_unreadable_file_before_the_notebook(name, content, probl
                                                              capsys, monkeypatch):
     from clusteragree import cli
 
-    runner = importlib.import_module("clusteragree.reports.runner")
-    monkeypatch.setattr(runner, "_execute", lambda *a, **k: pytest.fail("notebook started"))
+    render = importlib.import_module("clusteragree.reports.render")
+    monkeypatch.setattr(render, "_execute", lambda *a, **k: pytest.fail("notebook started"))
     path = tmp_path / "given.csv"
     path.write_bytes(content)
     argv = ["report", "-p", f"{name}={path}", "-o", str(tmp_path / "r.html")]

@@ -18,6 +18,7 @@ from clusteragree.reports.memory import (inputs_folder, publish_memory_inputs,
                                          read_memory_inputs, write_memory_inputs)
 
 rp = importlib.import_module("clusteragree.reports.runner")
+render = importlib.import_module("clusteragree.reports.render")  # where the notebook runs
 X, SPECIES = ca.load_dataset("iris")
 CLUSTERS = pd.Series(np.r_[np.zeros(50, int), np.ones(45, int), np.full(55, 2)],
                      name="cluster")
@@ -89,7 +90,7 @@ def test_series_are_paired_by_their_index_in_the_written_file(tmp_path):
 ])
 def test_bad_in_memory_inputs_are_refused_before_the_notebook(kwargs, message, tmp_path,
                                                               monkeypatch):
-    monkeypatch.setattr(rp, "_execute", lambda *a, **k: pytest.fail("notebook started"))
+    monkeypatch.setattr(render, "_execute", lambda *a, **k: pytest.fail("notebook started"))
     kwargs = dict(kwargs)
     name = kwargs.pop("name", "agreement")
     with pytest.raises((ValueError, TypeError), match=message):
@@ -106,9 +107,9 @@ def _fake_render(monkeypatch, seen, fail=False):
             raise rp.ReportError("the report failed in cell 3")
         out.write_text("{}")
 
-    monkeypatch.setattr(rp, "_execute", execute)
-    monkeypatch.setattr(rp, "_normalise", lambda path: None)
-    monkeypatch.setattr(rp, "_render_html", lambda path, code: "<head></head><body></body>")
+    monkeypatch.setattr(render, "_execute", execute)
+    monkeypatch.setattr(render, "_normalise", lambda path: None)
+    monkeypatch.setattr(render, "_render_html", lambda path, code: "<head></head><body></body>")
 
 
 def test_inputs_go_beside_the_report_and_a_failed_report_keeps_the_earlier_ones(tmp_path,

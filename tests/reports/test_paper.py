@@ -15,7 +15,7 @@ import pytest
 import clusteragree as ca
 from clusteragree.reports import clusterings as report
 from clusteragree.reports import helpers as reporting
-from clusteragree.reports import runner
+from clusteragree.reports import render
 from clusteragree.reports.helpers import FIGURE_DPI, PAPER_FONT, PAPER_WIDTH
 
 STATLOG = ca.load_dataset("statlog_em")
@@ -27,7 +27,7 @@ TWELVE = ["rand", "gower_legendre", "jaccard", "czekanowski", "goodman_kruskal",
 
 def _text_width() -> float:
     """The printed page's text width in inches: A4 less the stylesheet's side margins."""
-    (page,) = re.findall(r"@page\s*\{([^}]*)\}", runner._PRINT_CSS)
+    (page,) = re.findall(r"@page\s*\{([^}]*)\}", render._PRINT_CSS)
     assert "size: A4" in page
     side = float(re.search(r"margin: [\d.]+mm ([\d.]+)mm", page).group(1))
     return (210 - 2 * side) / 25.4
@@ -121,7 +121,7 @@ def test_a_12_by_12_heatmap_writes_values_that_fit_its_cells(paper):
 
 def _declarations(selector: str) -> str:
     (body,) = re.findall(r"(?m)^" + re.escape(selector) + r"\s*\{([^}]*)\}",
-                         runner._PRINT_CSS)
+                         render._PRINT_CSS)
     return body
 
 
@@ -137,7 +137,7 @@ def test_the_print_stylesheet_prints_figures_at_their_size_within_the_text_width
     table = _declarations(".jp-OutputArea-output table")
     assert float(re.search(r"font-size: ([\d.]+)pt", table).group(1)) >= 8
     assert "white-space: normal" in _declarations(".jp-OutputArea-output th")
-    assert ".jp-MarkdownCell {" not in runner._PRINT_CSS, "no text cell kept whole with the next"
+    assert ".jp-MarkdownCell {" not in render._PRINT_CSS, "no text cell kept whole with the next"
 
 
 def _cells(*cells: str) -> str:
@@ -162,16 +162,16 @@ def test_text_is_kept_with_a_figure_when_short_and_headings_with_what_follows():
     short text before a figure are kept with what follows."""
     from bs4 import BeautifulSoup
 
-    long_text = "<p>" + "word " * (runner.SHORT_TEXT // 4) + "</p>"
-    page = runner._self_contained(_cells(
+    long_text = "<p>" + "word " * (render.SHORT_TEXT // 4) + "</p>"
+    page = render._self_contained(_cells(
         _markdown("<h2>Short</h2><p>Two lines.</p>"), _output("<img src='a.png'/>"),
         _markdown(f"<h2>Long</h2>{long_text}"), _output("<img src='b.png'/>"),
         _markdown("<h2>Table</h2><p>Two lines.</p>"), _output("<table></table>"),
         _markdown("<h2>Reading</h2>"), _output("<ul><li>a finding</li></ul>")))
-    kept = [runner.KEEP_WITH_NEXT in cell.get("class", [])
+    kept = [render.KEEP_WITH_NEXT in cell.get("class", [])
             for cell in BeautifulSoup(page, "html.parser").select(".jp-MarkdownCell")]
     assert kept == [True, False, False, True]
-    assert f".{runner.KEEP_WITH_NEXT} {{ break-after: avoid; }}" in runner._PRINT_CSS
+    assert f".{render.KEEP_WITH_NEXT} {{ break-after: avoid; }}" in render._PRINT_CSS
 
 
 @pytest.mark.slow  # papermill and WeasyPrint: seconds

@@ -23,6 +23,8 @@ from clusteragree.reports.runner import (REPORTS, Report, ReportError, coerce_pa
                                  notebooks_dir, read_fingerprint, report_parameters)
 
 rp = importlib.import_module("clusteragree.reports.runner")  # the module (ca.report is the function)
+render = importlib.import_module("clusteragree.reports.render")  # where the notebook runs
+catalogue = importlib.import_module("clusteragree.reports.catalogue")  # the notebooks folder
 ROOT = Path(__file__).resolve().parents[2]
 NAMES = list(REPORTS)
 
@@ -210,7 +212,7 @@ def test_bad_input_is_refused_before_work(kwargs, exc, message, monkeypatch):
     def no_kernel(*a, **k):
         raise AssertionError("the notebook was started")
 
-    monkeypatch.setattr(rp, "_execute", no_kernel)
+    monkeypatch.setattr(render, "_execute", no_kernel)
     kwargs = dict(kwargs)
     name = kwargs.pop("name", "agreement")
     start = time.perf_counter()
@@ -223,7 +225,7 @@ def test_bad_input_is_refused_before_work(kwargs, exc, message, monkeypatch):
 def test_a_law_too_large_is_refused_in_the_reports_terms(name, monkeypatch):
     """Issue 33: a refused method='exact' told the report's user to "raise max_work", which
     no report takes; the refusal names the report's own way out."""
-    monkeypatch.setattr(rp, "_execute", lambda *a, **k: pytest.fail("notebook started"))
+    monkeypatch.setattr(render, "_execute", lambda *a, **k: pytest.fail("notebook started"))
     with pytest.raises(ValueError, match="exact law") as err:
         ca.report(name, method="exact")
     text = str(err.value)
@@ -245,7 +247,7 @@ def test_a_law_too_large_is_refused_in_the_reports_terms(name, monkeypatch):
     (["report", "--quick", "-p", "quick=no"], "--quick contradicts -p quick=no"),
 ])
 def test_cli_errors_exit_2_with_one_line(argv, message, capsys, monkeypatch):
-    monkeypatch.setattr(rp, "_execute", lambda *a, **k: pytest.fail("notebook started"))
+    monkeypatch.setattr(render, "_execute", lambda *a, **k: pytest.fail("notebook started"))
     with pytest.raises(SystemExit) as stop:
         cli.main(argv)
     assert stop.value.code == 2
@@ -269,7 +271,7 @@ def test_quick_never_overrides_a_parameter_given(name, given, expected, tmp_path
         seen.append(params)
         raise ReportError("stopped before the kernel")
 
-    monkeypatch.setattr(rp, "_execute", record)
+    monkeypatch.setattr(render, "_execute", record)
     with pytest.raises(ReportError):
         ca.report(name, output=tmp_path / "r.html", quick=True, **given)
     argv = ["report", name, "--quick", "-o", str(tmp_path / "c.html")]
@@ -347,8 +349,8 @@ def test_progress_lines_for_a_log():
     from tqdm import tqdm
 
     stream = io.StringIO()
-    options = rp._progress_bar("lines", "demo")
-    options.update(file=rp._ProgressLines(stream), mininterval=0)
+    options = render._progress_bar("lines", "demo")
+    options.update(file=render._ProgressLines(stream), mininterval=0)
     bar = tqdm(total=3, **options)
     for _ in range(3):
         bar.update(1)
@@ -357,7 +359,7 @@ def test_progress_lines_for_a_log():
     assert [line.split(", ")[0] for line in lines] == [
         f"clusteragree report demo: cell {i} of 3" for i in range(4)]
     assert "\r" not in stream.getvalue()
-    assert rp._progress_bar(True, "demo") is True and rp._progress_bar(False, "demo") is False
+    assert render._progress_bar(True, "demo") is True and render._progress_bar(False, "demo") is False
 
 
 # -- a failing cell: the command fails, names the cell, and writes nothing ------------------
@@ -372,7 +374,7 @@ def test_failing_cell_names_the_cell_and_leaves_no_report(tmp_path, monkeypatch)
     nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3",
                                  "language": "python"}
     nbformat.write(nb, str(tmp_path / "broken.ipynb"))
-    monkeypatch.setattr(rp, "notebooks_dir", lambda: tmp_path)
+    monkeypatch.setattr(catalogue, "notebooks_dir", lambda: tmp_path)
     monkeypatch.setitem(REPORTS, "broken", Report("broken", "broken.ipynb", "fails"))
     out = tmp_path / "out" / "broken.html"
     out.parent.mkdir()

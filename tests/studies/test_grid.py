@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from clusteragree.studies import approximations, null_shapes, simulate
-from clusteragree.studies.grid import Cell, grid_cells, keyed_seed, root_seed, run_grid
+from clusteragree.studies.grid import Cell, grid_cells, keyed_seed, root_seed, run_grid, run_tasks
 
 FACTORS = {"k": [2, 3, 4], "balance": ["balanced", "unbalanced"], "n": [60, 90]}
 
@@ -148,3 +148,20 @@ def test_the_studies_draw_their_seeds_from_the_runner():
 def test_bad_arguments_are_refused_by_name(call, error, match):
     with pytest.raises(error, match=match):
         call()
+
+
+def _square_plus(item, k):
+    return item * item + k
+
+
+def test_one_task_runner_gives_the_same_results_serially_and_in_processes():
+    """``run_tasks`` is the one runner of the studies: the results in the items' order
+    whichever executor runs them, and ``done`` called once per item as each finishes."""
+    items = list(range(7))
+    serial = run_tasks(_square_plus, items, (3,))
+    assert serial == [i * i + 3 for i in items]
+    assert run_tasks(_square_plus, items, (3,), processes=2) == serial
+    seen = {}
+    assert run_tasks(_square_plus, items, (3,), processes=2,
+                     done=lambda item, res: seen.setdefault(item, res)) is None
+    assert seen == dict(zip(items, serial))

@@ -507,8 +507,8 @@ def test_a_worker_whose_parent_already_died_ends_at_once():
     """The race the death signal cannot cover: a worker started, its parent died before the
     signal was armed. Here the 'parent' pid is not this process's parent."""
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    res = subprocess.run([sys.executable, "-c", "from clusteragree.studies import study; "
-                          "study._worker_init(-1); print('still here')"],
+    res = subprocess.run([sys.executable, "-c", "from clusteragree.studies import grid; "
+                          "grid._worker_init(-1); print('still here')"],
                          capture_output=True, text=True, env=env, timeout=60)
     assert res.returncode == 1 and "still here" not in res.stdout
 
