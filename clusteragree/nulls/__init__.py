@@ -31,7 +31,7 @@ from __future__ import annotations
 from . import exact, hypergeometric, partitions, patefield, permutation  # noqa: F401 (records)
 from . import approximations  # noqa: F401 (ca.nulls.approximations)
 from ._methods import MODELS, get_method, get_model, list_nulls, register_method
-from ._methods import NullMethod, Model
+from ._methods import NullMethod, Model, PARTITION_MODELS  # noqa: F401 (the models of partitions)
 from .distribution import NullDistribution, n_sim_for
 from .engine import null_distribution, null_distributions, plan, run
 from .spec import NullSpec

@@ -2,8 +2,7 @@
 permutation model (both margins fixed).
 
 Under the null (one labelling randomly permuted against the other) a table M has the
-generalized hypergeometric probability (Amorim, M. J. (2015), "On clustering stability", PhD
-thesis, ISCTE - University Institute of Lisbon, App. A eq 5)
+generalized hypergeometric probability ({ref:amorim2015}, App. A eq 5)
 
     f(M) = prod_i a_i! prod_j b_j! / (n! prod_ij n_ij!).
 
@@ -17,10 +16,12 @@ from __future__ import annotations
 import numpy as np
 from scipy.special import gammaln
 
-from .._docs import fill_doc
+from .._docs import fill, fill_doc
 from .._moments.combinatorics import compositions, count_compositions_upto
 from .._validate import check_positive_int
 from .spec import DEFAULT_MAX_TABLES
+
+__doc__ = fill(__doc__)
 
 __all__ = ["count_tables", "enumerate_tables", "check_margins", "check_table_count",
            "DEFAULT_MAX_TABLES"]
@@ -66,8 +67,7 @@ def count_tables(rows, cols, limit: int | None = None) -> int:
 
     References
     ----------
-    Amorim, M. J. (2015), "On clustering stability", PhD thesis, ISCTE - University Institute
-    of Lisbon, ch. 4 and App. A.
+    {ref:amorim2015}, ch. 4 and App. A.
 
     Examples
     --------
@@ -152,8 +152,7 @@ def enumerate_tables(rows, cols, max_tables: int = DEFAULT_MAX_TABLES):
     Freeman, G. H. & Halton, J. H. (1951), "Note on an exact treatment of contingency,
     goodness of fit and other problems of significance", Biometrika 38.
 
-    Amorim, M. J. (2015), "On clustering stability", PhD thesis, ISCTE - University Institute
-    of Lisbon, App. A eq 5.
+    {ref:amorim2015}, App. A eq 5.
 
     Examples
     --------

@@ -282,8 +282,7 @@ def statistic_law(rows, cols, statistic: str = "s", max_work: int = DEFAULT_MAX_
     Mehta, C. R. & Patel, N. R. (1983), "A network algorithm for performing Fisher's exact
     test in r x c contingency tables", Journal of the American Statistical Association 78.
 
-    Amorim, M. J. (2015), "On clustering stability", PhD thesis, ISCTE - University Institute
-    of Lisbon, App. A.
+    {ref:amorim2015}, App. A.
 
     Examples
     --------

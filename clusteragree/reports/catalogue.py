@@ -165,7 +165,7 @@ def _check_alternative(value, name):
 
 
 def _check_model(value, name):
-    from ..nulls._methods import PARTITION_MODELS
+    from ..nulls import PARTITION_MODELS
 
     check_choice(value, name, PARTITION_MODELS)
 
