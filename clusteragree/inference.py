@@ -25,14 +25,13 @@ import pandas as pd
 
 from ._docs import fill_doc
 from ._validate import check_choice, check_options, check_real
-from .indices import (Index, PairIndex, evaluate_checked, evaluate_pairwise, evaluate_sparse,
-                      get_index,
-                      group_members, resolve_indices, skip_undefined, split_options)
+from .indices import (Index, PairIndex, entry, evaluate_checked, evaluate_pairwise,
+                      evaluate_sparse, get_index, group_members, index_records, resolve_indices,
+                      skip_undefined, split_options)
 from .interval_spec import IntervalSpec, as_interval_spec, misplaced_interval_settings
 from .intervals import INDEPENDENCE_MODELS, interval_of, intervals_of
 from .nulls import NullDistribution, NullSpec, plan, run
 from .nulls.distribution import ALTERNATIVES, check_center
-from .nulls.engine import entry, index_records
 from .sparse_tables import SparseContingencyTable
 from .results import (FLOAT_COLUMNS, PVALUE_BOUND_LEVEL, RESULT_COLUMNS, AgreementTest,
                       ResultsFrame, format_results, frame_notes, results_frame, skewed_rows)

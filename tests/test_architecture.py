@@ -176,3 +176,38 @@ def test_every_index_is_one_kind_with_its_fields_set(name):
         assert (rec.inputs_y is None) == (rec.kinds_y is None)  # y differs in both or neither
         if rec.representation is None:  # computed from the clusterings: no pair vectors
             assert rec.prepare is None and rec.pair_mean is None and rec.value is None
+
+
+# -- the floors of one call ----------------------------------------------------------------------
+
+def _files_called(call) -> set[str]:
+    """The package files (relative to the package) whose functions ``call`` runs."""
+    import sys
+
+    seen: set[str] = set()
+
+    def profile(frame, event, arg):
+        if event == "call":
+            seen.add(frame.f_code.co_filename)
+
+    sys.setprofile(profile)
+    try:
+        call()
+    finally:
+        sys.setprofile(None)
+    return {str(Path(f).resolve().relative_to(PACKAGE)) for f in seen
+            if Path(f).resolve().is_relative_to(PACKAGE)}
+
+
+@pytest.mark.parametrize("x, y, index", [
+    ([0, 0, 1, 1, 2], [0, 1, 1, 2, 2], "ari"),
+    ([[30, 20], [10, 20]], None, ["rand", "nmi", "purity"]),
+    ([[1.0, 0.0], [0.4, 0.6], [0.0, 1.0]], [0, 0, 1], "ndc"),
+])
+def test_agreement_never_passes_through_the_nulls(x, y, index):
+    """An index has no null: ``agreement`` converts its input and evaluates on the floor of the
+    indices (``indices/_evaluate.py``), never through ``nulls/``."""
+    ca.agreement(x, y, index=index)  # every module loaded: only the call itself is watched
+    called = _files_called(lambda: ca.agreement(x, y, index=index))
+    assert not [f for f in called if f.startswith("nulls")], called
+    assert "indices/_evaluate.py" in called

@@ -19,11 +19,10 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from ..indices import (get_index, group_members, resolve_indices, skip_undefined,
-                       split_options)
 from .._docs import fill_doc
-from ..indices import Index, PairIndex, evaluate_checked, evaluate_sparse
-from ..inputs import Clusterings, as_clusterings
+from ..indices import (Index, PairIndex, entry, evaluate_checked, evaluate_sparse, get_index,
+                       group_members, index_records, skip_undefined, split_options)
+from ..inputs import Clusterings
 from .._validate import check_options
 from ._methods import MODELS, PAIR_MODELS, PARTITION_MODELS, get_method, get_model, methods_of
 from ._request import NullRequest, check_memory
@@ -31,26 +30,11 @@ from .distribution import NullDistribution
 from .sparse import is_sparse
 from .spec import NullSpec, misplaced_settings
 
-__all__ = ["plan", "run", "null_distributions", "null_distribution", "index_records"]
+__all__ = ["plan", "run", "null_distributions", "null_distribution"]
 
 
 def _is_pair_index(rec: Index) -> bool:
     return isinstance(rec, PairIndex)
-
-
-def index_records(indices) -> list[Index]:
-    """The records of ``indices`` (a name, an alias, a group, a record or a list), looked up
-    once for a whole call."""
-    names, _ = resolve_indices(indices)
-    return [get_index(n) for n in names]
-
-
-def entry(x, y, data, dropna, join, recs, batch: bool = False) -> Clusterings:
-    """The one conversion of a public call's clusterings for the indices ``recs``
-    (``batch``: ``x`` may be a batch of tables, for ``agreement``)."""
-    return as_clusterings(x, y, data=data, dropna=dropna, join=join,
-                          table=any(not _is_pair_index(r) for r in recs),
-                          pairs=[r.name for r in recs if _is_pair_index(r)], batch=batch)
 
 
 def _model_for(recs, spec: NullSpec):

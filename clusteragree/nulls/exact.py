@@ -34,10 +34,10 @@ import numpy as np
 from scipy.special import gammaln
 
 from .._docs import fill_doc
+from ..indices import values_on_tables
 from .._moments.combinatorics import compositions, count_compositions_upto
 from .._validate import check_positive_int
 from ._methods import NullMethod, register_method
-from ._request import values_on_tables
 from .spec import DEFAULT_MAX_TABLES, DEFAULT_MAX_WORK
 
 __all__ = ["count_tables", "enumerate_tables", "statistic_law", "DEFAULT_MAX_TABLES",

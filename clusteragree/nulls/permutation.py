@@ -16,11 +16,11 @@ import math
 import numpy as np
 
 from .._validate import check_positive_int, check_seed
-from ..indices import gather_objects, pair_vectors
+from ..indices import gather_objects, pair_vectors, values_on_tables
 from ._methods import PAIR_MODELS, NullMethod, register_method
 from .sparse import (check_sparse_permutation, is_sparse, permutation_seconds,
                      sparse_permutation_law)
-from ._request import sampled_laws, values_on_tables
+from ._request import sampled_laws
 
 __all__ = ["permuted_tables", "table_to_codes", "use_all_permutations", "EXHAUSTIVE_LIMIT",
            "DEFAULT_N_PERM"]
