@@ -211,3 +211,23 @@ def test_agreement_never_passes_through_the_nulls(x, y, index):
     called = _files_called(lambda: ca.agreement(x, y, index=index))
     assert not [f for f in called if f.startswith("nulls")], called
     assert "indices/_evaluate.py" in called
+
+
+def test_no_type_check_on_tables_outside_the_tables():
+    """One table protocol: the dense and the sparse table answer the same questions (margins,
+    n, pairs, cells, ``dense``), so no module asks a table for its type, but the tables' own
+    and ``inputs/``, which recognises what the user gave."""
+    import re
+
+    check = re.compile(r"isinstance\([^)]*(ContingencyTable|Sparse|sparse|csr|coo|spmatrix|"
+                       r"sparray)|is_sparse\(|issparse\(")
+    allowed = {"tables.py", "sparse_tables.py"}
+    found = []
+    for path in sorted(PACKAGE.rglob("*.py")):
+        where = path.relative_to(PACKAGE)
+        if str(where) in allowed or where.parts[0] == "inputs":
+            continue
+        for number, line in enumerate(path.read_text().splitlines(), 1):
+            if check.search(line) and not line.strip().startswith("#"):
+                found.append(f"{where}:{number}: {line.strip()}")
+    assert not found, "ask the table (table.dense, ...), not its type:\n" + "\n".join(found)

@@ -31,12 +31,13 @@ from ._common import STATISTIC_NAMES, STATISTICS, compact_tables
 from ._pairwise import (ResampleRefused, evaluate_pairwise, evaluate_resample, gather_objects,
                         pair_vectors)
 from ._registry import REGISTRY, Index, PairIndex, TableIndex, get_index, register_groups
-from ._evaluate import entry, evaluate, evaluate_checked, evaluate_sparse, values_on_tables
+from ._evaluate import (entry, evaluate, evaluate_checked, evaluate_sparse, evaluate_table,
+                        values_on_tables)
 from .catalogue import catalogue_markdown
 from .mari import mari_null_moments
 
 __all__ = ["list_indices", "catalogue_markdown", "get_index", "evaluate", "evaluate_checked",
-           "evaluate_sparse", "values_on_tables", "entry", "index_records", "resolve_indices",
+           "evaluate_sparse", "evaluate_table", "values_on_tables", "entry", "index_records", "resolve_indices",
            "mari_null_moments",
            "group_members", "skip_undefined",
            "split_options", "GROUPS",

@@ -25,7 +25,8 @@ from ..tables import check_counts
 from ._common import STATISTICS, compact_tables
 from ._registry import Index, PairIndex, TableIndex, get_index
 
-__all__ = ["entry", "evaluate", "evaluate_checked", "evaluate_sparse", "values_on_tables"]
+__all__ = ["entry", "evaluate", "evaluate_checked", "evaluate_sparse", "evaluate_table",
+           "values_on_tables"]
 
 
 def entry(x, y, data, dropna, join, recs, batch: bool = False) -> Clusterings:
@@ -231,7 +232,7 @@ def evaluate_sparse(rec: Index, table, opts: dict) -> float:
                              f"({rec.min_n_reason}), got a table with n = {table.n}")
         return _checked_value(rec, rec.on_sparse(table.cells, table.row_sums, table.col_sums,
                                                  **opts))
-    if not isinstance(rec, TableIndex) or rec.statistic is None:
+    if not rec.sparse_cells:
         raise ValueError(
             f"index {rec.name!r} needs the dense {K:,} x {Q:,} table ({8 * K * Q / 1e6:,.0f} "
             f"MB); on a sparse table the indices of sum n_ij^2 or of sum n_ij log n_ij are "
@@ -242,6 +243,55 @@ def evaluate_sparse(rec: Index, table, opts: dict) -> float:
                          f"({rec.min_n_reason}), got a table with n = {table.n}")
     stat = STATISTICS[rec.statistic](table.values.reshape(1, -1))  # one 1 x nnz "table"
     return _checked_value(rec, rec.of_statistic(stat, table.row_sums, table.col_sums, **opts))
+
+
+def evaluate_table(rec: Index, table, opts: dict) -> np.ndarray:
+    """One index on a checked table, dense (``ContingencyTable``) or sparse
+    (``SparseContingencyTable``): the one place that tells the two kinds of table apart, by
+    the question both answer (``table.dense``).
+
+    Parameters
+    ----------
+    rec : Index
+        A table index, or an index of object pairs with a form on the table of two partitions
+        (``PairIndex.on_table``).
+    table : ContingencyTable or SparseContingencyTable
+        The table, checked at the entry.
+    opts : dict
+        The index's checked options, defaults filled in.
+
+    Returns
+    -------
+    numpy.ndarray
+        The index, a 0-d array.
+
+    Raises
+    ------
+    ValueError
+        A table with fewer objects than the index needs, or a sparse table for an index that
+        needs the dense one (``Index.sparse_cells``).
+
+    See Also
+    --------
+    evaluate_checked : On dense counts.
+    evaluate_sparse : On a sparse table.
+
+    Examples
+    --------
+    >>> from scipy import sparse
+    >>> from clusteragree.sparse_tables import SparseContingencyTable
+    >>> from clusteragree.tables import ContingencyTable
+    >>> rec = get_index("ari")
+    >>> dense = ContingencyTable([[30, 20], [10, 20]])
+    >>> cells = SparseContingencyTable(sparse.csr_array(dense.counts))
+    >>> [round(float(evaluate_table(rec, tab, {})), 8) for tab in (dense, cells)]
+    [0.05124099, 0.05124099]
+    """
+    if not table.dense:  # many clusters: from the non-zero cells and the margins
+        return np.asarray(evaluate_sparse(rec, table, opts))
+    if isinstance(rec, PairIndex):  # two partitions: the index's form on their table
+        return np.asarray(rec.on_table(table.counts, **opts), dtype=float)
+    return evaluate_checked(rec, table.counts, opts)
 
 
 def _checked_value(rec: Index, value) -> float:

@@ -177,6 +177,13 @@ class Index:
         return self.kind != "distance"
 
     @property
+    def sparse_cells(self) -> bool:
+        """Whether the index is evaluated from a sparse table's non-zero cells and margins
+        (``on_sparse``, or for a table index its additive ``statistic``), without the dense
+        table."""
+        return self.on_sparse is not None
+
+    @property
     def monotone_in(self) -> str | None:
         """The additive statistic of the table ("s" = sum n_ij^2, "t" = sum n_ij log n_ij) of
         which the index is a monotone function given both margins (increasing for a
@@ -268,6 +275,28 @@ class TableIndex(Index):
         if self.statistic is None or self.kind == "statistic":
             return None  # entropies (constant given the margins), counts of pairs
         return self.statistic
+
+    @property
+    def sparse_cells(self) -> bool:
+        """Whether the index is evaluated from a sparse table's non-zero cells and margins.
+
+        Returns
+        -------
+        bool
+            True for an index of sum n_ij^2 or sum n_ij log n_ij given the margins (its
+            ``statistic``: every term of the sum is a non-zero cell) and for an index with a
+            form on the cells (``on_sparse``); False: it needs the dense table.
+
+        See Also
+        --------
+        clusteragree.indices.evaluate_sparse : The index on a sparse table.
+
+        Examples
+        --------
+        >>> [get_index(name).sparse_cells for name in ("ari", "purity", "kappa")]
+        [True, True, False]
+        """
+        return self.statistic is not None or self.on_sparse is not None
 
     def __post_init__(self):
         super().__post_init__()

@@ -20,14 +20,13 @@ from __future__ import annotations
 from dataclasses import replace
 
 from .._docs import fill_doc
-from ..indices import (Index, PairIndex, entry, evaluate_checked, evaluate_sparse, get_index,
-                       group_members, index_records, skip_undefined, split_options)
+from ..indices import (Index, PairIndex, entry, evaluate_table, get_index, group_members,
+                       index_records, skip_undefined, split_options)
 from ..inputs import Clusterings
 from .._validate import check_options
 from ._methods import MODELS, PAIR_MODELS, PARTITION_MODELS, get_method, get_model, methods_of
 from ._request import NullRequest, check_memory
 from .distribution import NullDistribution
-from .sparse import is_sparse
 from .spec import NullSpec, misplaced_settings
 
 __all__ = ["plan", "run", "null_distributions", "null_distribution"]
@@ -74,7 +73,7 @@ def _n_sim_for(method, spec: NullSpec, auto: bool):
 
 
 def _check_sparse(method_rec, clusterings) -> None:
-    if is_sparse(clusterings.table) and not method_rec.sparse:
+    if clusterings.table is not None and not method_rec.serves(clusterings.table):
         K, Q = clusterings.table.shape
         able = [m for m in methods_of(method_rec.model)
                 if get_method(m, method_rec.model).sparse]
@@ -163,9 +162,7 @@ def _choose(recs, options, clusterings, model, spec, rng, observed) -> list[Null
 
 def _observed_value(rec: Index, table, options) -> float:
     """An index on the observed table (its counts and options checked at the entry)."""
-    if is_sparse(table):
-        return float(evaluate_sparse(rec, table, options))
-    return float(evaluate_checked(rec, table.counts, options))
+    return float(evaluate_table(rec, table, options))
 
 
 def _index_options(recs, options) -> dict:
