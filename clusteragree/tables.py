@@ -180,8 +180,6 @@ class ContingencyTable:
     See Also
     --------
     crosstab : The table of two labellings.
-    clusteragree.sparse_tables.SparseContingencyTable : The same table kept as its non-zero
-        cells.
     pair_counts : Pair counts of a table of counts.
     clusteragree.agreement : Indices of agreement of a table.
 
@@ -293,7 +291,7 @@ class ContingencyTable:
 
         See Also
         --------
-        clusteragree.sparse_tables.SparseContingencyTable.to_dense : A sparse table's.
+        clusteragree.crosstab : A table of two labellings, sparse when it has many clusters.
 
         Examples
         --------
