@@ -13,7 +13,7 @@
    drawn as ``confidence_interval`` draws them (Multinomial(n, t / n) of the sample's table t,
    its empty rows and columns left out, B = 999 resamples, from the sample's own generator)
    and the indices are evaluated on all the resamples of many samples in one batch
-   (``values_on_tables``, the package's own evaluation of bootstrap tables), with the
+   (``clusteragree.indices.values_on_tables``, the package's own evaluation of bootstrap tables), with the
    leave-one-object-out jackknife that BCa needs (one count out of each non-empty cell). Each
    interval method that ``confidence_interval`` offers by name (``clusteragree.intervals.
    METHODS``: today "BCa" and "percentile") is then computed from the same draws by
@@ -113,7 +113,7 @@ from clusteragree.intervals import METHODS as PACKAGE_METHODS
 from clusteragree.intervals import independence_laws
 from clusteragree.intervals import (CHUNK_CELLS, _acceleration, _bca_levels,  # noqa: PLC2701
                                     confidence_interval, interval_from_draws)
-from clusteragree.nulls._request import values_on_tables
+from clusteragree.indices import values_on_tables
 
 LEVEL = 0.95
 SEED = 20240

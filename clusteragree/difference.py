@@ -21,13 +21,13 @@ from scipy import sparse, stats
 
 from ._validate import check_choice, check_options, check_seed
 from .difference_results import DIFFERENCE_COLUMNS, DifferenceTest
-from .indices import Index, PairIndex, evaluate_checked, evaluate_pairwise, get_index
+from .indices import (Index, PairIndex, evaluate_checked, evaluate_pairwise, get_index,
+                      values_on_tables)
 from .inputs import as_clusterings
 from .inputs.triples import ThreeWay, as_three_way
 from .interval_rules import jackknife_interval
 from .interval_spec import as_interval_spec, misplaced_interval_settings
 from .intervals import CHUNK_CELLS, independence_laws
-from .nulls._request import values_on_tables
 from .nulls.distribution import ALTERNATIVES
 from .tables import ContingencyTable
 

@@ -25,15 +25,13 @@ import pandas as pd
 
 from ._docs import fill_doc
 from ._validate import check_choice, check_options, check_real
-from .indices import (Index, PairIndex, evaluate_checked, evaluate_pairwise, evaluate_sparse,
-                      get_index,
-                      group_members, resolve_indices, skip_undefined, split_options)
+from .indices import (Index, PairIndex, entry, evaluate_checked, evaluate_pairwise,
+                      evaluate_sparse, evaluate_table, get_index, group_members, index_records,
+                      resolve_indices, skip_undefined, split_options)
 from .interval_spec import IntervalSpec, as_interval_spec, misplaced_interval_settings
 from .intervals import INDEPENDENCE_MODELS, interval_of, intervals_of
 from .nulls import NullDistribution, NullSpec, plan, run
 from .nulls.distribution import ALTERNATIVES, check_center
-from .nulls.engine import entry, index_records
-from .sparse_tables import SparseContingencyTable
 from .results import (FLOAT_COLUMNS, PVALUE_BOUND_LEVEL, RESULT_COLUMNS, AgreementTest,
                       ResultsFrame, format_results, frame_notes, results_frame, skewed_rows)
 
@@ -120,10 +118,9 @@ def agreement(x, y=None, index="adjusted_rand", *, data=None, dropna=False, join
 
     References
     ----------
-    Hubert, L. & Arabie, P. (1985), "Comparing partitions", Journal of Classification 2.
+    {ref:hubert1985}.
 
-    Amorim, M. J. (2015), "On clustering stability", PhD thesis, ISCTE - University
-    Institute of Lisbon.
+    {ref:amorim2015}.
 
     Examples
     --------
@@ -142,10 +139,8 @@ def agreement(x, y=None, index="adjusted_rand", *, data=None, dropna=False, join
         rec = recs[names.index(name)]
         if isinstance(rec, PairIndex):
             table = clusterings.labels_table() if rec.on_table is not None else None
-            if isinstance(table, SparseContingencyTable):  # many clusters: from the cells
-                return np.asarray(evaluate_sparse(rec, table, opts[name]))
             if table is not None:  # two label vectors: the index's form on their table
-                return np.asarray(rec.on_table(table.counts, **opts[name]), dtype=float)
+                return evaluate_table(rec, table, opts[name])
             return np.asarray(evaluate_pairwise(rec, clusterings.pair(rec), opts[name]))
         if clusterings.counts is None:  # a sparse table: from its non-zero cells and margins
             return np.asarray(evaluate_sparse(rec, clusterings.table, opts[name]))
@@ -222,14 +217,11 @@ def agreement_test(x, y=None, index="adjusted_rand", method="auto", *, model=Non
 
     References
     ----------
-    Amorim, M. J. (2015), "On clustering stability", PhD thesis, ISCTE - University
-    Institute of Lisbon.
+    {ref:amorim2015}.
 
-    Patefield, W. M. (1981), "Algorithm AS 159: An efficient method of generating random R x C
-    tables with given row and column totals", Applied Statistics 30.
+    {ref:patefield1981}.
 
-    Gates, A. J. & Ahn, Y.-Y. (2017), "The impact of random models on clustering similarity",
-    Journal of Machine Learning Research 18.
+    {ref:gates2017}.
 
     Examples
     --------
@@ -299,13 +291,11 @@ def adjust(x, y=None, index="adjusted_rand", method="auto", center="mean", *, mo
 
     References
     ----------
-    Hubert, L. & Arabie, P. (1985), "Comparing partitions", Journal of Classification 2.
+    {ref:hubert1985}.
 
-    Amorim, M. J. (2015), "On clustering stability", PhD thesis, ISCTE - University
-    Institute of Lisbon.
+    {ref:amorim2015}.
 
-    Gates, A. J. & Ahn, Y.-Y. (2017), "The impact of random models on clustering similarity",
-    Journal of Machine Learning Research 18.
+    {ref:gates2017}.
 
     Examples
     --------
@@ -382,8 +372,7 @@ def compare(x, y=None, indices="paired", method="auto", *, model=None, n_sim=Non
 
     References
     ----------
-    Amorim, M. J. (2015), "On clustering stability", PhD thesis, ISCTE - University
-    Institute of Lisbon.
+    {ref:amorim2015}.
 
     Examples
     --------
@@ -433,7 +422,7 @@ def _add_intervals(tests, clusterings, ispec: IntervalSpec, rng) -> list[str]:
     more) gets none, and a note says why; so do the indices of a sparse table (the bootstrap
     resamples dense tables), and an index not defined on every resample (its bounds NA; the
     other indices keep theirs)."""
-    if isinstance(clusterings.table, SparseContingencyTable):
+    if clusterings.table is not None and not clusterings.table.dense:
         K, Q = clusterings.table.shape
         return [f"no intervals: the {K:,} x {Q:,} table is sparse and the bootstrap resamples "
                 "dense tables; tab.to_dense() gives them when it fits in memory"]
@@ -511,8 +500,7 @@ def iadjust(x, y=None, *, indices="paired", method="patefield", n_sim=None, seed
 
     References
     ----------
-    Amorim, M. J. (2015), "On clustering stability", PhD thesis, ISCTE - University
-    Institute of Lisbon.
+    {ref:amorim2015}.
 
     Examples
     --------

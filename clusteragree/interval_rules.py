@@ -46,10 +46,9 @@ from dataclasses import dataclass
 import numpy as np
 from scipy import stats
 
-from .indices import Index, PairIndex
+from .indices import Index, PairIndex, values_on_tables
 from .indices.information import InfoState, info_state
 from .indices.pairs import PairState, pair_state
-from .nulls._request import values_on_tables
 
 __all__ = ["IDENTITY", "POPULATION_N", "ROUNDING", "ZERO_AT_INDEPENDENCE", "JackknifeInterval", "Scale",
            "cuts_at_independence", "equal_sizes", "independence_value",

@@ -40,13 +40,12 @@ from ._docs import fill_doc
 from ._validate import (check_choice, check_options, check_positive_int, check_real, check_seed,
                         suggest)
 from .indices import (Index, PairIndex, ResampleRefused, evaluate_checked, evaluate_pairwise,
-                      evaluate_resample, get_index)
+                      evaluate_resample, get_index, values_on_tables)
 from .inputs import Clusterings, as_clusterings
 from .interval_rules import (cuts_at_independence, independence_value, population_twin,
                              invert_independence_test, jackknife_interval, off_matching_bound,
                              on_matching, perfect_bound)
 from .nulls import NullSpec
-from .nulls._request import values_on_tables
 from .nulls.engine import plan, run
 
 __all__ = ["ConfidenceInterval", "confidence_interval", "interval_of", "intervals_of",

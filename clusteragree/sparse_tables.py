@@ -84,6 +84,10 @@ class SparseContingencyTable:
         (K, Q).
     nnz : int
         The number of non-zero cells.
+    dense : bool
+        False: the table holds its non-zero cells only (``counts`` is refused; ``to_dense()``
+        makes the dense table). It answers the questions a ``ContingencyTable`` answers
+        (margins, n, shape, pairs, nnz, values, cells, to_dense).
 
     See Also
     --------
@@ -144,6 +148,9 @@ class SparseContingencyTable:
         self.row_labels, self.col_labels = row_labels, col_labels
         self.names = (str(names[0]), str(names[1]))
         self._pairs = None
+
+    #: The table holds its non-zero cells only (``ContingencyTable.dense`` is True).
+    dense = False
 
     @property
     def n(self) -> int:

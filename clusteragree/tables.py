@@ -170,6 +170,12 @@ class ContingencyTable:
         The cluster labels of the rows and columns.
     names : (str, str)
         The names of x and y.
+    dense : bool
+        True: the table holds its dense counts (a ``SparseContingencyTable``, which answers
+        the same questions, holds its non-zero cells only).
+    nnz, values, cells
+        The number of non-zero cells, their counts and the cells as a sparse array, as a
+        ``SparseContingencyTable`` gives them.
 
     See Also
     --------
@@ -220,6 +226,10 @@ class ContingencyTable:
         self._pairs = None
 
     # -- the numbers ------------------------------------------------------------------------
+    #: The table holds its dense K x Q counts (``SparseContingencyTable.dense`` is False): the
+    #: one question that code serving both kinds of table asks to tell them apart.
+    dense = True
+
     @property
     def counts(self) -> np.ndarray:
         """The K x Q counts (int64, read-only)."""
@@ -251,6 +261,43 @@ class ContingencyTable:
         if self._pairs is None:
             self._pairs = pair_counts(self._counts)
         return self._pairs
+
+    @property
+    def nnz(self) -> int:
+        """The number of non-zero cells."""
+        return int(np.count_nonzero(self._counts))
+
+    @property
+    def values(self) -> np.ndarray:
+        """The non-zero counts (int64, in row-major order of their cells)."""
+        return self._counts[self._counts > 0]
+
+    @property
+    def cells(self):
+        """The non-zero cells, a ``scipy.sparse.csr_array`` of int64 counts."""
+        from scipy import sparse
+
+        return sparse.csr_array(self._counts)
+
+    def to_dense(self) -> "ContingencyTable":
+        """The dense table: this one (a sparse table answers with its dense copy).
+
+        Returns
+        -------
+        ContingencyTable
+            The table itself.
+
+        See Also
+        --------
+        clusteragree.crosstab : A table of two labellings, sparse when it has many clusters.
+
+        Examples
+        --------
+        >>> tab = ContingencyTable([[30, 20], [10, 20]])
+        >>> tab.to_dense() is tab, tab.dense, tab.nnz, tab.values.tolist()
+        (True, True, 4, [30, 20, 10, 20])
+        """
+        return self
 
     def __array__(self, dtype=None, copy=None):
         return np.asarray(self._counts, dtype=dtype)

@@ -134,16 +134,6 @@ LAYERS: tuple[tuple[str, frozenset[str]], ...] = (
     ("command line", frozenset({"cli", "__main__"})),
 )
 
-#: Files that still import a private module of another wing, each moved by another branch of
-#: issue 34 (their tests below are expected to fail until then; the list is emptied at merge):
-#: moved by the evaluate branch (``nulls._request.values_on_tables`` goes down to ``indices/``),
-#: and ``reports/runner.py``, rewritten by the split branch (``nulls._methods``).
-PENDING = frozenset({
-    f"{ROOT}/intervals.py",  # moved by the evaluate branch
-    f"{ROOT}/interval_rules.py",  # moved by the evaluate branch
-    f"{ROOT}/difference.py",  # moved by the evaluate branch
-    f"{ROOT}/reports/runner.py",  # rewritten by the split branch
-})
 
 
 def _top(module: str) -> str | None:
@@ -222,15 +212,9 @@ def test_every_module_has_a_layer():
 
 
 def test_no_wing_imports_a_private_module_of_another():
-    found = [f for f in private_modules_of_other_wings() if f.split(":")[0] not in PENDING]
+    found = private_modules_of_other_wings()
     assert not found, ("import these from the wing's public modules (e.g. clusteragree.nulls, "
                        "clusteragree.indices) instead:\n" + "\n".join(found))
-
-
-@pytest.mark.xfail(strict=True, reason="moved by the evaluate and split branches of issue 34")
-@pytest.mark.parametrize("file", sorted(PENDING))
-def test_the_pending_files_import_no_private_module_of_another_wing(file):
-    assert not _in(private_modules_of_other_wings(), {file})
 
 
 def test_no_import_runs_up_a_layer():
@@ -312,3 +296,58 @@ def test_every_index_is_one_kind_with_its_fields_set(name):
         assert (rec.inputs_y is None) == (rec.kinds_y is None)  # y differs in both or neither
         if rec.representation is None:  # computed from the clusterings: no pair vectors
             assert rec.prepare is None and rec.pair_mean is None and rec.value is None
+
+
+# -- the floors of one call ----------------------------------------------------------------------
+
+def _files_called(call) -> set[str]:
+    """The package files (relative to the package) whose functions ``call`` runs."""
+    import sys
+
+    seen: set[str] = set()
+
+    def profile(frame, event, arg):
+        if event == "call":
+            seen.add(frame.f_code.co_filename)
+
+    sys.setprofile(profile)
+    try:
+        call()
+    finally:
+        sys.setprofile(None)
+    return {str(Path(f).resolve().relative_to(PACKAGE)) for f in seen
+            if Path(f).resolve().is_relative_to(PACKAGE)}
+
+
+@pytest.mark.parametrize("x, y, index", [
+    ([0, 0, 1, 1, 2], [0, 1, 1, 2, 2], "ari"),
+    ([[30, 20], [10, 20]], None, ["rand", "nmi", "purity"]),
+    ([[1.0, 0.0], [0.4, 0.6], [0.0, 1.0]], [0, 0, 1], "ndc"),
+])
+def test_agreement_never_passes_through_the_nulls(x, y, index):
+    """An index has no null: ``agreement`` converts its input and evaluates on the floor of the
+    indices (``indices/_evaluate.py``), never through ``nulls/``."""
+    ca.agreement(x, y, index=index)  # every module loaded: only the call itself is watched
+    called = _files_called(lambda: ca.agreement(x, y, index=index))
+    assert not [f for f in called if f.startswith("nulls")], called
+    assert "indices/_evaluate.py" in called
+
+
+def test_no_type_check_on_tables_outside_the_tables():
+    """One table protocol: the dense and the sparse table answer the same questions (margins,
+    n, pairs, cells, ``dense``), so no module asks a table for its type, but the tables' own
+    and ``inputs/``, which recognises what the user gave."""
+    import re
+
+    check = re.compile(r"isinstance\([^)]*(ContingencyTable|Sparse|sparse|csr|coo|spmatrix|"
+                       r"sparray)|is_sparse\(|issparse\(")
+    allowed = {"tables.py", "sparse_tables.py"}
+    found = []
+    for path in sorted(PACKAGE.rglob("*.py")):
+        where = path.relative_to(PACKAGE)
+        if str(where) in allowed or where.parts[0] == "inputs":
+            continue
+        for number, line in enumerate(path.read_text().splitlines(), 1):
+            if check.search(line) and not line.strip().startswith("#"):
+                found.append(f"{where}:{number}: {line.strip()}")
+    assert not found, "ask the table (table.dense, ...), not its type:\n" + "\n".join(found)

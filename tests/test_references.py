@@ -23,10 +23,7 @@ KEY = re.compile(r"\{ref:([^{}]*)\}")
 #: Files moved or rewritten by the other branches of issue 34 (evaluate, split, the new null
 #: methods), left as they were: they still type their citations out. Empty it at merge.
 OTHER_BRANCHES = frozenset({
-    "indices/_registry.py", "nulls/engine.py", "nulls/_request.py", "inference.py",
-    "nulls/exact.py", "studies/study.py", "studies/grid.py", "reports/runner.py",
-    "nulls/distribution.py", "nulls/_laws.py", "results.py", "intervals.py",
-    "interval_rules.py", "difference.py",
+    "nulls/distribution.py", "nulls/_laws.py", "results.py",
 })
 
 AMORIM = ('Amorim, M. J. (2015), "On clustering stability", PhD thesis, ISCTE - University '

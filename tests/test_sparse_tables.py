@@ -8,7 +8,7 @@ from scipy import sparse
 from sklearn import metrics
 
 import clusteragree as ca
-from clusteragree.indices import REGISTRY, TableIndex, evaluate_sparse
+from clusteragree.indices import REGISTRY, TableIndex, evaluate, evaluate_sparse
 from clusteragree.sparse_tables import SparseContingencyTable, use_sparse
 
 #: Every index computed on a sparse table: the functions of sum n_ij^2 or sum n_ij log n_ij.
@@ -151,3 +151,51 @@ def test_2_to_the_53_objects_exactly_are_taken_sparse_as_dense():
         assert ca.agreement(cells, index=["adjusted_rand", "rand"]).tolist() == dense.tolist()
     with pytest.raises(ValueError, match=r"^cells holds more than 2\*\*53"):
         SparseContingencyTable(sparse.csr_array(np.array([[2**53, 1]], dtype=np.uint64)))
+
+
+# -- one table protocol (issue 34 item 3) ----------------------------------------------------------
+
+@given(st.integers(1, 6), st.integers(1, 6), st.integers(0, 2**32 - 1))
+@settings(max_examples=30, deadline=None)
+def test_dense_and_sparse_tables_answer_the_same_questions_alike(K, Q, seed):
+    """Margins, n, shape, pairs, non-zero cells and the dense table: the same answers from both
+    kinds of table, which tell themselves apart by ``dense`` alone."""
+    rng = np.random.default_rng(seed)
+    counts = rng.integers(0, 6, size=(K, Q)) * (rng.random((K, Q)) < 0.6)
+    counts[0, 0] += 1
+    dense = ca.ContingencyTable(counts)
+    cells = SparseContingencyTable(sparse.csr_array(counts))
+    assert dense.dense and not cells.dense
+    for tab in (dense, cells):
+        assert tab.shape == dense.counts.shape and tab.n == int(counts.sum())
+        np.testing.assert_array_equal(tab.row_sums, dense.counts.sum(axis=1))
+        np.testing.assert_array_equal(tab.col_sums, dense.counts.sum(axis=0))
+        assert tab.pairs == dense.pairs and tab.nnz == np.count_nonzero(counts)
+        np.testing.assert_array_equal(tab.values, dense.counts[dense.counts > 0])
+        np.testing.assert_array_equal(tab.cells.toarray(), dense.counts)
+        assert tab.to_dense() == dense
+    assert dense.to_dense() is dense
+
+
+def test_each_index_record_says_whether_it_evaluates_sparse_cells():
+    """``Index.sparse_cells`` is what ``evaluate_sparse`` does: an index it names is computed
+    from the cells (as on the dense table), any other is refused as needing the dense table."""
+    counts = np.array([[6, 2, 0], [1, 5, 2], [0, 1, 7]])
+    dense = ca.ContingencyTable(counts)
+    tab = SparseContingencyTable(sparse.csr_array(counts))
+    able = 0
+    for name, rec in REGISTRY.items():
+        if not isinstance(rec, TableIndex) and rec.on_table is None:
+            assert not rec.sparse_cells, name  # no form on a table at all
+            continue
+        if rec.sparse_cells:
+            able += 1
+            # criterion H's greedy pairing reads the dense table; its optimal one the cells
+            opts = {**rec.options, **({"pairing": "optimal"} if "pairing" in rec.options else {})}
+            got = evaluate_sparse(rec, tab, opts)
+            want = float(evaluate(name, dense.counts, **opts))
+            assert got == pytest.approx(want, rel=1e-12, abs=1e-12), name
+        else:
+            with pytest.raises(ValueError, match="needs the dense"):
+                evaluate_sparse(rec, tab, dict(rec.options))
+    assert able >= len(SPARSE_INDICES) + 5

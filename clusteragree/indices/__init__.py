@@ -4,10 +4,12 @@ Every index is a ``TableIndex`` (a function of the contingency table of two part
 ``PairIndex`` (a function of what two clusterings say about each pair of objects), both
 ``Index`` records. This package is the indices' public interface for the rest of
 ``clusteragree``: the null engine (``clusteragree.nulls``) and the tests of agreement
-(``clusteragree.inference``) import what they need from here (``STATISTICS`` for the table
-indices' additive statistics; ``evaluate_pairwise``, ``pair_vectors``, ``gather_objects`` and,
-for the bootstrap (``clusteragree.intervals``), ``evaluate_resample`` for the indices of object
-pairs), never from its private modules.
+(``clusteragree.inference``) import what they need from here, never from its private modules:
+the records (``index_records``), the one conversion of a call's input for them (``entry``),
+their evaluation on a table or a batch of tables (``evaluate``, ``evaluate_checked``,
+``evaluate_sparse``, ``values_on_tables``), ``STATISTICS`` for the table indices' additive
+statistics; ``evaluate_pairwise``, ``pair_vectors``, ``gather_objects`` and, for the bootstrap
+(``clusteragree.intervals``), ``evaluate_resample`` for the indices of object pairs.
 
 >>> import clusteragree as ca
 >>> tab = ca.ContingencyTable([[30, 20], [10, 20]])          # Amorim (2015), Table 6a
@@ -29,13 +31,14 @@ from .._validate import suggest
 from ._common import STATISTIC_NAMES, STATISTICS, compact_tables
 from ._pairwise import (ResampleRefused, evaluate_pairwise, evaluate_resample, gather_objects,
                         pair_vectors)
-from ._registry import (REGISTRY, Index, PairIndex, TableIndex, evaluate, evaluate_checked,
-                        evaluate_sparse, get_index, register_groups)
+from ._registry import REGISTRY, Index, PairIndex, TableIndex, get_index, register_groups
+from ._evaluate import (entry, evaluate, evaluate_checked, evaluate_sparse, evaluate_table,
+                        values_on_tables)
 from .catalogue import catalogue_markdown
 from .mari import mari_null_moments
 
 __all__ = ["list_indices", "catalogue_markdown", "get_index", "evaluate", "evaluate_checked",
-           "evaluate_sparse", "resolve_indices",
+           "evaluate_sparse", "evaluate_table", "values_on_tables", "entry", "index_records", "resolve_indices",
            "mari_null_moments",
            "group_members", "skip_undefined",
            "split_options", "GROUPS",
@@ -162,6 +165,32 @@ def resolve_indices(index) -> tuple[list[str], bool]:
             if resolved not in out:
                 out.append(resolved)
     return out, False
+
+
+def index_records(indices) -> list[Index]:
+    """The records of the indices a call asks for, looked up once for the whole call.
+
+    Parameters
+    ----------
+    indices : str, Index or list of them
+        A name, an alias, a group, a record or a list of them (``resolve_indices``).
+
+    Returns
+    -------
+    list of Index
+        The records, in the order asked, each once.
+
+    See Also
+    --------
+    resolve_indices : Their names.
+
+    Examples
+    --------
+    >>> [r.name for r in index_records(["ari", "jaccard"])]
+    ['adjusted_rand', 'jaccard']
+    """
+    names, _ = resolve_indices(indices)
+    return [get_index(n) for n in names]
 
 
 def skip_undefined(names, optional, evaluate_one):

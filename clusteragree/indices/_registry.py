@@ -6,9 +6,10 @@ it takes, which keyword options it has, and what it does on degenerate tables. I
 two kinds, with a common base ``Index``: a ``TableIndex`` is a function of the contingency
 table of two partitions (and, for most, of an additive statistic of it); a ``PairIndex``
 compares what two clusterings (memberships, covers, similarity matrices) say about each pair
-of objects, and declares the kinds of clustering it is defined for. ``evaluate`` is the single
-entry point that validates a table (or a batch of tables, shape ``(..., K, Q)``), fills in
-options and calls the vectorised function of a table index.
+of objects, and declares the kinds of clustering it is defined for. This module holds the
+records and the registry only: ``clusteragree.indices._evaluate`` evaluates them (``evaluate``,
+the single entry point that validates a table or a batch of tables, shape ``(..., K, Q)``,
+fills in options and calls the vectorised function of a table index).
 
 Degenerate tables are decided here, once, for every index:
 
@@ -28,27 +29,24 @@ Degenerate tables are decided here, once, for every index:
   ``_common.ratio(num, den, same, optimum, fallback)``. ``reflexive=False``: indices with no
   fixed optimum (mutual information, Russel-Rao, the statistics) and fuzzy measures that equal
   fuzzy clusterings need not bring to their optimum; the tests check every flag on (x, x).
-* A result is never nan: a nan left over would be a bug, and ``evaluate`` raises on it.
+* A result is never nan: a nan left over would be a bug, and the evaluation raises on it.
 """
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass, field
 from typing import Callable
 
 import numpy as np
 
-from .._docs import PARAMETERS, fill, fill_doc
+from .._docs import PARAMETERS, fill
 from ..inputs import KINDS, MATRIX_KIND
 from ..inputs.memberships import describe_kind, kind_phrase, or_list
-from ..tables import check_counts
 from .. import _memory
-from .._validate import check_options, suggest
+from .._validate import suggest
 from ._common import STATISTICS, identical
 
-__all__ = ["Index", "TableIndex", "PairIndex", "register", "get_index", "evaluate",
-           "evaluate_checked", "evaluate_sparse", "REGISTRY",
+__all__ = ["Index", "TableIndex", "PairIndex", "register", "get_index", "REGISTRY",
            "all_names"]
 
 #: The fields every index record has (``Index``), written once for the three record classes.
@@ -114,8 +112,8 @@ class Index:
     The fields both kinds of index have. Every index is a ``TableIndex`` (a function of the
     contingency table of two partitions) or a ``PairIndex`` (a function of what two
     clusterings say about each pair of objects: memberships, covers, similarity matrices);
-    ``register`` builds the right one, and a bare ``Index`` is refused. Calling a record
-    evaluates the index on a table (``evaluate``).
+    ``register`` builds the right one, and a bare ``Index`` is refused. A record describes
+    its index; ``clusteragree.indices.evaluate(rec, table)`` evaluates it.
 
     Parameters
     ----------
@@ -131,7 +129,7 @@ class Index:
     See Also
     --------
     get_index : The record of an index name or alias.
-    evaluate : An index on a table or a batch of tables.
+    clusteragree.indices.evaluate : An index on a table or a batch of tables.
     clusteragree.list_indices : The catalogue of the registered indices.
 
     Examples
@@ -139,7 +137,7 @@ class Index:
     >>> rec = get_index("ari")
     >>> isinstance(rec, Index), type(rec).__name__, rec.name, rec.kind, rec.range
     (True, 'TableIndex', 'adjusted_rand', 'similarity', (-1.0, 1.0))
-    >>> round(float(rec([[30, 20], [10, 20]])), 5)       # Amorim (2015), Table 8
+    >>> round(float(rec.on_counts(np.array([[30, 20], [10, 20]]))), 5)   # Amorim (2015), Table 8
     0.05124
     """
 
@@ -179,15 +177,19 @@ class Index:
         return self.kind != "distance"
 
     @property
+    def sparse_cells(self) -> bool:
+        """Whether the index is evaluated from a sparse table's non-zero cells and margins
+        (``on_sparse``, or for a table index its additive ``statistic``), without the dense
+        table."""
+        return self.on_sparse is not None
+
+    @property
     def monotone_in(self) -> str | None:
         """The additive statistic of the table ("s" = sum n_ij^2, "t" = sum n_ij log n_ij) of
         which the index is a monotone function given both margins (increasing for a
         similarity, decreasing for a distance), so that under fixed margins its test is the
         test of that statistic; None when there is none."""
         return None
-
-    def __call__(self, counts, **options) -> np.ndarray:
-        return evaluate(self, counts, **options)
 
 
 @_fill_fields
@@ -229,7 +231,7 @@ class TableIndex(Index):
     See Also
     --------
     PairIndex : An index of object pairs.
-    evaluate : A table index on a table or a batch of tables.
+    clusteragree.indices.evaluate : A table index on a table or a batch of tables.
     register : The decorator that declares an index.
 
     Examples
@@ -238,7 +240,7 @@ class TableIndex(Index):
     >>> rec.statistic, rec.linear, rec.inputs
     ('s', True, ('table',))
     >>> tables = np.array([[[30, 20], [10, 20]], [[5, 0], [0, 5]]])
-    >>> evaluate(rec, tables).round(5)                   # a batch of two tables
+    >>> rec.on_counts(tables).round(5)                   # a batch of two tables
     array([0.52532, 1.     ])
     """
 
@@ -274,6 +276,28 @@ class TableIndex(Index):
             return None  # entropies (constant given the margins), counts of pairs
         return self.statistic
 
+    @property
+    def sparse_cells(self) -> bool:
+        """Whether the index is evaluated from a sparse table's non-zero cells and margins.
+
+        Returns
+        -------
+        bool
+            True for an index of sum n_ij^2 or sum n_ij log n_ij given the margins (its
+            ``statistic``: every term of the sum is a non-zero cell) and for an index with a
+            form on the cells (``on_sparse``); False: it needs the dense table.
+
+        See Also
+        --------
+        clusteragree.indices.evaluate_sparse : The index on a sparse table.
+
+        Examples
+        --------
+        >>> [get_index(name).sparse_cells for name in ("ari", "purity", "kappa")]
+        [True, True, False]
+        """
+        return self.statistic is not None or self.on_sparse is not None
+
     def __post_init__(self):
         super().__post_init__()
         if self.inputs != ("table",):
@@ -289,7 +313,7 @@ class TableIndex(Index):
         """The index from its additive statistic and the margins, without the tables.
 
         This is how exact laws of ``s`` or ``t`` become laws of the index. Options are used as
-        given (``evaluate`` checks them).
+        given (``clusteragree.indices.evaluate`` checks them).
 
         Parameters
         ----------
@@ -692,7 +716,7 @@ def get_index(index) -> Index:
 
     See Also
     --------
-    evaluate : An index on a table or a batch of tables.
+    clusteragree.indices.evaluate : An index on a table or a batch of tables.
     clusteragree.list_indices : The catalogue of the indices.
 
     Examples
@@ -727,182 +751,3 @@ def get_index(index) -> Index:
             + " ca.list_indices() lists them all."
         )
     return REGISTRY[key]
-
-
-@fill_doc
-def evaluate(index, counts, **options) -> np.ndarray:
-    """Evaluate an index on a table or a batch of tables ``(..., K, Q)``.
-
-    The single checked entry of the table indices: it validates the tables and the options,
-    refuses tables with fewer objects than the index needs, and applies the registry's rule
-    for degenerate tables (see the module docstring).
-
-    Parameters
-    ----------
-    %(index)s
-        An index of the contingency table (``TableIndex``), or an index of object pairs with
-        a form on the table of two partitions (``PairIndex.on_table``: element-centric
-        similarity); the other indices of object pairs need the clusterings
-        (``ca.agreement``).
-    counts : array-like of int
-        A K x Q table of counts or a batch of them, shape ``(..., K, Q)``.
-    %(**options)s
-
-    Returns
-    -------
-    ndarray of float
-        The index of each table, shape ``counts.shape[:-2]`` (a 0-d array for one table).
-
-    Raises
-    ------
-    TypeError
-        An option the index does not take.
-    ValueError
-        An index of object pairs with no form on a table, a table that is not one of counts,
-        or fewer objects than the index needs.
-
-    See Also
-    --------
-    get_index : The record of an index.
-    clusteragree.agreement : An index on two clusterings or a table.
-
-    Examples
-    --------
-    >>> evaluate("ari", [[30, 20], [10, 20]])              # Amorim (2015), Table 8
-    array(0.05124099)
-    >>> evaluate("vi", np.array([[[5, 0], [0, 5]], [[3, 2], [2, 3]]]), base=2).round(4)
-    array([0.    , 1.9419])
-    >>> evaluate("element_centric", [[2, 0], [1, 1]])      # as on the two partitions' labels
-    array(0.54166667)
-    """
-    rec = get_index(index)
-    opts = check_options(options, rec.options, f"index {rec.name!r}")
-    if isinstance(rec, PairIndex) and rec.on_table is not None:
-        arr = check_counts(counts)
-        if arr.size and int(arr.sum(axis=(-2, -1)).min()) < 2:
-            raise ValueError(f"index {rec.name!r} compares pairs of objects: needs n >= 2")
-        return np.asarray(rec.on_table(arr, **opts), dtype=float)
-    if not isinstance(rec, TableIndex):
-        raise ValueError(
-            f"index {rec.name!r} compares {' or '.join(rec.inputs)} inputs, not a contingency "
-            f"table: call ca.agreement(x, y, index={rec.name!r}) with the two clusterings"
-        )
-    return evaluate_checked(rec, check_counts(counts), opts)
-
-
-def evaluate_checked(rec: TableIndex, arr: np.ndarray, opts: dict) -> np.ndarray:
-    """``evaluate`` on counts and options already checked at the entry of a public function.
-
-    Parameters
-    ----------
-    rec : TableIndex
-        The index's record.
-    arr : numpy.ndarray
-        A checked int64 table or batch of tables, shape ``(..., K, Q)``.
-    opts : dict
-        The index's checked options, defaults filled in.
-
-    Returns
-    -------
-    numpy.ndarray
-        The index on each table, shape ``arr.shape[:-2]``.
-
-    Raises
-    ------
-    ValueError
-        A table with fewer objects than the index needs.
-
-    See Also
-    --------
-    evaluate : The same, checking the counts and options first.
-
-    Examples
-    --------
-    >>> rec = get_index("rand")
-    >>> float(evaluate_checked(rec, np.array([[30, 20], [10, 20]]), {}))
-    0.5253164556962026
-    """
-    if rec.min_n > 1:
-        n_min = int(np.add.reduce(arr, axis=None)) if arr.ndim == 2 else int(
-            arr.sum(axis=(-2, -1)).min())
-        if n_min < rec.min_n:
-            raise ValueError(
-                f"index {rec.name!r} needs at least {rec.min_n} objects ({rec.min_n_reason}), "
-                f"got a table with n = {n_min}"
-            )
-    values = np.asarray(rec.on_counts(arr, **opts), dtype=float)
-    if math.isnan(values) if values.ndim == 0 else np.isnan(values).any():  # pragma: no cover
-        # a degenerate case the registry missed
-        raise RuntimeError(f"index {rec.name!r} gave nan; please report this table")
-    return values
-
-
-def evaluate_sparse(rec: Index, table, opts: dict) -> float:
-    """A table index on a sparse table (``SparseContingencyTable``): from its non-zero cells
-    and margins, without the dense table.
-
-    Every index that is a function of sum n_ij^2 or sum n_ij log n_ij given the margins (its
-    ``statistic``: the pair-counting and information families, AMI and NMI included) is
-    computed from the non-zero cells, which hold every term of those sums; an index with a
-    form on the cells (``on_sparse``: purity, the Van Dongen and F-measures, accuracy and PSI
-    by a sparse bipartite matching, element-centric similarity) from that form; any other
-    index needs the dense table and is refused, with the table's size.
-
-    Parameters
-    ----------
-    rec : Index
-        The index's record.
-    table : SparseContingencyTable
-        The table.
-    opts : dict
-        The index's checked options, defaults filled in.
-
-    Returns
-    -------
-    float
-        The index.
-
-    Raises
-    ------
-    ValueError
-        An index that needs the dense table, or a table with fewer objects than it needs.
-
-    See Also
-    --------
-    evaluate_checked : The same on a dense table.
-
-    Examples
-    --------
-    >>> from scipy import sparse
-    >>> from clusteragree.sparse_tables import SparseContingencyTable
-    >>> tab = SparseContingencyTable(sparse.csr_array(np.array([[30, 20], [10, 20]])))
-    >>> round(evaluate_sparse(get_index("ari"), tab, {}), 8)    # as the dense table's
-    0.05124099
-    """
-    K, Q = table.shape
-    if rec.on_sparse is not None and getattr(rec, "statistic", None) is None:
-        if isinstance(rec, PairIndex) and table.n < 2:
-            raise ValueError(f"index {rec.name!r} compares pairs of objects: needs n >= 2")
-        if table.n < rec.min_n:
-            raise ValueError(f"index {rec.name!r} needs at least {rec.min_n} objects "
-                             f"({rec.min_n_reason}), got a table with n = {table.n}")
-        return _checked_value(rec, rec.on_sparse(table.cells, table.row_sums, table.col_sums,
-                                                 **opts))
-    if not isinstance(rec, TableIndex) or rec.statistic is None:
-        raise ValueError(
-            f"index {rec.name!r} needs the dense {K:,} x {Q:,} table ({8 * K * Q / 1e6:,.0f} "
-            f"MB); on a sparse table the indices of sum n_ij^2 or of sum n_ij log n_ij are "
-            "computed (the pair-counting and information families: ca.list_indices() lists "
-            "them with their statistic); pass the dense table (tab.to_dense()) if it fits")
-    if table.n < rec.min_n:
-        raise ValueError(f"index {rec.name!r} needs at least {rec.min_n} objects "
-                         f"({rec.min_n_reason}), got a table with n = {table.n}")
-    stat = STATISTICS[rec.statistic](table.values.reshape(1, -1))  # one 1 x nnz "table"
-    return _checked_value(rec, rec.of_statistic(stat, table.row_sums, table.col_sums, **opts))
-
-
-def _checked_value(rec: Index, value) -> float:
-    value = float(value)
-    if math.isnan(value):  # pragma: no cover - a degenerate case the registry missed
-        raise RuntimeError(f"index {rec.name!r} gave nan; please report this table")
-    return value

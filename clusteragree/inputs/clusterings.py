@@ -95,8 +95,7 @@ class Clusterings:
         self.table = table
         # the counts of the table, or of a batch of tables (``as_clusterings(batch=True)``)
         # (None for a sparse table, which has no dense counts)
-        self.counts = (table.counts if isinstance(table, ContingencyTable)
-                       else None if table is not None else counts)
+        self.counts = (counts if table is None else table.counts if table.dense else None)
         self._x, self._y = x, y
         self._objects = objects  # index labels pairing two pandas clusterings, or None
         self.names = (str(names[0]), str(names[1]))

@@ -16,7 +16,7 @@ from .dask_tables import dask_cells, is_dask, is_dask_series
 from .labels import JOINS, check_label_pair
 from .memberships import read_memberships
 
-__all__ = ["crosstab", "as_table"]
+__all__ = ["crosstab", "as_table", "is_table"]
 
 
 _DIRECT_BINCOUNT_LIMIT = 1 << 24  # cells of the label-range grid we accept for direct counting
@@ -284,6 +284,37 @@ def _is_2d(obj) -> bool:
     try:
         return np.ndim(obj) == 2
     except ValueError:  # a ragged nested sequence: check_labels says what is wrong
+        return False
+
+
+def is_table(obj) -> bool:
+    """Whether a clustering given alone is a table: a ``ContingencyTable``, a
+    ``SparseContingencyTable``, a DataFrame or a 2-D array of counts.
+
+    Parameters
+    ----------
+    obj : object
+        What the user gave.
+
+    Returns
+    -------
+    bool
+        True for a table (a ragged nested sequence is not one).
+
+    See Also
+    --------
+    as_table : The table it is read as.
+
+    Examples
+    --------
+    >>> is_table([[30, 20], [10, 20]]), is_table([0, 0, 1]), is_table("x")
+    (True, False, False)
+    """
+    if isinstance(obj, (ContingencyTable, SparseContingencyTable, pd.DataFrame)):
+        return True
+    try:
+        return np.ndim(obj) == 2 and not isinstance(obj, (str, bytes))
+    except (TypeError, ValueError):  # ragged: not a table
         return False
 
 

@@ -187,6 +187,30 @@ class NullMethod:
         """(name, model): the method's key in the registry."""
         return (self.name, self.model)
 
+    def serves(self, table) -> bool:
+        """Whether the method serves this table: any dense table, a sparse one when it is
+        declared ``sparse``.
+
+        Parameters
+        ----------
+        table : ContingencyTable or SparseContingencyTable
+            The observed table.
+
+        Returns
+        -------
+        bool
+            True when the method can compute a law for this table.
+
+        Examples
+        --------
+        >>> from scipy import sparse
+        >>> from clusteragree.sparse_tables import SparseContingencyTable
+        >>> tab = SparseContingencyTable(sparse.csr_array([[30, 20], [10, 20]]))
+        >>> [get_method(name, "perm").serves(tab) for name in ("patefield", "permutation")]
+        [False, True]
+        """
+        return self.sparse or table.dense
+
 
 MODELS: dict[str, Model] = {}
 _METHODS: dict[tuple[str, str], NullMethod] = {}

@@ -1,5 +1,5 @@
-"""What a null method receives (``NullRequest``) and the one way to evaluate indices on a batch
-of random tables (``values_on_tables``).
+"""What a null method receives (``NullRequest``), and the Monte Carlo laws of its indices from a
+stream of random tables (each batch evaluated by ``clusteragree.indices.values_on_tables``).
 
 A request is built and checked by ``clusteragree.nulls.engine`` before any work: the indices
 with their options, the clusterings (one ``Clusterings`` record), the model and method records,
@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from .. import _memory
-from ..indices import STATISTICS, Index, compact_tables
+from ..indices import Index, values_on_tables
 from ..inputs import Clusterings
 from ._methods import Model, NullMethod
 from .distribution import NullDistribution
@@ -22,7 +22,7 @@ from .distribution import NullDistribution
 if TYPE_CHECKING:  # the spec imports the methods, which import this module
     from .spec import NullSpec
 
-__all__ = ["NullRequest", "values_on_tables", "stream_values", "sampled_laws", "check_memory"]
+__all__ = ["NullRequest", "stream_values", "sampled_laws", "check_memory"]
 
 
 @dataclass
@@ -73,44 +73,6 @@ def sampled_laws(req: NullRequest, batches, margins=None, details=None) -> dict:
     values = stream_values(req.indices, req.options, batches, req.n_sim, margins)
     return {rec.name: req.null_of(rec, samples=values[rec.name], details=details)
             for rec in req.indices}
-
-
-def values_on_tables(indices, options, tables, margins=None) -> dict:
-    """Values of several indices on one batch of tables (shape (B, K, Q)).
-
-    Each additive statistic (s, t) is computed once for all the indices that use it. With
-    ``margins=(rows, cols)`` every table has those margins (Patefield, permutations, exact
-    enumeration) and the indices need them once; otherwise each table's own margins are used,
-    and indices that depend on the table's shape (not on s or t) are evaluated on each table
-    with its empty rows and columns removed (random partitions with a varying number of
-    clusters are padded with empty ones).
-    """
-    stats: dict[str, np.ndarray] = {}
-    out = {}
-    rows = cols = None
-    if margins is None:
-        rows, cols = tables.sum(axis=2), tables.sum(axis=1)
-        padded = bool((rows == 0).any() or (cols == 0).any())
-    else:
-        rows, cols = margins
-        padded = False
-    groups = None
-    for rec in indices:
-        opts = options[rec.name]
-        if rec.statistic is not None:
-            if rec.statistic not in stats:
-                stats[rec.statistic] = STATISTICS[rec.statistic](tables)
-            values = rec.of_statistic(stats[rec.statistic], rows, cols, **opts)
-        elif not padded:
-            values = rec.on_counts(tables, **opts)
-        else:
-            if groups is None:
-                groups = compact_tables(tables)
-            values = np.empty(len(tables))
-            for where, sub in groups:
-                values[where] = rec.on_counts(sub, **opts)
-        out[rec.name] = np.asarray(values, dtype=float)
-    return out
 
 
 def stream_values(indices, options, batches, n_sim: int, margins=None) -> dict:

@@ -19,38 +19,21 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from ..indices import (get_index, group_members, resolve_indices, skip_undefined,
-                       split_options)
 from .._docs import fill_doc
-from ..indices import Index, PairIndex, evaluate_checked, evaluate_sparse
-from ..inputs import Clusterings, as_clusterings
+from ..indices import (Index, PairIndex, entry, evaluate_table, get_index, group_members,
+                       index_records, skip_undefined, split_options)
+from ..inputs import Clusterings
 from .._validate import check_options
 from ._methods import MODELS, PAIR_MODELS, PARTITION_MODELS, get_method, get_model, methods_of
 from ._request import NullRequest, check_memory
 from .distribution import NullDistribution
-from .sparse import is_sparse
 from .spec import NullSpec, misplaced_settings
 
-__all__ = ["plan", "run", "null_distributions", "null_distribution", "index_records"]
+__all__ = ["plan", "run", "null_distributions", "null_distribution"]
 
 
 def _is_pair_index(rec: Index) -> bool:
     return isinstance(rec, PairIndex)
-
-
-def index_records(indices) -> list[Index]:
-    """The records of ``indices`` (a name, an alias, a group, a record or a list), looked up
-    once for a whole call."""
-    names, _ = resolve_indices(indices)
-    return [get_index(n) for n in names]
-
-
-def entry(x, y, data, dropna, join, recs, batch: bool = False) -> Clusterings:
-    """The one conversion of a public call's clusterings for the indices ``recs``
-    (``batch``: ``x`` may be a batch of tables, for ``agreement``)."""
-    return as_clusterings(x, y, data=data, dropna=dropna, join=join,
-                          table=any(not _is_pair_index(r) for r in recs),
-                          pairs=[r.name for r in recs if _is_pair_index(r)], batch=batch)
 
 
 def _model_for(recs, spec: NullSpec):
@@ -90,7 +73,7 @@ def _n_sim_for(method, spec: NullSpec, auto: bool):
 
 
 def _check_sparse(method_rec, clusterings) -> None:
-    if is_sparse(clusterings.table) and not method_rec.sparse:
+    if clusterings.table is not None and not method_rec.serves(clusterings.table):
         K, Q = clusterings.table.shape
         able = [m for m in methods_of(method_rec.model)
                 if get_method(m, method_rec.model).sparse]
@@ -179,9 +162,7 @@ def _choose(recs, options, clusterings, model, spec, rng, observed) -> list[Null
 
 def _observed_value(rec: Index, table, options) -> float:
     """An index on the observed table (its counts and options checked at the entry)."""
-    if is_sparse(table):
-        return float(evaluate_sparse(rec, table, options))
-    return float(evaluate_checked(rec, table.counts, options))
+    return float(evaluate_table(rec, table, options))
 
 
 def _index_options(recs, options) -> dict:
@@ -337,8 +318,7 @@ def null_distributions(x, indices="paired", method="exact", *, y=None, model=Non
 
     References
     ----------
-    Amorim, M. J. (2015), "On clustering stability", PhD thesis, ISCTE - University
-    Institute of Lisbon.
+    {ref:amorim2015}.
 
     Examples
     --------
@@ -390,14 +370,11 @@ def null_distribution(x, y=None, index="adjusted_rand", method="exact", *, model
 
     References
     ----------
-    Amorim, M. J. (2015), "On clustering stability", PhD thesis, ISCTE - University
-    Institute of Lisbon.
+    {ref:amorim2015}.
 
-    Patefield, W. M. (1981), "Algorithm AS 159: An efficient method of generating random R x C
-    tables with given row and column totals", Applied Statistics 30.
+    {ref:patefield1981}.
 
-    Gates, A. J. & Ahn, Y.-Y. (2017), "The impact of random models on clustering similarity",
-    Journal of Machine Learning Research 18.
+    {ref:gates2017}.
 
     Examples
     --------

@@ -10,7 +10,7 @@ modules are importable from here too (``clusteragree.nulls.exact.statistic_law``
 from __future__ import annotations
 
 from ._methods import NullMethod, register_method
-from ._request import values_on_tables
+from ..indices import values_on_tables
 from .enumeration import check_table_count, count_tables, enumerate_tables
 from .network import (DP_CHUNK_ENTRIES, DP_ESTIMATE_SLACK, check_dp_size, estimate_dp_work,
                       statistic_law)

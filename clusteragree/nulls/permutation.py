@@ -16,11 +16,11 @@ import math
 import numpy as np
 
 from .._validate import check_positive_int, check_seed
-from ..indices import gather_objects, pair_vectors
+from ..indices import gather_objects, pair_vectors, values_on_tables
 from ._methods import PAIR_MODELS, NullMethod, register_method
-from .sparse import (check_sparse_permutation, is_sparse, permutation_seconds,
+from .sparse import (check_sparse_permutation, permutation_seconds,
                      sparse_permutation_law)
-from ._request import sampled_laws, values_on_tables
+from ._request import sampled_laws
 
 __all__ = ["permuted_tables", "table_to_codes", "use_all_permutations", "EXHAUSTIVE_LIMIT",
            "DEFAULT_N_PERM"]
@@ -210,7 +210,7 @@ def _describe_permutation(nd) -> str:
 
 
 def _table_permutation_law(req):
-    if is_sparse(req.table):
+    if not req.table.dense:  # many clusters: permuted labels' cells, no K x Q table
         return sparse_permutation_law(req)
     x, y = table_to_codes(req.table.counts)
     if use_all_permutations(len(x), req.spec.exhaustive, "labels"):
@@ -266,7 +266,7 @@ def _check_pair_exact_mean(req):
 def _check_table_permutation(req):
     """On a sparse table, the indices of s or t only; under ``method="auto"``, draws within
     the spec's ``max_seconds``."""
-    if is_sparse(req.table):
+    if not req.table.dense:
         check_sparse_permutation(req)
     elif req.auto and permutation_seconds(req.clusterings.n, req.n_sim) > req.spec.max_seconds:
         raise ValueError(f"{req.n_sim:,} label permutations of n = {req.clusterings.n:,} "

@@ -23,19 +23,13 @@ from __future__ import annotations
 import numpy as np
 
 from ..indices import STATISTICS
-from ..sparse_tables import SparseContingencyTable
 
-__all__ = ["is_sparse", "permuted_cell_counts", "sparse_permutation_law",
+__all__ = ["permuted_cell_counts", "sparse_permutation_law",
            "check_sparse_permutation", "permutation_seconds", "SECONDS_PER_OBJECT_DRAW"]
 
 #: Seconds per object and draw of a label permutation (measured on a 2-core machine: about
 #: 40 ms per draw at n = 10**6 with 10**4 x 10**4 clusters), for ``method="auto"``'s estimate.
 SECONDS_PER_OBJECT_DRAW = 5e-8
-
-
-def is_sparse(table) -> bool:
-    """Whether a request's table is a ``SparseContingencyTable``."""
-    return isinstance(table, SparseContingencyTable)
 
 
 def permutation_seconds(n: int, n_sim: int) -> float:

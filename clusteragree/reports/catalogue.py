@@ -88,7 +88,7 @@ def _check_agreement_inputs(params: dict) -> None:
     refused here, before the kernel starts)."""
     from ..indices import group_members, resolve_indices
     from ..nulls import NullSpec, plan
-    from ..nulls.engine import entry, index_records
+    from ..indices import entry, index_records
     from .helpers import load_clusterings
 
     keys = ("dataset", "table_file", "data_file", "x_column", "y_column", "x_file", "y_file")
@@ -139,7 +139,7 @@ def _check_clusterings_inputs(params: dict) -> None:
     cells would use them."""
     from ..inputs import crosstab
     from ..nulls import NullSpec, plan
-    from ..nulls.engine import entry
+    from ..indices import entry
     from .clusterings import check_index
     from .helpers import load_clusterings_frame
 

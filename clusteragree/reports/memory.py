@@ -103,18 +103,6 @@ def _what(obj) -> str:
     return f"an {kind}" if kind[:1].lower() in "aeiou" else f"a {kind}"
 
 
-def _is_table(obj) -> bool:
-    from ..sparse_tables import SparseContingencyTable
-    from ..tables import ContingencyTable
-
-    if isinstance(obj, (ContingencyTable, SparseContingencyTable, pd.DataFrame)):
-        return True
-    try:
-        return np.ndim(obj) == 2 and not isinstance(obj, (str, bytes))
-    except (TypeError, ValueError):  # ragged: not a table
-        return False
-
-
 def _is_labels(obj) -> bool:
     """A vector of labels that can be written as a column: a list, tuple, 1-D array, Series,
     Index or Categorical (not one-hot memberships, not Dask)."""
@@ -128,7 +116,6 @@ def _is_labels(obj) -> bool:
 def _as_table(obj):
     """A table given in memory as a dense ContingencyTable, its labels and names kept."""
     from ..inputs.crosstab import as_table
-    from ..sparse_tables import SparseContingencyTable
     from ..tables import ContingencyTable
 
     if isinstance(obj, pd.DataFrame):
@@ -136,7 +123,7 @@ def _as_table(obj):
         return ContingencyTable(obj.to_numpy(), obj.index.to_numpy(), obj.columns.to_numpy(),
                                 names=tuple(map(str, names)))
     tab = as_table(obj)
-    if isinstance(tab, SparseContingencyTable):
+    if not tab.dense:
         cells = tab.shape[0] * tab.shape[1]
         if cells > MAX_TABLE_CELLS:
             raise ValueError(f"table: a sparse {tab.shape[0]} x {tab.shape[1]} table has "
@@ -190,14 +177,14 @@ def read_memory_inputs(given: dict) -> MemoryInputs:
     >>> print(given.note)
     in memory: columns cls (x) and cluster (y) of a DataFrame of 3 rows
     """
-    from ..inputs.crosstab import as_table
+    from ..inputs.crosstab import as_table, is_table
     from ..inputs.labels import check_label_pair
 
     unknown = sorted(set(given) - set(IN_MEMORY))
     if unknown:
         raise ValueError(f"unknown in-memory inputs {unknown}; give {', '.join(IN_MEMORY)}")
     x, y, data, table = (given.get(k) for k in IN_MEMORY)
-    if table is None and x is not None and y is None and data is None and _is_table(x):
+    if table is None and x is not None and y is None and data is None and is_table(x):
         table, x = x, None  # ca.report("agreement", x=tab): one table, as ca.agreement(tab)
     if table is not None:
         if not (x is None and y is None and data is None):

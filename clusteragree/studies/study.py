@@ -21,8 +21,7 @@ resumes; one with other settings is refused, naming them. ``load_results(FOLDER)
 folder back with the results' dtypes, or any CSV reader does (R:
 ``read.csv(f, colClasses = c(scenario = "character"))``).
 
-Amorim, M. J. (2015), "On clustering stability", PhD thesis, ISCTE - University Institute of
-Lisbon, Ch.4-5 (the design, weighted cross-validation, IADJUST).
+{ref:amorim2015}, Ch.4-5 (the design, weighted cross-validation, IADJUST).
 
 >>> d = quick_design(seed=1)
 >>> len(d), sorted(d["k"].unique().tolist())
@@ -43,10 +42,13 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from .._docs import fill, fill_doc
 from .._validate import check_bool, check_choice, check_positive_int
 from ..indices import resolve_indices
 from ..results import FLOAT_COLUMNS, INT_COLUMNS, RESULT_COLUMNS
 from .grid import run_tasks
+
+__doc__ = fill(__doc__)
 
 __all__ = ["run", "run_unit", "units", "quick_design", "load_results", "THESIS_RESULTS",
            "ALGORITHMS", "DEFAULT_INDICES", "KEYS", "RECORD", "StudyWarning"]
@@ -580,6 +582,7 @@ def load_results(source) -> pd.DataFrame:
     raise FileNotFoundError(f"study results: no such file or folder {str(path)!r}")
 
 
+@fill_doc
 def run(design: pd.DataFrame, algorithms=ALGORITHMS, indices=DEFAULT_INDICES,
         n_sim: int = 17_000, seed=None, client=None, out=None, model: str = "perm",
         processes: int | None = None, progress: bool = True,
@@ -651,8 +654,7 @@ def run(design: pd.DataFrame, algorithms=ALGORITHMS, indices=DEFAULT_INDICES,
 
     References
     ----------
-    Amorim, M. J. (2015), "On clustering stability", PhD thesis, ISCTE - University Institute
-    of Lisbon, Ch.4-5.
+    {ref:amorim2015}, Ch.4-5.
 
     Examples
     --------
