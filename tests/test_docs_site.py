@@ -26,7 +26,10 @@ DOCS = ROOT / "docs"
 
 
 def _extension(name: str):
-    """A module of ``docs/_ext`` (not a package: imported from its path)."""
+    """A module of ``docs/_ext`` (not a package: imported from its path, with the folder on
+    the path for the modules it imports, as ``docs/conf.py`` puts it there)."""
+    if str(DOCS / "_ext") not in sys.path:
+        sys.path.insert(0, str(DOCS / "_ext"))
     spec = importlib.util.spec_from_file_location(f"docs_ext_{name}", DOCS / "_ext" / f"{name}.py")
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)

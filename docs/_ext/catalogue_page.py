@@ -16,6 +16,8 @@ import math
 import re
 from pathlib import Path
 
+from generated_pages import write_page
+
 #: Characters that MyST markdown would read as markup in a table cell or a line of text.
 _MARKUP = re.compile(r"([\\`*_\[\]<>|$#~])")
 
@@ -127,24 +129,9 @@ def catalogue_page() -> str:
 
 
 def write_catalogue(path) -> Path:
-    """Write the catalogue page to ``path`` (its folder is made), only when it changed.
-
-    Parameters
-    ----------
-    path : str or Path
-        Where to write (``docs/_generated/catalogue.md``).
-
-    Returns
-    -------
-    Path
-        The path written.
-    """
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    text = catalogue_page()
-    if not path.exists() or path.read_text(encoding="utf-8") != text:
-        path.write_text(text, encoding="utf-8")
-    return path
+    """Write the page to ``path`` (``docs/_generated/catalogue.md``), only when it changed
+    (``generated_pages.write_page``)."""
+    return write_page(path, catalogue_page())
 
 
 def _on_builder_inited(app) -> None:

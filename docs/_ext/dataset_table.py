@@ -11,6 +11,8 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+from generated_pages import write_page
+
 import pandas as pd
 
 #: The columns of the table: (heading, column of ``list_datasets()``; None: the name).
@@ -50,24 +52,9 @@ def datasets_table() -> str:
 
 
 def write_datasets(path) -> Path:
-    """Write the table to ``path`` (its folder is made), only when it changed.
-
-    Parameters
-    ----------
-    path : str or Path
-        Where to write (``docs/_generated/datasets.rst``).
-
-    Returns
-    -------
-    Path
-        The path written.
-    """
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    text = datasets_table()
-    if not path.exists() or path.read_text(encoding="utf-8") != text:
-        path.write_text(text, encoding="utf-8")
-    return path
+    """Write the page to ``path`` (``docs/_generated/datasets.rst``), only when it changed
+    (``generated_pages.write_page``)."""
+    return write_page(path, datasets_table())
 
 
 def _on_builder_inited(app) -> None:
