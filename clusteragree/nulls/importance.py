@@ -63,6 +63,7 @@ from scipy.special import gammaln, logsumexp
 from .._docs import fill_doc
 from .._validate import check_positive_int, check_seed, check_choice
 from ..indices import STATISTICS
+from ._laws import TailLaw
 from ._methods import NullMethod, register_method
 from .patefield import random_tables
 
@@ -74,7 +75,8 @@ DEFAULT_N_SIM = 10_000
 #: Independent runs whose spread gives the standard error.
 N_RUNS = 10
 
-_MAX_LEVELS = 2_000  # tilts per run: a bug guard (a tail of 1e-300 took about 60)
+_MAX_LEVELS = 400  # tilts per run (a tail of 1e-400 took about 60)
+_MAX_STEP = 50.0  # a step of the tilt moves the weights of tables one sd apart by at most e^50
 _WINDOW = 6.0  # the heat-bath window: this many conditional standard deviations either side
 
 
@@ -164,6 +166,8 @@ def _next_step(S, sign, B):
 
     lo, hi = 0.0, 1.0 / spread
     while ess(hi) > B / 2:
+        if hi * spread > _MAX_STEP:  # most tables share the largest S: tilt on regardless
+            return hi
         lo, hi = hi, 2 * hi
     for _ in range(50):
         mid = 0.5 * (lo + hi)
@@ -198,9 +202,11 @@ def _run(a, b, statistic, value, sign, B, rng):
         idx = np.minimum(np.searchsorted(cum, (rng.random() + np.arange(B)) / B), B - 1)
         T = _move(T[idx].copy(), tau, statistic, rng, 2 * K * Q)
         S = STATISTICS[statistic](T)
-    else:  # pragma: no cover - a bug guard
-        raise RuntimeError("importance sampling did not reach the tail; please report the "
-                           f"margins {a.tolist()} x {b.tolist()}")
+    else:
+        raise ValueError(
+            f"importance sampling found no table with {statistic} at or beyond {value:.10g} "
+            f"after {_MAX_LEVELS} tilts (margins {a.tolist()} x {b.tolist()}): the value may "
+            "lie beyond every table with these margins")
     hit = sign * (S - value) >= -tol
     return log_z + float(logsumexp(np.where(hit, -tau * S, -np.inf))) - math.log(B)
 
@@ -290,6 +296,15 @@ def tail_probability(rows, cols, value: float, statistic: str = "s",
         only = float(_f(b if len(a) == 1 else a, statistic).sum())
         inside = sign * (only - value) >= -tol
         return TailEstimate(0.0 if inside else -math.inf, 0.0, exact=True)
+    # every table has S in [low, high]: f is convex (Jensen: S >= K Q f(n / (K Q))) and
+    # superadditive on the integers (a row's cells give at most f(a_i))
+    n, cells = float(a.sum()), len(a) * len(b)
+    low = cells * float(_f(n / cells, statistic))
+    high = min(float(_f(a, statistic).sum()), float(_f(b, statistic).sum()))
+    if sign * (value - (high if sign > 0 else low)) > tol:  # beyond every table
+        return TailEstimate(-math.inf, 0.0, exact=True)
+    if sign * (value - (low if sign > 0 else high)) <= tol:  # every table is in the tail
+        return TailEstimate(0.0, 0.0, exact=True)
     per = n_sim // N_RUNS
     runs = np.array([_run(a, b, statistic, float(value), sign, per, rng)
                      for _ in range(N_RUNS)])
@@ -300,3 +315,81 @@ def tail_probability(rows, cols, value: float, statistic: str = "s",
     log_p = float(top + math.log(scaled.mean()))
     rse = float(scaled.std(ddof=1) / math.sqrt(N_RUNS) / scaled.mean())
     return TailEstimate(min(log_p, 0.0), rse, tuple(runs.tolist()))
+
+
+# -- the method record -------------------------------------------------------------------------
+
+def _check_request(req):
+    """Refuse, by name and before any work, an index that is not an affine function of s or
+    t given the margins (its p-value is a tail of s or t, but its mean and the printed test
+    need closed forms)."""
+    for rec in req.indices:
+        if rec.monotone_in is None:
+            raise ValueError(
+                f"method='importance' estimates tail probabilities of s = sum n_ij^2 or t = sum "
+                f"n_ij log n_ij, and index {rec.name!r} is not a monotone function of either "
+                "given the margins; use method='exact' or 'patefield'")
+        if not rec.linear:
+            raise ValueError(
+                f"method='importance' needs an index affine in its statistic (for its null mean "
+                f"and z), and {rec.name!r} is a non-linear function of {rec.monotone_in}; its "
+                f"p-value is that of any affine index of {rec.monotone_in} (e.g. "
+                f"{'rand' if rec.monotone_in == 's' else 'mutual_info'!r}), which "
+                "method='importance' gives")
+
+
+def _index_tail(rec, options, rows, cols, observed, n_sim, seed):
+    """``tail(t, alternative)`` of an index: the index value mapped to its statistic (exactly
+    at the observed value; by root finding elsewhere), and the tail of the statistic."""
+    from scipy.optimize import brentq
+
+    increasing = rec.kind != "distance"
+    n = float(np.sum(rows))
+    top = n * n if rec.statistic == "s" else n * math.log(n) + 1.0
+
+    def index_of(stat):
+        return float(rec.of_statistic(np.array([stat]), rows, cols, **options)[0])
+
+    def statistic_of(t):
+        if t == observed[0]:
+            return observed[1]
+        g0, g1 = index_of(0.0) - t, index_of(top) - t
+        if g0 * g1 > 0:  # beyond every table: the whole law is on one side
+            return -math.inf if (g0 > 0) == increasing else math.inf
+        return brentq(lambda v: index_of(v) - t, 0.0, top, xtol=1e-12 * top, rtol=1e-15)
+
+    def tail(t, alternative):
+        stat = statistic_of(t)
+        side = alternative if increasing else {"greater": "less", "less": "greater"}[alternative]
+        if not math.isfinite(stat):
+            inside = (stat < 0) == (side == "greater")
+            return TailEstimate(0.0 if inside else -math.inf, 0.0, exact=True)
+        return tail_probability(rows, cols, stat, rec.statistic, side, n_sim, seed)
+    return tail
+
+
+def _importance_law(req):
+    from .hypergeometric import index_moments
+
+    rows, cols = req.margins
+    counts = np.asarray(req.table.counts, dtype=np.int64)
+    out = {}
+    for rec in req.indices:
+        opts = req.options[rec.name]
+        stat = float(STATISTICS[rec.statistic](counts))
+        observed = (float(rec.of_statistic(np.array([stat]), rows, cols, **opts)[0]), stat)
+        seed = int(req.rng.integers(2**63))
+        tail = _index_tail(rec, opts, rows, cols, observed, req.n_sim, seed)
+        law = TailLaw(tail, moments=lambda rec=rec, opts=opts: index_moments(rec, rows, cols,
+                                                                               **opts),
+                      n_sim=req.n_sim)
+        out[rec.name] = req.null_of(rec, tail=law, details={"runs": N_RUNS})
+    return out
+
+
+register_method(NullMethod(
+    name="importance", model="perm", title="Agreement test (importance sampling of tails)",
+    description="tail probabilities of s or t by sequential Monte Carlo over tilted tables",
+    law=_importance_law, check=_check_request, monte_carlo=True, default_n_sim=DEFAULT_N_SIM,
+    describe=lambda nd: (f"importance sampling of the tail ({N_RUNS} runs of "
+                         f"{nd.n_sim // N_RUNS:,} tables tilted toward the observed value)")))
