@@ -125,6 +125,9 @@ class NullDistribution:
         Monte Carlo draws.
     moments : dict, optional
         Closed-form moments ("mean", "var").
+    tail : TailLaw, optional
+        Tail probabilities estimated on request (``method="importance"``): p-values and
+        their logarithms and standard errors, closed-form moments; no quantiles or samples.
     model : str or Model
         The random model (default "perm": both margins fixed).
     options : dict, optional
@@ -400,9 +403,21 @@ class NullDistribution:
         return math.log(p) if p > 0 else -math.inf
 
     def pvalue_text(self, observed: float, alternative: str = "greater") -> str:
-        """The p-value of tail probabilities in words (``method="importance"``), for printing:
-        "≈ 3.2e-41 (importance sampling, relative s.e. 4%)"; below 1e-300,
-        "< 1e-300 (log10 p = -1234.5; ...)", never 0."""
+        """The p-value of tail probabilities in words (``method="importance"``), for printing.
+
+        Parameters
+        ----------
+        observed : float
+            The observed value of the index.
+        alternative : {"greater", "less", "two-sided"}, default "greater"
+            As in ``pvalue``.
+
+        Returns
+        -------
+        str
+            "≈ 3.2e-41 (importance sampling, relative s.e. 4%)"; below 1e-300,
+            "< 1e-300 (log10 p = -1234.5; ...)", never 0.
+        """
         log_p = self.log_pvalue(observed, alternative)
         rse = self._law.relative_se(_check_observed(observed), alternative)
         how = f"importance sampling, relative s.e. {format_pvalue(100 * rse, 2)}%"
