@@ -3,7 +3,7 @@
 speed on a 10 x 10 table of 10**4 objects.
 
     python benchmarks/bench_saddlepoint.py           # the accuracy table and the speed figures
-    python benchmarks/bench_saddlepoint.py --quick   # n_sim 2,000 per estimate (~10 minutes)
+    python benchmarks/bench_saddlepoint.py --quick   # n_sim 5,000 per estimate
     python benchmarks/bench_saddlepoint.py --no-speed
 
 Two methods are measured on the same values of s = sum n_ij^2 (adjusted_rand and every
@@ -246,7 +246,7 @@ def main():
     parser.add_argument("--quick", action="store_true")
     parser.add_argument("--no-speed", action="store_true")
     args = parser.parse_args()
-    n_sim = 2_000 if args.quick else 10_000
+    n_sim = 5_000 if args.quick else 10_000
     print(f"bench_saddlepoint{git_state()}; load {load()}; n_sim {n_sim:,}")
     acc = accuracy(n_sim)
     os.makedirs(os.path.join(HERE, "results"), exist_ok=True)
