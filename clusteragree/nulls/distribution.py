@@ -392,7 +392,7 @@ class NullDistribution:
         --------
         >>> nd = ca.nulls.null_distribution([[30, 20], [10, 20]], index="rand")
         >>> round(nd.log_pvalue(0.5253), 4)
-        -3.3012
+        -3.3013
         """
         check_choice(alternative, "alternative", ALTERNATIVES)
         t = _check_observed(observed)
