@@ -28,12 +28,11 @@ tempering; Del Moral, Doucet & Jasra 2006; Neal 2001, annealed importance sampli
    Z(tau) times the mean of exp(-tau S) 1{S >= s} over the tables.
 
 The moves: a random 2 x 2 sub-table (rows i, i', columns j, j') keeps its margins when d is
-added to n_ij and n_i'j' and taken from n_ij' and n_i'j, so its law under pi_tau given the
-rest is a law of the one integer d, known up to a constant from the four cells
-(-sum log n! + tau sum f(n)); d is drawn from it exactly (a heat-bath step), over all its
-feasible values, or over a random window of fixed width that contains the current d (each
-such window equally likely, so the step still leaves pi_tau invariant) when the cells are
-large. Each level makes 2 K Q such moves per table.
+added to n_ij and n_i'j' and taken from n_ij' and n_i'j. d is proposed symmetrically (a random
+sign times one plus a geometric number of steps, its scale sqrt(m / 8 + 1) set by the smallest
+margin m of the sub-table, which the move keeps) and accepted by Metropolis' rule on the four
+cells (-sum log n! + tau sum f(n)); each level makes 8 K Q such moves per table. (A heat-bath
+step over a window of the feasible d was as accurate and 2 to 3 times slower.)
 
 Each run's estimate is unbiased (the normalising constants of sequential Monte Carlo with
 resampling are; Del Moral 2004, Theorem 7.4.2; adaptive tilts add a bias that vanishes with
@@ -83,7 +82,7 @@ MIN_PER_RUN = 500
 
 _MAX_LEVELS = 400  # tilts per run (a tail of 1e-400 took about 60)
 _MAX_STEP = 50.0  # a step of the tilt moves the weights of tables one sd apart by at most e^50
-_WINDOW = 4.0  # the heat-bath window: about 5.7 conditional standard deviations either side
+_MOVES = 8  # Metropolis moves per table and level, per cell
 
 
 @dataclass(frozen=True)
@@ -121,7 +120,7 @@ def _f(x, statistic):
 
 
 def _move(T, tau, cell_terms, rng, sweeps):
-    """``sweeps`` heat-bath steps per table on random 2 x 2 sub-tables, each leaving
+    """``sweeps`` Metropolis steps per table on random 2 x 2 sub-tables, each leaving
     P(M) exp(tau S(M)) invariant (see the module docstring); T is changed in place.
     ``cell_terms`` = (log k!, f(k)) for k = 0..n, looked up by the cells."""
     lfact, fk = cell_terms
@@ -133,26 +132,18 @@ def _move(T, tau, cell_terms, rng, sweeps):
         j = rng.integers(Q, size=B)
         j2 = (j + rng.integers(1, Q, size=B)) % Q
         x11, x22, x12, x21 = T[ar, i, j], T[ar, i2, j2], T[ar, i, j2], T[ar, i2, j]
-        lo, hi = -np.minimum(x11, x22), np.minimum(x12, x21)
-        # a window around the current d = 0, placed at random (each window containing d
-        # equally likely), when the feasible range is wider; its width depends on the
-        # sub-table's margins only, which the move keeps, so the step is reversible
+        # d = +-(1 + a geometric number of steps) with a scale set by the sub-table's
+        # margins, which the move keeps: a symmetric proposal, so Metropolis' rule applies
         small = np.minimum(np.minimum(x11 + x12, x21 + x22), np.minimum(x11 + x21, x12 + x22))
-        h = np.ceil(_WINDOW * np.sqrt(small / 4.0 + 1.0)).astype(np.int64)
-        width = 2 * h + 1
-        start = -rng.integers(0, width)  # the window [start, start + width - 1] contains 0
-        lo, hi = np.maximum(lo, start), np.minimum(hi, start + width - 1)
-        W = int((hi - lo).max()) + 1
-        d = lo[:, None] + np.arange(W)[None, :]
-        ok = d <= hi[:, None]
-        d = np.where(ok, d, 0)
-        cells = (x11[:, None] + d, x22[:, None] + d, x12[:, None] - d, x21[:, None] - d)
-        logp = sum(tau * fk[c] - lfact[c] for c in cells)
-        logp = np.where(ok, logp, -np.inf)
-        logp -= logp.max(axis=1, keepdims=True)
-        cum = np.cumsum(np.exp(logp), axis=1)
-        u = rng.random(B) * cum[:, -1]
-        step = d[ar, np.minimum((cum < u[:, None]).sum(axis=1), W - 1)]
+        scale = np.sqrt(small / 8.0 + 1.0)
+        d = (1 + rng.geometric(1.0 / scale) - 1) * rng.choice((-1, 1), size=B)
+        new = (x11 + d, x22 + d, x12 - d, x21 - d)
+        ok = (new[0] >= 0) & (new[1] >= 0) & (new[2] >= 0) & (new[3] >= 0)
+        safe = [np.where(ok, c, 0) for c in new]
+        log_ratio = sum(tau * (fk[c] - fk[o]) - (lfact[c] - lfact[o])
+                        for c, o in zip(safe, (x11, x22, x12, x21)))
+        accept = ok & (np.log(rng.random(B)) < log_ratio)
+        step = np.where(accept, d, 0)
         T[ar, i, j] += step
         T[ar, i2, j2] += step
         T[ar, i, j2] -= step
@@ -210,7 +201,7 @@ def _run(a, b, statistic, value, sign, B, rng):
         w = np.exp(lw - lw.max())
         cum = np.cumsum(w / w.sum())
         idx = np.minimum(np.searchsorted(cum, (rng.random() + np.arange(B)) / B), B - 1)
-        T = _move(T[idx].copy(), tau, cell_terms, rng, 2 * K * Q)
+        T = _move(T[idx].copy(), tau, cell_terms, rng, _MOVES * K * Q)
         S = STATISTICS[statistic](T)
     else:
         raise ValueError(
