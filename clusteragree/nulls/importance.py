@@ -83,6 +83,7 @@ MIN_PER_RUN = 500
 _MAX_LEVELS = 400  # tilts per run (a tail of 1e-400 took about 60)
 _MAX_STEP = 50.0  # a step of the tilt moves the weights of tables one sd apart by at most e^50
 _MOVES = 4  # Metropolis moves per table and level, per cell (2 and 8 were less efficient)
+_EXACT_MOVES_WORK = 40_000  # n K Q up to which each level adds K Q / 4 exact sub-table steps
 
 
 @dataclass(frozen=True)
@@ -151,6 +152,38 @@ def _move(T, tau, cell_terms, rng, sweeps):
     return T
 
 
+def _heat_bath(T, tau, cell_terms, rng, sweeps):
+    """``sweeps`` heat-bath steps per table: a random 2 x 2 sub-table's d drawn exactly from
+    its law under P(M) exp(tau S(M)) given the rest, over all its feasible values (so a
+    tilted law with two modes, which local moves cannot cross, is crossed)."""
+    lfact, fk = cell_terms
+    B, K, Q = T.shape
+    ar = np.arange(B)
+    for _ in range(sweeps):
+        i = rng.integers(K, size=B)
+        i2 = (i + rng.integers(1, K, size=B)) % K
+        j = rng.integers(Q, size=B)
+        j2 = (j + rng.integers(1, Q, size=B)) % Q
+        x11, x22, x12, x21 = T[ar, i, j], T[ar, i2, j2], T[ar, i, j2], T[ar, i2, j]
+        lo, hi = -np.minimum(x11, x22), np.minimum(x12, x21)
+        W = int((hi - lo).max()) + 1
+        d = lo[:, None] + np.arange(W)[None, :]
+        ok = d <= hi[:, None]
+        d = np.where(ok, d, 0)
+        cells = (x11[:, None] + d, x22[:, None] + d, x12[:, None] - d, x21[:, None] - d)
+        logp = sum(np.asarray(tau)[..., None] * fk[c] - lfact[c] for c in cells)
+        logp = np.where(ok, logp, -np.inf)
+        logp -= logp.max(axis=1, keepdims=True)
+        cum = np.cumsum(np.exp(logp), axis=1)
+        u = rng.random(B) * cum[:, -1]
+        step = d[ar, np.minimum((cum < u[:, None]).sum(axis=1), W - 1)]
+        T[ar, i, j] += step
+        T[ar, i2, j2] += step
+        T[ar, i, j2] -= step
+        T[ar, i2, j] -= step
+    return T
+
+
 def _next_step(S, sign, B):
     """The increase d of the tilt whose incremental weights exp(sign d S) keep an effective
     sample size of B / 2 (bisection; the ESS decreases in d)."""
@@ -211,8 +244,10 @@ def _runs(a, b, statistic, value, sign, B, R, rng):
         live = np.flatnonzero(np.isnan(out))
         if live.size == 0:
             return out
-        moved = _move(T[live].reshape(-1, K, Q), np.repeat(tau[live], B), cell_terms, rng,
-                      _MOVES * K * Q)
+        taus = np.repeat(tau[live], B)
+        moved = _move(T[live].reshape(-1, K, Q), taus, cell_terms, rng, _MOVES * K * Q)
+        if int(a.sum()) * K * Q <= _EXACT_MOVES_WORK:  # small tables: exact sub-table steps too
+            moved = _heat_bath(moved, taus, cell_terms, rng, max(1, K * Q // 4))
         T[live] = moved.reshape(live.size, B, K, Q)
         S[live] = STATISTICS[statistic](T[live])
     raise ValueError(
