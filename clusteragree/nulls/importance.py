@@ -212,48 +212,55 @@ def _next_step(S, sign, B):
     return lo if lo > 0 else hi
 
 
-def _runs(a, b, statistic, value, sign, B, R, rng):
-    """R independent sequential Monte Carlo runs of B tables each, moved together (one array
-    of R B tables, each run with its own tilt): the log of each run's unbiased estimate."""
+def _runs(a, b, statistic, value, sign, B, R, rng, schedule=None):
+    """R sequential Monte Carlo runs of B tables each, moved together (one array of R B
+    tables): the log of each run's estimate of the tail, and the tilts they went through.
+
+    Without a ``schedule`` the tilts are chosen from the tables as they go (each step keeps an
+    effective sample size of B / 2; stop when half the tables are in the tail): a pilot, whose
+    estimate is biased by those choices (about -3% at p = 1e-3, -10% at 1e-30 on the
+    benchmark). With the pilot's ``schedule`` fixed in advance, each run is unbiased."""
     K, Q = len(a), len(b)
     T = np.array(random_tables(a, b, n_sim=R * B, seed=rng), dtype=np.int64).reshape(R, B, K, Q)
     S = STATISTICS[statistic](T)  # (R, B)
     tol = 1e-9 * max(1.0, abs(value))
     k = np.arange(int(a.sum()) + 1)
     cell_terms = (gammaln(k + 1.0), _f(k, statistic))
-    tau, log_z = np.zeros(R), np.zeros(R)
-    out = np.full(R, np.nan)
-    for _ in range(_MAX_LEVELS):
-        for r in np.flatnonzero(np.isnan(out)):
-            hit = sign * (S[r] - value) >= -tol
-            if hit.mean() >= 0.5:  # this run is done
-                out[r] = (log_z[r] + float(logsumexp(np.where(hit, -tau[r] * S[r], -np.inf)))
-                          - math.log(B))
-                continue
-            d = _next_step(S[r], sign, B)
+    log_z, tau, taus = np.zeros(R), 0.0, []
+    for level in range(_MAX_LEVELS + 1):
+        if schedule is None:
+            if (sign * (S - value) >= -tol).mean() >= 0.5:
+                break
+            d = _next_step(S.ravel(), sign, R * B)
             if not math.isfinite(d):  # every table has the same S, and none is in the tail
-                out[r] = -math.inf
-                continue
-            lw = sign * d * S[r]
+                return np.full(R, -math.inf), taus
+            new = tau + sign * d
+        else:
+            if level == len(schedule):
+                break
+            new = schedule[level]
+        taus.append(new)
+        for r in range(R):
+            lw = (new - tau) * S[r]
             log_z[r] += float(logsumexp(lw)) - math.log(B)
-            tau[r] += sign * d
             w = np.exp(lw - lw.max())
             cum = np.cumsum(w / w.sum())
             idx = np.minimum(np.searchsorted(cum, (rng.random() + np.arange(B)) / B), B - 1)
             T[r] = T[r, idx]
-        live = np.flatnonzero(np.isnan(out))
-        if live.size == 0:
-            return out
-        taus = np.repeat(tau[live], B)
-        moved = _move(T[live].reshape(-1, K, Q), taus, cell_terms, rng, _MOVES * K * Q)
+        tau = new
+        moved = _move(T.reshape(-1, K, Q), tau, cell_terms, rng, _MOVES * K * Q)
         if int(a.sum()) * K * Q <= _EXACT_MOVES_WORK:  # small tables: exact sub-table steps too
-            moved = _heat_bath(moved, taus, cell_terms, rng, max(1, K * Q // 4))
-        T[live] = moved.reshape(live.size, B, K, Q)
-        S[live] = STATISTICS[statistic](T[live])
-    raise ValueError(
-        f"importance sampling found no table with {statistic} at or beyond {value:.10g} "
-        f"after {_MAX_LEVELS} tilts (margins {a.tolist()} x {b.tolist()}): the value may "
-        "lie beyond every table with these margins")
+            moved = _heat_bath(moved, tau, cell_terms, rng, max(1, K * Q // 4))
+        T = moved.reshape(R, B, K, Q)
+        S = STATISTICS[statistic](T)
+    else:
+        raise ValueError(
+            f"importance sampling found no table with {statistic} at or beyond {value:.10g} "
+            f"after {_MAX_LEVELS} tilts (margins {a.tolist()} x {b.tolist()}): the value may "
+            "lie beyond every table with these margins")
+    hit = sign * (S - value) >= -tol
+    out = log_z + logsumexp(np.where(hit, -tau * S, -np.inf), axis=1) - math.log(B)
+    return out, taus
 
 
 @fill_doc
@@ -351,7 +358,8 @@ def tail_probability(rows, cols, value: float, statistic: str = "s",
     if sign * (value - (low if sign > 0 else high)) <= tol:  # every table is in the tail
         return TailEstimate(0.0, 0.0, exact=True)
     per = n_sim // N_RUNS
-    runs = _runs(a, b, statistic, float(value), sign, per, N_RUNS, rng)
+    _, schedule = _runs(a, b, statistic, float(value), sign, per, 1, rng)  # the pilot
+    runs, _ = _runs(a, b, statistic, float(value), sign, per, N_RUNS, rng, schedule)
     if not np.isfinite(runs).any():
         return TailEstimate(-math.inf, math.inf, tuple(runs.tolist()))
     top = runs.max()
