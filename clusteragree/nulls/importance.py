@@ -34,11 +34,13 @@ margin m of the sub-table, which the move keeps) and accepted by Metropolis' rul
 cells (-sum log n! + tau sum f(n)); each level makes 4 K Q such moves per table. (A heat-bath
 step over a window of the feasible d was as accurate and 2 to 3 times slower.)
 
-Each run's estimate is unbiased (the normalising constants of sequential Monte Carlo with
-resampling are; Del Moral 2004, Theorem 7.4.2; adaptive tilts add a bias that vanishes with
-B); ``N_RUNS`` independent runs give the estimate (their mean) and its standard error (their
-standard deviation over sqrt(runs)), carried in logarithms so that tails below the smallest
-double stay finite.
+The tilts (each step keeping an effective sample size of B / 2, up to the first tilt under
+which half the tables are in the tail) are chosen by a pilot run and then fixed, so each of
+the ``N_RUNS`` runs that follow is unbiased (the normalising constants of sequential Monte
+Carlo with resampling are; Del Moral 2004, "Feynman-Kac formulae", Theorem 7.4.2); tilts
+chosen from the same tables biased the estimate by about -3% at p = 1e-3 and -10% at 1e-30.
+The estimate is the runs' mean, its standard error their spread over sqrt(runs), carried in
+logarithms so that tails below the smallest double stay finite.
 
 Why not a saddlepoint approximation (issue 32, item 1): the double saddlepoint approximation
 of Skovgaard (1987) on independent Poisson cells conditioned on the margins was derived and
