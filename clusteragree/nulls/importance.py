@@ -42,6 +42,14 @@ chosen from the same tables biased the estimate by about -3% at p = 1e-3 and -10
 The estimate is the runs' mean, its standard error their spread over sqrt(runs), carried in
 logarithms so that tails below the smallest double stay finite.
 
+Accuracy (``benchmarks/bench_saddlepoint.py``, 158 cases against the exact law: 2 x 2 to
+4 x 5, n 50 to 800, p 1e-3 to 1e-100, s and t, both tails): median error 3.6% of p (0.74
+standard errors), worst -29% (7 standard errors; a 2 x 2 table of 800 objects, t, p =
+1e-100), within 10% in 88% of the cases; the 95% interval (mean +- t_9 standard errors)
+covered the exact p in 92%. On 10 x 10 tables of 10**4 objects it agrees with 17,000
+Patefield tables at p = 0.01 and 0.001 and reaches p = 1e-30 with a 5% standard error in
+about 12 s (17,000 Patefield tables: 0.15 s).
+
 Why not a saddlepoint approximation (issue 32, item 1): the double saddlepoint approximation
 of Skovgaard (1987) on independent Poisson cells conditioned on the margins was derived and
 measured against the exact law (``benchmarks/bench_saddlepoint.py``) and is wrong at leading
