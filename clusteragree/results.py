@@ -90,6 +90,8 @@ def _fmt_p(res) -> str:
     error, or, when no simulated value is as extreme, the floor 1/(B + 1) with the count and
     an upper bound (never a standard error as large as the estimate)."""
     nd, p = res.null, res.pvalue
+    if nd.has_tail:  # estimated tail probabilities, in logs: never 0
+        return nd.pvalue_text(res.statistic, res.alternative)
     if not nd.is_sampled:  # an exact p is never 0: below the floats, it underflows
         return "< 1e-300" if p < 1e-300 else f"= {format_pvalue(p)}"
     B, k = nd.n_sim, res.n_extreme

@@ -1,5 +1,6 @@
-"""The three ways a null law is known, behind one interface: ``ExactLaw`` (values with their
-probabilities), ``SampledLaw`` (Monte Carlo draws) and ``Moments`` (closed-form moments only).
+"""The ways a null law is known, behind one interface: ``ExactLaw`` (values with their
+probabilities), ``SampledLaw`` (Monte Carlo draws), ``Moments`` (closed-form moments only) and
+``TailLaw`` (tail probabilities estimated on request, beyond the Monte Carlo floor).
 
 ``NullDistribution`` holds one of them and delegates to it what differs between them: the
 moments, quantiles, the cdf, tail counts and the p-value read off them, and Monte Carlo
@@ -15,7 +16,7 @@ import math
 import numpy as np
 from scipy import stats
 
-__all__ = ["ExactLaw", "SampledLaw", "Moments", "TIE_RTOL", "tolerance", "check_levels"]
+__all__ = ["ExactLaw", "SampledLaw", "Moments", "TailLaw", "TIE_RTOL", "tolerance", "check_levels"]
 
 #: Relative tolerance under which two index values count as tied in p-values and the cdf.
 TIE_RTOL = 1e-9
@@ -336,6 +337,71 @@ class Moments:
 
     def var(self) -> float:
         return float(self.moments["var"])
+
+    def mean_se(self) -> float:
+        return 0.0
+
+
+class TailLaw:
+    """Tail probabilities only, each estimated when it is asked for (``method="importance"``):
+    no values, samples or quantiles; the mean and variance when closed forms are given.
+
+    ``tail(t, alternative)`` returns an estimate with ``log_pvalue`` and ``relative_se`` for
+    alternative "greater" or "less" (each estimate is kept, so a test and its printing ask
+    once); ``moments()`` returns {"mean", "var"} or is None.
+    """
+
+    has_law = False
+    has_tail = True
+    values = probabilities = samples = None
+    kind = "tail probabilities"
+
+    def __init__(self, tail, moments=None, n_sim=None):
+        self._tail = tail
+        self._moments_of = moments
+        self._moments = None
+        self._cache: dict = {}
+        self.n_sim = n_sim
+        self.has_variance = self.has_mean = moments is not None
+
+    def what(self) -> str:
+        return "tail probabilities"
+
+    def _known_moments(self) -> dict:
+        if self._moments is None:
+            self._moments = dict(self._moments_of())
+        return self._moments
+
+    @property
+    def mean(self) -> float:
+        return float(self._known_moments()["mean"])
+
+    def var(self) -> float:
+        return float(self._known_moments()["var"])
+
+    def estimate(self, t: float, alternative: str):
+        """The estimate of P(T >= t) ("greater") or P(T <= t) ("less"), computed once."""
+        key = (t, alternative)
+        if key not in self._cache:
+            self._cache[key] = self._tail(t, alternative)
+        return self._cache[key]
+
+    def log_pvalue(self, t: float, alternative: str) -> float:
+        """log p; "two-sided": log of twice the smaller tail, capped at 0."""
+        if alternative == "two-sided":
+            low = min(self.estimate(t, "greater").log_pvalue, self.estimate(t, "less").log_pvalue)
+            return min(0.0, low + math.log(2.0))
+        return self.estimate(t, alternative).log_pvalue
+
+    def pvalue(self, t: float, alternative: str, plus_one: bool = True) -> float:
+        return math.exp(self.log_pvalue(t, alternative))
+
+    def relative_se(self, t: float, alternative: str) -> float:
+        """The standard error of the p-value over the p-value."""
+        if alternative == "two-sided":
+            up, down = self.estimate(t, "greater"), self.estimate(t, "less")
+            return (up if up.log_pvalue <= down.log_pvalue else down).relative_se
+        return self.estimate(t, alternative).relative_se
 
     def mean_se(self) -> float:
         return 0.0

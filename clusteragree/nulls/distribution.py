@@ -29,10 +29,10 @@ import numpy as np
 import pandas as pd
 from scipy import special, stats
 
-from .._display import law_html, plot_null
+from .._display import format_pvalue, law_html, plot_null
 from .._validate import check_choice, check_real
 from ..indices import get_index
-from ._laws import TIE_RTOL, ExactLaw, Moments, SampledLaw, check_levels, tolerance
+from ._laws import TIE_RTOL, ExactLaw, Moments, SampledLaw, TailLaw, check_levels, tolerance
 from ._methods import get_method, get_model
 
 __all__ = ["NullDistribution", "n_sim_for", "TIE_RTOL", "ALTERNATIVES", "NULL_COLUMNS"]
@@ -125,6 +125,9 @@ class NullDistribution:
         Monte Carlo draws.
     moments : dict, optional
         Closed-form moments ("mean", "var").
+    tail : TailLaw, optional
+        Tail probabilities estimated on request (``method="importance"``): p-values and
+        their logarithms and standard errors, closed-form moments; no quantiles or samples.
     model : str or Model
         The random model (default "perm": both margins fixed).
     options : dict, optional
@@ -183,7 +186,7 @@ class NullDistribution:
     """
 
     def __init__(self, index, method, *, values=None, probabilities=None, samples=None,
-                 moments=None, model="perm", options=None, details=None):
+                 moments=None, tail=None, model="perm", options=None, details=None):
         self.index = get_index(index)
         self.model_record = get_model(model)
         self.method_record = get_method(method, self.model_record)
@@ -191,11 +194,15 @@ class NullDistribution:
         self.model = self.model_record.name
         self.options = dict(options or {})
         self.details = dict(details or {})
-        given = [v is not None for v in (values, samples, moments)]
+        given = [v is not None for v in (values, samples, moments, tail)]
         if sum(given) != 1:
-            raise ValueError("give exactly one of values (with probabilities), samples or moments")
+            raise ValueError("give exactly one of values (with probabilities), samples, moments "
+                             "or tail")
         self._law = (ExactLaw(values, probabilities) if values is not None
-                     else SampledLaw(samples) if samples is not None else Moments(moments))
+                     else SampledLaw(samples) if samples is not None
+                     else tail if tail is not None else Moments(moments))
+        if tail is not None and not isinstance(tail, TailLaw):
+            raise TypeError(f"tail must be a TailLaw, got {type(tail).__name__}")
         self.values, self.probabilities = self._law.values, self._law.probabilities
         self.samples = self._law.samples
 
@@ -226,7 +233,23 @@ class NullDistribution:
         still be refused (a closed-form variance over its time budget)."""
         return self._law.has_variance
 
+    @property
+    def has_tail(self) -> bool:
+        """True when the law gives tail probabilities only (``method="importance"``): p-values
+        with their standard errors, and no quantiles, median, samples or plot."""
+        return getattr(self._law, "has_tail", False)
+
+    @property
+    def has_pvalue(self) -> bool:
+        """True when this null gives p-values (a law, or tail probabilities)."""
+        return self._law.has_law or self.has_tail
+
     def _need_law(self, what: str):
+        if self.has_tail:
+            raise ValueError(
+                f"{what} is not available from the {self.method!r} null ({self.index.name}): it "
+                "estimates tail probabilities (p-values) only; use method='exact' or "
+                "'patefield' for the law itself")
         if not self._law.has_law:
             raise ValueError(
                 f"{what} is not available from the {self.method!r} null ({self.index.name}: "
@@ -341,12 +364,73 @@ class NullDistribution:
         >>> round(nd.pvalue(0.5253), 5), round(nd.pvalue(0.5253, "two-sided"), 5)
         (0.03683, 0.07367)
         """
-        self._need_law("a p-value")
+        if not self.has_tail:
+            self._need_law("a p-value")
         check_choice(alternative, "alternative", ALTERNATIVES)
         return self._pvalue(_check_observed(observed), alternative, plus_one)
 
+    def log_pvalue(self, observed: float, alternative: str = "greater") -> float:
+        """The natural logarithm of the p-value, finite where the p-value underflows.
+
+        Tail probabilities (``method="importance"``) are carried in logarithms, so a p-value
+        below the smallest double (about 1e-308) still has its logarithm; other laws give
+        log(pvalue) (-inf where an exact p-value underflowed to 0).
+
+        Parameters
+        ----------
+        observed : float
+            The observed value of the index.
+        alternative : {"greater", "less", "two-sided"}, default "greater"
+            As in ``pvalue``.
+
+        Returns
+        -------
+        float
+            log p (natural logarithm); log10 p is this over log(10).
+
+        Examples
+        --------
+        >>> nd = ca.nulls.null_distribution([[30, 20], [10, 20]], index="rand")
+        >>> round(nd.log_pvalue(0.5253), 4)
+        -3.3013
+        """
+        check_choice(alternative, "alternative", ALTERNATIVES)
+        t = _check_observed(observed)
+        if self.has_tail:
+            return self._law.log_pvalue(t, alternative)
+        self._need_law("a p-value")
+        p = self._pvalue(t, alternative, True)
+        return math.log(p) if p > 0 else -math.inf
+
+    def pvalue_text(self, observed: float, alternative: str = "greater") -> str:
+        """The p-value of tail probabilities in words (``method="importance"``), for printing.
+
+        Parameters
+        ----------
+        observed : float
+            The observed value of the index.
+        alternative : {"greater", "less", "two-sided"}, default "greater"
+            As in ``pvalue``.
+
+        Returns
+        -------
+        str
+            "≈ 3.2e-41 (importance sampling, relative s.e. 4%)"; below 1e-300,
+            "< 1e-300 (log10 p = -1234.5; ...)", never 0.
+        """
+        log_p = self.log_pvalue(observed, alternative)
+        rse = self._law.relative_se(_check_observed(observed), alternative)
+        how = f"importance sampling, relative s.e. {format_pvalue(100 * rse, 2)}%"
+        if log_p == -math.inf:
+            return f"= 0 (no table is as extreme; {how})"
+        if log_p < math.log(1e-300):
+            return f"< 1e-300 (log10 p = {log_p / math.log(10):.1f}; {how})"
+        return f"≈ {format_pvalue(math.exp(log_p))} ({how})"
+
     def _pvalue(self, t: float, alternative: str, plus_one: bool) -> float:
         """``pvalue`` of a checked t and alternative, from a law."""
+        if self.has_tail:
+            return self._law.pvalue(t, alternative)
         if alternative == "two-sided":
             return min(1.0, 2 * min(self._law.pvalue(t, "greater", plus_one),
                                     self._law.pvalue(t, "less", plus_one)))
@@ -374,6 +458,8 @@ class NullDistribution:
         if self.is_exact:  # no Monte Carlo error (and nothing to check)
             return 0.0
         p = self.pvalue(observed, alternative, plus_one=plus_one)  # refused without a law
+        if self.has_tail:
+            return p * self._law.relative_se(_check_observed(observed), alternative)
         return self._law.pvalue_se(p)
 
     def tail_count(self, observed: float, alternative: str = "greater") -> int:
@@ -702,11 +788,15 @@ class NullDistribution:
         if self.has_law:
             p = self._pvalue(t, alternative, plus_one)
             se = self._law.pvalue_se(p)
+        elif self.has_tail:
+            p = self._pvalue(t, alternative, plus_one)
+            se = p * self._law.relative_se(t, alternative)
         else:
             p = se = math.nan
         z = self._zscore(t) if self.has_variance else math.nan  # moments without a variance
         best = self.index.optimum
         centers = (() if not math.isfinite(best)  # no fixed optimum: adjust(..., optimum=)
+                   or not getattr(self._law, "has_mean", True)
                    else ("mean", "median") if self.has_law else ("mean",))
         adjusted = {c: self._adjust(t, self.mean if c == "mean" else self.median, best)
                     for c in centers}
