@@ -1,5 +1,5 @@
-"""HTML building blocks for results shown in Jupyter (``_repr_html_``) and in reports, and
-the plot of a null law.
+"""The display of results: a result's rows as printed text and as HTML (Jupyter's
+``_repr_html_``, the reports), the HTML building blocks, and the plot of a null law.
 
 No import of the package: every module may use it (a null law is taken as it comes, by its
 attributes).
@@ -16,6 +16,7 @@ import html
 import io
 import math
 import numbers
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -23,7 +24,7 @@ if TYPE_CHECKING:  # pragma: no cover
 
 __all__ = ["DIGITS", "FIGURE_DPI", "PVALUE_DIGITS", "significant", "format_pvalue", "figure_html",
            "definition_table", "table", "plot_null", "law_html", "support", "lattice_edges",
-           "MAX_BARS", "EXACT_BINS"]
+           "MAX_BARS", "EXACT_BINS", "Row", "rows_text", "rows_html"]
 
 #: Significant digits of every number a report or an HTML result shows.
 DIGITS = 4
@@ -146,6 +147,43 @@ def definition_table(title: str, rows, caption: str | None = None) -> str:
     cap = f"<p style='margin:0.2em 0'>{html.escape(caption)}</p>" if caption else ""
     return f"<div><p style='margin:0.2em 0'><b>{html.escape(title)}</b></p>{cap}" \
            f"<table>{body}</table></div>"
+
+
+@dataclass(frozen=True)
+class Row:
+    """One row of a result, as both of its forms show it: a result builds one list of rows,
+    and ``rows_text`` prints it (as R prints an ``htest``) while ``rows_html`` tabulates it.
+
+    ``label`` and ``value`` are the HTML table's cells (no label: the row is printed only);
+    ``line`` is the printed line (None: the row is in the HTML table only); a ``joined`` line
+    continues the previous printed line after ", ".
+    """
+
+    label: str | None
+    value: str
+    line: str | None = None
+    joined: bool = False
+
+
+def rows_text(title: str, rows) -> str:
+    """A result's rows as printed text: the title indented under a blank line, one line per
+    printed row (a joined row continues the line before it)."""
+    lines = ["", f"\t{title}", ""]
+    for row in rows:
+        if row.line is None:
+            continue
+        if row.joined:
+            lines[-1] += ", " + row.line
+        else:
+            lines.append(row.line)
+    return "\n".join(lines) + "\n"
+
+
+def rows_html(title: str, rows, caption: str | None = None) -> str:
+    """A result's rows as a two-column HTML table (``definition_table``): the rows with a
+    label."""
+    return definition_table(title, [(r.label, r.value) for r in rows if r.label is not None],
+                            caption)
 
 
 def table(frame: pd.DataFrame, caption: str | None = None, digits: int = DIGITS):

@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
-from ._display import definition_table, format_pvalue, significant
+from ._display import Row, format_pvalue, rows_html, rows_text, significant
 from .indices import Index, get_index
 from .intervals import ConfidenceInterval
 from .results import ResultsFrame
@@ -218,30 +218,49 @@ class DifferenceTest:
         return f"{significant(self.low)} {significant(self.high)}"
 
     def __str__(self) -> str:
+        return rows_text(TITLE, self._rows())
+
+    def _rows(self) -> list[Row]:
+        """The test's rows, printed (``__str__``) and tabulated (``_repr_html_``) from this one
+        list: data, index and its direction, the two agreements, the difference with its
+        standard error, t and the p-value, the alternative, the interval, the bias-corrected
+        difference (printed) and the note."""
         rec = self.record
-        lines = ["", f"\t{TITLE}", "", f"data:  {self.data_name}",
-                 f"index: {rec.name} ({rec.title}), a {rec.kind}",
-                 f"reading: {self._direction()}",
-                 f"agreement with the reference: a = {self.agreement_a:.6g}, "
-                 f"b = {self.agreement_b:.6g}",
-                 f"difference (a - b) = {self.statistic:.6g}, standard error = "
-                 f"{significant(self.standard_error)} ({self._how()})"]
-        if self.method != "bootstrap" and not math.isnan(self.tstat):
-            lines.append(f"t = {self.tstat:.4g}, df = {self.df:g}, p-value "
-                         f"{self._pvalue_text()}")
-        elif not math.isnan(self.pvalue):
-            lines.append(f"p-value {self._pvalue_text()} (the percentile interval inverted)")
-        else:
-            lines.append("p-value: NA")
-        lines.append(f"alternative hypothesis: {self._alternative()}")
+        what, direction = f"{rec.name} ({rec.title}), a {rec.kind}", self._direction()
+        se = f"{significant(self.standard_error)} ({self._how()})"
+        rows = [Row("data", self.data_name, f"data:  {self.data_name}"),
+                Row("index", what, f"index: {what}"),
+                Row("direction", direction, f"reading: {direction}"),
+                Row("agreement of a", significant(self.agreement_a),
+                    f"agreement with the reference: a = {self.agreement_a:.6g}"),
+                Row("agreement of b", significant(self.agreement_b),
+                    f"b = {self.agreement_b:.6g}", joined=True),
+                Row("difference (a - b)", significant(self.statistic),
+                    f"difference (a - b) = {self.statistic:.6g}"),
+                Row("standard error", se, f"standard error = {se}", joined=True)]
+        p = self._pvalue_text()
+        t_line = self.method != "bootstrap" and not math.isnan(self.tstat)
+        if not math.isnan(self.tstat):
+            rows.append(Row("t, df", f"{self.tstat:.4g}, {self.df:g}",
+                            f"t = {self.tstat:.4g}, df = {self.df:g}, p-value {p}"
+                            if t_line else None))
+        rows.append(Row("p-value", p.removeprefix("= "),
+                        None if t_line
+                        else f"p-value {p} (the percentile interval inverted)"
+                        if not math.isnan(self.pvalue) else "p-value: NA"))
+        rows.append(Row("alternative", self._alternative(),
+                        f"alternative hypothesis: {self._alternative()}"))
         if not math.isnan(self.confidence_level):
-            lines += [f"{100 * self.confidence_level:g} percent confidence interval "
-                      f"({self.ci_method}):", f" {self._interval_text()}"]
+            level = f"{100 * self.confidence_level:g}"
+            rows.append(Row(f"{level}% interval ({self.ci_method})", self._interval_text(),
+                            f"{level} percent confidence interval ({self.ci_method}):\n"
+                            f" {self._interval_text()}"))
         if self.method != "bootstrap" and not math.isnan(self.estimate):
-            lines.append(f"bias-corrected difference (jackknife) = {self.estimate:.6g}")
+            rows.append(Row(None, "", "bias-corrected difference (jackknife) = "
+                                      f"{self.estimate:.6g}"))
         if self.note:
-            lines.append(f"note: {self.note}")
-        return "\n".join(lines) + "\n"
+            rows.append(Row("note", self.note, f"note: {self.note}"))
+        return rows
 
     def summary(self) -> str:
         """The test as R prints an ``htest`` (``str(res)``).
@@ -256,21 +275,4 @@ class DifferenceTest:
 
     def _repr_html_(self) -> str:
         """Jupyter: the printed test's numbers as a table."""
-        rec = self.record
-        rows = [("data", self.data_name),
-                ("index", f"{rec.name} ({rec.title}), a {rec.kind}"),
-                ("direction", self._direction()),
-                ("agreement of a", significant(self.agreement_a)),
-                ("agreement of b", significant(self.agreement_b)),
-                ("difference (a - b)", significant(self.statistic)),
-                ("standard error", f"{significant(self.standard_error)} ({self._how()})")]
-        if not math.isnan(self.tstat):
-            rows.append(("t, df", f"{self.tstat:.4g}, {self.df:g}"))
-        rows += [("p-value", self._pvalue_text().removeprefix("= ")),
-                 ("alternative", self._alternative())]
-        if not math.isnan(self.confidence_level):
-            rows.append((f"{100 * self.confidence_level:g}% interval ({self.ci_method})",
-                         self._interval_text()))
-        if self.note:
-            rows.append(("note", self.note))
-        return definition_table(TITLE, rows)
+        return rows_html(TITLE, self._rows())

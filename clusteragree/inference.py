@@ -31,7 +31,7 @@ from .indices import (Index, PairIndex, entry, evaluate_checked, evaluate_pairwi
 from .interval_spec import IntervalSpec, as_interval_spec, misplaced_interval_settings
 from .intervals import INDEPENDENCE_MODELS, interval_of, intervals_of
 from .nulls import NullDistribution, NullSpec, plan, run
-from .nulls.distribution import ALTERNATIVES, check_center
+from .nulls.distribution import ALTERNATIVES, check_center, test_figures
 from .results import (FLOAT_COLUMNS, PVALUE_BOUND_LEVEL, RESULT_COLUMNS, AgreementTest,
                       ResultsFrame, format_results, frame_notes, results_frame, skewed_rows)
 
@@ -71,21 +71,19 @@ def _test_of(rec: Index, nd: NullDistribution, request, alternative: str,
     (``alternative`` is checked by the caller; ``plus_one`` is the NullSpec's)."""
     _need_exact_law(rec, nd)
     observed = _observed(rec, request)
-    # p-value, its Monte Carlo s.e., z and the adjusted values, each argument checked once
-    p, se, z, adjusted = nd.test(observed, alternative, plus_one)
-    k = upper = None
-    if nd.is_sampled:
-        k, upper = nd.tail(observed, alternative, PVALUE_BOUND_LEVEL)
-        if k == 0:  # the estimate is a floor: its s.e. would be as large as itself
-            se = math.nan
+    # every figure in one call (the tail counted once); the alternative was checked on entry
+    figures = test_figures(nd, observed, alternative, plus_one, PVALUE_BOUND_LEVEL)
+    if figures["n_extreme"] == 0:  # the estimate is a floor: its s.e. would be as large as it
+        figures["pvalue_se"] = math.nan
+    if figures["pvalue_upper"] is None:
+        figures["pvalue_upper"] = math.nan
     note = None
     if rec.describe is not None and request.clusterings.table is not None:
         note = rec.describe(request.clusterings.table.counts, **request.options[rec.name])
-    return AgreementTest(statistic=observed, pvalue=p, adjusted=adjusted, null=nd, index=rec.name, alternative=alternative,
-                         data_name=request.clusterings.describe(), zscore=z, pvalue_se=se,
-                         note=note, record=rec, n_extreme=k,
+    return AgreementTest(statistic=observed, null=nd, index=rec.name, alternative=alternative,
+                         data_name=request.clusterings.describe(), note=note, record=rec,
                          clusterings=request.clusterings, options=request.options[rec.name],
-                         pvalue_upper=math.nan if upper is None else upper)
+                         **figures)
 
 
 @fill_doc

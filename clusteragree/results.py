@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 
 import pandas as pd
 
-from ._display import definition_table, figure_html, format_pvalue, significant, table
+from ._display import Row, figure_html, format_pvalue, rows_html, rows_text, significant, table
 from .indices import STATISTIC_NAMES, Index, get_index
 from .interval_spec import IntervalSpec
 from .intervals import INDEPENDENCE_MODELS, ConfidenceInterval, interval_of
@@ -473,43 +473,61 @@ class AgreementTest:
         return str(self)
 
     def __str__(self) -> str:
+        return rows_text(self.null.method_record.title, self._rows())
+
+    def _rows(self) -> list[Row]:
+        """The test's rows, printed (``__str__``) and tabulated (``_repr_html_``) from this one
+        list: data, index, how it was computed, the observed value with the null's mean,
+        median and z, the interval (printed), the p-value, the alternative, the null (printed;
+        the table's caption) and the adjusted values."""
         nd, rec = self.null, self.record
-        median = f", null median = {nd.median:.6g}" if nd.has_law else ""
-        z = f", z {self._z_text()}" if not math.isnan(self.zscore) else ""
-        lines = ["", f"\t{nd.method_record.title}", "",
-                 f"data:  {self.data_name}",
-                 f"index: {rec.name} ({rec.title}), a {rec.kind}",
-                 *([self.note] if self.note else []),
-                 f"observed = {self.statistic:.6g}, null mean = {nd.mean:.6g}{median}{z}"]
-        if self.interval is not None:  # as R prints a test's interval, with its method
-            ci = self.interval
-            how = (f"{ci.method} bootstrap, {ci.n_resamples:,} resamples" if ci.n_resamples
-                   else ci.method)
-            head = f"{100 * ci.confidence_level:g} percent confidence interval ({how})"
-            if ci.reason:
-                lines.append(f"{head}: no interval, {ci.reason}")
-            elif ci.closed == "both":
-                lines.append(f"{head}: {ci.low:.4g} {ci.high:.4g}")
-            else:  # an open bound (the independence value, cut off): R's words do not say
-                lines.append(f"{head}: {ci.bracketed()}")
-            if ci.note:
-                lines.append(f"  ({ci.note})")
+        what = f"{rec.name} ({rec.title}), a {rec.kind}"
+        rows = [Row("data", self.data_name, f"data:  {self.data_name}"),
+                Row("index", what, f"index: {what}")]
+        if self.note:
+            rows.append(Row("computed", self.note, self.note))
+        for label, value, joined in (("observed", self.statistic, False),
+                                     ("null mean", nd.mean, True),
+                                     *([("null median", nd.median, True)] if nd.has_law else [])):
+            rows.append(Row(label, f"{value:.6g}", f"{label} = {value:.6g}", joined))
+        if not math.isnan(self.zscore):
+            z = self._z_text()
+            rows.append(Row("z", z.removeprefix("= "), f"z {z}", joined=True))
+        rows += [Row(None, "", line) for line in self._interval_lines()]
         if not math.isnan(self.pvalue):
-            lines.append(f"p-value {_fmt_p(self)}")
+            p = _fmt_p(self)
+            rows.append(Row("p-value", p.removeprefix("= "), f"p-value {p}"))
         else:
-            lines.append("p-value: not available from closed-form moments (use a method that "
-                         "gives the law)")
-        lines.append(f"alternative hypothesis: {rec.name} is {_SIDES[self.alternative]} "
-                     "its value by chance")
-        lines.append(f"null distribution: {nd.describe()}")
+            rows.append(Row(None, "", "p-value: not available from closed-form moments (use "
+                                      "a method that gives the law)"))
+        side = f"{rec.name} is {_SIDES[self.alternative]} its value by chance"
+        rows += [Row("alternative", side, f"alternative hypothesis: {side}"),
+                 Row(None, "", f"null distribution: {nd.describe()}")]
         how = "(I - c) / (max - c)" if rec.kind != "distance" else "(c - I) / (c - min)"
-        if self.adjusted:
-            values = ", ".join(f"{v:.4g} (c = null {k})" for k, v in self.adjusted.items())
-            lines.append(f"adjusted {rec.name}, {how}: {values}")
-        else:
-            lines.append(f"not adjusted: {rec.name} has no fixed optimum (use "
-                         "adjust(optimum=...))")
-        return "\n".join(lines) + "\n"
+        for i, (center, value) in enumerate(self.adjusted.items()):
+            line = f"{value:.4g} (c = null {center})"
+            rows.append(Row(f"adjusted, c = null {center}", f"{value:.4g}  {how}",
+                            line if i else f"adjusted {rec.name}, {how}: {line}", i > 0))
+        if not self.adjusted:
+            rows.append(Row(None, "", f"not adjusted: {rec.name} has no fixed optimum (use "
+                                      "adjust(optimum=...))"))
+        return rows
+
+    def _interval_lines(self) -> list[str]:
+        """The interval as R prints a test's, with its method (none without an interval)."""
+        ci = self.interval
+        if ci is None:
+            return []
+        how = (f"{ci.method} bootstrap, {ci.n_resamples:,} resamples" if ci.n_resamples
+               else ci.method)
+        head = f"{100 * ci.confidence_level:g} percent confidence interval ({how})"
+        if ci.reason:
+            lines = [f"{head}: no interval, {ci.reason}"]
+        elif ci.closed == "both":
+            lines = [f"{head}: {ci.low:.4g} {ci.high:.4g}"]
+        else:  # an open bound (the independence value, cut off): R's words do not say
+            lines = [f"{head}: {ci.bracketed()}"]
+        return lines + ([f"  ({ci.note})"] if ci.note else [])
 
     def _z_text(self) -> str:
         """z as printed: "= 6.808" with the skewness caveat of a skewed law, or "> 50" with
@@ -523,23 +541,8 @@ class AgreementTest:
     def _repr_html_(self) -> str:
         """Jupyter: the same numbers as the printed test, as a table, and the null law with
         the observed value marked."""
-        nd, rec = self.null, self.record
-        rows = [("data", self.data_name), ("index", f"{rec.name} ({rec.title}), a {rec.kind}"),
-                ("observed", f"{self.statistic:.6g}"), ("null mean", f"{nd.mean:.6g}")]
-        if self.note:
-            rows.insert(2, ("computed", self.note))
-        if nd.has_law:
-            rows.append(("null median", f"{nd.median:.6g}"))
-        if not math.isnan(self.zscore):
-            rows.append(("z", self._z_text().removeprefix("= ")))
-        if not math.isnan(self.pvalue):
-            rows.append(("p-value", _fmt_p(self).removeprefix("= ")))
-        rows.append(("alternative", f"{rec.name} is {_SIDES[self.alternative]} its value by "
-                                    "chance"))
-        how = "(I - c) / (max - c)" if rec.kind != "distance" else "(c - I) / (c - min)"
-        for center, value in self.adjusted.items():
-            rows.append((f"adjusted, c = null {center}", f"{value:.4g}  {how}"))
-        out = definition_table(nd.method_record.title, rows, caption=f"null: {nd.describe()}")
+        nd = self.null
+        out = rows_html(nd.method_record.title, self._rows(), caption=f"null: {nd.describe()}")
         if nd.has_law:
             out += figure_html(nd.plot(self.statistic).figure)
         return out

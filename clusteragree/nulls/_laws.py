@@ -269,7 +269,11 @@ class SampledLaw:
 
     def pvalue(self, t: float, alternative: str, plus_one: bool) -> float:
         """(1 + k) / (B + 1) or k / B, k the draws at least as extreme as t."""
-        k, total = self.count(t, alternative), self._sorted.size
+        return self.pvalue_of_count(self.count(t, alternative), plus_one)
+
+    def pvalue_of_count(self, k: int, plus_one: bool) -> float:
+        """(1 + k) / (B + 1) or k / B, of a count k already made (``count``)."""
+        total = self._sorted.size
         return (k + 1) / (total + 1) if plus_one else k / total
 
     def pvalue_se(self, p: float) -> float:

@@ -31,11 +31,12 @@ from scipy import special, stats
 
 from .._display import format_pvalue, law_html, plot_null
 from .._validate import check_choice, check_real
-from ..indices import get_index
+from ..indices import Index, get_index
 from ._laws import TIE_RTOL, ExactLaw, Moments, SampledLaw, TailLaw, check_levels, tolerance
-from ._methods import get_method, get_model
+from ._methods import Model, NullMethod, get_method, get_model
 
-__all__ = ["NullDistribution", "n_sim_for", "TIE_RTOL", "ALTERNATIVES", "NULL_COLUMNS"]
+__all__ = ["NullDistribution", "n_sim_for", "TIE_RTOL", "ALTERNATIVES", "NULL_COLUMNS",
+           "test_figures"]
 
 #: The alternatives of every test and p-value.
 ALTERNATIVES = ("greater", "less", "two-sided")
@@ -187,9 +188,11 @@ class NullDistribution:
 
     def __init__(self, index, method, *, values=None, probabilities=None, samples=None,
                  moments=None, tail=None, model="perm", options=None, details=None):
-        self.index = get_index(index)
-        self.model_record = get_model(model)
-        self.method_record = get_method(method, self.model_record)
+        # the engine passes its records (``NullRequest.null_of``); a user may give names
+        self.index = index if isinstance(index, Index) else get_index(index)
+        self.model_record = model if isinstance(model, Model) else get_model(model)
+        self.method_record = (method if isinstance(method, NullMethod)
+                              else get_method(method, self.model_record))
         self.method = self.method_record.name
         self.model = self.model_record.name
         self.options = dict(options or {})
@@ -590,10 +593,15 @@ class NullDistribution:
         check_choice(alternative, "alternative", ALTERNATIVES)
         confidence = _check_confidence(confidence)
         t = _check_observed(observed)
-        return self._tail_count(t, alternative), self._pvalue_upper(t, alternative, confidence)
+        k = self._tail_count(t, alternative)
+        return k, self._bound(k, alternative, confidence)
 
     def _pvalue_upper(self, t: float, alternative: str, confidence: float) -> float:
-        k, B = self._tail_count(t, alternative), self.n_sim
+        return self._bound(self._tail_count(t, alternative), alternative, confidence)
+
+    def _bound(self, k: int, alternative: str, confidence: float) -> float:
+        """``pvalue_upper`` of a tail count k already made."""
+        B = self.n_sim
         # Clopper-Pearson's one-sided bound: the ``confidence`` quantile of Beta(k + 1, B - k)
         # (scipy's binomtest(k, B, alternative="less").proportion_ci, 1000 times faster)
         bound = 1.0 if k >= B else float(special.betaincinv(k + 1, B - k, confidence))
@@ -784,8 +792,20 @@ class NullDistribution:
         (0.03683, 0.0, 3.039, {'mean': 0.05121, 'median': 0.06012})
         """
         check_choice(alternative, "alternative", ALTERNATIVES)
-        t = _check_observed(observed)
-        if self.has_law:
+        f = self._figures(_check_observed(observed), alternative, plus_one)
+        return f["pvalue"], f["pvalue_se"], f["zscore"], f["adjusted"]
+
+    def _figures(self, t: float, alternative: str, plus_one: bool,
+                 confidence: float | None = None) -> dict:
+        """``test_figures`` (which see): every figure of a test, each computed once."""
+        k = upper = None
+        if self.is_sampled:  # the tail counted once: k gives p and its bound
+            k = self._tail_count(t, alternative)
+            p = self._law.pvalue_of_count(k, plus_one)
+            p = min(1.0, 2 * p) if alternative == "two-sided" else p
+            se = self._law.pvalue_se(p)
+            upper = None if confidence is None else self._bound(k, alternative, confidence)
+        elif self.has_law:
             p = self._pvalue(t, alternative, plus_one)
             se = self._law.pvalue_se(p)
         elif self.has_tail:
@@ -800,7 +820,8 @@ class NullDistribution:
                    else ("mean", "median") if self.has_law else ("mean",))
         adjusted = {c: self._adjust(t, self.mean if c == "mean" else self.median, best)
                     for c in centers}
-        return p, se, z, adjusted
+        return {"pvalue": p, "pvalue_se": se, "zscore": z, "adjusted": adjusted,
+                "n_extreme": k, "pvalue_upper": upper}
 
     # -- display ---------------------------------------------------------------------------
     def describe(self) -> str:
@@ -878,6 +899,35 @@ class NullDistribution:
         """
         self._need_law("a plot")
         return plot_null(self, observed, ax=ax, bins=bins)
+
+
+def test_figures(nd: NullDistribution, t: float, alternative: str, plus_one: bool = True,
+                 confidence: float | None = None) -> dict:
+    """Every figure of a test of ``t`` against ``nd``, each computed once, for a caller that
+    checked ``alternative`` where it entered (``agreement_test``, ``compare``;
+    ``NullDistribution.test`` checks it and calls this).
+
+    Parameters
+    ----------
+    nd : NullDistribution
+        The null law.
+    t : float
+        The observed value (refused when it is not a number, or nan).
+    alternative : {"greater", "less", "two-sided"}
+        Checked by the caller.
+    plus_one : bool, default True
+        As in ``NullDistribution.pvalue``.
+    confidence : float, optional
+        The level of ``pvalue_upper`` (Monte Carlo laws); None: no bound.
+
+    Returns
+    -------
+    dict
+        "pvalue", "pvalue_se" (NaN without a law), "zscore" (NaN without a variance),
+        "adjusted" (centre -> adjusted value), and for a Monte Carlo law "n_extreme" (the tail
+        count, made once: p and the bound are read off it) and "pvalue_upper" (None otherwise).
+    """
+    return nd._figures(_check_observed(t), alternative, plus_one, confidence)
 
 
 def check_center(center):
