@@ -286,6 +286,11 @@ class AgreementTest:
         The clusterings tested (for ``confidence_interval``).
     options : dict, optional
         The index's options (for ``confidence_interval``).
+    interval : ConfidenceInterval, optional
+        A bootstrap confidence interval of the index (``compare`` makes one for each row;
+        ``res.confidence_interval()`` makes one on request, ``agreement_test(interval=...)``
+        with the test); its bounds and method fill the ``ci_low``, ``ci_high``,
+        ``ci_method`` and ``ci_level`` columns of ``to_frame()``.
     pvalue_beyond_floor : float
         Where the Monte Carlo p-value under "perm" is at its floor (``n_extreme`` 0) and
         ``method="auto"`` (or ``NullSpec(beyond_floor=True)``): the p-value estimated by
@@ -299,11 +304,6 @@ class AgreementTest:
         Why a p-value at its floor has no estimate beyond it.
     beyond_floor_rse : float
         The estimate's relative standard error (nan without it).
-    interval : ConfidenceInterval, optional
-        A bootstrap confidence interval of the index (``compare`` makes one for each row;
-        ``res.confidence_interval()`` makes one on request, ``agreement_test(interval=...)``
-        with the test); its bounds and method fill the ``ci_low``, ``ci_high``,
-        ``ci_method`` and ``ci_level`` columns of ``to_frame()``.
 
     See Also
     --------
