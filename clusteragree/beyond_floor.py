@@ -39,11 +39,10 @@ _SPAWN = 2  # the child of the call's seed sequence (the intervals' bootstrap ta
 
 
 def wanted(spec) -> bool:
-    """Whether a call's NullSpec asks for the tail beyond the floor: its ``beyond_floor``, or
-    by default on for ``method="auto"`` and off for a method named."""
-    if spec.beyond_floor is not None:
-        return spec.beyond_floor
-    return spec.method in (None, "auto")
+    """Whether a call's NullSpec asks for the tail beyond the floor: its ``beyond_floor``
+    (off by default: the estimator's stated error can be too small on some tables, see
+    ``ACCURACY``, so it is asked for, not given unasked)."""
+    return bool(spec.beyond_floor)
 
 
 def _generator(seed) -> np.random.Generator:

@@ -21,7 +21,9 @@ WORST_SE = 7
 
 
 def auto_mc(**kw):
-    """method="auto" sent to Monte Carlo by a small exact budget."""
+    """method="auto" sent to Monte Carlo by a small exact budget, asking for the tail beyond
+    the floor unless told otherwise."""
+    kw.setdefault("beyond_floor", True)
     return ca.NullSpec(max_work=1, max_tables=1, **kw)
 
 
@@ -78,6 +80,9 @@ def test_switch():
     off = ca.agreement_test(SMALL, index="rand", method=auto_mc(seed=1, beyond_floor=False),
                             n_sim=999)
     assert off.n_extreme == 0 and math.isnan(off.pvalue_beyond_floor)
+    default = ca.agreement_test(SMALL, index="rand", method=ca.NullSpec(max_work=1, max_tables=1,
+                                                                       seed=1), n_sim=999)
+    assert default.n_extreme == 0 and math.isnan(default.pvalue_beyond_floor)  # asked for only
     named = ca.agreement_test(SMALL, index="rand", method="patefield", n_sim=999, seed=1)
     assert named.n_extreme == 0 and math.isnan(named.pvalue_beyond_floor)
     on = ca.agreement_test(SMALL, index="rand",
