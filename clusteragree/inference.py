@@ -25,6 +25,7 @@ import pandas as pd
 
 from ._docs import fill_doc
 from ._validate import check_choice, check_options, check_real
+from .beyond_floor import ACCURACY, add_beyond_floor
 from .indices import (Index, PairIndex, entry, evaluate_checked, evaluate_pairwise,
                       evaluate_sparse, evaluate_table, get_index, group_members, index_records,
                       resolve_indices, skip_undefined, split_options)
@@ -246,6 +247,7 @@ def agreement_test(x, y=None, index="adjusted_rand", method="auto", *, model=Non
                                    ispec.confidence_level, ispec.engine_method,
                                    ispec.n_resamples, ispec.generator(spec.seed),
                                    undefined="na")
+    add_beyond_floor([res], request.clusterings, spec)
     return res
 
 
@@ -397,6 +399,10 @@ def compare(x, y=None, indices="paired", method="auto", *, model=None, n_sim=Non
     notes = [t.note for t in tests if t.note]
     if ispec is not None:
         notes += _add_intervals(tests, clusterings, ispec, ispec.generator(spec.seed))
+    notes += add_beyond_floor(tests, clusterings, spec)  # after the intervals' draws
+    if any(not math.isnan(t.log10_pvalue_beyond_floor) for t in tests):
+        notes.append(f"pvalue_beyond_floor: where the Monte Carlo p-value is at its floor, "
+                     f"the p-value by {ACCURACY}")
     frame = results_frame(tests)
     if not_defined:  # group members not defined for this table: rows of NA, reasons in attrs
         frame = frame.reindex(pd.Index([r.name for r in recs], name="index"))

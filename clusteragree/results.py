@@ -37,11 +37,13 @@ __all__ = ["AgreementTest", "ResultsFrame", "results_frame", "format_results", "
 RESULT_COLUMNS = ("statistic", "ci_low", "ci_high", "ci_closed", "ci_method", "ci_level",
                   "null_mean",
                   "null_median", "null_sd", "null_skewness", "pvalue", "pvalue_se", "n_extreme",
-                  "pvalue_upper", "alternative", "adjusted_mean", "adjusted_median", "zscore",
+                  "pvalue_upper", "pvalue_beyond_floor", "pvalue_beyond_floor_se",
+                  "log10_pvalue_beyond_floor", "alternative", "adjusted_mean", "adjusted_median", "zscore",
                   "kind", "model", "method", "n_sim", "test_group")
 #: The numeric columns of the schema (pandas' nullable Float64: NA stays NA).
 FLOAT_COLUMNS = ("statistic", "ci_low", "ci_high", "ci_level", "null_mean", "null_median",
                  "null_sd", "null_skewness", "pvalue", "pvalue_se", "pvalue_upper",
+                 "pvalue_beyond_floor", "pvalue_beyond_floor_se", "log10_pvalue_beyond_floor",
                  "adjusted_mean", "adjusted_median", "zscore")
 #: The count columns of the schema (pandas' nullable Int64).
 INT_COLUMNS = ("n_extreme", "n_sim")
@@ -103,8 +105,39 @@ def _fmt_p(res) -> str:
             f"{k:,} of {B:,} simulated values as extreme)")
 
 
+def beyond_floor_text(log10_p: float, relative_se: float) -> str:
+    """The importance-sampling p-value beyond the Monte Carlo floor in words, 3 significant
+    digits: "≈ 3.2e-41 (importance sampling, relative s.e. 4%)"; below 1e-300
+    "< 1e-300 (log10 p = -1234.5; ...)", never 0.
+
+    Parameters
+    ----------
+    log10_p : float
+        log10 of the p-value (``log10_pvalue_beyond_floor``).
+    relative_se : float
+        Its standard error over the p-value.
+
+    Returns
+    -------
+    str
+        The text.
+
+    Examples
+    --------
+    >>> beyond_floor_text(-40.49, 0.04)
+    '≈ 3.24e-41 (importance sampling, relative s.e. 4%)'
+    """
+    how = f"importance sampling, relative s.e. {format_pvalue(100 * relative_se, 2)}%"
+    if log10_p == -math.inf:
+        return f"= 0 (no table is as extreme; {how})"
+    if log10_p < -300:
+        return f"< 1e-300 (log10 p = {log10_p:.1f}; {how})"
+    return f"≈ {format_pvalue(10.0 ** log10_p)} ({how})"
+
+
 #: The columns of p-values, printed to 3 significant digits (``pvalue_texts``).
-PVALUE_COLUMNS = ("pvalue", "pvalue_se", "pvalue_upper")
+PVALUE_COLUMNS = ("pvalue", "pvalue_se", "pvalue_upper", "pvalue_beyond_floor",
+                  "pvalue_beyond_floor_se")
 
 
 def pvalue_texts(frame: pd.DataFrame, column: str = "pvalue", na_rep: str = "NA") -> list[str]:
@@ -258,6 +291,19 @@ class AgreementTest:
         ``res.confidence_interval()`` makes one on request, ``agreement_test(interval=...)``
         with the test); its bounds and method fill the ``ci_low``, ``ci_high``,
         ``ci_method`` and ``ci_level`` columns of ``to_frame()``.
+    pvalue_beyond_floor : float
+        Where the Monte Carlo p-value under "perm" is at its floor (``n_extreme`` 0) and
+        ``method="auto"`` (or ``NullSpec(beyond_floor=True)``): the p-value estimated by
+        importance sampling (``clusteragree.beyond_floor``); nan otherwise. 0.0 only below
+        the smallest double: read ``log10_pvalue_beyond_floor``.
+    pvalue_beyond_floor_se : float
+        Its standard error (nan without it).
+    log10_pvalue_beyond_floor : float
+        Its log10, finite below the smallest double (nan without it).
+    beyond_floor_note : str, optional
+        Why a p-value at its floor has no estimate beyond it.
+    beyond_floor_rse : float
+        The estimate's relative standard error (nan without it).
 
     See Also
     --------
@@ -296,6 +342,12 @@ class AgreementTest:
     clusterings: object = field(default=None, repr=False, compare=False)
     options: dict = field(default_factory=dict, repr=False, compare=False)
     interval: ConfidenceInterval | None = field(default=None, repr=False, compare=False)
+    # the importance-sampling p-value beside a Monte Carlo p at its floor (beyond_floor.py)
+    pvalue_beyond_floor: float = field(default=math.nan, repr=False)
+    pvalue_beyond_floor_se: float = field(default=math.nan, repr=False)
+    log10_pvalue_beyond_floor: float = field(default=math.nan, repr=False)
+    beyond_floor_note: str | None = field(default=None, repr=False, compare=False)
+    beyond_floor_rse: float = field(default=math.nan, repr=False)
 
     def __post_init__(self):
         if self.record is None:
@@ -393,7 +445,11 @@ class AgreementTest:
                    test_group=na(self.test_group))
         row.update(statistic=self.statistic, pvalue=na(self.pvalue),
                    pvalue_se=na(self.pvalue_se), n_extreme=na(self.n_extreme),
-                   pvalue_upper=na(self.pvalue_upper), alternative=self.alternative,
+                   pvalue_upper=na(self.pvalue_upper),
+                   pvalue_beyond_floor=na(self.pvalue_beyond_floor),
+                   pvalue_beyond_floor_se=na(self.pvalue_beyond_floor_se),
+                   log10_pvalue_beyond_floor=na(self.log10_pvalue_beyond_floor),
+                   alternative=self.alternative,
                    adjusted_mean=na(self.adjusted.get("mean")),
                    adjusted_median=na(self.adjusted.get("median")), zscore=na(self.zscore),
                    kind=self.record.kind)
@@ -497,6 +553,13 @@ class AgreementTest:
         if not math.isnan(self.pvalue):
             p = _fmt_p(self)
             rows.append(Row("p-value", p.removeprefix("= "), f"p-value {p}"))
+            if not math.isnan(self.log10_pvalue_beyond_floor):
+                beyond = beyond_floor_text(self.log10_pvalue_beyond_floor,
+                                           self.beyond_floor_rse)
+                rows.append(Row("beyond the floor", f"p {beyond}",
+                                f"beyond the floor: p {beyond}"))
+            elif self.beyond_floor_note:
+                rows.append(Row(None, "", self.beyond_floor_note))
         else:
             rows.append(Row(None, "", "p-value: not available from closed-form moments (use "
                                       "a method that gives the law)"))
