@@ -16,7 +16,7 @@ from collections.abc import Iterable, Sequence
 import numpy as np
 
 __all__ = ["describe_object", "suggest", "check_choice", "check_options", "check_bool",
-           "check_real", "check_fraction", "check_positive_int", "check_seed"]
+           "check_real", "check_fraction", "check_positive_int", "check_seed", "child_generator"]
 
 
 def describe_object(obj) -> str:
@@ -100,3 +100,17 @@ def check_seed(seed, name: str = "seed") -> np.random.Generator:
     if seed < 0:
         raise ValueError(f"{name} must be a non-negative int, got {seed}")
     return np.random.default_rng(int(seed))
+
+
+def child_generator(seed, key: int) -> np.random.Generator:
+    """A random stream of a call's own, child ``key`` of its seed, so that a second use of the
+    seed (the intervals' resamples, the tail beyond the floor) leaves the null's draws as they
+    are: a Generator goes on with its stream, None draws fresh entropy, an int or
+    SeedSequence gives the child ``SeedSequence(entropy, spawn_key=(..., key))``."""
+    if isinstance(seed, np.random.Generator):
+        return seed
+    if seed is None:
+        return np.random.default_rng()
+    seq = seed if isinstance(seed, np.random.SeedSequence) else np.random.SeedSequence(seed)
+    return np.random.default_rng(np.random.SeedSequence(seq.entropy,
+                                                        spawn_key=(*seq.spawn_key, key)))

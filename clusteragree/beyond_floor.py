@@ -19,6 +19,7 @@ import math
 
 import numpy as np
 
+from ._validate import child_generator
 from .indices import STATISTIC_NAMES, STATISTICS
 from .nulls.importance import DEFAULT_N_SIM, TooSlow, tail_probability
 
@@ -48,13 +49,7 @@ def wanted(spec) -> bool:
 def _generator(seed) -> np.random.Generator:
     """A stream of the call's seed of its own (a Generator goes on with its stream), so the
     null's tables and the intervals' resamples are the same with and without this."""
-    if isinstance(seed, np.random.Generator):
-        return seed
-    if seed is None:
-        return np.random.default_rng()
-    seq = seed if isinstance(seed, np.random.SeedSequence) else np.random.SeedSequence(seed)
-    return np.random.default_rng(np.random.SeedSequence(seq.entropy,
-                                                        spawn_key=(*seq.spawn_key, _SPAWN)))
+    return child_generator(seed, _SPAWN)
 
 
 def _at_floor(test) -> bool:

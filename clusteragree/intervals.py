@@ -38,7 +38,7 @@ from scipy.special import ndtr, ndtri
 
 from ._docs import fill_doc
 from ._validate import (check_choice, check_options, check_positive_int, check_real, check_seed,
-                        suggest)
+                        child_generator, suggest)
 from .indices import (Index, PairIndex, ResampleRefused, evaluate_checked, evaluate_pairwise,
                       evaluate_resample, get_index, values_on_tables)
 from .inputs import Clusterings, as_clusterings
@@ -255,13 +255,7 @@ def resampling_generator(seed) -> np.random.Generator:
     >>> bool(a == b), bool(a == np.random.default_rng(1).integers(10**6))
     (True, False)
     """
-    if isinstance(seed, np.random.Generator):
-        return seed
-    if seed is None:
-        return np.random.default_rng()
-    seq = seed if isinstance(seed, np.random.SeedSequence) else np.random.SeedSequence(seed)
-    return np.random.default_rng(np.random.SeedSequence(seq.entropy,
-                                                        spawn_key=(*seq.spawn_key, 1)))
+    return child_generator(seed, 1)
 
 
 def check_level(confidence_level) -> float:
