@@ -140,6 +140,15 @@ def _f(x, statistic):
     return x * np.log(np.where(x > 0, x, 1.0))
 
 
+def _subtables(rng, B, K, Q):
+    """One random 2 x 2 sub-table per table: rows i != i2, columns j != j2."""
+    i = rng.integers(K, size=B)
+    i2 = (i + rng.integers(1, K, size=B)) % K
+    j = rng.integers(Q, size=B)
+    j2 = (j + rng.integers(1, Q, size=B)) % Q
+    return i, i2, j, j2
+
+
 def _move(T, tau, cell_terms, rng, sweeps):
     """``sweeps`` Metropolis steps per table on random 2 x 2 sub-tables, each leaving
     P(M) exp(tau S(M)) invariant (see the module docstring); T is changed in place.
@@ -148,16 +157,13 @@ def _move(T, tau, cell_terms, rng, sweeps):
     B, K, Q = T.shape
     ar = np.arange(B)
     for _ in range(sweeps):
-        i = rng.integers(K, size=B)
-        i2 = (i + rng.integers(1, K, size=B)) % K
-        j = rng.integers(Q, size=B)
-        j2 = (j + rng.integers(1, Q, size=B)) % Q
+        i, i2, j, j2 = _subtables(rng, B, K, Q)
         x11, x22, x12, x21 = T[ar, i, j], T[ar, i2, j2], T[ar, i, j2], T[ar, i2, j]
         # d = +-(1 + a geometric number of steps) with a scale set by the sub-table's
         # margins, which the move keeps: a symmetric proposal, so Metropolis' rule applies
         small = np.minimum(np.minimum(x11 + x12, x21 + x22), np.minimum(x11 + x21, x12 + x22))
         scale = np.sqrt(small / 8.0 + 1.0)
-        d = (1 + rng.geometric(1.0 / scale) - 1) * rng.choice((-1, 1), size=B)
+        d = rng.geometric(1.0 / scale) * rng.choice((-1, 1), size=B)  # |d| >= 1
         new = (x11 + d, x22 + d, x12 - d, x21 - d)
         ok = (new[0] >= 0) & (new[1] >= 0) & (new[2] >= 0) & (new[3] >= 0)
         safe = [np.where(ok, c, 0) for c in new]
@@ -180,10 +186,7 @@ def _heat_bath(T, tau, cell_terms, rng, sweeps):
     B, K, Q = T.shape
     ar = np.arange(B)
     for _ in range(sweeps):
-        i = rng.integers(K, size=B)
-        i2 = (i + rng.integers(1, K, size=B)) % K
-        j = rng.integers(Q, size=B)
-        j2 = (j + rng.integers(1, Q, size=B)) % Q
+        i, i2, j, j2 = _subtables(rng, B, K, Q)
         x11, x22, x12, x21 = T[ar, i, j], T[ar, i2, j2], T[ar, i, j2], T[ar, i2, j]
         lo, hi = -np.minimum(x11, x22), np.minimum(x12, x21)
         W = int((hi - lo).max()) + 1
