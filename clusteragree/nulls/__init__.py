@@ -35,7 +35,7 @@ from ._methods import MODELS, get_method, get_model, list_nulls, register_method
 from ._methods import NullMethod, Model, PARTITION_MODELS  # noqa: F401 (the models of partitions)
 from .distribution import NullDistribution, n_sim_for
 from .engine import null_distribution, null_distributions, plan, run
-from .spec import NullSpec
+from .spec import ExactLawTooLarge, NullSpec  # noqa: F401 (the budget refusal)
 from .enumeration import DEFAULT_MAX_TABLES, count_tables, enumerate_tables
 from .network import statistic_law
 from .hypergeometric import index_moments, moments_of_s

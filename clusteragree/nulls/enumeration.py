@@ -19,7 +19,7 @@ from scipy.special import gammaln
 from .._docs import fill, fill_doc
 from .._moments.combinatorics import compositions, count_compositions_upto
 from .._validate import check_positive_int
-from .spec import DEFAULT_MAX_TABLES
+from .spec import DEFAULT_MAX_TABLES, ExactLawTooLarge
 
 __doc__ = fill(__doc__)
 
@@ -106,12 +106,11 @@ def check_table_count(rows, cols, max_tables: int) -> None:
     have these margins (counted by ``count_tables`` up to ``max_tables + 1``)."""
     a, b = check_margins(rows, cols)
     if count_tables(a, b, limit=max_tables) > max_tables:
-        raise ValueError(
+        raise ExactLawTooLarge(
             f"there are more than max_tables={max_tables:,} tables with these margins "
-            f"(n = {int(a.sum())}, {len(a)} x {len(b)}); use method='patefield' (Monte Carlo), "
-            "method='auto', the dynamic programme (method='exact' with a pair-counting or "
-            "information index), or raise max_tables"
-        )
+            f"(n = {int(a.sum())}, {len(a)} x {len(b)})",
+            "method='patefield' (Monte Carlo), method='auto', the dynamic programme "
+            "(method='exact' with a pair-counting or information index), or raise max_tables")
 
 
 @fill_doc

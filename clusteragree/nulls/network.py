@@ -31,7 +31,7 @@ from .._docs import fill_doc
 from .._moments.combinatorics import count_compositions_upto
 from .._validate import check_positive_int
 from .enumeration import check_margins
-from .spec import DEFAULT_MAX_WORK
+from .spec import DEFAULT_MAX_WORK, ExactLawTooLarge
 
 __all__ = ["statistic_law", "estimate_dp_work", "check_dp_size", "DP_CHUNK_ENTRIES",
            "DP_ESTIMATE_SLACK", "DEFAULT_MAX_WORK"]
@@ -346,11 +346,10 @@ def _prepare(rows, cols, statistic, max_work, chunk) -> _Programme:
     b = np.sort(b)  # the largest column comes last, where it is forced
     top = int(max(a.max(), b.max()))
     if statistic == "t" and (top + 1) * _prime_count_upper_bound(top) > max_work:
-        raise ValueError(
+        raise ExactLawTooLarge(
             f"the exact law of t for cells up to {top} needs keys of about "
             f"{_prime_count_upper_bound(top):,} prime exponents, more than max_work={max_work:,} "
-            "allows; use method='patefield' (Monte Carlo) or raise max_work"
-        )
+            "allows", "method='patefield' (Monte Carlo) or raise max_work")
     check_dp_size(a, b, statistic, max_work)  # refuse a hopeless law in milliseconds
     inc, to_value = _increments(statistic, top)
     lg = gammaln(np.arange(int(a.sum()) + 1) + 1.0)
@@ -360,11 +359,10 @@ def _prepare(rows, cols, statistic, max_work, chunk) -> _Programme:
 def _check_step(prog: _Programme, work: int) -> None:
     """Refuse a column whose entries, times the key length, exceed ``max_work``."""
     if work * prog.D > prog.max_work:
-        raise ValueError(
+        raise ExactLawTooLarge(
             f"the exact law of {prog.statistic} for these margins (n = {int(prog.a.sum())}, "
             f"{len(prog.a)} x {len(prog.b)}) needs more than max_work={prog.max_work:,} "
-            "entries in one step; use method='patefield' (Monte Carlo) or raise max_work"
-        )
+            "entries in one step", "method='patefield' (Monte Carlo) or raise max_work")
 
 
 def _column_law(prog: _Programme, caps: np.ndarray, total: int, last: bool):
@@ -607,9 +605,9 @@ def check_dp_size(rows, cols, statistic, max_work=DEFAULT_MAX_WORK, strict=False
     est = estimate_dp_work(rows, cols, statistic, stop_above=limit)
     if est > limit:
         a, b = check_margins(rows, cols)
-        raise ValueError(
+        raise ExactLawTooLarge(
             f"the exact law of {statistic} for these margins (n = {int(a.sum())}, {len(a)} x "
             f"{len(b)}) needs more than {limit:.2g} entries (estimated from the margins) in one "
-            f"step of the dynamic programme, more than max_work={max_work:,} allows; use "
+            f"step of the dynamic programme, more than max_work={max_work:,} allows",
             "method='auto' (Monte Carlo or closed-form moments), or raise max_work")
 

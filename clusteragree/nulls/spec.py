@@ -34,12 +34,22 @@ from .._validate import (check_bool, check_choice, check_positive_int, check_rea
                          suggest)
 from ._methods import all_method_names, get_model
 
-__all__ = ["NullSpec", "SETTINGS", "DEFAULT_MAX_TABLES", "DEFAULT_MAX_WORK"]
+__all__ = ["NullSpec", "SETTINGS", "DEFAULT_MAX_TABLES", "DEFAULT_MAX_WORK", "ExactLawTooLarge"]
 
 #: The exact methods' budgets: tables to enumerate, and the dynamic programme's work ((state,
 #: key) entries of one column times the key's length).
 DEFAULT_MAX_TABLES = 2_000_000
 DEFAULT_MAX_WORK = 10_000_000
+
+
+class ExactLawTooLarge(ValueError):
+    """An exact law refused, before any work, for exceeding its budget (``max_work`` or
+    ``max_tables``): ``reason`` says what is too large, ``advice`` what to do instead, and the
+    message is both (a caller without that budget, a report, words its own advice)."""
+
+    def __init__(self, reason: str, advice: str):
+        super().__init__(f"{reason}; use {advice}")
+        self.reason, self.advice = reason, advice
 
 _REFERENCES = ("x", "y")
 

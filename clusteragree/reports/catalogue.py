@@ -105,18 +105,18 @@ def _check_agreement_inputs(params: dict) -> None:
 
 @contextmanager
 def _report_budget():
-    """A null law refused for its size, said in a report's terms: a report takes no
-    ``max_work``, so the advice to raise it is replaced by the report's way out."""
+    """A null law refused for its size, said in a report's terms: a report sets no budget
+    (``max_work``, ``max_tables``), so the engine's advice to raise one is replaced by the
+    report's way out."""
+    from ..nulls import ExactLawTooLarge
+
     try:
         yield
-    except ValueError as err:
-        text = str(err)
-        if "raise max_work" not in text:
-            raise
-        head = text.split("; use ")[0]
-        raise ValueError(f"{head}; a report takes no max_work: use method='auto' (the "
-                         "default), which takes the exact law where it fits and Monte Carlo "
-                         "elsewhere, or a Monte Carlo method ('patefield')") from err
+    except ExactLawTooLarge as err:
+        raise ValueError(f"{err.reason}; a report sets no budget (max_work, max_tables): use "
+                         "method='auto' (the default), which takes the exact law where it fits "
+                         "and Monte Carlo elsewhere, or a Monte Carlo method ('patefield')"
+                         ) from err
 
 
 def _check_method_for_report(method, model) -> None:

@@ -158,3 +158,20 @@ def test_max_work_still_refuses_a_long_programme_before_its_largest_column():
     # 3 x 3 tables of 400 objects: 2e7 entries in the second column, over the default 1e7
     with pytest.raises(ValueError, match="max_work=10,000,000 entries in one step"):
         statistic_law([134, 133, 133], [134, 133, 133], "s")
+
+
+def test_a_refused_exact_law_carries_its_reason_and_advice_apart():
+    """The budget refusals are one exception type whose reason and advice a caller without
+    the budget (a report) can word again, instead of parsing the message."""
+    from clusteragree.nulls import ExactLawTooLarge
+    from clusteragree.nulls.enumeration import check_table_count
+    from clusteragree.nulls.network import check_dp_size
+
+    for refuse in (lambda: check_dp_size([400, 400, 46], [300, 300, 246], "s", max_work=10,
+                                         strict=True),
+                   lambda: check_table_count([30, 30, 30], [30, 30, 30], max_tables=10)):
+        with pytest.raises(ExactLawTooLarge) as err:
+            refuse()
+        assert isinstance(err.value, ValueError)  # callers catching ValueError still do
+        assert str(err.value) == f"{err.value.reason}; use {err.value.advice}"
+        assert "raise max_" in err.value.advice and "raise max_" not in err.value.reason

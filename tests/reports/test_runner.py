@@ -229,8 +229,8 @@ def test_a_law_too_large_is_refused_in_the_reports_terms(name, monkeypatch):
     with pytest.raises(ValueError, match="exact law") as err:
         ca.report(name, method="exact")
     text = str(err.value)
-    assert "raise max_work" not in text
-    assert "a report takes no max_work: use method='auto'" in text
+    assert "raise max_work" not in text and "raise max_tables" not in text
+    assert "a report sets no budget (max_work, max_tables): use method='auto'" in text
     assert "max_work" not in rp.report_parameters(name).index  # the advice would be wrong
 
 
