@@ -129,4 +129,5 @@ def add_beyond_floor(tests, clusterings, spec) -> list[str]:
             t.pvalue_beyond_floor_se = p * est.relative_se
             t.beyond_floor_rse = est.relative_se
             t.log10_pvalue_beyond_floor = log_p / math.log(10.0)
+            t.beyond_floor_method = "importance"
     return list(dict.fromkeys(t.beyond_floor_note for t in floor if t.beyond_floor_note))
