@@ -145,17 +145,16 @@ def agreement(x, y=None, index="adjusted_rand", *, data=None, dropna=False, join
             return np.asarray(evaluate_sparse(rec, clusterings.table, opts[name]))
         return evaluate_checked(rec, clusterings.counts, opts[name])
 
+    if single:  # one index named on its own: its value, or its error
+        value = one(names[0])
+        return float(value) if value.ndim == 0 else value
     values, reasons = skip_undefined(names, group_members(index), one)
     first = next(iter(values.values()))
     if first.ndim == 0:
-        if single:
-            return float(first)
         out = pd.Series({k: float(values[k]) if k in values else pd.NA for k in names},
                         name="agreement", dtype="Float64" if reasons else float)
         out.attrs["not_defined"] = reasons
         return out
-    if single:
-        return first
     if first.ndim != 1:
         raise ValueError(
             f"several indices on a batch need a 1-D batch of tables, got batch shape {first.shape}"

@@ -71,6 +71,10 @@ def _one_pass_counts(x, y):
     are dropped by the table), or None when the table would have more than ``_CHUNK_CELLS``
     cells (then per-chunk counts cost more than they save).
     """
+    if len(x) <= _CHUNK:
+        found = _counts_from_zero(x, y)
+        if found is not None:
+            return found
     first_x, first_y = x[:_CHUNK], y[:_CHUNK]  # the first chunk sets the ranges exactly
     xlo, xhi, ylo, yhi = (int(first_x.min()), int(first_x.max()), int(first_y.min()),
                           int(first_y.max()))
@@ -114,6 +118,24 @@ def _one_pass_counts(x, y):
         kx += ky
         counts.reshape(-1)[:] += np.bincount(kx, minlength=K * Q)
     return counts, np.arange(xlo, xhi + 1), np.arange(ylo, yhi + 1)
+
+
+def _counts_from_zero(x, y):
+    """The dense table of at most ``_CHUNK`` non-negative integer labels of small range, over
+    the labels 0..max: one maximum per vector, read as unsigned integers (a negative label is
+    then a huge number, so the one pass checks both ends), and one ``np.bincount`` of
+    ``x * Q + y``. Returns ``(counts, row_labels, col_labels)``, or None when a label is
+    negative or the grid from 0 would have more than ``_CHUNK_CELLS`` cells (then the ranges'
+    minima are needed: ``_one_chunk_counts``)."""
+    hx = int(np.maximum.reduce(x.view(f"u{x.dtype.itemsize}")))
+    hy = int(np.maximum.reduce(y.view(f"u{y.dtype.itemsize}")))
+    K, Q = hx + 1, hy + 1
+    if K * Q > _CHUNK_CELLS:  # a negative label (read as unsigned) or a range far from 0
+        return None
+    keys = np.multiply(x, Q, dtype=np.int64)
+    keys += y
+    counts = np.bincount(keys, minlength=K * Q).reshape(K, Q)
+    return counts, np.arange(K), np.arange(Q)
 
 
 def _one_chunk_counts(x, y, xlo, xhi, ylo, yhi):
@@ -225,7 +247,7 @@ def crosstab(x, y=None, *, data: pd.DataFrame | None = None, dropna: bool = Fals
     else:
         if y is None:
             raise TypeError("crosstab needs two labellings: crosstab(x, y)")
-        names = tuple(
+        names = ("x", "y") if type(x) is np.ndarray and type(y) is np.ndarray else tuple(
             v.name if (isinstance(v, pd.Series) or is_dask_series(v)) and v.name is not None
             else d
             for v, d in ((x, "x"), (y, "y"))
