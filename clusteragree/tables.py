@@ -213,11 +213,10 @@ class ContingencyTable:
         row or column); otherwise the table keeps a copy. The margins and n are counted here,
         once (read-only, as a sparse table keeps them)."""
         rows, cols = np.add.reduce(arr, axis=1), np.add.reduce(arr, axis=0)
-        keep_r, keep_c = rows > 0, cols > 0
-        if owned and np.count_nonzero(keep_r) == len(keep_r) and np.count_nonzero(
-                keep_c) == len(keep_c):
+        if owned and np.count_nonzero(rows) == len(rows) and np.count_nonzero(cols) == len(cols):
             self._counts = np.ascontiguousarray(arr)
         else:
+            keep_r, keep_c = rows > 0, cols > 0
             self._counts = np.ascontiguousarray(arr[keep_r][:, keep_c])
             row_labels, col_labels = row_labels[keep_r], col_labels[keep_c]
             rows, cols = rows[keep_r], cols[keep_c]  # the empty rows held no column's objects

@@ -38,7 +38,7 @@ def _int_values(labels):
         return labels.view(np.uint8)
     if labels.dtype.kind not in "iu":
         return None
-    if labels.dtype == np.uint64:
+    if labels.dtype.kind == "u" and labels.dtype.itemsize == 8:  # either byte order
         if int(labels.max()) > _INT64.max:
             return None
         return labels.astype(np.int64)
@@ -122,20 +122,26 @@ def _one_pass_counts(x, y):
 
 def _counts_from_zero(x, y):
     """The dense table of at most ``_CHUNK`` non-negative integer labels of small range, over
-    the labels 0..max: one maximum per vector, read as unsigned integers (a negative label is
-    then a huge number, so the one pass checks both ends), and one ``np.bincount`` of
+    the labels 0..max: one maximum per vector, read as unsigned integers (a negative label has
+    its sign bit set, so the one pass checks both ends), and one ``np.bincount`` of
     ``x * Q + y``. Returns ``(counts, row_labels, col_labels)``, or None when a label is
     negative or the grid from 0 would have more than ``_CHUNK_CELLS`` cells (then the ranges'
     minima are needed: ``_one_chunk_counts``)."""
-    hx = int(np.maximum.reduce(x.view(f"u{x.dtype.itemsize}")))
-    hy = int(np.maximum.reduce(y.view(f"u{y.dtype.itemsize}")))
+    hx, hy = _unsigned_max(x), _unsigned_max(y)
+    if hx is None or hy is None or (hx + 1) * (hy + 1) > _CHUNK_CELLS:
+        return None  # a negative label, or a range far from 0
     K, Q = hx + 1, hy + 1
-    if K * Q > _CHUNK_CELLS:  # a negative label (read as unsigned) or a range far from 0
-        return None
     keys = np.multiply(x, Q, dtype=np.int64)
     keys += y
     counts = np.bincount(keys, minlength=K * Q).reshape(K, Q)
     return counts, np.arange(K), np.arange(Q)
+
+
+def _unsigned_max(labels):
+    """The largest of integer labels read as unsigned integers of the same size and byte order
+    (one pass), or None when a label is negative (its sign bit set)."""
+    top = int(np.maximum.reduce(labels.view(labels.dtype.str.replace("i", "u"))))
+    return None if labels.dtype.kind == "i" and top >> (8 * labels.dtype.itemsize - 1) else top
 
 
 def _one_chunk_counts(x, y, xlo, xhi, ylo, yhi):
