@@ -140,8 +140,13 @@ def _counts_from_zero(x, y):
 def _unsigned_max(labels):
     """The largest of integer labels read as unsigned integers of the same size and byte order
     (one pass), or None when a label is negative (its sign bit set)."""
-    top = int(np.maximum.reduce(labels.view(labels.dtype.str.replace("i", "u"))))
-    return None if labels.dtype.kind == "i" and top >> (8 * labels.dtype.itemsize - 1) else top
+    dtype = labels.dtype
+    top = int(np.maximum.reduce(labels.view(_UNSIGNED.get(dtype) or dtype.str.replace("i", "u"))))
+    return None if dtype.kind == "i" and top >> (8 * dtype.itemsize - 1) else top
+
+
+#: The unsigned dtype of each native signed integer dtype (others are spelt out on the way).
+_UNSIGNED = {np.dtype(f"i{size}"): np.dtype(f"u{size}") for size in (1, 2, 4, 8)}
 
 
 def _one_chunk_counts(x, y, xlo, xhi, ylo, yhi):
