@@ -92,7 +92,7 @@ def _one_pair_state(s: int, rows: np.ndarray, cols: np.ndarray) -> PairState:
     T = n * (n - 1) // 2
     a10, a01 = p - a11, q - a11
     return PairState(float(a11), float(a10), float(a01), float(T - p - q + a11), float(p),
-                     float(q), float(T), float(n), same=a10 == 0 and a01 == 0)
+                     float(q), float(T), float(n), a10 == 0 and a01 == 0)
 
 
 def pair_state_of_means(m) -> PairState:
