@@ -97,8 +97,10 @@ MIN_PER_RUN = 500
 
 _MAX_LEVELS = 400  # tilts per run (a tail of 1e-400 took about 60)
 _MAX_STEP = 50.0  # a step of the tilt moves the weights of tables one sd apart by at most e^50
-_MOVES = 4  # Metropolis moves per table and level, per cell (2 and 8 were less efficient)
-_EXACT_MOVES_WORK = 40_000  # n K Q up to which each level adds K Q / 4 exact sub-table steps
+_MOVES = 4  # Metropolis moves per table and round, per cell (2 and 8 were less efficient)
+_EXACT_MOVES_WORK = 40_000  # n K Q up to which each round adds K Q / 4 exact sub-table steps
+_MIXED = 0.1  # a level's moves stop when S's correlation with its value before them is below
+_MAX_ROUNDS = 30  # rounds of moves per level at most
 
 
 @dataclass(frozen=True)
@@ -149,13 +151,22 @@ def _subtables(rng, B, K, Q):
     return i, i2, j, j2
 
 
-def _move(T, tau, cell_terms, rng, sweeps):
+def _tilt(S, cap):
+    """G = min(sign S, u) for ``cap`` = (sign, u): the statistic the tilt exp(tau G) sees,
+    capped at the tail's edge u = sign value."""
+    sign, u = cap
+    return np.minimum(sign * S, u)
+
+
+def _move(T, tau, cell_terms, rng, sweeps, cap):
     """``sweeps`` Metropolis steps per table on random 2 x 2 sub-tables, each leaving
-    P(M) exp(tau S(M)) invariant (see the module docstring); T is changed in place.
-    ``cell_terms`` = (log k!, f(k)) for k = 0..n, looked up by the cells."""
+    P(M) exp(tau G(M)) invariant, G = min(sign S, u) (``cap`` = (sign, u); see the module
+    docstring); T is changed in place. ``cell_terms`` = (log k!, f(k)) for k = 0..n, looked
+    up by the cells."""
     lfact, fk = cell_terms
     B, K, Q = T.shape
     ar = np.arange(B)
+    S = fk[T].sum(axis=(1, 2))
     for _ in range(sweeps):
         i, i2, j, j2 = _subtables(rng, B, K, Q)
         x11, x22, x12, x21 = T[ar, i, j], T[ar, i2, j2], T[ar, i, j2], T[ar, i2, j]
@@ -167,10 +178,13 @@ def _move(T, tau, cell_terms, rng, sweeps):
         new = (x11 + d, x22 + d, x12 - d, x21 - d)
         ok = (new[0] >= 0) & (new[1] >= 0) & (new[2] >= 0) & (new[3] >= 0)
         safe = [np.where(ok, c, 0) for c in new]
-        log_ratio = sum(tau * (fk[c] - fk[o]) - (lfact[c] - lfact[o])
-                        for c, o in zip(safe, (x11, x22, x12, x21)))
+        olds = (x11, x22, x12, x21)
+        change = sum(fk[c] - fk[o] for c, o in zip(safe, olds))
+        log_ratio = (tau * (_tilt(S + change, cap) - _tilt(S, cap))
+                     - sum(lfact[c] - lfact[o] for c, o in zip(safe, olds)))
         accept = ok & (np.log(rng.random(B)) < log_ratio)
         step = np.where(accept, d, 0)
+        S = np.where(accept, S + change, S)
         T[ar, i, j] += step
         T[ar, i2, j2] += step
         T[ar, i, j2] -= step
@@ -178,13 +192,14 @@ def _move(T, tau, cell_terms, rng, sweeps):
     return T
 
 
-def _heat_bath(T, tau, cell_terms, rng, sweeps):
+def _heat_bath(T, tau, cell_terms, rng, sweeps, cap):
     """``sweeps`` heat-bath steps per table: a random 2 x 2 sub-table's d drawn exactly from
-    its law under P(M) exp(tau S(M)) given the rest, over all its feasible values (so a
-    tilted law with two modes, which local moves cannot cross, is crossed)."""
+    its law under P(M) exp(tau G(M)) given the rest (G as in ``_move``), over all its
+    feasible values, so that one step can swap two rows' large counts."""
     lfact, fk = cell_terms
     B, K, Q = T.shape
     ar = np.arange(B)
+    S = fk[T].sum(axis=(1, 2))
     for _ in range(sweeps):
         i, i2, j, j2 = _subtables(rng, B, K, Q)
         x11, x22, x12, x21 = T[ar, i, j], T[ar, i2, j2], T[ar, i, j2], T[ar, i2, j]
@@ -193,13 +208,17 @@ def _heat_bath(T, tau, cell_terms, rng, sweeps):
         d = lo[:, None] + np.arange(W)[None, :]
         ok = d <= hi[:, None]
         d = np.where(ok, d, 0)
+        olds = (x11, x22, x12, x21)
         cells = (x11[:, None] + d, x22[:, None] + d, x12[:, None] - d, x21[:, None] - d)
-        logp = sum(np.asarray(tau)[..., None] * fk[c] - lfact[c] for c in cells)
+        change = sum(fk[c] - fk[o][:, None] for c, o in zip(cells, olds))
+        logp = tau * _tilt(S[:, None] + change, cap) - sum(lfact[c] for c in cells)
         logp = np.where(ok, logp, -np.inf)
         logp -= logp.max(axis=1, keepdims=True)
         cum = np.cumsum(np.exp(logp), axis=1)
         u = rng.random(B) * cum[:, -1]
-        step = d[ar, np.minimum((cum < u[:, None]).sum(axis=1), W - 1)]
+        pick = np.minimum((cum < u[:, None]).sum(axis=1), W - 1)
+        step = d[ar, pick]
+        S = S + change[ar, pick]
         T[ar, i, j] += step
         T[ar, i2, j2] += step
         T[ar, i, j2] -= step
@@ -207,21 +226,21 @@ def _heat_bath(T, tau, cell_terms, rng, sweeps):
     return T
 
 
-def _next_step(S, sign, B):
-    """The increase d of the tilt whose incremental weights exp(sign d S) keep an effective
+def _next_step(G, B):
+    """The increase d of the tilt whose incremental weights exp(d G) keep an effective
     sample size of B / 2 (bisection; the ESS decreases in d)."""
-    spread = float(S.std())
+    spread = float(G.std())
     if spread == 0:
         return math.inf
 
     def ess(d):
-        lw = sign * d * S
+        lw = d * G
         w = np.exp(lw - lw.max())
         return w.sum() ** 2 / (w * w).sum()
 
     lo, hi = 0.0, 1.0 / spread
     while ess(hi) > B / 2:
-        if hi * spread > _MAX_STEP:  # most tables share the largest S: tilt on regardless
+        if hi * spread > _MAX_STEP:  # most tables share the largest G: tilt on regardless
             return hi
         lo, hi = hi, 2 * hi
     for _ in range(50):
@@ -233,6 +252,14 @@ def _next_step(S, sign, B):
         if hi - lo <= 1e-6 * hi:
             break
     return lo if lo > 0 else hi
+
+
+def _correlation(x, y):
+    """Pearson's correlation of x and y; 0 where either is constant (nothing left to mix)."""
+    sx, sy = float(x.std()), float(y.std())
+    if sx == 0 or sy == 0:
+        return 0.0
+    return float(np.mean((x - x.mean()) * (y - y.mean())) / (sx * sy))
 
 
 def _runs(a, b, statistic, value, sign, B, R, rng, schedule=None, deadline=None, bar=None):
@@ -247,8 +274,10 @@ def _runs(a, b, statistic, value, sign, B, R, rng, schedule=None, deadline=None,
     ``bar``: a progress bar advanced once per level."""
     K, Q = len(a), len(b)
     T = np.array(random_tables(a, b, n_sim=R * B, seed=rng), dtype=np.int64).reshape(R, B, K, Q)
-    S = STATISTICS[statistic](T)  # (R, B)
     tol = 1e-9 * max(1.0, abs(value))
+    cap = (sign, sign * value)
+    S = STATISTICS[statistic](T)  # (R, B)
+    G = _tilt(S, cap)
     k = np.arange(int(a.sum()) + 1)
     cell_terms = (gammaln(k + 1.0), _f(k, statistic))
     log_z, tau, taus = np.zeros(R), 0.0, []
@@ -256,30 +285,40 @@ def _runs(a, b, statistic, value, sign, B, R, rng, schedule=None, deadline=None,
         if schedule is None:
             if (sign * (S - value) >= -tol).mean() >= 0.5:
                 break
-            d = _next_step(S.ravel(), sign, R * B)
+            d = _next_step(G.ravel(), R * B)
             if not math.isfinite(d):  # every table has the same S, and none is in the tail
                 return np.full(R, -math.inf), taus
-            new = tau + sign * d
+            new, rounds = tau + d, None
         else:
             if level == len(schedule):
                 break
-            new = schedule[level]
-        taus.append(new)
+            new, rounds = schedule[level]
         for r in range(R):
-            lw = (new - tau) * S[r]
+            lw = (new - tau) * G[r]
             log_z[r] += float(logsumexp(lw)) - math.log(B)
             w = np.exp(lw - lw.max())
             cum = np.cumsum(w / w.sum())
             idx = np.minimum(np.searchsorted(cum, (rng.random() + np.arange(B)) / B), B - 1)
             T[r] = T[r, idx]
+            G[r] = G[r, idx]
         tau = new
         if deadline is not None and time.monotonic() > deadline:
             raise TooSlow(f"more than {level + 1} tilts were needed")
-        moved = _move(T.reshape(-1, K, Q), tau, cell_terms, rng, _MOVES * K * Q)
-        if int(a.sum()) * K * Q <= _EXACT_MOVES_WORK:  # small tables: exact sub-table steps too
-            moved = _heat_bath(moved, tau, cell_terms, rng, max(1, K * Q // 4))
-        T = moved.reshape(R, B, K, Q)
-        S = STATISTICS[statistic](T)
+        before, done = G.ravel().copy(), 0
+        while True:
+            moved = _move(T.reshape(-1, K, Q), tau, cell_terms, rng, _MOVES * K * Q, cap)
+            if int(a.sum()) * K * Q <= _EXACT_MOVES_WORK:  # small tables: exact steps too
+                moved = _heat_bath(moved, tau, cell_terms, rng, max(1, K * Q // 4), cap)
+            T = moved.reshape(R, B, K, Q)
+            S = STATISTICS[statistic](T)
+            G = _tilt(S, cap)
+            done += 1
+            if rounds is not None:
+                if done == rounds:
+                    break
+            elif done == _MAX_ROUNDS or _correlation(before, G.ravel()) < _MIXED:
+                break
+        taus.append((new, done))
         if bar is not None:
             bar.update()
     else:
@@ -288,7 +327,7 @@ def _runs(a, b, statistic, value, sign, B, R, rng, schedule=None, deadline=None,
             f"after {_MAX_LEVELS} tilts (margins {a.tolist()} x {b.tolist()}): the value may "
             "lie beyond every table with these margins")
     hit = sign * (S - value) >= -tol
-    out = log_z + logsumexp(np.where(hit, -tau * S, -np.inf), axis=1) - math.log(B)
+    out = log_z + logsumexp(np.where(hit, -tau * G, -np.inf), axis=1) - math.log(B)
     return out, taus
 
 
