@@ -136,10 +136,11 @@ def test_seeded_runs_repeat():
 
 # -- the moves leave the tilted law invariant ---------------------------------------------------
 # A kernel that does not leave pi_tau(M) ~ P(M) exp(tau G(M)) invariant, G = min(sign S, u)
-# (the tilt capped at the tail's edge), is a bias that no spread of the runs shows. On a 3 x 3 table of 8 objects every table is enumerated, the
-# transition matrix of one step of each kernel is computed exactly from its proposal law, and
-# (1) pi_tau P = pi_tau to rounding, (2) the code's steps, applied to 20,000 copies of every
-# table, follow that matrix (a chi-square test at level 1e-6, seeded).
+# (the tilt capped at the tail's edge), is a bias that no spread of the runs shows. On a
+# 3 x 3 table of 8 objects every table is enumerated, the transition matrix of one step of
+# each kernel is computed exactly from its proposal law, and (1) pi_tau P = pi_tau to
+# rounding, (2) the code's steps, applied to 20,000 copies of every table, follow that matrix
+# (a chi-square test at level 1e-6, seeded).
 
 from scipy import stats as _stats  # noqa: E402
 from scipy.special import gammaln  # noqa: E402
