@@ -28,7 +28,7 @@ importance sampling):
    weights exp(d G) keep an effective sample size of B / 2; log Z is accumulated as the log
    mean of those weights; the tables are resampled (systematic resampling) in proportion to
    them and moved by a Markov chain that leaves pi_tau invariant (below), in rounds, until
-   G has forgotten its value before the moves (its correlation with it below 0.1).
+   S has forgotten its value before the moves (its correlation with it below 0.1).
 3. It stops before the first tilt that would put half the tables' weight in the tail (so
    that the last tables moved are a mixed sample, of which, by the effective sample size,
    at least about 15% are in the tail); the estimate is Z(tau) times the mean of
@@ -47,13 +47,15 @@ on every 3 x 3 table of 8 objects, leave pi_tau invariant, and the code's steps 
 
 The tilts and the rounds of moves at each (each step keeping an effective sample size of
 B / 2, up to the tilt before the one that would put half the weight in the tail; rounds
-until the correlation is below 0.1) are chosen by a pilot run and then fixed, so each of the ``N_RUNS``
-runs that follow is unbiased (the normalising constants of sequential Monte Carlo with
-resampling are; Del Moral 2004, "Feynman-Kac formulae", Theorem 7.4.2); tilts chosen from the
-same tables biased the estimate by about -3% at p = 1e-3 and -10% at 1e-30. A pilot that
-needs more than 30 rounds at a tilt refuses (``NotMixed``). The estimate is the runs' mean,
-its standard error their spread over sqrt(runs), carried in logarithms so that tails below
-the smallest double stay finite.
+until S's correlation with its value before the level's moves is below 0.1, or stops
+falling: 3 rounds lowering it by less than a tenth, where what is left is between modes
+that these moves do not cross) are chosen by a pilot run and then fixed, so each of the
+``N_RUNS`` runs that follow is unbiased (the normalising constants of sequential Monte Carlo
+with resampling are; Del Moral 2004, "Feynman-Kac formulae", Theorem 7.4.2); tilts chosen
+from the same tables biased the estimate by about -3% at p = 1e-3 and -10% at 1e-30. A
+pilot whose correlation still falls after 30 rounds refuses (``NotMixed``). The estimate is
+the runs' mean, its standard error their spread over sqrt(runs), carried in logarithms so
+that tails below the smallest double stay finite.
 
 Why the rounds: an unbiased run can still be useless. With one round per level, on a 4 x 4
 table of 100 objects at p = 3.9e-37 (near-equal margins: the tail is 24 alignments of rows
@@ -122,7 +124,8 @@ _MAX_STEP = 50.0  # a step of the tilt moves the weights of tables one sd apart 
 _MOVES = 4  # Metropolis moves per table and round, per cell (2 and 8 were less efficient)
 _EXACT_MOVES_WORK = 40_000  # n K Q up to which each round adds K Q / 4 exact sub-table steps
 _MIXED = 0.1  # a level's moves stop when S's correlation with its value before them is below
-_MAX_ROUNDS = 30  # rounds of moves per level at most
+_MAX_ROUNDS = 30  # rounds of moves per level at most, while the correlation still falls
+_PLATEAU, _PLATEAU_DROP = 3, 0.1  # a plateau: 3 rounds lowered the correlation by < 10%
 
 
 @dataclass(frozen=True)
@@ -339,11 +342,11 @@ def _runs(a, b, statistic, value, sign, B, R, rng, schedule=None, deadline=None,
             cum = np.cumsum(w / w.sum())
             idx = np.minimum(np.searchsorted(cum, (rng.random() + np.arange(B)) / B), B - 1)
             T[r] = T[r, idx]
-            G[r] = G[r, idx]
+            G[r], S[r] = G[r, idx], S[r, idx]
         tau = new
         if deadline is not None and time.monotonic() > deadline:
             raise TooSlow(f"more than {level + 1} tilts were needed")
-        before, done = G.ravel().copy(), 0
+        before, done, corrs = S.ravel().copy(), 0, []
         while True:
             moved = _move(T.reshape(-1, K, Q), tau, cell_terms, rng, _MOVES * K * Q, cap)
             if int(a.sum()) * K * Q <= _EXACT_MOVES_WORK:  # small tables: exact steps too
@@ -356,9 +359,12 @@ def _runs(a, b, statistic, value, sign, B, R, rng, schedule=None, deadline=None,
                 if done == rounds:
                     break
                 continue
-            corr = _correlation(before, G.ravel())
+            corrs.append(_correlation(before, S.ravel()))
+            corr = corrs[-1]
             if corr < _MIXED:
                 break
+            if done > _PLATEAU and corr > (1 - _PLATEAU_DROP) * corrs[-1 - _PLATEAU]:
+                break  # a plateau: what is left is between modes these moves do not cross
             if done == _MAX_ROUNDS:
                 raise NotMixed(
                     f"importance sampling did not mix here: at tilt {level + 1} the tables' "
