@@ -140,7 +140,6 @@ def test_what_it_cannot_give_is_refused_by_name():
 STRONG = [[20, 2, 1, 0], [1, 22, 2, 1], [0, 2, 21, 1], [1, 0, 2, 24]]
 
 
-@pytest.mark.slow
 def test_near_equal_margins_far_tail_within_its_stated_error():
     tab = np.array(STRONG)
     rows, cols, value = tab.sum(1), tab.sum(0), float((tab ** 2).sum())
