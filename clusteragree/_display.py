@@ -24,7 +24,8 @@ if TYPE_CHECKING:  # pragma: no cover
 
 __all__ = ["DIGITS", "FIGURE_DPI", "PVALUE_DIGITS", "significant", "format_pvalue", "figure_html",
            "definition_table", "table", "plot_null", "law_html", "support", "lattice_edges",
-           "MAX_BARS", "EXACT_BINS", "Row", "rows_text", "rows_html"]
+           "MAX_BARS", "EXACT_BINS", "Row", "rows_lines", "rows_text", "rows_html",
+           "law_rows"]
 
 #: Significant digits of every number a report or an HTML result shows.
 DIGITS = 4
@@ -165,18 +166,24 @@ class Row:
     joined: bool = False
 
 
-def rows_text(title: str, rows) -> str:
-    """A result's rows as printed text: the title indented under a blank line, one line per
-    printed row (a joined row continues the line before it)."""
-    lines = ["", f"\t{title}", ""]
+def rows_lines(rows) -> list[str]:
+    """A result's printed rows as lines: one line per printed row (a joined row continues the
+    line before it; rows with no line are left out)."""
+    lines: list[str] = []
     for row in rows:
         if row.line is None:
             continue
-        if row.joined:
+        if row.joined and lines:
             lines[-1] += ", " + row.line
         else:
             lines.append(row.line)
-    return "\n".join(lines) + "\n"
+    return lines
+
+
+def rows_text(title: str, rows) -> str:
+    """A result's rows as printed text: the title indented under a blank line, then
+    ``rows_lines``."""
+    return "\n".join(["", f"\t{title}", "", *rows_lines(rows)]) + "\n"
 
 
 def rows_html(title: str, rows, caption: str | None = None) -> str:
@@ -458,18 +465,33 @@ def _mark_observed(nd, ax, observed: float) -> None:
         ax.axvline(observed, color="C3", lw=2, label=f"observed {observed:.4g}")
 
 
-def law_html(nd, kind: str) -> str:
-    """A null law in HTML: its summary as a table under a title naming the ``kind`` of law
-    ("exact law", "Monte Carlo law", "moments only") and, when the law is known, its plot."""
+def law_rows(nd) -> list[Row]:
+    """A null law's rows, for both of its forms (``NullDistribution.__repr__`` prints them
+    under its head line, ``law_html`` tabulates them): the null described, its mean and sd
+    and, when the law is known, its median, skewness and 1% / 99% quantiles."""
     s = nd.summary()
-    rows = [("mean", significant(s["null_mean"])), ("sd", significant(s["null_sd"]))]
+    mean, sd = s["null_mean"], s["null_sd"]
+    rows = [Row(None, "", f"  null: {nd.describe()}"),
+            Row("mean", significant(mean), f"  mean = {mean:.6g}"),
+            Row("sd", significant(sd), None if type(sd).__name__ == "NAType" else f"sd = {sd:.6g}",
+                joined=True)]
     if nd.has_law:
-        rows += [("median", significant(s["null_median"])),
-                 ("skewness", significant(s["null_skewness"])),
-                 ("1% / 99% quantiles", f"{significant(nd.quantile(0.01))} / "
-                                        f"{significant(nd.quantile(0.99))}")]
-    out = definition_table(f"Null distribution of {nd.index.name} ({kind})", rows,
-                           caption=f"null: {nd.describe()}")
+        q01, q99 = nd.quantile(0.01), nd.quantile(0.99)
+        median, skewness = s["null_median"], s["null_skewness"]
+        rows += [Row("median", significant(median), f"  median = {median:.6g}"),
+                 Row("skewness", significant(skewness), f"skewness = {skewness:.4g}",
+                     joined=True),
+                 Row("1% / 99% quantiles", f"{significant(q01)} / {significant(q99)}",
+                     f"1% / 99% quantiles = {q01:.6g} / {q99:.6g}", joined=True)]
+    return rows
+
+
+def law_html(nd, kind: str) -> str:
+    """A null law in HTML: its rows (``law_rows``) as a table under a title naming the ``kind``
+    of law ("exact law", "Monte Carlo law", "moments only") and, when the law is known, its
+    plot."""
+    out = rows_html(f"Null distribution of {nd.index.name} ({kind})", law_rows(nd),
+                    caption=f"null: {nd.describe()}")
     if nd.has_law:
         out += figure_html(nd.plot().figure)
     return out

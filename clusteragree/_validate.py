@@ -44,6 +44,8 @@ def check_choice(value, name: str, choices: Sequence[str]) -> str:
 
 def check_options(options: dict, allowed: dict, owner: str) -> dict:
     """Keyword options of an index: refuse unknown names; fill in defaults."""
+    if not options:  # the defaults (the commonest call)
+        return dict(allowed)
     unknown = set(options) - set(allowed)
     if unknown:
         bad = sorted(unknown)[0]

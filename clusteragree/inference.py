@@ -27,7 +27,7 @@ from ._docs import fill_doc
 from ._validate import check_choice, check_options, check_real
 from .beyond_floor import ACCURACY, add_beyond_floor
 from .indices import (Index, PairIndex, entry, evaluate_checked, evaluate_pairwise,
-                      evaluate_sparse, evaluate_table, get_index, group_members, index_records,
+                      evaluate_table, get_index, group_members, index_records,
                       resolve_indices, skip_undefined, split_options)
 from .interval_spec import IntervalSpec, as_interval_spec, misplaced_interval_settings
 from .intervals import INDEPENDENCE_MODELS, interval_of, intervals_of
@@ -141,21 +141,20 @@ def agreement(x, y=None, index="adjusted_rand", *, data=None, dropna=False, join
             if table is not None:  # two label vectors: the index's form on their table
                 return evaluate_table(rec, table, opts[name])
             return np.asarray(evaluate_pairwise(rec, clusterings.pair(rec), opts[name]))
-        if clusterings.counts is None:  # a sparse table: from its non-zero cells and margins
-            return np.asarray(evaluate_sparse(rec, clusterings.table, opts[name]))
-        return evaluate_checked(rec, clusterings.counts, opts[name])
+        if clusterings.table is not None:  # one table, dense or sparse
+            return evaluate_table(rec, clusterings.table, opts[name])
+        return evaluate_checked(rec, clusterings.counts, opts[name])  # a batch of tables
 
+    if single:  # one index named on its own: its value, or its error
+        value = one(names[0])
+        return float(value) if value.ndim == 0 else value
     values, reasons = skip_undefined(names, group_members(index), one)
     first = next(iter(values.values()))
     if first.ndim == 0:
-        if single:
-            return float(first)
         out = pd.Series({k: float(values[k]) if k in values else pd.NA for k in names},
                         name="agreement", dtype="Float64" if reasons else float)
         out.attrs["not_defined"] = reasons
         return out
-    if single:
-        return first
     if first.ndim != 1:
         raise ValueError(
             f"several indices on a batch need a 1-D batch of tables, got batch shape {first.shape}"

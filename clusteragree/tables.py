@@ -210,16 +210,20 @@ class ContingencyTable:
     def _hold(self, arr, row_labels, col_labels, names, owned: bool) -> None:
         """Keep checked counts, their empty rows and columns dropped (with their labels).
         ``owned``: ``arr`` was made for this table (it is kept, read-only, when it has no empty
-        row or column); otherwise the table keeps a copy."""
-        keep_r = np.add.reduce(arr, axis=1) > 0
-        keep_c = np.add.reduce(arr, axis=0) > 0
-        if owned and np.count_nonzero(keep_r) == len(keep_r) and np.count_nonzero(
-                keep_c) == len(keep_c):
+        row or column); otherwise the table keeps a copy. The margins and n are counted here,
+        once (read-only, as a sparse table keeps them)."""
+        rows, cols = np.add.reduce(arr, axis=1), np.add.reduce(arr, axis=0)
+        if owned and np.count_nonzero(rows) == len(rows) and np.count_nonzero(cols) == len(cols):
             self._counts = np.ascontiguousarray(arr)
         else:
+            keep_r, keep_c = rows > 0, cols > 0
             self._counts = np.ascontiguousarray(arr[keep_r][:, keep_c])
             row_labels, col_labels = row_labels[keep_r], col_labels[keep_c]
+            rows, cols = rows[keep_r], cols[keep_c]  # the empty rows held no column's objects
         self._counts.setflags(write=False)
+        rows.setflags(write=False)
+        cols.setflags(write=False)
+        self._row_sums, self._col_sums, self._n = rows, cols, int(np.add.reduce(rows))
         self.row_labels = row_labels
         self.col_labels = col_labels
         self.names = (str(names[0]), str(names[1]))
@@ -237,18 +241,18 @@ class ContingencyTable:
 
     @property
     def row_sums(self) -> np.ndarray:
-        """Cluster sizes of x (n_k+)."""
-        return self._counts.sum(axis=1)
+        """Cluster sizes of x (n_k+; int64, read-only)."""
+        return self._row_sums
 
     @property
     def col_sums(self) -> np.ndarray:
-        """Cluster sizes of y (n_+q)."""
-        return self._counts.sum(axis=0)
+        """Cluster sizes of y (n_+q; int64, read-only)."""
+        return self._col_sums
 
     @property
     def n(self) -> int:
         """Number of objects."""
-        return int(self._counts.sum())
+        return self._n
 
     @property
     def shape(self) -> tuple[int, int]:

@@ -27,7 +27,10 @@ def auto_mc(**kw):
     return ca.NullSpec(max_work=1, max_tables=1, **kw)
 
 
-def test_floor_gets_importance_p_within_error_of_exact():
+def test_floor_gets_importance_p_within_error_of_exact(monkeypatch):
+    # the accuracy is tested here, not the time limit (a loaded machine may pass the 20 s
+    # predicted for this table: 46 rounds of moves; test_too_slow_is_skipped_with_note)
+    monkeypatch.setattr(beyond_floor, "MAX_SECONDS", None)
     exact = ca.agreement_test(STRONG, index="rand",
                               method=ca.NullSpec(method="exact", max_work=10**9)).pvalue
     res = ca.agreement_test(STRONG, index="rand", method=auto_mc(seed=1))

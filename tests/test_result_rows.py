@@ -108,3 +108,43 @@ def test_every_tabulated_row_is_printed(make):
             continue
         for part in re.split(r"\s{2,}|, ", value):  # "0.05124  (I - c) / (max - c)"
             assert part in text, (label, part)
+
+
+LAWS = {
+    "exact": lambda: ca.nulls.null_distribution(TABLE, index="ari"),
+    "patefield": lambda: ca.nulls.null_distribution(X, Y, index="jaccard", method="patefield",
+                                                    n_sim=500, seed=2),
+    "moments": lambda: ca.nulls.null_distribution(TABLE, index="ari", method="hypergeometric"),
+    "importance tail": lambda: ca.nulls.null_distribution(X, Y, index="ari", method="importance",
+                                                          n_sim=200, seed=9),
+    "mean only": lambda: ca.nulls.null_distribution(np.eye(4)[[0, 1, 2, 3, 0, 1]],
+                                                    np.eye(3)[[0, 1, 2, 0, 1, 2]], index="fri",
+                                                    method="exact", model="objects"),
+}
+
+
+@pytest.mark.parametrize("make", LAWS.values(), ids=LAWS.keys())
+def test_a_null_law_is_printed_and_tabulated_from_one_list_of_rows(make):
+    # before: NullDistribution.__repr__ and _display.law_html each built their own rows
+    from clusteragree._display import law_rows, rows_lines
+
+    nd = make()
+    rows = law_rows(nd)
+    assert repr(nd).splitlines()[1:] == rows_lines(rows)
+    assert _html_rows(nd._repr_html_()) == [(r.label, r.value) for r in rows
+                                            if r.label is not None]
+    assert [r.label for r in rows if r.label] == (
+        ["mean", "sd", "median", "skewness", "1% / 99% quantiles"] if nd.has_law
+        else ["mean", "sd"])
+
+
+def test_a_null_law_prints_as_before():
+    # recorded before the rows were shared (32 laws compared byte for byte, reprs and HTML)
+    assert repr(ca.nulls.null_distribution(TABLE, index="ari")) == (
+        "NullDistribution(adjusted_rand, method='exact', model='perm', exact law, 16 values)\n"
+        "  null: both margins fixed (permutation model); dynamic programme on s\n"
+        "  mean = 0, sd = 0.0168498\n"
+        "  median = -0.00947958, skewness = 2.761, 1% / 99% quantiles = -0.0120096 / "
+        "0.0790713")
+    nd = ca.nulls.null_distribution(TABLE, index="ari", method="hypergeometric")
+    assert repr(nd).splitlines()[2] == "  mean = 0, sd = 0.0168498"

@@ -23,6 +23,9 @@ def ratio(num, den, same, optimum: float, fallback: float) -> np.ndarray:
     vanishing denominator gives ``fallback`` (the registry's degenerate-case rule). Reflexive
     indices evaluated table by table pass ``same=False``: the registry gives identical
     partitions their optimum (``TableIndex.on_counts``)."""
+    if isinstance(num, float) and isinstance(den, float) and isinstance(same, bool):
+        # one table in Python floats (``pairs.pair_state``): the same IEEE quotient
+        return np.asarray(optimum if same else fallback if den == 0 else num / den)
     num = np.asarray(num, dtype=float)
     den = np.asarray(den, dtype=float)
     if num.ndim == 0 and den.ndim == 0 and np.ndim(same) == 0:  # one table: float arithmetic
@@ -138,7 +141,7 @@ def sum_of_squares(counts: np.ndarray) -> np.ndarray:
         if cells.size and int(np.add.reduce(cells)) > INT64_SAFE_N:
             big = cells.astype(object)
             return (big * big).sum()
-        return np.einsum("i,i->", cells, cells)
+        return np.dot(cells, cells)  # exact in int64 below 2^31 objects
     cells = _cells(counts)
     if cells.size and needs_big_integers(cells.sum(axis=-1)):
         big = cells.astype(object)

@@ -167,13 +167,8 @@ def evaluate_checked(rec: TableIndex, arr: np.ndarray, opts: dict) -> np.ndarray
     0.5253164556962026
     """
     if rec.min_n > 1:
-        n_min = int(np.add.reduce(arr, axis=None)) if arr.ndim == 2 else int(
-            arr.sum(axis=(-2, -1)).min())
-        if n_min < rec.min_n:
-            raise ValueError(
-                f"index {rec.name!r} needs at least {rec.min_n} objects ({rec.min_n_reason}), "
-                f"got a table with n = {n_min}"
-            )
+        _check_n(rec, int(np.add.reduce(arr, axis=None)) if arr.ndim == 2 else int(
+            arr.sum(axis=(-2, -1)).min()))
     values = np.asarray(rec.on_counts(arr, **opts), dtype=float)
     if math.isnan(values) if values.ndim == 0 else np.isnan(values).any():  # pragma: no cover
         # a degenerate case the registry missed
@@ -227,9 +222,7 @@ def evaluate_sparse(rec: Index, table, opts: dict) -> float:
     if rec.on_sparse is not None and getattr(rec, "statistic", None) is None:
         if isinstance(rec, PairIndex) and table.n < 2:
             raise ValueError(f"index {rec.name!r} compares pairs of objects: needs n >= 2")
-        if table.n < rec.min_n:
-            raise ValueError(f"index {rec.name!r} needs at least {rec.min_n} objects "
-                             f"({rec.min_n_reason}), got a table with n = {table.n}")
+        _check_n(rec, table.n)
         return _checked_value(rec, rec.on_sparse(table.cells, table.row_sums, table.col_sums,
                                                  **opts))
     if not rec.sparse_cells:
@@ -238,11 +231,16 @@ def evaluate_sparse(rec: Index, table, opts: dict) -> float:
             f"MB); on a sparse table the indices of sum n_ij^2 or of sum n_ij log n_ij are "
             "computed (the pair-counting and information families: ca.list_indices() lists "
             "them with their statistic); pass the dense table (tab.to_dense()) if it fits")
-    if table.n < rec.min_n:
-        raise ValueError(f"index {rec.name!r} needs at least {rec.min_n} objects "
-                         f"({rec.min_n_reason}), got a table with n = {table.n}")
+    _check_n(rec, table.n)
     stat = STATISTICS[rec.statistic](table.values.reshape(1, -1))  # one 1 x nnz "table"
     return _checked_value(rec, rec.of_statistic(stat, table.row_sums, table.col_sums, **opts))
+
+
+def _check_n(rec: Index, n: int) -> None:
+    """Refuse a table (the smallest of a batch) of fewer objects than the index needs."""
+    if n < rec.min_n:
+        raise ValueError(f"index {rec.name!r} needs at least {rec.min_n} objects "
+                         f"({rec.min_n_reason}), got a table with n = {n}")
 
 
 def evaluate_table(rec: Index, table, opts: dict) -> np.ndarray:
@@ -291,6 +289,11 @@ def evaluate_table(rec: Index, table, opts: dict) -> np.ndarray:
         return np.asarray(evaluate_sparse(rec, table, opts))
     if isinstance(rec, PairIndex):  # two partitions: the index's form on their table
         return np.asarray(rec.on_table(table.counts, **opts), dtype=float)
+    if rec.statistic is not None:  # as on a sparse table: the margins the table counted once
+        _check_n(rec, table.n)
+        stat = STATISTICS[rec.statistic](table.counts)
+        return np.asarray(_checked_value(
+            rec, rec.of_statistic(stat, table.row_sums, table.col_sums, **opts)))
     return evaluate_checked(rec, table.counts, opts)
 
 

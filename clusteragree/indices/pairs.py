@@ -46,6 +46,10 @@ def pair_state(s, rows, cols) -> PairState:
     (int64, or Python integers beyond 2^31 objects, where sums of squares overflow int64), and
     only then turned into floats: every pair count is right to double precision at any n.
     """
+    if (isinstance(s, (int, np.signedinteger)) and type(rows) is np.ndarray
+            and type(cols) is np.ndarray and rows.ndim == 1 and cols.ndim == 1
+            and rows.dtype == np.int64 and cols.dtype == np.int64):  # one table, as counted
+        return _one_pair_state(int(s), rows, cols)
     s = np.asarray(s)
     rows = np.asarray(rows, dtype=np.int64)
     cols = np.asarray(cols, dtype=np.int64)
@@ -73,8 +77,10 @@ def pair_state(s, rows, cols) -> PairState:
 
 
 def _one_pair_state(s: int, rows: np.ndarray, cols: np.ndarray) -> PairState:
-    """``pair_state`` of one table (an integer s, 1-D margins) in Python integers: the same
-    exact counts as the batched form, and so the same floats, at a fraction of its cost."""
+    """``pair_state`` of one table (an integer s, 1-D margins): the exact counts in Python
+    integers, then Python floats (``same`` a bool), so that an index of one table is Python
+    float arithmetic: the same IEEE operations on the same doubles as the batched form, at a
+    fraction of the cost of 0-d arrays."""
     n = int(np.add.reduce(rows))
     if n > INT64_SAFE_N:  # margins' squares beyond int64: exact Python products
         p = (sum(v * v for v in rows.tolist()) - n) // 2
@@ -85,8 +91,8 @@ def _one_pair_state(s: int, rows: np.ndarray, cols: np.ndarray) -> PairState:
     a11 = (s - n) // 2
     T = n * (n - 1) // 2
     a10, a01 = p - a11, q - a11
-    values = np.array([a11, a10, a01, T - p - q + a11, p, q, T, n], dtype=float)
-    return PairState(*(values[i, ...] for i in range(8)), same=np.asarray(a10 == 0 and a01 == 0))
+    return PairState(float(a11), float(a10), float(a01), float(T - p - q + a11), float(p),
+                     float(q), float(T), float(n), a10 == 0 and a01 == 0)
 
 
 def pair_state_of_means(m) -> PairState:

@@ -273,6 +273,12 @@ def as_clusterings(x, y=None, *, data=None, dropna: bool = False, join: str = "e
     [[2, 0], [0, 2]]
     """
     pairs = list(pairs)
+    if (table and not pairs and data is None and type(x) is np.ndarray
+            and type(y) is np.ndarray and x.ndim == 1 and y.ndim == 1):
+        # two 1-D numpy label vectors, the commonest call: what follows would only find that
+        # they are not Dask, sets, pandas or 2-D; crosstab checks them
+        tab = crosstab(x, y, dropna=dropna, join=join)
+        return Clusterings(tab, names=tab.names)
     if isinstance(x, Clusterings):
         if y is not None or data is not None:
             raise TypeError("pass either a Clusterings record or x and y, not both")

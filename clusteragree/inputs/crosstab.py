@@ -38,7 +38,7 @@ def _int_values(labels):
         return labels.view(np.uint8)
     if labels.dtype.kind not in "iu":
         return None
-    if labels.dtype == np.uint64:
+    if labels.dtype.kind == "u" and labels.dtype.itemsize == 8:  # either byte order
         if int(labels.max()) > _INT64.max:
             return None
         return labels.astype(np.int64)
@@ -71,6 +71,10 @@ def _one_pass_counts(x, y):
     are dropped by the table), or None when the table would have more than ``_CHUNK_CELLS``
     cells (then per-chunk counts cost more than they save).
     """
+    if len(x) <= _CHUNK:
+        found = _counts_from_zero(x, y)
+        if found is not None:
+            return found
     first_x, first_y = x[:_CHUNK], y[:_CHUNK]  # the first chunk sets the ranges exactly
     xlo, xhi, ylo, yhi = (int(first_x.min()), int(first_x.max()), int(first_y.min()),
                           int(first_y.max()))
@@ -114,6 +118,35 @@ def _one_pass_counts(x, y):
         kx += ky
         counts.reshape(-1)[:] += np.bincount(kx, minlength=K * Q)
     return counts, np.arange(xlo, xhi + 1), np.arange(ylo, yhi + 1)
+
+
+def _counts_from_zero(x, y):
+    """The dense table of at most ``_CHUNK`` non-negative integer labels of small range, over
+    the labels 0..max: one maximum per vector, read as unsigned integers (a negative label has
+    its sign bit set, so the one pass checks both ends), and one ``np.bincount`` of
+    ``x * Q + y``. Returns ``(counts, row_labels, col_labels)``, or None when a label is
+    negative or the grid from 0 would have more than ``_CHUNK_CELLS`` cells (then the ranges'
+    minima are needed: ``_one_chunk_counts``)."""
+    hx, hy = _unsigned_max(x), _unsigned_max(y)
+    if hx is None or hy is None or (hx + 1) * (hy + 1) > _CHUNK_CELLS:
+        return None  # a negative label, or a range far from 0
+    K, Q = hx + 1, hy + 1
+    keys = np.multiply(x, Q, dtype=np.int64)
+    keys += y
+    counts = np.bincount(keys, minlength=K * Q).reshape(K, Q)
+    return counts, np.arange(K), np.arange(Q)
+
+
+def _unsigned_max(labels):
+    """The largest of integer labels read as unsigned integers of the same size and byte order
+    (one pass), or None when a label is negative (its sign bit set)."""
+    dtype = labels.dtype
+    top = int(np.maximum.reduce(labels.view(_UNSIGNED.get(dtype) or dtype.str.replace("i", "u"))))
+    return None if dtype.kind == "i" and top >> (8 * dtype.itemsize - 1) else top
+
+
+#: The unsigned dtype of each native signed integer dtype (others are spelt out on the way).
+_UNSIGNED = {np.dtype(f"i{size}"): np.dtype(f"u{size}") for size in (1, 2, 4, 8)}
 
 
 def _one_chunk_counts(x, y, xlo, xhi, ylo, yhi):
@@ -225,7 +258,7 @@ def crosstab(x, y=None, *, data: pd.DataFrame | None = None, dropna: bool = Fals
     else:
         if y is None:
             raise TypeError("crosstab needs two labellings: crosstab(x, y)")
-        names = tuple(
+        names = ("x", "y") if type(x) is np.ndarray and type(y) is np.ndarray else tuple(
             v.name if (isinstance(v, pd.Series) or is_dask_series(v)) and v.name is not None
             else d
             for v, d in ((x, "x"), (y, "y"))

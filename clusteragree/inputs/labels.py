@@ -180,7 +180,10 @@ def check_label_pair(x, y, *, dropna: bool = False, names=("x", "y"), join: str 
         )
     if not isinstance(dropna, (bool, np.bool_)):
         raise TypeError(f"dropna must be True or False, got {dropna!r}")
-    missing = {name: mask for name, mask in zip(names, (_missing_mask(x), _missing_mask(y)))
+    masks = (_missing_mask(x), _missing_mask(y))
+    if masks[0] is None and masks[1] is None:  # integer or boolean labels: none is missing
+        return x, y
+    missing = {name: mask for name, mask in zip(names, masks)
                if mask is not None and mask.any()}
     if missing:
         if not dropna:

@@ -29,7 +29,7 @@ import numpy as np
 import pandas as pd
 from scipy import special, stats
 
-from .._display import format_pvalue, law_html, plot_null
+from .._display import format_pvalue, law_html, law_rows, plot_null, rows_lines
 from .._validate import check_choice, check_real
 from ..indices import Index, get_index
 from ._laws import TIE_RTOL, ExactLaw, Moments, SampledLaw, TailLaw, check_levels, tolerance
@@ -861,19 +861,9 @@ class NullDistribution:
         }, name=self.index.name)
 
     def __repr__(self) -> str:
-        what = self._law.what()
-        s = self.summary()
-        parts = [f"NullDistribution({self.index.name}, method={self.method!r}, "
-                 f"model={self.model!r}, {what})",
-                 f"  null: {self.describe()}",
-                 f"  mean = {s['null_mean']:.6g}" + ("" if s["null_sd"] is pd.NA
-                                                      else f", sd = {s['null_sd']:.6g}")]
-        if self.has_law:
-            q01, q99 = self.quantile(0.01), self.quantile(0.99)
-            parts.append(f"  median = {s['null_median']:.6g}, skewness = "
-                         f"{s['null_skewness']:.4g}, 1% / 99% quantiles = {q01:.6g} / "
-                         f"{q99:.6g}")
-        return "\n".join(parts)
+        head = (f"NullDistribution({self.index.name}, method={self.method!r}, "
+                f"model={self.model!r}, {self._law.what()})")
+        return "\n".join([head, *rows_lines(law_rows(self))])
 
     def _repr_html_(self) -> str:
         """Jupyter: the summary as a table and, when the law is known, its plot."""

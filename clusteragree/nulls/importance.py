@@ -8,50 +8,80 @@ its p-value is a tail probability P(S >= s_obs) (or P(S <= s_obs)) of one additi
 statistic S. Where that probability is far below 1/B, B Patefield tables see no table as
 extreme; this module estimates it without that floor.
 
-The estimator: the exponential tilts pi_tau(M) = P(M) exp(tau S(M)) / Z(tau) bridge the null
-(tau = 0) and the tail, since
+The estimator: the tilts pi_tau(M) = P(M) exp(tau G(M)) / Z(tau), tau >= 0, of the
+statistic capped at the tail's edge, G = min(S, s) (for the lower tail G = min(-S, -s)),
+bridge the null (tau = 0) and the tail, since G = s on the event:
 
-    P(S >= s) = Z(tau) E_tau[exp(-tau S) 1{S >= s}],    Z(tau) = E[exp(tau S)],
+    P(S >= s) = Z(tau) exp(-tau s) P_tau(S >= s),    Z(tau) = E[exp(tau G)],
 
-and for the tau whose tilted law puts about half its mass at S >= s, the weight
-Z(tau) exp(-tau S) is at most Z(tau) exp(-tau s) on the event: an importance sampler whose
-relative error does not grow with the rarity of the event. pi_tau cannot be drawn directly,
-so a population of tables is carried from the null to it (sequential Monte Carlo with
-tempering; Del Moral, Doucet & Jasra 2006; Neal 2001, annealed importance sampling):
+and for a tau under which a good share of the tables are in the tail, the weight of every
+table in it is the same: an importance sampler whose relative error does not grow with the rarity
+of the event. (Uncapped, exp(tau S) keeps pulling beyond s: on a 10 x 10 table of 10**4
+objects the tilt that reaches s sent much of its mass to tables with whole rows in one cell,
+far beyond s and far rarer than the tail, across a transition the moves below cannot cross.)
+pi_tau cannot be drawn directly, so a population of tables is carried from the null to it
+(sequential Monte Carlo with tempering; Del Moral, Doucet & Jasra 2006; Neal 2001, annealed
+importance sampling):
 
 1. B tables are drawn from the null exactly (Patefield's algorithm, ``random_tables``).
 2. The tilt grows in steps tau_k = tau_{k-1} + d, each d chosen so that the incremental
-   weights exp(d S) keep an effective sample size of B / 2; log Z is accumulated as the log
+   weights exp(d G) keep an effective sample size of B / 2; log Z is accumulated as the log
    mean of those weights; the tables are resampled (systematic resampling) in proportion to
-   them and moved by a Markov chain that leaves pi_tau invariant (below).
-3. It stops at the first tilt under which half the tables are in the tail; the estimate is
-   Z(tau) times the mean of exp(-tau S) 1{S >= s} over the tables.
+   them and moved by a Markov chain that leaves pi_tau invariant (below), in rounds, until
+   S has forgotten its value before the moves (its correlation with it below 0.1).
+3. It stops before the first tilt that would put half the tables' weight in the tail (so
+   that the last tables moved are a mixed sample, of which, by the effective sample size,
+   at least about 15% are in the tail); the estimate is Z(tau) times the mean of
+   exp(-tau G) 1{S >= s} over the tables.
 
 The moves: a random 2 x 2 sub-table (rows i, i', columns j, j') keeps its margins when d is
 added to n_ij and n_i'j' and taken from n_ij' and n_i'j. d is proposed symmetrically (a random
 sign times one plus a geometric number of steps, its scale sqrt(m / 8 + 1) set by the smallest
-margin m of the sub-table, which the move keeps) and accepted by Metropolis' rule on the four
-cells (-sum log n! + tau sum f(n)); each level makes 4 K Q such moves per table. (A heat-bath
-step over a window of the feasible d was as accurate and 2 to 3 times slower.)
+margin m of the sub-table, which the move keeps) and accepted by Metropolis' rule (the four
+cells' -sum log n! and the change of tau G); a round makes 4 K Q such moves per table, and on
+small tables (n K Q <= 40,000) K Q / 4 heat-bath steps, each drawing a sub-table's d from its
+exact conditional law over all its feasible values (which can swap two rows' large counts).
+Both kernels are checked exactly: their transition matrices, computed from the proposal law
+on every 3 x 3 table of 8 objects, leave pi_tau invariant, and the code's steps follow them
+(``tests/nulls/test_importance.py``).
 
-The tilts (each step keeping an effective sample size of B / 2, up to the first tilt under
-which half the tables are in the tail) are chosen by a pilot run and then fixed, so each of
-the ``N_RUNS`` runs that follow is unbiased (the normalising constants of sequential Monte
-Carlo with resampling are; Del Moral 2004, "Feynman-Kac formulae", Theorem 7.4.2); tilts
-chosen from the same tables biased the estimate by about -3% at p = 1e-3 and -10% at 1e-30.
-The estimate is the runs' mean, its standard error their spread over sqrt(runs), carried in
-logarithms so that tails below the smallest double stay finite.
+The tilts and the rounds of moves at each (each step keeping an effective sample size of
+B / 2, up to the tilt before the one that would put half the weight in the tail; rounds
+until S's correlation with its value before the level's moves is below 0.1, or stops
+falling: 3 rounds lowering it by less than a tenth, where what is left is between modes
+that these moves do not cross) are chosen by a pilot run and then fixed, so each of the
+``N_RUNS`` runs that follow is unbiased (the normalising constants of sequential Monte Carlo
+with resampling are; Del Moral 2004, "Feynman-Kac formulae", Theorem 7.4.2); tilts chosen
+from the same tables biased the estimate by about -3% at p = 1e-3 and -10% at 1e-30. A
+pilot whose correlation still falls after 30 rounds refuses (``NotMixed``). The estimate is
+the runs' mean, its standard error their spread over sqrt(runs), carried in logarithms so
+that tails below the smallest double stay finite.
+
+Why the rounds: an unbiased run can still be useless. With one round per level, on a 4 x 4
+table of 100 objects at p = 3.9e-37 (near-equal margins: the tail is 24 alignments of rows
+with columns, and the tilted law turns to them abruptly), 200 runs had a median of 0.69 of
+the exact p, a 95th percentile of 1.95 and a maximum of 9.8 (log-sd 0.55): unbiased, but the
+mean of 10 such runs is usually low and their spread understates its error (estimates 25% to
+46% low at 2 to 6.7 stated standard errors). Near that tilt one round left S correlated 0.7
+with its value before; with rounds until the correlation is below 0.1 (and the capped tilt),
+200 runs had a mean of 0.98 +- 0.01, a median of 0.97, a maximum of 1.43 and a log-sd of
+0.13, and 19 of the 20 intervals of 10 runs covered the exact p.
 
 Accuracy (``benchmarks/bench_saddlepoint.py``, 158 cases against the exact law: 2 x 2 to
-4 x 5, n 50 to 800, p 1e-3 to 1e-100, s and t, both tails): median error 3.6% of p (0.74
-standard errors), worst -29% (7 standard errors; a 2 x 2 table of 800 objects, t, p =
-1e-100), within 10% in 88% of the cases; the 95% interval (mean +- t_9 standard errors)
-covered the exact p in 92%. On 10 x 10 tables of 10**4 objects it agrees with 17,000
-Patefield tables at p = 0.01 and 0.001 and reaches p = 1e-30 with a 5% standard error in
-about 12 s (17,000 Patefield tables: 0.15 s). The stated error can be too small: on a 4 x 4
-table of 100 objects at p = 3.9e-37 (exact), four seeds gave estimates 25% to 46% low, 2 to 3.6
-standard errors off. Read an estimate as its order of magnitude, and use the exact law where it
-fits (``method="exact"``, or ``"auto"``, which takes it).
+4 x 5, n 50 to 800, p 1e-3 to 1e-100, s and t, both tails): median error 2.5% of p (0.85
+standard errors), worst +10.7% (a 4 x 2 table of 400 objects, s, p = 1e-60), within 10% in
+99% of the cases; the 95% interval (mean +- t_9 standard errors) covered the exact p in 93%
+(before the rounds of moves and the capped tilt: median 3.6%, worst -29%, 92%). On 35 hard
+cases (``--hard``: near-equal margins, 4 x 4 and 3 x 3 tables of 60 to 200 objects, p 1e-20
+to 1e-60) it covered 89% (before: 80%, worst -55% and +58%, up to 9.7 standard errors); the
+worst was -15.9% (3.8 standard errors; a 4 x 4 table of 120 objects, p = 3.2e-61), and the
+four it missed were all low: the runs are still skewed a little there. The rounds cost time
+where the law turns abruptly: median 1.3 s per estimate on the 158 cases (was 1.1 s), 3.7 s
+on the hard ones (was 2.3 s). On 10 x 10 tables of 10**4 objects it agrees with 17,000
+Patefield tables at p = 0.01 and 0.001 and reaches p = 1e-30 with a 4% standard error in
+about 30 s on a loaded machine (the previous estimator: 23 s there, 12 s unloaded; three
+seeds of each agree within 5%). Where the exact law fits, it is exact: ``method="exact"``,
+or ``"auto"``, which takes it.
 
 Why not a saddlepoint approximation: the double saddlepoint approximation
 of Skovgaard (1987) on independent Poisson cells conditioned on the margins was derived and
@@ -80,8 +110,8 @@ from ._laws import TailLaw
 from ._methods import NullMethod, register_method
 from .patefield import random_tables
 
-__all__ = ["tail_probability", "TailEstimate", "TooSlow", "DEFAULT_N_SIM", "N_RUNS",
-           "MIN_PER_RUN"]
+__all__ = ["tail_probability", "TailEstimate", "TooSlow", "NotMixed", "DEFAULT_N_SIM",
+           "N_RUNS", "MIN_PER_RUN"]
 
 #: Tables over all runs (each run carries DEFAULT_N_SIM // N_RUNS of them).
 DEFAULT_N_SIM = 10_000
@@ -97,8 +127,11 @@ MIN_PER_RUN = 500
 
 _MAX_LEVELS = 400  # tilts per run (a tail of 1e-400 took about 60)
 _MAX_STEP = 50.0  # a step of the tilt moves the weights of tables one sd apart by at most e^50
-_MOVES = 4  # Metropolis moves per table and level, per cell (2 and 8 were less efficient)
-_EXACT_MOVES_WORK = 40_000  # n K Q up to which each level adds K Q / 4 exact sub-table steps
+_MOVES = 4  # Metropolis moves per table and round, per cell (2 and 8 were less efficient)
+_EXACT_MOVES_WORK = 40_000  # n K Q up to which each round adds K Q / 4 exact sub-table steps
+_MIXED = 0.1  # a level's moves stop when S's correlation with its value before them is below
+_MAX_ROUNDS = 30  # rounds of moves per level at most, while the correlation still falls
+_PLATEAU, _PLATEAU_DROP = 3, 0.1  # a plateau: 3 rounds lowered the correlation by < 10%
 
 
 @dataclass(frozen=True)
@@ -133,6 +166,14 @@ class TooSlow(RuntimeError):
     ``max_seconds``): raised by the pilot run, before the runs that cost the most."""
 
 
+class NotMixed(TooSlow):
+    """The moves did not mix: at some tilt of the pilot run, S kept a correlation of at least
+    0.1 with its value before the level's moves after the most rounds allowed (30), so the
+    runs' spread would understate their error. Raised by the pilot, before the runs; a
+    ``TooSlow`` (more moves than allowed would be needed), so a caller that skips a slow
+    estimate skips this one too."""
+
+
 def _f(x, statistic):
     x = np.asarray(x, dtype=float)
     if statistic == "s":
@@ -149,13 +190,22 @@ def _subtables(rng, B, K, Q):
     return i, i2, j, j2
 
 
-def _move(T, tau, cell_terms, rng, sweeps):
+def _tilt(S, cap):
+    """G = min(sign S, u) for ``cap`` = (sign, u): the statistic the tilt exp(tau G) sees,
+    capped at the tail's edge u = sign value."""
+    sign, u = cap
+    return np.minimum(sign * S, u)
+
+
+def _move(T, tau, cell_terms, rng, sweeps, cap):
     """``sweeps`` Metropolis steps per table on random 2 x 2 sub-tables, each leaving
-    P(M) exp(tau S(M)) invariant (see the module docstring); T is changed in place.
-    ``cell_terms`` = (log k!, f(k)) for k = 0..n, looked up by the cells."""
+    P(M) exp(tau G(M)) invariant, G = min(sign S, u) (``cap`` = (sign, u); see the module
+    docstring); T is changed in place. ``cell_terms`` = (log k!, f(k)) for k = 0..n, looked
+    up by the cells."""
     lfact, fk = cell_terms
     B, K, Q = T.shape
     ar = np.arange(B)
+    S = fk[T].sum(axis=(1, 2))
     for _ in range(sweeps):
         i, i2, j, j2 = _subtables(rng, B, K, Q)
         x11, x22, x12, x21 = T[ar, i, j], T[ar, i2, j2], T[ar, i, j2], T[ar, i2, j]
@@ -167,10 +217,13 @@ def _move(T, tau, cell_terms, rng, sweeps):
         new = (x11 + d, x22 + d, x12 - d, x21 - d)
         ok = (new[0] >= 0) & (new[1] >= 0) & (new[2] >= 0) & (new[3] >= 0)
         safe = [np.where(ok, c, 0) for c in new]
-        log_ratio = sum(tau * (fk[c] - fk[o]) - (lfact[c] - lfact[o])
-                        for c, o in zip(safe, (x11, x22, x12, x21)))
+        olds = (x11, x22, x12, x21)
+        change = sum(fk[c] - fk[o] for c, o in zip(safe, olds))
+        log_ratio = (tau * (_tilt(S + change, cap) - _tilt(S, cap))
+                     - sum(lfact[c] - lfact[o] for c, o in zip(safe, olds)))
         accept = ok & (np.log(rng.random(B)) < log_ratio)
         step = np.where(accept, d, 0)
+        S = np.where(accept, S + change, S)
         T[ar, i, j] += step
         T[ar, i2, j2] += step
         T[ar, i, j2] -= step
@@ -178,13 +231,14 @@ def _move(T, tau, cell_terms, rng, sweeps):
     return T
 
 
-def _heat_bath(T, tau, cell_terms, rng, sweeps):
+def _heat_bath(T, tau, cell_terms, rng, sweeps, cap):
     """``sweeps`` heat-bath steps per table: a random 2 x 2 sub-table's d drawn exactly from
-    its law under P(M) exp(tau S(M)) given the rest, over all its feasible values (so a
-    tilted law with two modes, which local moves cannot cross, is crossed)."""
+    its law under P(M) exp(tau G(M)) given the rest (G as in ``_move``), over all its
+    feasible values, so that one step can swap two rows' large counts."""
     lfact, fk = cell_terms
     B, K, Q = T.shape
     ar = np.arange(B)
+    S = fk[T].sum(axis=(1, 2))
     for _ in range(sweeps):
         i, i2, j, j2 = _subtables(rng, B, K, Q)
         x11, x22, x12, x21 = T[ar, i, j], T[ar, i2, j2], T[ar, i, j2], T[ar, i2, j]
@@ -193,13 +247,17 @@ def _heat_bath(T, tau, cell_terms, rng, sweeps):
         d = lo[:, None] + np.arange(W)[None, :]
         ok = d <= hi[:, None]
         d = np.where(ok, d, 0)
+        olds = (x11, x22, x12, x21)
         cells = (x11[:, None] + d, x22[:, None] + d, x12[:, None] - d, x21[:, None] - d)
-        logp = sum(np.asarray(tau)[..., None] * fk[c] - lfact[c] for c in cells)
+        change = sum(fk[c] - fk[o][:, None] for c, o in zip(cells, olds))
+        logp = tau * _tilt(S[:, None] + change, cap) - sum(lfact[c] for c in cells)
         logp = np.where(ok, logp, -np.inf)
         logp -= logp.max(axis=1, keepdims=True)
         cum = np.cumsum(np.exp(logp), axis=1)
         u = rng.random(B) * cum[:, -1]
-        step = d[ar, np.minimum((cum < u[:, None]).sum(axis=1), W - 1)]
+        pick = np.minimum((cum < u[:, None]).sum(axis=1), W - 1)
+        step = d[ar, pick]
+        S = S + change[ar, pick]
         T[ar, i, j] += step
         T[ar, i2, j2] += step
         T[ar, i, j2] -= step
@@ -207,21 +265,21 @@ def _heat_bath(T, tau, cell_terms, rng, sweeps):
     return T
 
 
-def _next_step(S, sign, B):
-    """The increase d of the tilt whose incremental weights exp(sign d S) keep an effective
+def _next_step(G, B):
+    """The increase d of the tilt whose incremental weights exp(d G) keep an effective
     sample size of B / 2 (bisection; the ESS decreases in d)."""
-    spread = float(S.std())
+    spread = float(G.std())
     if spread == 0:
         return math.inf
 
     def ess(d):
-        lw = sign * d * S
+        lw = d * G
         w = np.exp(lw - lw.max())
         return w.sum() ** 2 / (w * w).sum()
 
     lo, hi = 0.0, 1.0 / spread
     while ess(hi) > B / 2:
-        if hi * spread > _MAX_STEP:  # most tables share the largest S: tilt on regardless
+        if hi * spread > _MAX_STEP:  # most tables share the largest G: tilt on regardless
             return hi
         lo, hi = hi, 2 * hi
     for _ in range(50):
@@ -235,51 +293,95 @@ def _next_step(S, sign, B):
     return lo if lo > 0 else hi
 
 
+def _correlation(x, y):
+    """Pearson's correlation of x and y; 0 where either is constant (nothing left to mix)."""
+    sx, sy = float(x.std()), float(y.std())
+    if sx == 0 or sy == 0:
+        return 0.0
+    return float(np.mean((x - x.mean()) * (y - y.mean())) / (sx * sy))
+
+
 def _runs(a, b, statistic, value, sign, B, R, rng, schedule=None, deadline=None, bar=None):
     """R sequential Monte Carlo runs of B tables each, moved together (one array of R B
-    tables): the log of each run's estimate of the tail, and the tilts they went through.
+    tables): the log of each run's estimate of the tail, and its schedule, a list of (tilt,
+    rounds of moves) pairs.
 
     Without a ``schedule`` the tilts are chosen from the tables as they go (each step keeps an
-    effective sample size of B / 2; stop when half the tables are in the tail): a pilot, whose
+    effective sample size of B / 2; stop before the step that would put half the tables'
+    weight in the tail, or when half the tables are in it), and each
+    level's moves are repeated until the capped statistic G's correlation with its value
+    before them is below ``_MIXED`` (``NotMixed`` after ``_MAX_ROUNDS``): a pilot, whose
     estimate is biased by those choices (about -3% at p = 1e-3, -10% at 1e-30 on the
     benchmark). With the pilot's ``schedule`` fixed in advance, each run is unbiased.
-    ``deadline`` (a ``time.monotonic()`` value): raise ``TooSlow`` when a level ends after it;
-    ``bar``: a progress bar advanced once per level."""
+    ``deadline`` (a ``time.monotonic()`` value): raise ``TooSlow`` when a level or a round of
+    moves ends after it; ``bar``: a progress bar advanced once per level."""
     K, Q = len(a), len(b)
     T = np.array(random_tables(a, b, n_sim=R * B, seed=rng), dtype=np.int64).reshape(R, B, K, Q)
-    S = STATISTICS[statistic](T)  # (R, B)
     tol = 1e-9 * max(1.0, abs(value))
+    cap = (sign, sign * value)
+    S = STATISTICS[statistic](T)  # (R, B)
+    G = _tilt(S, cap)
     k = np.arange(int(a.sum()) + 1)
     cell_terms = (gammaln(k + 1.0), _f(k, statistic))
-    log_z, tau, taus = np.zeros(R), 0.0, []
+    log_z, tau, plan = np.zeros(R), 0.0, []
     for level in range(_MAX_LEVELS + 1):
         if schedule is None:
-            if (sign * (S - value) >= -tol).mean() >= 0.5:
+            hit = (sign * (S - value) >= -tol).ravel()
+            if hit.mean() >= 0.5:
                 break
-            d = _next_step(S.ravel(), sign, R * B)
+            d = _next_step(G.ravel(), R * B)
             if not math.isfinite(d):  # every table has the same S, and none is in the tail
-                return np.full(R, -math.inf), taus
-            new = tau + sign * d
+                return np.full(R, -math.inf), plan
+            lw = d * G.ravel()
+            w = np.exp(lw - lw.max())
+            if w[hit].sum() >= 0.5 * w.sum():  # the next tilt would reach the tail: stop here
+                break
+            new, rounds = tau + d, None
         else:
             if level == len(schedule):
                 break
-            new = schedule[level]
-        taus.append(new)
+            new, rounds = schedule[level]
         for r in range(R):
-            lw = (new - tau) * S[r]
+            lw = (new - tau) * G[r]
             log_z[r] += float(logsumexp(lw)) - math.log(B)
             w = np.exp(lw - lw.max())
             cum = np.cumsum(w / w.sum())
             idx = np.minimum(np.searchsorted(cum, (rng.random() + np.arange(B)) / B), B - 1)
             T[r] = T[r, idx]
+            G[r], S[r] = G[r, idx], S[r, idx]
         tau = new
         if deadline is not None and time.monotonic() > deadline:
             raise TooSlow(f"more than {level + 1} tilts were needed")
-        moved = _move(T.reshape(-1, K, Q), tau, cell_terms, rng, _MOVES * K * Q)
-        if int(a.sum()) * K * Q <= _EXACT_MOVES_WORK:  # small tables: exact sub-table steps too
-            moved = _heat_bath(moved, tau, cell_terms, rng, max(1, K * Q // 4))
-        T = moved.reshape(R, B, K, Q)
-        S = STATISTICS[statistic](T)
+        before, done, corrs = S.ravel().copy(), 0, []
+        while True:
+            moved = _move(T.reshape(-1, K, Q), tau, cell_terms, rng, _MOVES * K * Q, cap)
+            if int(a.sum()) * K * Q <= _EXACT_MOVES_WORK:  # small tables: exact steps too
+                moved = _heat_bath(moved, tau, cell_terms, rng, max(1, K * Q // 4), cap)
+            T = moved.reshape(R, B, K, Q)
+            S = STATISTICS[statistic](T)
+            G = _tilt(S, cap)
+            done += 1
+            if rounds is not None:
+                if done == rounds:
+                    break
+                continue
+            corrs.append(_correlation(before, S.ravel()))
+            corr = corrs[-1]
+            if corr < _MIXED:
+                break
+            if done > _PLATEAU and corr > (1 - _PLATEAU_DROP) * corrs[-1 - _PLATEAU]:
+                break  # a plateau: what is left is between modes these moves do not cross
+            if done == _MAX_ROUNDS:
+                raise NotMixed(
+                    f"importance sampling did not mix here: at tilt {level + 1} the tables' "
+                    f"{statistic} kept a correlation of {corr:.2f} with its value before "
+                    f"{_MAX_ROUNDS} rounds of moves (margins {a.tolist()} x {b.tolist()}), so "
+                    "the runs' spread would understate their error; use the exact law where "
+                    "it fits (method='exact')")
+            if deadline is not None and time.monotonic() > deadline:
+                raise TooSlow(f"more than {done} rounds of moves were needed at tilt "
+                              f"{level + 1}")
+        plan.append((new, done))
         if bar is not None:
             bar.update()
     else:
@@ -288,8 +390,8 @@ def _runs(a, b, statistic, value, sign, B, R, rng, schedule=None, deadline=None,
             f"after {_MAX_LEVELS} tilts (margins {a.tolist()} x {b.tolist()}): the value may "
             "lie beyond every table with these margins")
     hit = sign * (S - value) >= -tol
-    out = log_z + logsumexp(np.where(hit, -tau * S, -np.inf), axis=1) - math.log(B)
-    return out, taus
+    out = log_z + logsumexp(np.where(hit, -tau * G, -np.inf), axis=1) - math.log(B)
+    return out, plan
 
 
 @fill_doc
@@ -338,6 +440,9 @@ def tail_probability(rows, cols, value: float, statistic: str = "s",
         Bad margins, an unknown statistic or alternative, or fewer than 500 tables per run.
     TooSlow
         The estimate is predicted to take longer than ``max_seconds``.
+    NotMixed
+        (a ``TooSlow``) The pilot's moves did not mix at some tilt within 30 rounds, so the
+        runs' spread would understate their error.
 
     See Also
     --------
@@ -401,6 +506,8 @@ def tail_probability(rows, cols, value: float, statistic: str = "s",
     try:
         _, schedule = _runs(a, b, statistic, float(value), sign, per, 1, rng,
                             deadline=deadline)  # the pilot
+    except NotMixed:
+        raise
     except TooSlow as exc:
         raise TooSlow(f"the pilot run took more than {max_seconds / (1 + N_RUNS):.2g} s "
                       f"({exc}), so the estimate would take more than {max_seconds:.3g} s"

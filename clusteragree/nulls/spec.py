@@ -103,10 +103,9 @@ class NullSpec:
         table as extreme) and the index is a monotone function of s or t, also estimate the
         tail by importance sampling (``method="importance"``'s estimator, 10,000 tilted
         tables; about 0.5 to 20 s per test group, skipped with a note when predicted above
-        20 s): ``res.pvalue_beyond_floor``; ``pvalue`` stays the Monte Carlo one. Default
-        off (None or False): on some tables the estimate's stated error is too small (a 4 x 4
-        table of 100 objects at p = 3.9e-37: estimates 25-46% low, 2 to 3.6 standard errors),
-        so it is asked for, with any method that may end in Monte Carlo ("auto" included).
+        20 s): ``res.pvalue_beyond_floor``; ``pvalue`` stays the Monte Carlo one (its
+        accuracy: ``clusteragree.beyond_floor.ACCURACY``). Default off (None or False): it
+        is asked for, with any method that may end in Monte Carlo ("auto" included).
 
     See Also
     --------
