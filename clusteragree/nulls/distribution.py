@@ -406,7 +406,8 @@ class NullDistribution:
         return math.log(p) if p > 0 else -math.inf
 
     def pvalue_text(self, observed: float, alternative: str = "greater") -> str:
-        """The p-value of tail probabilities in words (``method="importance"``), for printing.
+        """The p-value of tail probabilities in words (``method="importance"`` or
+        ``"saddlepoint"``), for printing.
 
         Parameters
         ----------
@@ -418,12 +419,11 @@ class NullDistribution:
         Returns
         -------
         str
-            "≈ 3.2e-41 (importance sampling, relative s.e. 4%)"; below 1e-300,
-            "< 1e-300 (log10 p = -1234.5; ...)", never 0.
+            "≈ 3.2e-41 (importance sampling, relative s.e. 4%)" or "≈ 3.2e-41 (saddlepoint
+            approximation)"; below 1e-300, "< 1e-300 (log10 p = -1234.5; ...)", never 0.
         """
         log_p = self.log_pvalue(observed, alternative)
-        rse = self._law.relative_se(_check_observed(observed), alternative)
-        how = f"importance sampling, relative s.e. {format_pvalue(100 * rse, 2)}%"
+        how = self._law.words(_check_observed(observed), alternative)
         if log_p == -math.inf:
             return f"= 0 (no table is as extreme; {how})"
         if log_p < math.log(1e-300):
