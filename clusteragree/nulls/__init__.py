@@ -29,7 +29,7 @@ Every method returns a ``NullDistribution``.
 from __future__ import annotations
 
 from . import exact, hypergeometric, partitions, patefield, permutation  # noqa: F401 (records)
-from . import importance  # noqa: F401 (records)
+from . import importance, saddlepoint  # noqa: F401 (records)
 from . import approximations  # noqa: F401 (ca.nulls.approximations)
 from ._methods import MODELS, get_method, get_model, list_nulls, register_method
 from ._methods import NullMethod, Model, PARTITION_MODELS  # noqa: F401 (the models of partitions)
