@@ -362,9 +362,9 @@ def saddlepoint_tail(rows, cols, value: float, statistic: str = "s",
     Examples
     --------
     >>> from clusteragree.nulls.saddlepoint import saddlepoint_tail
-    >>> est = saddlepoint_tail([100, 80, 70], [90, 80, 80], 22_000, "s")  # exact: 1.0e-3
+    >>> est = saddlepoint_tail([100, 60, 40], [50, 50, 100], 6302, "s")  # exact: 9.91e-04
     >>> f"{est.pvalue:.3g}"
-    '0.001'
+    '0.00102'
     """
     a, b, value, sign = tail_margins(rows, cols, value, statistic, alternative)
     settled = settled_tail(a, b, value, statistic, sign)
@@ -444,8 +444,8 @@ def _solve_tilt(cgf, target):
     for _ in range(200):
         K, K1, K2, _ = cgf.cgf(tau)
         r = K1 - target
-        if abs(r) <= 1e-10 * math.sqrt(K2) + 1e-13 * abs(target):
-            return tau
+        if abs(r) <= 1e-8 * math.sqrt(K2) or abs(r / K2) <= 1e-13 * max(abs(tau), 1e-300):
+            return tau  # 1e-8 standard deviations, or tau to rounding
         if r < 0:
             lo = tau
         else:
