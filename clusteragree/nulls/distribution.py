@@ -127,8 +127,9 @@ class NullDistribution:
     moments : dict, optional
         Closed-form moments ("mean", "var").
     tail : TailLaw, optional
-        Tail probabilities estimated on request (``method="importance"``): p-values and
-        their logarithms and standard errors, closed-form moments; no quantiles or samples.
+        Tail probabilities estimated on request (``method="importance"`` or
+        ``"saddlepoint"``): p-values and their logarithms and standard errors (nan for the
+        saddlepoint approximation), closed-form moments; no quantiles or samples.
     model : str or Model
         The random model (default "perm": both margins fixed).
     options : dict, optional
@@ -238,8 +239,9 @@ class NullDistribution:
 
     @property
     def has_tail(self) -> bool:
-        """True when the law gives tail probabilities only (``method="importance"``): p-values
-        with their standard errors, and no quantiles, median, samples or plot."""
+        """True when the law gives tail probabilities only (``method="importance"`` or
+        ``"saddlepoint"``): p-values with their standard errors, and no quantiles, median,
+        samples or plot."""
         return getattr(self._law, "has_tail", False)
 
     @property
@@ -375,9 +377,9 @@ class NullDistribution:
     def log_pvalue(self, observed: float, alternative: str = "greater") -> float:
         """The natural logarithm of the p-value, finite where the p-value underflows.
 
-        Tail probabilities (``method="importance"``) are carried in logarithms, so a p-value
-        below the smallest double (about 1e-308) still has its logarithm; other laws give
-        log(pvalue) (-inf where an exact p-value underflowed to 0).
+        Tail probabilities (``method="importance"``, ``"saddlepoint"``) are carried in
+        logarithms, so a p-value below the smallest double (about 1e-308) still has its
+        logarithm; other laws give log(pvalue) (-inf where an exact p-value underflowed to 0).
 
         Parameters
         ----------
