@@ -61,7 +61,10 @@ of large counts, not sums of many small independent terms. Its conditional varia
 twice the exact one (3 x 3 tables), its p-values 1.5 to 2 times the exact ones at p = 1e-3,
 and, for s, too large by a factor growing without bound in the far tail (5e4 at p = 1e-40),
 because the Legendre transform of the cumulant generating function gives the convex hull of
-the rate function while {S >= s} is the outside of a convex set.
+the rate function while {S >= s} is the outside of a convex set. A univariate saddlepoint on S
+itself, with a Laplace approximation of its cumulant generating function over tables, is
+``method="saddlepoint"`` (``saddlepoint.py``): accurate where it answers, and refused in most
+far tails of small tables, where this sampler or the exact law serves.
 """
 
 from __future__ import annotations
