@@ -61,6 +61,20 @@ def test_tail_against_the_exact_law(rows, cols, statistic, level, alternative):
     assert abs(est.pvalue / exact - 1) < 0.10, (est.pvalue, exact)
 
 
+def test_the_untilted_mode_is_about_the_independence_table():
+    """psi(m + 1) = alpha_i + beta_j makes m_ij + 1/2 about proportional to a_i b_j: m is
+    a_i b_j / n to within 1/2 (equal to it when one margin is constant)."""
+    for rows, cols in (([100, 60, 40], [50, 50, 100]), ([20, 15, 15], [10, 20, 20]),
+                       ([300, 300, 300], [100, 200, 600])):
+        m = LaplaceCGF(rows, cols, "s").at_zero.mode
+        independence = np.outer(rows, cols) / sum(rows)
+        assert np.abs(m - independence).max() < 0.5
+        np.testing.assert_allclose(m.sum(axis=1), rows, rtol=1e-12)
+        np.testing.assert_allclose(m.sum(axis=0), cols, rtol=1e-12)
+    m = LaplaceCGF([300, 300, 300], [100, 200, 600], "t").at_zero.mode
+    np.testing.assert_allclose(m, np.outer([300] * 3, [100, 200, 600]) / 900, rtol=1e-12)
+
+
 @pytest.mark.parametrize("statistic", ["s", "t"])
 def test_cgf_moments_are_the_exact_mean_and_variance(statistic):
     rows, cols = [100, 60, 40], [50, 50, 100]
