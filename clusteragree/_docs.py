@@ -69,6 +69,14 @@ REFERENCES: dict[str, str] = {
     "patefield1981": ('Patefield, W. M. (1981), "Algorithm AS 159: An efficient method of '
                       'generating random R x C tables with given row and column totals", '
                       'Applied Statistics 30'),
+    "lugannani1980": ('Lugannani, R. & Rice, S. (1980), "Saddle point approximation for the '
+                      'distribution of the sum of independent random variables", Advances in '
+                      'Applied Probability 12, 475-490'),
+    "daniels1987": ('Daniels, H. E. (1987), "Tail probability approximations", International '
+                    'Statistical Review 55, 37-48'),
+    "tierney1986": ('Tierney, L. & Kadane, J. B. (1986), "Accurate approximations for '
+                    'posterior moments and marginal densities", Journal of the American '
+                    'Statistical Association 81, 82-86'),
 }
 
 #: The width of a docstring line that a citation was put in (the package's line length).

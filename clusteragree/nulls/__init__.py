@@ -12,7 +12,10 @@ Random models (``model=``; Gates & Ahn 2017) and their methods (``method=``; the
   ``"exact"`` (the network-algorithm dynamic programme on s or t for pair-counting and
   information indices; enumeration of every table for the others), ``"hypergeometric"``
   (closed-form mean and variance for pair-counting and information indices), ``"patefield"`` (17,000 random tables,
-  the thesis' IADJUST), ``"permutation"`` (999 random permutations; all of them when n <= 8).
+  the thesis' IADJUST), ``"permutation"`` (999 random permutations; all of them when n <= 8);
+  tail p-values beyond the Monte Carlo floor for indices affine in s or t: ``"importance"``
+  (importance sampling of tilted tables) and ``"saddlepoint"`` (Lugannani-Rice on a Laplace
+  cumulant generating function; refused outside its measured domain).
 * ``"num"``, ``"num1"``, ``"all"``, ``"all1"``: random partitions with the observed numbers of
   clusters, or of any number of clusters, two-sided or with x fixed. ``"exact"`` (exact means
   from Stirling and Bell numbers; the full law by enumeration when n is small) and
@@ -29,7 +32,7 @@ Every method returns a ``NullDistribution``.
 from __future__ import annotations
 
 from . import exact, hypergeometric, partitions, patefield, permutation  # noqa: F401 (records)
-from . import importance  # noqa: F401 (records)
+from . import importance, saddlepoint  # noqa: F401 (records)
 from . import approximations  # noqa: F401 (ca.nulls.approximations)
 from ._methods import MODELS, get_method, get_model, list_nulls, register_method
 from ._methods import NullMethod, Model, PARTITION_MODELS  # noqa: F401 (the models of partitions)

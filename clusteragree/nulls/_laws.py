@@ -16,6 +16,8 @@ import math
 import numpy as np
 from scipy import stats
 
+from .._display import format_pvalue
+
 __all__ = ["ExactLaw", "SampledLaw", "Moments", "TailLaw", "TIE_RTOL", "tolerance", "check_levels"]
 
 #: Relative tolerance under which two index values count as tied in p-values and the cdf.
@@ -33,6 +35,11 @@ _DISTINCT_SHARE = 8
 def tolerance(t: float) -> float:
     """The tie tolerance at t: ``TIE_RTOL`` relative, absolute below 1."""
     return TIE_RTOL * max(1.0, abs(t))
+
+
+def _percent(share: float) -> str:
+    """A share as a percentage to 2 significant digits: 0.04 -> "4%"."""
+    return f"{format_pvalue(100 * share, 2)}%"
 
 
 def check_levels(q) -> np.ndarray:
@@ -352,7 +359,9 @@ class TailLaw:
 
     ``tail(t, alternative)`` returns an estimate with ``log_pvalue`` and ``relative_se`` for
     alternative "greater" or "less" (each estimate is kept, so a test and its printing ask
-    once); ``moments()`` returns {"mean", "var"} or is None.
+    once); ``moments()`` returns {"mean", "var"} or is None; ``words(estimate)`` says how an
+    estimate was obtained, for printing (default: importance sampling with its relative
+    standard error).
     """
 
     has_law = False
@@ -360,8 +369,9 @@ class TailLaw:
     values = probabilities = samples = None
     kind = "tail probabilities"
 
-    def __init__(self, tail, moments=None, n_sim=None):
+    def __init__(self, tail, moments=None, n_sim=None, words=None):
         self._tail = tail
+        self._words = words
         self._moments_of = moments
         self._moments = None
         self._cache: dict = {}
@@ -400,12 +410,24 @@ class TailLaw:
     def pvalue(self, t: float, alternative: str, plus_one: bool = True) -> float:
         return math.exp(self.log_pvalue(t, alternative))
 
-    def relative_se(self, t: float, alternative: str) -> float:
-        """The standard error of the p-value over the p-value."""
+    def _side(self, t: float, alternative: str):
+        """The estimate behind a p-value: the smaller tail's when two-sided."""
         if alternative == "two-sided":
             up, down = self.estimate(t, "greater"), self.estimate(t, "less")
-            return (up if up.log_pvalue <= down.log_pvalue else down).relative_se
-        return self.estimate(t, alternative).relative_se
+            return up if up.log_pvalue <= down.log_pvalue else down
+        return self.estimate(t, alternative)
+
+    def relative_se(self, t: float, alternative: str) -> float:
+        """The standard error of the p-value over the p-value."""
+        return self._side(t, alternative).relative_se
+
+    def words(self, t: float, alternative: str) -> str:
+        """How the p-value was obtained, in a few words: "importance sampling, relative s.e.
+        4%"."""
+        est = self._side(t, alternative)
+        if self._words is not None:
+            return self._words(est)
+        return f"importance sampling, relative s.e. {_percent(est.relative_se)}"
 
     def mean_se(self) -> float:
         return 0.0

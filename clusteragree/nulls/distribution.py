@@ -127,8 +127,9 @@ class NullDistribution:
     moments : dict, optional
         Closed-form moments ("mean", "var").
     tail : TailLaw, optional
-        Tail probabilities estimated on request (``method="importance"``): p-values and
-        their logarithms and standard errors, closed-form moments; no quantiles or samples.
+        Tail probabilities estimated on request (``method="importance"`` or
+        ``"saddlepoint"``): p-values and their logarithms and standard errors (nan for the
+        saddlepoint approximation), closed-form moments; no quantiles or samples.
     model : str or Model
         The random model (default "perm": both margins fixed).
     options : dict, optional
@@ -238,8 +239,9 @@ class NullDistribution:
 
     @property
     def has_tail(self) -> bool:
-        """True when the law gives tail probabilities only (``method="importance"``): p-values
-        with their standard errors, and no quantiles, median, samples or plot."""
+        """True when the law gives tail probabilities only (``method="importance"`` or
+        ``"saddlepoint"``): p-values with their standard errors, and no quantiles, median,
+        samples or plot."""
         return getattr(self._law, "has_tail", False)
 
     @property
@@ -375,9 +377,9 @@ class NullDistribution:
     def log_pvalue(self, observed: float, alternative: str = "greater") -> float:
         """The natural logarithm of the p-value, finite where the p-value underflows.
 
-        Tail probabilities (``method="importance"``) are carried in logarithms, so a p-value
-        below the smallest double (about 1e-308) still has its logarithm; other laws give
-        log(pvalue) (-inf where an exact p-value underflowed to 0).
+        Tail probabilities (``method="importance"``, ``"saddlepoint"``) are carried in
+        logarithms, so a p-value below the smallest double (about 1e-308) still has its
+        logarithm; other laws give log(pvalue) (-inf where an exact p-value underflowed to 0).
 
         Parameters
         ----------
@@ -406,7 +408,8 @@ class NullDistribution:
         return math.log(p) if p > 0 else -math.inf
 
     def pvalue_text(self, observed: float, alternative: str = "greater") -> str:
-        """The p-value of tail probabilities in words (``method="importance"``), for printing.
+        """The p-value of tail probabilities in words (``method="importance"`` or
+        ``"saddlepoint"``), for printing.
 
         Parameters
         ----------
@@ -418,12 +421,11 @@ class NullDistribution:
         Returns
         -------
         str
-            "≈ 3.2e-41 (importance sampling, relative s.e. 4%)"; below 1e-300,
-            "< 1e-300 (log10 p = -1234.5; ...)", never 0.
+            "≈ 3.2e-41 (importance sampling, relative s.e. 4%)" or "≈ 3.2e-41 (saddlepoint
+            approximation)"; below 1e-300, "< 1e-300 (log10 p = -1234.5; ...)", never 0.
         """
         log_p = self.log_pvalue(observed, alternative)
-        rse = self._law.relative_se(_check_observed(observed), alternative)
-        how = f"importance sampling, relative s.e. {format_pvalue(100 * rse, 2)}%"
+        how = self._law.words(_check_observed(observed), alternative)
         if log_p == -math.inf:
             return f"= 0 (no table is as extreme; {how})"
         if log_p < math.log(1e-300):

@@ -91,23 +91,26 @@ of large counts, not sums of many small independent terms. Its conditional varia
 twice the exact one (3 x 3 tables), its p-values 1.5 to 2 times the exact ones at p = 1e-3,
 and, for s, too large by a factor growing without bound in the far tail (5e4 at p = 1e-40),
 because the Legendre transform of the cumulant generating function gives the convex hull of
-the rate function while {S >= s} is the outside of a convex set.
+the rate function while {S >= s} is the outside of a convex set. A univariate saddlepoint on S
+itself, with a Laplace approximation of its cumulant generating function over tables, is
+``method="saddlepoint"`` (``saddlepoint.py``): accurate where it answers, and refused in most
+far tails of small tables, where this sampler or the exact law serves.
 """
 
 from __future__ import annotations
 
 import math
 import time
-from dataclasses import dataclass
 
 import numpy as np
 from scipy.special import gammaln, logsumexp
 
 from .._docs import fill_doc
-from .._validate import check_positive_int, check_seed, check_choice
+from .._validate import check_positive_int, check_seed
 from ..indices import STATISTICS
-from ._laws import TailLaw
 from ._methods import NullMethod, register_method
+from ._tails import (TailEstimate, cell_statistic, check_tail_request, settled_tail,
+                     tail_laws, tail_margins)
 from .patefield import random_tables
 
 __all__ = ["tail_probability", "TailEstimate", "TooSlow", "NotMixed", "DEFAULT_N_SIM",
@@ -134,33 +137,6 @@ _MAX_ROUNDS = 30  # rounds of moves per level at most, while the correlation sti
 _PLATEAU, _PLATEAU_DROP = 3, 0.1  # a plateau: 3 rounds lowered the correlation by < 10%
 
 
-@dataclass(frozen=True)
-class TailEstimate:
-    """An estimated tail probability, in logarithms.
-
-    Attributes
-    ----------
-    log_pvalue : float
-        log p (natural logarithm); -inf when no table can be in the tail.
-    relative_se : float
-        The standard error of p over p (0 when p is known exactly).
-    runs : tuple of float
-        Each run's log estimate.
-    exact : bool
-        The law is a point mass (one row or one column) and p is exact.
-    """
-
-    log_pvalue: float
-    relative_se: float
-    runs: tuple = ()
-    exact: bool = False
-
-    @property
-    def pvalue(self) -> float:
-        """p = exp(log p) (0.0 below the smallest double: read ``log_pvalue``)."""
-        return math.exp(self.log_pvalue) if self.log_pvalue > -math.inf else 0.0
-
-
 class TooSlow(RuntimeError):
     """The estimate would take longer than the time allowed (``tail_probability``'s
     ``max_seconds``): raised by the pilot run, before the runs that cost the most."""
@@ -172,13 +148,6 @@ class NotMixed(TooSlow):
     runs' spread would understate their error. Raised by the pilot, before the runs; a
     ``TooSlow`` (more moves than allowed would be needed), so a caller that skips a slow
     estimate skips this one too."""
-
-
-def _f(x, statistic):
-    x = np.asarray(x, dtype=float)
-    if statistic == "s":
-        return x * x
-    return x * np.log(np.where(x > 0, x, 1.0))
 
 
 def _subtables(rng, B, K, Q):
@@ -322,7 +291,7 @@ def _runs(a, b, statistic, value, sign, B, R, rng, schedule=None, deadline=None,
     S = STATISTICS[statistic](T)  # (R, B)
     G = _tilt(S, cap)
     k = np.arange(int(a.sum()) + 1)
-    cell_terms = (gammaln(k + 1.0), _f(k, statistic))
+    cell_terms = (gammaln(k + 1.0), cell_statistic(k, statistic))
     log_z, tau, plan = np.zeros(R), 0.0, []
     for level in range(_MAX_LEVELS + 1):
         if schedule is None:
@@ -469,37 +438,15 @@ def tail_probability(rows, cols, value: float, statistic: str = "s",
     >>> bool(abs(est.pvalue / 6.31e-06 - 1) < 5 * est.relative_se + 0.01)
     True
     """
-    check_choice(statistic, "statistic", ("s", "t"))
-    check_choice(alternative, "alternative", ("greater", "less"))
+    a, b, value, sign = tail_margins(rows, cols, value, statistic, alternative)
     n_sim = check_positive_int(n_sim, "n_sim")
     if n_sim < MIN_PER_RUN * N_RUNS:
         raise ValueError(f"n_sim must be at least {MIN_PER_RUN * N_RUNS:,} ({N_RUNS} runs of at "
                          f"least {MIN_PER_RUN} tables), got {n_sim:,}")
-    if isinstance(value, bool) or not np.isfinite(value):
-        raise ValueError(f"value must be a finite number, got {value!r}")
     rng = check_seed(seed)
-    a = np.asarray(rows, dtype=np.int64).ravel()
-    b = np.asarray(cols, dtype=np.int64).ravel()
-    if a.size == 0 or b.size == 0 or (a < 0).any() or (b < 0).any() or a.sum() != b.sum() \
-            or a.sum() == 0:
-        raise ValueError("rows and cols must be non-negative margins with the same positive "
-                         f"total, got {a.tolist()} and {b.tolist()}")
-    a, b = a[a > 0], b[b > 0]
-    sign = 1.0 if alternative == "greater" else -1.0
-    tol = 1e-9 * max(1.0, abs(value))
-    if len(a) == 1 or len(b) == 1:  # one table: S is known
-        only = float(_f(b if len(a) == 1 else a, statistic).sum())
-        inside = sign * (only - value) >= -tol
-        return TailEstimate(0.0 if inside else -math.inf, 0.0, exact=True)
-    # every table has S in [low, high]: f is convex (Jensen: S >= K Q f(n / (K Q))) and
-    # superadditive on the integers (a row's cells give at most f(a_i))
-    n, cells = float(a.sum()), len(a) * len(b)
-    low = cells * float(_f(n / cells, statistic))
-    high = min(float(_f(a, statistic).sum()), float(_f(b, statistic).sum()))
-    if sign * (value - (high if sign > 0 else low)) > tol:  # beyond every table
-        return TailEstimate(-math.inf, 0.0, exact=True)
-    if sign * (value - (low if sign > 0 else high)) <= tol:  # every table is in the tail
-        return TailEstimate(0.0, 0.0, exact=True)
+    settled = settled_tail(a, b, value, statistic, sign)
+    if settled is not None:
+        return settled
     per = n_sim // N_RUNS
     start = time.monotonic()
     deadline = None if max_seconds is None else start + max_seconds / (1 + N_RUNS)
@@ -539,71 +486,13 @@ def tail_probability(rows, cols, value: float, statistic: str = "s",
 # -- the method record -------------------------------------------------------------------------
 
 def _check_request(req):
-    """Refuse, by name and before any work, an index that is not an affine function of s or
-    t given the margins (its p-value is a tail of s or t, but its mean and the printed test
-    need closed forms)."""
-    for rec in req.indices:
-        if rec.monotone_in is None:
-            raise ValueError(
-                f"method='importance' estimates tail probabilities of s = sum n_ij^2 or t = sum "
-                f"n_ij log n_ij, and index {rec.name!r} is not a monotone function of either "
-                "given the margins; use method='exact' or 'patefield'")
-        if not rec.linear:
-            raise ValueError(
-                f"method='importance' needs an index affine in its statistic (for its null mean "
-                f"and z), and {rec.name!r} is a non-linear function of {rec.monotone_in}; its "
-                f"p-value is that of any affine index of {rec.monotone_in} (e.g. "
-                f"{'rand' if rec.monotone_in == 's' else 'mutual_info'!r}), which "
-                "method='importance' gives")
-
-
-def _index_tail(rec, options, rows, cols, observed, n_sim, seed):
-    """``tail(t, alternative)`` of an index: the index value mapped to its statistic (exactly
-    at the observed value; by root finding elsewhere), and the tail of the statistic."""
-    from scipy.optimize import brentq
-
-    increasing = rec.kind != "distance"
-    n = float(np.sum(rows))
-    top = n * n if rec.statistic == "s" else n * math.log(n) + 1.0
-
-    def index_of(stat):
-        return float(rec.of_statistic(np.array([stat]), rows, cols, **options)[0])
-
-    def statistic_of(t):
-        if t == observed[0]:
-            return observed[1]
-        g0, g1 = index_of(0.0) - t, index_of(top) - t
-        if g0 * g1 > 0:  # beyond every table: the whole law is on one side
-            return -math.inf if (g0 > 0) == increasing else math.inf
-        return brentq(lambda v: index_of(v) - t, 0.0, top, xtol=1e-12 * top, rtol=1e-15)
-
-    def tail(t, alternative):
-        stat = statistic_of(t)
-        side = alternative if increasing else {"greater": "less", "less": "greater"}[alternative]
-        if not math.isfinite(stat):
-            inside = (stat < 0) == (side == "greater")
-            return TailEstimate(0.0 if inside else -math.inf, 0.0, exact=True)
-        return tail_probability(rows, cols, stat, rec.statistic, side, n_sim, seed)
-    return tail
+    check_tail_request(req, "importance")
 
 
 def _importance_law(req):
-    from .hypergeometric import index_moments
-
-    rows, cols = req.margins
-    counts = np.asarray(req.table.counts, dtype=np.int64)
-    out = {}
-    for rec in req.indices:
-        opts = req.options[rec.name]
-        stat = float(STATISTICS[rec.statistic](counts))
-        observed = (float(rec.of_statistic(np.array([stat]), rows, cols, **opts)[0]), stat)
-        seed = int(req.rng.integers(2**63))
-        tail = _index_tail(rec, opts, rows, cols, observed, req.n_sim, seed)
-        law = TailLaw(tail, moments=lambda rec=rec, opts=opts: index_moments(rec, rows, cols,
-                                                                               **opts),
-                      n_sim=req.n_sim)
-        out[rec.name] = req.null_of(rec, tail=law, details={"runs": N_RUNS})
-    return out
+    def tail(rows, cols, value, statistic, side, seed):
+        return tail_probability(rows, cols, value, statistic, side, req.n_sim, seed)
+    return tail_laws(req, tail, details={"runs": N_RUNS})
 
 
 register_method(NullMethod(

@@ -179,7 +179,8 @@ def test_seeded_runs_repeat():
 from scipy import stats as _stats  # noqa: E402
 from scipy.special import gammaln  # noqa: E402
 
-from clusteragree.nulls.importance import _f, _heat_bath, _move  # noqa: E402
+from clusteragree.nulls._tails import cell_statistic as _f  # noqa: E402
+from clusteragree.nulls.importance import _heat_bath, _move  # noqa: E402
 
 TINY = ([3, 3, 2], [2, 3, 3])
 
