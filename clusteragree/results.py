@@ -305,10 +305,11 @@ class AgreementTest:
         with the test); its bounds and method fill the ``ci_low``, ``ci_high``,
         ``ci_method`` and ``ci_level`` columns of ``to_frame()``.
     pvalue_beyond_floor : float
-        Where the Monte Carlo p-value under "perm" is at its floor (``n_extreme`` 0) and
-        ``NullSpec(beyond_floor=True)`` asks for it: the p-value estimated beyond the floor
-        (``clusteragree.beyond_floor``; ``beyond_floor_method`` says how); nan otherwise. 0.0
-        only below the smallest double: read ``log10_pvalue_beyond_floor``.
+        Where the Monte Carlo p-value under "perm" is at its floor (``n_extreme`` 0): the
+        p-value beyond the floor by the saddlepoint approximation where it answers, or, with
+        ``NullSpec(beyond_floor=True)``, by importance sampling where it does not
+        (``clusteragree.beyond_floor``; ``beyond_floor_method`` says which); nan otherwise.
+        0.0 only below the smallest double: read ``log10_pvalue_beyond_floor``.
     pvalue_beyond_floor_se : float
         Its standard error (nan without it).
     log10_pvalue_beyond_floor : float
@@ -319,7 +320,10 @@ class AgreementTest:
     beyond_floor_note : str, optional
         Why a p-value at its floor has no estimate beyond it.
     beyond_floor_rse : float
-        The estimate's relative standard error (nan without it).
+        The estimate's relative standard error (nan without it, and for the saddlepoint).
+    beyond_floor_check : str, optional
+        Importance sampling's estimate of the same tail where it checked a saddlepoint p
+        (``NullSpec(beyond_floor=True)``), in words.
 
     See Also
     --------
@@ -365,6 +369,7 @@ class AgreementTest:
     beyond_floor_method: str | None = field(default=None, repr=False)
     beyond_floor_note: str | None = field(default=None, repr=False, compare=False)
     beyond_floor_rse: float = field(default=math.nan, repr=False)
+    beyond_floor_check: str | None = field(default=None, repr=False, compare=False)
 
     def __post_init__(self):
         if self.record is None:
@@ -574,6 +579,8 @@ class AgreementTest:
             if not math.isnan(self.log10_pvalue_beyond_floor):
                 beyond = beyond_floor_text(self.log10_pvalue_beyond_floor,
                                            self.beyond_floor_rse, self.beyond_floor_method)
+                if self.beyond_floor_check:
+                    beyond = beyond[:-1] + f"; {self.beyond_floor_check})"
                 rows.append(Row("beyond the floor", f"p {beyond}",
                                 f"beyond the floor: p {beyond}"))
             elif self.beyond_floor_note:
