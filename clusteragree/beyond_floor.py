@@ -46,8 +46,8 @@ MAX_SECONDS = 60.0
 SADDLEPOINT_ACCURACY = (
     "the saddlepoint approximation (Lugannani-Rice on a Laplace approximation of the "
     "cumulant generating function over tables); where it answers, it was within 6.4% of the "
-    "exact p on small tables and within 1.6 standard errors of importance sampling on "
-    "10 x 10 tables of 10,000 objects to p = 1e-30, and it is refused where the tilted tables "
+    "exact p on small tables and within 6% (2.8 standard errors) of importance sampling "
+    "on 10 x 10 tables of 10,000 objects to p = 1e-30, and it is refused where the tilted tables "
     "are far from Gaussian")
 
 #: The estimator's measured accuracy against the exact law (benchmarks/bench_saddlepoint.py),
