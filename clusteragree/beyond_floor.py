@@ -116,6 +116,12 @@ def _record(members, log_p: float, rse: float, method: str, check: str | None = 
         t.beyond_floor_check = check
 
 
+def _refused(members, note: str):
+    """Say on each test of a group why it has no p-value beyond the floor."""
+    for t in members:
+        t.beyond_floor_note = note
+
+
 def _check_text(sp_log: float, est) -> str:
     """The importance-sampling check of a saddlepoint p, in words."""
     diff = (math.exp(sp_log - est.log_pvalue) - 1) / est.relative_se if est.relative_se else 0
@@ -185,11 +191,9 @@ def add_beyond_floor(tests, clusterings, spec) -> list[str]:
             if sp is not None:
                 _record(members, sp.log_pvalue, math.nan, "saddlepoint")
             else:
-                for t in members:
-                    t.beyond_floor_note = (
-                        f"{names}: no p-value beyond the Monte Carlo floor (the saddlepoint "
-                        f"approximation is refused here: {why}; "
-                        "NullSpec(beyond_floor=True) estimates it by importance sampling)")
+                _refused(members, f"{names}: no p-value beyond the Monte Carlo floor (the "
+                         f"saddlepoint approximation is refused here: {why}; "
+                         "NullSpec(beyond_floor=True) estimates it by importance sampling)")
             continue
         try:
             est = tail_probability(table.row_sums, table.col_sums, value, stat, side,
@@ -205,10 +209,8 @@ def add_beyond_floor(tests, clusterings, spec) -> list[str]:
         elif est is not None:
             _record(members, est.log_pvalue, est.relative_se, "importance")
         else:
-            for t in members:
-                t.beyond_floor_note = (
-                    f"{names}: no p-value beyond the Monte Carlo floor (the saddlepoint "
-                    f"approximation is refused here: {why}; importance sampling of the tail "
-                    f"of {STATISTIC_NAMES[stat]} skipped: {slow})")
+            _refused(members, f"{names}: no p-value beyond the Monte Carlo floor (the "
+                     f"saddlepoint approximation is refused here: {why}; importance sampling "
+                     f"of the tail of {STATISTIC_NAMES[stat]} skipped: {slow})")
     notes = list(dict.fromkeys(t.beyond_floor_note for t in floor if t.beyond_floor_note))
     return notes + checks
