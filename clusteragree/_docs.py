@@ -177,6 +177,12 @@ base : float, optional
 rows, cols : array-like of int
     The row and column margins (the cluster sizes of x and of y), non-negative with equal
     totals; zeros are ignored.""",
+    "value, statistic": """\
+value : float
+    The observed value of the statistic.
+statistic : {"s", "t"}, default "s"
+    s = sum n_ij^2 (pair-counting indices) or t = sum n_ij log n_ij (information
+    indices).""",
     "**options": """\
 **options
     Options of the index (e.g. ``base=2``, ``average="max"``, ``simplified=True``;

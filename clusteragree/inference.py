@@ -25,7 +25,7 @@ import pandas as pd
 
 from ._docs import fill_doc
 from ._validate import check_choice, check_options, check_real
-from .beyond_floor import ACCURACY, add_beyond_floor
+from .beyond_floor import ACCURACY, SADDLEPOINT_ACCURACY, add_beyond_floor
 from .indices import (Index, PairIndex, entry, evaluate_checked, evaluate_pairwise,
                       evaluate_table, get_index, group_members, index_records,
                       resolve_indices, skip_undefined, split_options)
@@ -399,9 +399,11 @@ def compare(x, y=None, indices="paired", method="auto", *, model=None, n_sim=Non
     if ispec is not None:
         notes += _add_intervals(tests, clusterings, ispec, ispec.generator(spec.seed))
     notes += add_beyond_floor(tests, clusterings, spec)  # after the intervals' draws
-    if any(not math.isnan(t.log10_pvalue_beyond_floor) for t in tests):
-        notes.append(f"pvalue_beyond_floor: where the Monte Carlo p-value is at its floor, "
-                     f"the p-value by {ACCURACY}")
+    methods = {t.beyond_floor_method for t in tests}
+    for method, accuracy in (("saddlepoint", SADDLEPOINT_ACCURACY), ("importance", ACCURACY)):
+        if method in methods:
+            notes.append(f"pvalue_beyond_floor: where the Monte Carlo p-value is at its floor, "
+                         f"the p-value by {accuracy}")
     frame = results_frame(tests)
     if not_defined:  # group members not defined for this table: rows of NA, reasons in attrs
         frame = frame.reindex(pd.Index([r.name for r in recs], name="index"))

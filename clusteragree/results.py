@@ -27,7 +27,8 @@ from .intervals import INDEPENDENCE_MODELS, ConfidenceInterval, interval_of
 from .nulls import NullDistribution
 
 __all__ = ["AgreementTest", "ResultsFrame", "results_frame", "format_results", "frame_notes",
-           "skewed_rows", "RESULT_COLUMNS", "FLOAT_COLUMNS", "INT_COLUMNS",
+           "skewed_rows", "RESULT_COLUMNS", "BEYOND_FLOOR_METHODS", "FLOAT_COLUMNS",
+           "INT_COLUMNS",
            "PVALUE_BOUND_LEVEL", "SKEWED", "PVALUE_COLUMNS", "pvalue_texts", "Z_SHOWN",
            "zscore_texts", "Z_BEYOND_NOTE"]
 
@@ -38,8 +39,9 @@ RESULT_COLUMNS = ("statistic", "ci_low", "ci_high", "ci_closed", "ci_method", "c
                   "null_mean",
                   "null_median", "null_sd", "null_skewness", "pvalue", "pvalue_se", "n_extreme",
                   "pvalue_upper", "pvalue_beyond_floor", "pvalue_beyond_floor_se",
-                  "log10_pvalue_beyond_floor", "alternative", "adjusted_mean", "adjusted_median", "zscore",
-                  "kind", "model", "method", "n_sim", "test_group")
+                  "log10_pvalue_beyond_floor", "beyond_floor_method", "alternative",
+                  "adjusted_mean", "adjusted_median", "zscore", "kind", "model", "method", "n_sim",
+                  "test_group")
 #: The numeric columns of the schema (pandas' nullable Float64: NA stays NA).
 FLOAT_COLUMNS = ("statistic", "ci_low", "ci_high", "ci_level", "null_mean", "null_median",
                  "null_sd", "null_skewness", "pvalue", "pvalue_se", "pvalue_upper",
@@ -105,17 +107,24 @@ def _fmt_p(res) -> str:
             f"{k:,} of {B:,} simulated values as extreme)")
 
 
-def beyond_floor_text(log10_p: float, relative_se: float) -> str:
-    """The importance-sampling p-value beyond the Monte Carlo floor in words, 3 significant
-    digits: "≈ 3.2e-41 (importance sampling, relative s.e. 4%)"; below 1e-300
-    "< 1e-300 (log10 p = -1234.5; ...)", never 0.
+#: How each method of ``beyond_floor_method`` is named in text.
+BEYOND_FLOOR_METHODS = {"importance": "importance sampling",
+                        "saddlepoint": "saddlepoint approximation"}
+
+
+def beyond_floor_text(log10_p: float, relative_se: float, method: str = "importance") -> str:
+    """A p-value beyond the Monte Carlo floor in words, 3 significant digits:
+    "≈ 3.2e-41 (importance sampling, relative s.e. 4%)" or "≈ 3.2e-41 (saddlepoint
+    approximation)"; below 1e-300 "< 1e-300 (log10 p = -1234.5; ...)", never 0.
 
     Parameters
     ----------
     log10_p : float
         log10 of the p-value (``log10_pvalue_beyond_floor``).
     relative_se : float
-        Its standard error over the p-value.
+        Its standard error over the p-value (nan for an approximation without one).
+    method : {"importance", "saddlepoint"}, default "importance"
+        What gave it (``beyond_floor_method``).
 
     Returns
     -------
@@ -126,8 +135,12 @@ def beyond_floor_text(log10_p: float, relative_se: float) -> str:
     --------
     >>> beyond_floor_text(-40.49, 0.04)
     '≈ 3.24e-41 (importance sampling, relative s.e. 4%)'
+    >>> beyond_floor_text(-1234.5, float("nan"), "saddlepoint")
+    '< 1e-300 (log10 p = -1234.5; saddlepoint approximation)'
     """
-    how = f"importance sampling, relative s.e. {format_pvalue(100 * relative_se, 2)}%"
+    how = BEYOND_FLOOR_METHODS.get(method, method)
+    if not math.isnan(relative_se):
+        how += f", relative s.e. {format_pvalue(100 * relative_se, 2)}%"
     if log10_p == -math.inf:
         return f"= 0 (no table is as extreme; {how})"
     if log10_p < -300:
@@ -292,18 +305,25 @@ class AgreementTest:
         with the test); its bounds and method fill the ``ci_low``, ``ci_high``,
         ``ci_method`` and ``ci_level`` columns of ``to_frame()``.
     pvalue_beyond_floor : float
-        Where the Monte Carlo p-value under "perm" is at its floor (``n_extreme`` 0) and
-        ``method="auto"`` (or ``NullSpec(beyond_floor=True)``): the p-value estimated by
-        importance sampling (``clusteragree.beyond_floor``); nan otherwise. 0.0 only below
-        the smallest double: read ``log10_pvalue_beyond_floor``.
+        Where the Monte Carlo p-value under "perm" is at its floor (``n_extreme`` 0): the
+        p-value beyond the floor by the saddlepoint approximation where it answers, or, with
+        ``NullSpec(beyond_floor=True)``, by importance sampling where it does not
+        (``clusteragree.beyond_floor``; ``beyond_floor_method`` says which); nan otherwise.
+        0.0 only below the smallest double: read ``log10_pvalue_beyond_floor``.
     pvalue_beyond_floor_se : float
         Its standard error (nan without it).
     log10_pvalue_beyond_floor : float
         Its log10, finite below the smallest double (nan without it).
+    beyond_floor_method : str, optional
+        What gave ``pvalue_beyond_floor``: "importance" (sampling) or "saddlepoint"
+        (approximation); None without it.
     beyond_floor_note : str, optional
         Why a p-value at its floor has no estimate beyond it.
     beyond_floor_rse : float
-        The estimate's relative standard error (nan without it).
+        The estimate's relative standard error (nan without it, and for the saddlepoint).
+    beyond_floor_check : str, optional
+        Importance sampling's estimate of the same tail where it checked a saddlepoint p
+        (``NullSpec(beyond_floor=True)``), in words.
 
     See Also
     --------
@@ -346,8 +366,10 @@ class AgreementTest:
     pvalue_beyond_floor: float = field(default=math.nan, repr=False)
     pvalue_beyond_floor_se: float = field(default=math.nan, repr=False)
     log10_pvalue_beyond_floor: float = field(default=math.nan, repr=False)
+    beyond_floor_method: str | None = field(default=None, repr=False)
     beyond_floor_note: str | None = field(default=None, repr=False, compare=False)
     beyond_floor_rse: float = field(default=math.nan, repr=False)
+    beyond_floor_check: str | None = field(default=None, repr=False, compare=False)
 
     def __post_init__(self):
         if self.record is None:
@@ -449,6 +471,7 @@ class AgreementTest:
                    pvalue_beyond_floor=na(self.pvalue_beyond_floor),
                    pvalue_beyond_floor_se=na(self.pvalue_beyond_floor_se),
                    log10_pvalue_beyond_floor=na(self.log10_pvalue_beyond_floor),
+                   beyond_floor_method=self.beyond_floor_method or pd.NA,
                    alternative=self.alternative,
                    adjusted_mean=na(self.adjusted.get("mean")),
                    adjusted_median=na(self.adjusted.get("median")), zscore=na(self.zscore),
@@ -555,7 +578,9 @@ class AgreementTest:
             rows.append(Row("p-value", p.removeprefix("= "), f"p-value {p}"))
             if not math.isnan(self.log10_pvalue_beyond_floor):
                 beyond = beyond_floor_text(self.log10_pvalue_beyond_floor,
-                                           self.beyond_floor_rse)
+                                           self.beyond_floor_rse, self.beyond_floor_method)
+                if self.beyond_floor_check:
+                    beyond = beyond[:-1] + f"; {self.beyond_floor_check})"
                 rows.append(Row("beyond the floor", f"p {beyond}",
                                 f"beyond the floor: p {beyond}"))
             elif self.beyond_floor_note:

@@ -85,7 +85,7 @@ def test_switch():
     assert off.n_extreme == 0 and math.isnan(off.pvalue_beyond_floor)
     default = ca.agreement_test(SMALL, index="rand", method=ca.NullSpec(max_work=1, max_tables=1,
                                                                        seed=1), n_sim=999)
-    assert default.n_extreme == 0 and math.isnan(default.pvalue_beyond_floor)  # asked for only
+    assert default.n_extreme == 0 and math.isnan(default.pvalue_beyond_floor)  # refused here
     named = ca.agreement_test(SMALL, index="rand", method="patefield", n_sim=999, seed=1)
     assert named.n_extreme == 0 and math.isnan(named.pvalue_beyond_floor)
     on = ca.agreement_test(SMALL, index="rand",
@@ -120,3 +120,61 @@ def test_too_slow_is_skipped_with_note(monkeypatch):
     res = ca.agreement_test(SMALL, index="rand", method=auto_mc(seed=1), n_sim=999)
     assert math.isnan(res.pvalue_beyond_floor)
     assert "skipped" in res.beyond_floor_note and res.beyond_floor_note in str(res)
+
+
+# -- the saddlepoint: the default beyond the floor --------------------------------------------
+
+#: 10 x 10, n = 10**4 (beyond the exact law): ARI 0.0016, z = 11, p about 2e-15, in the
+#: saddlepoint's domain (docs/guide/chance.md).
+BIG = np.full((10, 10), 95)
+BIG[np.diag_indices(10)] = 145
+
+
+def test_default_adds_the_saddlepoint_p_where_it_answers():
+    from clusteragree.nulls.saddlepoint import saddlepoint_tail
+    df = ca.compare(BIG, indices=["ari", "rand", "ami", "purity"], n_sim=999, seed=1,
+                    interval=None)
+    assert (df["method"] == "patefield").all() and (df["n_extreme"] == 0).all()
+    assert (df["pvalue"] == 1 / 1000).all()  # the Monte Carlo p is unchanged
+    counts = BIG.astype(np.int64)
+    rows, cols = counts.sum(1), counts.sum(0)
+    s = saddlepoint_tail(rows, cols, float((counts ** 2).sum()), "s", "greater")
+    assert df.loc["adjusted_rand", "log10_pvalue_beyond_floor"] == pytest.approx(
+        s.log_pvalue / math.log(10), rel=1e-12)
+    assert df.loc["rand", "pvalue_beyond_floor"] == df.loc["adjusted_rand", "pvalue_beyond_floor"]
+    assert df.loc["adjusted_rand", "beyond_floor_method"] == "saddlepoint"
+    assert pd.isna(df.loc["adjusted_rand", "pvalue_beyond_floor_se"])  # no standard error
+    assert 1e-16 < df.loc["adjusted_rand", "pvalue_beyond_floor"] < 1e-14
+    assert pd.isna(df.loc["purity", "pvalue_beyond_floor"])
+    assert not any(n.startswith("purity") for n in df.attrs["notes"])  # not asked for by name
+    assert any("saddlepoint approximation" in n for n in df.attrs["notes"])
+    res = ca.agreement_test(BIG, index="ari", n_sim=999, seed=1)
+    assert "beyond the floor: p ≈ 1.95e-15 (saddlepoint approximation)" in str(res)
+
+
+def test_two_sided_doubles_the_saddlepoint_tail():
+    one = ca.agreement_test(BIG, index="ari", n_sim=999, seed=1)
+    two = ca.agreement_test(BIG, index="ari", n_sim=999, seed=1, alternative="two-sided")
+    assert two.pvalue_beyond_floor == pytest.approx(2 * one.pvalue_beyond_floor, rel=1e-12)
+
+
+def test_a_refused_saddlepoint_says_why_and_how_to_go_further():
+    res = ca.agreement_test(SMALL, index="rand", method=ca.NullSpec(max_work=1, max_tables=1,
+                                                                   seed=1), n_sim=999)
+    assert res.n_extreme == 0 and math.isnan(res.pvalue_beyond_floor)
+    assert "the saddlepoint approximation is refused here" in res.beyond_floor_note
+    assert "NullSpec(beyond_floor=True)" in res.beyond_floor_note
+    assert res.beyond_floor_note in str(res)
+
+
+@pytest.mark.slow
+def test_importance_sampling_checks_the_saddlepoint_within_its_error():
+    res = ca.agreement_test(BIG, index="ari", n_sim=999, seed=1,
+                            method=ca.NullSpec(beyond_floor=True))
+    assert res.beyond_floor_method == "saddlepoint"
+    assert res.beyond_floor_check.startswith("importance sampling ")
+    # the benchmark's largest gap on such tables was 1.6 standard errors; 4.781 is the
+    # 99.9% point of t with 9 degrees of freedom (10 runs)
+    gap = float(res.beyond_floor_check.split("the saddlepoint p ")[1].split(" of")[0])
+    assert gap <= 4.781
+    assert f"; {res.beyond_floor_check})" in str(res)

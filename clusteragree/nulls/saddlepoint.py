@@ -336,11 +336,7 @@ def saddlepoint_tail(rows, cols, value: float, statistic: str = "s",
     Parameters
     ----------
     %(rows, cols)s
-    value : float
-        The observed value of the statistic.
-    statistic : {"s", "t"}, default "s"
-        s = sum n_ij^2 (pair-counting indices) or t = sum n_ij log n_ij (information
-        indices).
+    %(value, statistic)s
     alternative : {"greater", "less"}, default "greater"
         The upper tail P(S >= value) or the lower tail P(S <= value).
 

@@ -100,12 +100,14 @@ class NullSpec:
         a string). Exact laws give P(T >= t) either way.
     beyond_floor : bool, optional
         Where a Monte Carlo p-value under "perm" is at its floor 1/(B + 1) (no simulated
-        table as extreme) and the index is a monotone function of s or t, also estimate the
-        tail by importance sampling (``method="importance"``'s estimator, 10,000 tilted
-        tables; about 0.5 to 20 s per test group, skipped with a note when predicted above
-        20 s): ``res.pvalue_beyond_floor``; ``pvalue`` stays the Monte Carlo one (its
-        accuracy: ``clusteragree.beyond_floor.ACCURACY``). Default off (None or False): it
-        is asked for, with any method that may end in Monte Carlo ("auto" included).
+        table as extreme) and the index is a monotone function of s or t, a p-value beyond
+        the floor: ``res.pvalue_beyond_floor``, beside ``pvalue``, which stays the Monte
+        Carlo one. None (default): the saddlepoint approximation (``method="saddlepoint"``;
+        a fraction of a second), wherever it answers; where it is refused a note says why.
+        True: importance sampling too (``method="importance"``'s estimator, 10,000 tilted
+        tables; seconds to a minute per test group, skipped with a note when predicted above
+        60 s), as the check of the saddlepoint p, or in its place where it is refused. False:
+        neither. Their accuracy: ``clusteragree.beyond_floor``.
 
     See Also
     --------

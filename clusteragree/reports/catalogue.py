@@ -175,7 +175,7 @@ REPORTS: dict[str, Report] = {r.name: r for r in (
     Report("agreement", "agreement.ipynb",
            "two clusterings: every index against its null law, p-values, adjusted values, "
            "null means by method, random models",
-           check=_check_agreement_inputs, quick={"n_sim": 2000}),
+           check=_check_agreement_inputs, quick={"n_sim": 2000, "beyond_floor": False}),
     Report("null-distributions", "null-distributions.ipynb",
            "the shapes of null laws across the thesis' design (K, balance, n): skewness, "
            "spread, where mean and median adjustment disagree",

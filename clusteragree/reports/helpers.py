@@ -22,6 +22,7 @@ import numpy as np
 import pandas as pd
 
 from .._display import DIGITS, FIGURE_DPI, PNG_METADATA, format_pvalue, significant, table
+from ..results import BEYOND_FLOOR_METHODS
 from .results import (interval_text, table_of_intervals, table_of_laws, method_text,
                       pvalue_text, table_of_tests)
 
@@ -731,7 +732,32 @@ def _tests_sentence(results: pd.DataFrame) -> str:
                      f": above chance {', '.join(above.index[above])}, below chance "
                      f"{', '.join(above.index[~above])}")
         clauses.append(text)
-    return f"* Of {len(results)} indices, " + "; ".join(clauses) + _floor(results) + "."
+    return (f"* Of {len(results)} indices, " + "; ".join(clauses) + _floor(results) + "."
+            + _beyond_floor(results))
+
+
+def _beyond_floor(results: pd.DataFrame) -> str:
+    """A sentence on the p-values estimated beyond the Monte Carlo floor, if any: their range
+    and what gave them ("" without)."""
+    if "log10_pvalue_beyond_floor" not in results:
+        return ""
+    log10 = results["log10_pvalue_beyond_floor"].dropna().astype(float)
+    if log10.empty:
+        return ""
+    how = " and ".join(sorted({BEYOND_FLOOR_METHODS.get(m, m) for m in
+                               results.loc[log10.index, "beyond_floor_method"].dropna()}))
+
+    def p(v):
+        return f"1e{v:.0f}" if v < -300 else format_pvalue(10.0 ** v, 2)
+
+    low, high = log10.min(), log10.max()
+    span = (f"at {p(low)} ({log10.idxmin()})" if low == high else
+            f"between {p(low)} ({log10.idxmin()}) and {p(high)} ({log10.idxmax()})")
+    verb = "put" if " and " in how else "puts"
+    return (f" Beyond that floor, {how} {verb} the p-value{'s' if len(log10) > 1 else ''} of "
+            f"{'these tests' if len(log10) > 1 else 'this test'} {span} (column \"p beyond "
+            "the floor\" of the table of tests): far below anything the simulated tables can "
+            "show; read the order of magnitude, with the stated error.")
 
 
 def _interval_methods(results) -> str:

@@ -7,7 +7,7 @@
   and z, starred beside a skewed law and "> 50" at the p floor.
 * ``table_of_intervals``: per index, the observed value, its confidence interval and the
   interval's method (a table of its own on paper: ``table_of_tests(..., intervals=False)``).
-* ``pvalue_text``, ``method_text``: one column each, as text.
+* ``pvalue_text``, ``method_text``, ``beyond_floor_texts``: one column each, as text.
 
 >>> df = ca.compare([[12, 2], [3, 10]], indices=["rand", "purity"], method="auto", seed=1)
 >>> table_of_tests(df).loc["rand", ["p-value", "method"]].tolist()
@@ -21,7 +21,7 @@ import pandas as pd
 from .._display import format_pvalue, significant
 from ..results import zscore_texts
 
-__all__ = ["pvalue_text", "method_text", "interval_text", "table_of_tests", "table_of_intervals",
+__all__ = ["pvalue_text", "method_text", "beyond_floor_texts", "interval_text", "table_of_tests", "table_of_intervals",
            "table_of_laws"]
 
 
@@ -65,6 +65,58 @@ def pvalue_text(results: pd.DataFrame) -> pd.Series:
     return pd.Series([one(p, k, b) for p, k, b in zip(results["pvalue"], results["n_extreme"],
                                                       results["n_sim"])],
                      index=results.index, name="pvalue")
+
+
+#: How a table names the method of a p-value beyond the Monte Carlo floor, briefly.
+BEYOND_SHORT = {"importance": "IS", "saddlepoint": "saddlepoint"}
+
+
+def beyond_floor_texts(results: pd.DataFrame) -> pd.Series:
+    """The p-values beyond the Monte Carlo floor of a results frame, briefly, for a table:
+    "≈ 2.38e-64 (IS, s.e. 29%)" (importance sampling), "≈ 2.4e-64 (saddlepoint)", or
+    "< 1e-300 (log10 p = -1234.5, ...)"; "" where there is none.
+
+    Parameters
+    ----------
+    results : DataFrame
+        A frame of the result schema with ``log10_pvalue_beyond_floor``,
+        ``pvalue_beyond_floor_se``, ``pvalue_beyond_floor`` and ``beyond_floor_method``.
+
+    Returns
+    -------
+    Series
+        Text, indexed like ``results``.
+
+    See Also
+    --------
+    clusteragree.results.beyond_floor_text : The same in words, for a printed test.
+
+    Examples
+    --------
+    >>> df = pd.DataFrame({"log10_pvalue_beyond_floor": [-63.62, None, -1234.5],
+    ...                    "pvalue_beyond_floor": [2.38e-64, None, 0.0],
+    ...                    "pvalue_beyond_floor_se": [6.9e-65, None, 0.0],
+    ...                    "beyond_floor_method": ["importance", None, "importance"]},
+    ...                   index=["adjusted_rand", "purity", "vi"])
+    >>> beyond_floor_texts(df).tolist()
+    ['≈ 2.4e-64 (IS, s.e. 29%)', '', '< 1e-300 (log10 p = -1234.5, IS)']
+    """
+    def one(log10_p, p, se, method):
+        if pd.isna(log10_p):
+            return ""
+        how = BEYOND_SHORT.get(method, str(method))
+        rse = float(se) / float(p) if not pd.isna(se) and p and p > 0 else None
+        if log10_p < -300:
+            return f"< 1e-300 (log10 p = {float(log10_p):.1f}, {how})"
+        extra = f", s.e. {100 * rse:.2g}%" if rse is not None else ""
+        return f"≈ {format_pvalue(10.0 ** float(log10_p), 2)} ({how}{extra})"
+
+    cols = ["log10_pvalue_beyond_floor", "pvalue_beyond_floor", "pvalue_beyond_floor_se",
+            "beyond_floor_method"]
+    if not set(cols) <= set(results.columns):
+        return pd.Series([""] * len(results), index=results.index, name="beyond the floor")
+    return pd.Series([one(*row) for row in zip(*(results[c] for c in cols))],
+                     index=results.index, name="beyond the floor")
 
 
 #: What a Monte Carlo method draws, by its name.
@@ -198,8 +250,9 @@ def table_of_tests(results: pd.DataFrame, intervals: bool = True) -> pd.DataFram
     DataFrame
         Columns: observed, the interval (headed by its level, e.g. "95% interval"), the
         interval's method ("BCa", ...; "" without an interval), p-value (``pvalue_text``),
-        method of the null (``method_text``) and "one test of" (the statistic of the index's
-        ``test_group``, "" when the test stands alone).
+        method of the null (``method_text``), "p beyond the floor" (``beyond_floor_texts``;
+        only when some p-value at the Monte Carlo floor has one) and "one test of" (the
+        statistic of the index's ``test_group``, "" when the test stands alone).
 
     See Also
     --------
@@ -216,10 +269,12 @@ def table_of_tests(results: pd.DataFrame, intervals: bool = True) -> pd.DataFram
     """
     shown = table_of_intervals(results) if intervals else results[["statistic"]].rename(
         columns={"statistic": "observed"})
+    beyond = beyond_floor_texts(results)
     return pd.DataFrame({
         **{c: shown[c] for c in shown.columns},
         "p-value": pvalue_text(results),
         "method": method_text(results),
+        **({"p beyond the floor": beyond} if (beyond != "").any() else {}),
         "one test of": ["" if pd.isna(g) else g for g in results["test_group"]],
     }, index=results.index)
 

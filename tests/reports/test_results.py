@@ -92,3 +92,45 @@ def test_z_is_a_number_off_the_floor_or_within_50():
     floor.loc["rand", "zscore"] = 50.5
     assert table_of_laws(floor)["z"].tolist() == ["> 50"]
     assert Z_BEYOND_NOTE in ca.inference.frame_notes(floor)
+
+
+def _at_floor_with_estimates():
+    """A frame at the Monte Carlo floor with beyond-floor estimates filled in by hand (the
+    estimator itself is tested in tests/test_beyond_floor.py; here only how it is shown)."""
+    df = ca.compare(ca.load_dataset("statlog_em"), indices=["adjusted_rand", "nmi_sum",
+                                                             "purity"],
+                    method="patefield", n_sim=99, seed=1, interval=None)
+    assert (df["n_extreme"] == 0).all()
+    df.loc["adjusted_rand", ["pvalue_beyond_floor", "pvalue_beyond_floor_se",
+                             "log10_pvalue_beyond_floor"]] = [2.38e-64, 0.69e-64, -63.62]
+    df.loc["nmi_sum", ["pvalue_beyond_floor", "log10_pvalue_beyond_floor"]] = [0.0, -1234.5]
+    df["beyond_floor_method"] = df["beyond_floor_method"].astype(object)
+    df.loc["adjusted_rand", "beyond_floor_method"] = "importance"
+    df.loc["nmi_sum", "beyond_floor_method"] = "saddlepoint"
+    return df
+
+
+def test_the_table_of_tests_shows_p_beyond_the_floor_only_where_there_is_one():
+    df = _at_floor_with_estimates()
+    shown = table_of_tests(df, intervals=False)
+    assert list(shown.columns) == ["observed", "p-value", "method", "p beyond the floor",
+                                   "one test of"]
+    assert shown.loc["adjusted_rand", "p beyond the floor"] == "≈ 2.4e-64 (IS, s.e. 29%)"
+    assert shown.loc["nmi_sum", "p beyond the floor"] == (
+        "< 1e-300 (log10 p = -1234.5, saddlepoint)")  # below the smallest double: never 0
+    assert shown.loc["purity", "p beyond the floor"] == ""
+    assert shown.loc["adjusted_rand", "p-value"] == "< 0.01 (0 of 99)"  # the floor stays
+    plain = ca.compare(ca.load_dataset("statlog_em"), indices=["adjusted_rand"],
+                       method="patefield", n_sim=99, seed=1, interval=None)
+    assert "p beyond the floor" not in table_of_tests(plain).columns
+
+
+def test_the_reading_gives_the_range_of_the_p_values_beyond_the_floor_and_their_method():
+    from clusteragree.reports.helpers import reading
+    first = reading(_at_floor_with_estimates()).splitlines()[0]
+    assert ("Beyond that floor, importance sampling and saddlepoint approximation put the "
+            "p-values of these tests between 1e-1234 (nmi_sum) and 2.4e-64 (adjusted_rand)"
+            in first)
+    plain = ca.compare(ca.load_dataset("statlog_em"), indices=["adjusted_rand"],
+                       method="patefield", n_sim=99, seed=1, interval=None)
+    assert "Beyond that floor" not in reading(plain)

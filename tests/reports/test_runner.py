@@ -257,8 +257,9 @@ def test_cli_errors_exit_2_with_one_line(argv, message, capsys, monkeypatch):
 
 
 @pytest.mark.parametrize("name, given, expected", [
-    ("agreement", {}, {"quick": True, "n_sim": 2000}),
-    ("agreement", {"n_sim": 300}, {"quick": True, "n_sim": 300}),
+    ("agreement", {}, {"quick": True, "n_sim": 2000, "beyond_floor": False}),
+    ("agreement", {"n_sim": 300}, {"quick": True, "n_sim": 300, "beyond_floor": False}),
+    ("agreement", {"beyond_floor": True}, {"quick": True, "n_sim": 2000, "beyond_floor": True}),
     ("null-distributions", {"n_sim": 300, "n_values": "600"},
      {"quick": True, "reps": 1, "n_sim": 300, "n_values": "600"}),
     ("regression-approximations", {"reps": 2}, {"quick": True, "reps": 2, "n_sim": 2000}),
