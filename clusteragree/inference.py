@@ -407,7 +407,8 @@ def compare(x, y=None, indices="paired", method="auto", *, model=None, n_sim=Non
     frame = results_frame(tests)
     if not_defined:  # group members not defined for this table: rows of NA, reasons in attrs
         frame = frame.reindex(pd.Index([r.name for r in recs], name="index"))
-        for col in ("ci_closed", "ci_method", "alternative", "kind", "model", "method"):
+        for col in ("ci_closed", "ci_method", "beyond_floor_method", "alternative", "kind",
+                    "model", "method"):
             frame[col] = frame[col].astype(object).where(frame[col].notna(), pd.NA)
         frame.loc[list(not_defined), "kind"] = [r.kind for r in recs if r.name in not_defined]
     frame.attrs.update(data=clusterings.describe(), seed=spec.seed, table=clusterings.table,

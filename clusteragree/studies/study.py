@@ -249,7 +249,8 @@ _UNIT_FILE = re.compile(r"unit-(?P<unit>.+)\.csv")
 _DESIGN_KEYS = ("scenario", "balance", "k", "p", "n", "separation", "rep", "seed")
 _SETTINGS = ("design", "algorithms", "indices", "n_sim", "model", "seed", "clusteragree_version")
 _TEXT = ("unit", "scenario", "balance", "separation", "algorithm", "table", "index",
-         "ci_closed", "ci_method", "alternative", "kind", "model", "method", "test_group")
+         "ci_closed", "ci_method", "beyond_floor_method", "alternative", "kind", "model",
+         "method", "test_group")
 _UNIT_COLUMNS = (*KEYS, *RESULT_COLUMNS, "settings_id")
 # pandas 3 reads floats back exactly by default (and deprecates the option)
 _READ_FLOATS = {} if int(pd.__version__.split(".")[0]) >= 3 else {"float_precision": "round_trip"}
