@@ -173,30 +173,40 @@ def _move(T, tau, cell_terms, rng, sweeps, cap):
     up by the cells."""
     lfact, fk = cell_terms
     B, K, Q = T.shape
-    ar = np.arange(B)
+    T = np.ascontiguousarray(T)
+    flat = T.reshape(-1)  # a view: the four cells of each step are gathered by flat index
+    base = np.arange(B) * (K * Q)
+    signs = np.array([1, 1, -1, -1])[:, None]  # d is added to n_ij, n_i'j', taken from the others
+    idx = np.empty((4, B), dtype=np.int64)
     S = fk[T].sum(axis=(1, 2))
+    G = _tilt(S, cap)
     for _ in range(sweeps):
         i, i2, j, j2 = _subtables(rng, B, K, Q)
-        x11, x22, x12, x21 = T[ar, i, j], T[ar, i2, j2], T[ar, i, j2], T[ar, i2, j]
+        row, row2 = base + i * Q, base + i2 * Q
+        np.add(row, j, out=idx[0])
+        np.add(row2, j2, out=idx[1])
+        np.add(row, j2, out=idx[2])
+        np.add(row2, j, out=idx[3])
+        old = flat[idx]  # rows x11, x22, x12, x21
+        x11, x22, x12, x21 = old
         # d = +-(1 + a geometric number of steps) with a scale set by the sub-table's
         # margins, which the move keeps: a symmetric proposal, so Metropolis' rule applies
         small = np.minimum(np.minimum(x11 + x12, x21 + x22), np.minimum(x11 + x21, x12 + x22))
         scale = np.sqrt(small / 8.0 + 1.0)
-        d = rng.geometric(1.0 / scale) * rng.choice((-1, 1), size=B)  # |d| >= 1
-        new = (x11 + d, x22 + d, x12 - d, x21 - d)
-        ok = (new[0] >= 0) & (new[1] >= 0) & (new[2] >= 0) & (new[3] >= 0)
-        safe = [np.where(ok, c, 0) for c in new]
-        olds = (x11, x22, x12, x21)
-        change = sum(fk[c] - fk[o] for c, o in zip(safe, olds))
-        log_ratio = (tau * (_tilt(S + change, cap) - _tilt(S, cap))
-                     - sum(lfact[c] - lfact[o] for c, o in zip(safe, olds)))
+        d = rng.geometric(1.0 / scale) * (2 * rng.integers(0, 2, size=B) - 1)  # |d| >= 1
+        new = old + signs * d
+        ok = new.min(axis=0) >= 0
+        # cells out of range (a move that is refused) are clipped to look-ups never used
+        df = fk.take(new, mode="clip") - fk[old]
+        dl = lfact.take(new, mode="clip") - lfact[old]
+        change = df[0] + df[1] + df[2] + df[3]
+        S_new = S + change
+        G_new = _tilt(S_new, cap)
+        log_ratio = tau * (G_new - G) - (dl[0] + dl[1] + dl[2] + dl[3])
         accept = ok & (np.log(rng.random(B)) < log_ratio)
-        step = np.where(accept, d, 0)
-        S = np.where(accept, S + change, S)
-        T[ar, i, j] += step
-        T[ar, i2, j2] += step
-        T[ar, i, j2] -= step
-        T[ar, i2, j] -= step
+        S = np.where(accept, S_new, S)
+        G = np.where(accept, G_new, G)
+        flat[idx] = old + signs * (d * accept)
     return T
 
 
