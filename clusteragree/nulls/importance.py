@@ -153,9 +153,11 @@ class NotMixed(TooSlow):
 def _subtables(rng, B, K, Q):
     """One random 2 x 2 sub-table per table: rows i != i2, columns j != j2."""
     i = rng.integers(K, size=B)
-    i2 = (i + rng.integers(1, K, size=B)) % K
+    i2 = i + rng.integers(1, K, size=B)
+    i2 -= K * (i2 >= K)  # (i + 1..K-1) mod K, cheaper than %
     j = rng.integers(Q, size=B)
-    j2 = (j + rng.integers(1, Q, size=B)) % Q
+    j2 = j + rng.integers(1, Q, size=B)
+    j2 -= Q * (j2 >= Q)
     return i, i2, j, j2
 
 
@@ -177,6 +179,8 @@ def _move(T, tau, cell_terms, rng, sweeps, cap):
     flat = T.reshape(-1)  # a view: the four cells of each step are gathered by flat index
     base = np.arange(B) * (K * Q)
     signs = np.array([1, 1, -1, -1])[:, None]  # d is added to n_ij, n_i'j', taken from the others
+    # the geometric law's parameter 1 / sqrt(m / 8 + 1) for each smallest margin m = 0..n
+    success = 1.0 / np.sqrt(np.arange(len(lfact)) / 8.0 + 1.0)
     idx = np.empty((4, B), dtype=np.int64)
     S = fk[T].sum(axis=(1, 2))
     G = _tilt(S, cap)
@@ -192,8 +196,8 @@ def _move(T, tau, cell_terms, rng, sweeps, cap):
         # d = +-(1 + a geometric number of steps) with a scale set by the sub-table's
         # margins, which the move keeps: a symmetric proposal, so Metropolis' rule applies
         small = np.minimum(np.minimum(x11 + x12, x21 + x22), np.minimum(x11 + x21, x12 + x22))
-        scale = np.sqrt(small / 8.0 + 1.0)
-        d = rng.geometric(1.0 / scale) * (2 * rng.integers(0, 2, size=B) - 1)  # |d| >= 1
+        d = rng.geometric(success[small])  # |d| >= 1
+        d *= 2 * rng.integers(0, 2, size=B) - 1  # the draws of rng.choice((-1, 1))
         new = old + signs * d
         ok = new.min(axis=0) >= 0
         # cells out of range (a move that is refused) are clipped to look-ups never used
@@ -206,7 +210,8 @@ def _move(T, tau, cell_terms, rng, sweeps, cap):
         accept = ok & (np.log(rng.random(B)) < log_ratio)
         S = np.where(accept, S_new, S)
         G = np.where(accept, G_new, G)
-        flat[idx] = old + signs * (d * accept)
+        d *= accept
+        flat[idx] = old + signs * d
     return T
 
 
