@@ -221,31 +221,56 @@ def _heat_bath(T, tau, cell_terms, rng, sweeps, cap):
     feasible values, so that one step can swap two rows' large counts."""
     lfact, fk = cell_terms
     B, K, Q = T.shape
+    n = len(lfact) - 1
+    work = np.ascontiguousarray(T)
+    flat = work.reshape(-1)  # the four cells of each step are gathered by flat index
+    base = np.arange(B) * (K * Q)
     ar = np.arange(B)
-    S = fk[T].sum(axis=(1, 2))
+    signs = np.array([1, 1, -1, -1])[:, None]
+    idx = np.empty((4, B), dtype=np.int64)
+    # the look-ups of a cell over the W values of d are W consecutive entries of a table (of
+    # the reversed table for the cells d is taken from), padded past n with entries only
+    # infeasible values of d see
+    pad = np.zeros(n + 1)
+    up = (np.concatenate((lfact, pad)), np.concatenate((fk, pad)))
+    down = (np.concatenate((lfact[::-1], pad)), np.concatenate((fk[::-1], pad)))
+    # f(k) = k^2 (the statistic s) below 2^25 objects: every f(k), difference and sum of
+    # four is an integer below 2^53, exact in floating point, so integers give the same change
+    square = n < 2**25 and np.array_equal(fk, np.arange(n + 1.0) ** 2)
+    S = fk[work].sum(axis=(1, 2))
     for _ in range(sweeps):
         i, i2, j, j2 = _subtables(rng, B, K, Q)
-        x11, x22, x12, x21 = T[ar, i, j], T[ar, i2, j2], T[ar, i, j2], T[ar, i2, j]
+        row, row2 = base + i * Q, base + i2 * Q
+        np.add(row, j, out=idx[0])
+        np.add(row2, j2, out=idx[1])
+        np.add(row, j2, out=idx[2])
+        np.add(row2, j, out=idx[3])
+        old = flat[idx]  # rows x11, x22, x12, x21
+        x11, x22, x12, x21 = old
         lo, hi = -np.minimum(x11, x22), np.minimum(x12, x21)
         W = int((hi - lo).max()) + 1
-        d = lo[:, None] + np.arange(W)[None, :]
-        ok = d <= hi[:, None]
-        d = np.where(ok, d, 0)
-        olds = (x11, x22, x12, x21)
-        cells = (x11[:, None] + d, x22[:, None] + d, x12[:, None] - d, x21[:, None] - d)
-        change = sum(fk[c] - fk[o][:, None] for c, o in zip(cells, olds))
-        logp = tau * _tilt(S[:, None] + change, cap) - sum(lfact[c] for c in cells)
+        ok = np.arange(W) <= (hi - lo)[:, None]  # (B, W): d = lo + 0..W-1
+        # the cells x11 + d, x22 + d, x12 - d, x21 - d over the W values of d
+        starts = (x11 + lo, x22 + lo, n - x12 + lo, n - x21 + lo)
+        ways = (up, up, down, down)
+        lc = [np.lib.stride_tricks.sliding_window_view(w[0], W)[k]
+              for w, k in zip(ways, starts)]
+        if square:  # the change of s, exactly: 2 d (x11 + x22 - x12 - x21) + 4 d^2
+            d = lo[:, None] + np.arange(W)
+            change = (d * (4 * d + 2 * (x11 + x22 - x12 - x21)[:, None])).astype(float)
+        else:
+            change = sum(np.lib.stride_tricks.sliding_window_view(w[1], W)[k] - fk[o][:, None]
+                         for w, k, o in zip(ways, starts, old))
+        logp = tau * _tilt(S[:, None] + change, cap) - (lc[0] + lc[1] + lc[2] + lc[3])
         logp = np.where(ok, logp, -np.inf)
         logp -= logp.max(axis=1, keepdims=True)
         cum = np.cumsum(np.exp(logp), axis=1)
         u = rng.random(B) * cum[:, -1]
         pick = np.minimum((cum < u[:, None]).sum(axis=1), W - 1)
-        step = d[ar, pick]
         S = S + change[ar, pick]
-        T[ar, i, j] += step
-        T[ar, i2, j2] += step
-        T[ar, i, j2] -= step
-        T[ar, i2, j] -= step
+        flat[idx] = old + signs * (lo + pick)
+    if work is not T:
+        T[...] = work
     return T
 
 
