@@ -168,6 +168,15 @@ def _tilt(S, cap):
     return np.minimum(sign * S, u)
 
 
+def _squares(fk):
+    """Whether the cell terms f(k), k = 0..n, are k^2 (the statistic s) with n below 2^25:
+    then every f(k), difference of two and sum of four such differences is an integer below
+    2^53, exact in floating point, so the change of S a move makes can be computed in
+    integers and gives the same floats."""
+    n = len(fk) - 1
+    return n < 2**25 and np.array_equal(fk, np.arange(n + 1.0) ** 2)
+
+
 def _move(T, tau, cell_terms, rng, sweeps, cap):
     """``sweeps`` Metropolis steps per table on random 2 x 2 sub-tables, each leaving
     P(M) exp(tau G(M)) invariant, G = min(sign S, u) (``cap`` = (sign, u); see the module
@@ -182,6 +191,7 @@ def _move(T, tau, cell_terms, rng, sweeps, cap):
     # the geometric law's parameter 1 / sqrt(m / 8 + 1) for each smallest margin m = 0..n
     success = 1.0 / np.sqrt(np.arange(len(lfact)) / 8.0 + 1.0)
     idx = np.empty((4, B), dtype=np.int64)
+    square = _squares(fk)
     S = fk[T].sum(axis=(1, 2))
     G = _tilt(S, cap)
     for _ in range(sweeps):
@@ -201,9 +211,12 @@ def _move(T, tau, cell_terms, rng, sweeps, cap):
         new = old + signs * d
         ok = new.min(axis=0) >= 0
         # cells out of range (a move that is refused) are clipped to look-ups never used
-        df = fk.take(new, mode="clip") - fk[old]
+        if square:  # the change of s, exactly: 2 d (x11 + x22 - x12 - x21) + 4 d^2
+            change = (d * (4 * d + 2 * (x11 + x22 - x12 - x21))).astype(float)
+        else:
+            df = fk.take(new, mode="clip") - fk[old]
+            change = df[0] + df[1] + df[2] + df[3]
         dl = lfact.take(new, mode="clip") - lfact[old]
-        change = df[0] + df[1] + df[2] + df[3]
         S_new = S + change
         G_new = _tilt(S_new, cap)
         log_ratio = tau * (G_new - G) - (dl[0] + dl[1] + dl[2] + dl[3])
@@ -234,9 +247,7 @@ def _heat_bath(T, tau, cell_terms, rng, sweeps, cap):
     pad = np.zeros(n + 1)
     up = (np.concatenate((lfact, pad)), np.concatenate((fk, pad)))
     down = (np.concatenate((lfact[::-1], pad)), np.concatenate((fk[::-1], pad)))
-    # f(k) = k^2 (the statistic s) below 2^25 objects: every f(k), difference and sum of
-    # four is an integer below 2^53, exact in floating point, so integers give the same change
-    square = n < 2**25 and np.array_equal(fk, np.arange(n + 1.0) ** 2)
+    square = _squares(fk)
     S = fk[work].sum(axis=(1, 2))
     for _ in range(sweeps):
         i, i2, j, j2 = _subtables(rng, B, K, Q)
