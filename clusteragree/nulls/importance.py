@@ -184,15 +184,15 @@ def _move(T, tau, cell_terms, rng, sweeps, cap):
     up by the cells."""
     lfact, fk = cell_terms
     B, K, Q = T.shape
-    T = np.ascontiguousarray(T)
-    flat = T.reshape(-1)  # a view: the four cells of each step are gathered by flat index
+    work = np.ascontiguousarray(T)
+    flat = work.reshape(-1)  # the four cells of each step are gathered by flat index
     base = np.arange(B) * (K * Q)
     signs = np.array([1, 1, -1, -1])[:, None]  # d is added to n_ij, n_i'j', taken from the others
     # the geometric law's parameter 1 / sqrt(m / 8 + 1) for each smallest margin m = 0..n
     success = 1.0 / np.sqrt(np.arange(len(lfact)) / 8.0 + 1.0)
     idx = np.empty((4, B), dtype=np.int64)
     square = _squares(fk)
-    S = fk[T].sum(axis=(1, 2))
+    S = fk[work].sum(axis=(1, 2))
     G = _tilt(S, cap)
     for _ in range(sweeps):
         i, i2, j, j2 = _subtables(rng, B, K, Q)
@@ -210,7 +210,7 @@ def _move(T, tau, cell_terms, rng, sweeps, cap):
         d *= 2 * rng.integers(0, 2, size=B) - 1  # the draws of rng.choice((-1, 1))
         new = old + signs * d
         ok = new.min(axis=0) >= 0
-        # cells out of range (a move that is refused) are clipped to look-ups never used
+        # (cells out of range, of a move that is refused, are clipped to look-ups never used)
         if square:  # the change of s, exactly: 2 d (x11 + x22 - x12 - x21) + 4 d^2
             change = (d * (4 * d + 2 * (x11 + x22 - x12 - x21))).astype(float)
         else:
@@ -223,8 +223,9 @@ def _move(T, tau, cell_terms, rng, sweeps, cap):
         accept = ok & (np.log(rng.random(B)) < log_ratio)
         S = np.where(accept, S_new, S)
         G = np.where(accept, G_new, G)
-        d *= accept
-        flat[idx] = old + signs * d
+        flat[idx] = np.where(accept, new, old)
+    if work is not T:
+        T[...] = work
     return T
 
 
