@@ -184,15 +184,19 @@ def _move(T, tau, cell_terms, rng, sweeps, cap):
     up by the cells."""
     lfact, fk = cell_terms
     B, K, Q = T.shape
-    work = np.ascontiguousarray(T)
+    n = len(lfact) - 1
+    # the tables in the smallest integers that hold every cell (0..n), so that the random
+    # cells each step reads and writes span less memory; copied back at the end
+    cell = np.int16 if n < 2**15 else np.int32 if n < 2**31 else np.int64
+    work = T.astype(cell)
     flat = work.reshape(-1)  # the four cells of each step are gathered by flat index
     base = np.arange(B) * (K * Q)
     signs = np.array([1, 1, -1, -1])[:, None]  # d is added to n_ij, n_i'j', taken from the others
     # the geometric law's parameter 1 / sqrt(m / 8 + 1) for each smallest margin m = 0..n
-    success = 1.0 / np.sqrt(np.arange(len(lfact)) / 8.0 + 1.0)
+    success = 1.0 / np.sqrt(np.arange(n + 1) / 8.0 + 1.0)
     idx = np.empty((4, B), dtype=np.int64)
     square = _squares(fk)
-    S = fk[work].sum(axis=(1, 2))
+    S = fk[T].sum(axis=(1, 2))
     G = _tilt(S, cap)
     for _ in range(sweeps):
         i, i2, j, j2 = _subtables(rng, B, K, Q)
@@ -201,7 +205,7 @@ def _move(T, tau, cell_terms, rng, sweeps, cap):
         np.add(row2, j2, out=idx[1])
         np.add(row, j2, out=idx[2])
         np.add(row2, j, out=idx[3])
-        old = flat[idx]  # rows x11, x22, x12, x21
+        old = flat[idx].astype(np.int64)  # rows x11, x22, x12, x21
         x11, x22, x12, x21 = old
         # d = +-(1 + a geometric number of steps) with a scale set by the sub-table's
         # margins, which the move keeps: a symmetric proposal, so Metropolis' rule applies
@@ -223,9 +227,8 @@ def _move(T, tau, cell_terms, rng, sweeps, cap):
         accept = ok & (np.log(rng.random(B)) < log_ratio)
         S = np.where(accept, S_new, S)
         G = np.where(accept, G_new, G)
-        flat[idx] = np.where(accept, new, old)
-    if work is not T:
-        T[...] = work
+        flat[idx] = np.where(accept, new, old).astype(cell)
+    T[...] = work
     return T
 
 
