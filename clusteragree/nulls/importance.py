@@ -128,6 +128,7 @@ N_RUNS = 10
 #: objects, where 1,000 per run gave errors of -20% to +6%.
 MIN_PER_RUN = 500
 
+_PLUS_MINUS = np.array([-1, 1])
 _MAX_LEVELS = 400  # tilts per run (a tail of 1e-400 took about 60)
 _MAX_STEP = 50.0  # a step of the tilt moves the weights of tables one sd apart by at most e^50
 _MOVES = 4  # Metropolis moves per table and round, per cell (2 and 8 were less efficient)
@@ -150,15 +151,19 @@ class NotMixed(TooSlow):
     estimate skips this one too."""
 
 
-def _subtables(rng, B, K, Q):
-    """One random 2 x 2 sub-table per table: rows i != i2, columns j != j2."""
+def _subtables(rng, B, K, Q, mods):
+    """One random 2 x 2 sub-table per table: rows i != i2, columns j != j2. ``mods`` =
+    (``_mods(K)``, ``_mods(Q)``)."""
     i = rng.integers(K, size=B)
-    i2 = i + rng.integers(1, K, size=B)
-    i2 -= K * (i2 >= K)  # (i + 1..K-1) mod K, cheaper than %
+    i2 = mods[0][i + rng.integers(1, K, size=B)]  # (i + 1..K-1) mod K
     j = rng.integers(Q, size=B)
-    j2 = j + rng.integers(1, Q, size=B)
-    j2 -= Q * (j2 >= Q)
+    j2 = mods[1][j + rng.integers(1, Q, size=B)]
     return i, i2, j, j2
+
+
+def _mods(K):
+    """k mod K for k = 0..2K-2: a look-up cheaper than %."""
+    return np.arange(2 * K - 1) % K
 
 
 def _tilt(S, cap):
@@ -195,23 +200,28 @@ def _move(T, tau, cell_terms, rng, sweeps, cap):
     # the geometric law's parameter 1 / sqrt(m / 8 + 1) for each smallest margin m = 0..n
     success = 1.0 / np.sqrt(np.arange(n + 1) / 8.0 + 1.0)
     idx = np.empty((4, B), dtype=np.int64)
+    mods = (_mods(K), _mods(Q))
     square = _squares(fk)
     S = fk[T].sum(axis=(1, 2))
     G = _tilt(S, cap)
     for _ in range(sweeps):
-        i, i2, j, j2 = _subtables(rng, B, K, Q)
-        row, row2 = base + i * Q, base + i2 * Q
-        np.add(row, j, out=idx[0])
-        np.add(row2, j2, out=idx[1])
-        np.add(row, j2, out=idx[2])
-        np.add(row2, j, out=idx[3])
+        i, i2, j, j2 = _subtables(rng, B, K, Q, mods)
+        i *= Q
+        i += base
+        i2 *= Q
+        i2 += base
+        np.add(i, j, out=idx[0])
+        np.add(i2, j2, out=idx[1])
+        np.add(i, j2, out=idx[2])
+        np.add(i2, j, out=idx[3])
         old = flat[idx].astype(np.int64)  # rows x11, x22, x12, x21
         x11, x22, x12, x21 = old
         # d = +-(1 + a geometric number of steps) with a scale set by the sub-table's
         # margins, which the move keeps: a symmetric proposal, so Metropolis' rule applies
-        small = np.minimum(np.minimum(x11 + x12, x21 + x22), np.minimum(x11 + x21, x12 + x22))
+        small = np.minimum(x11 + x12, x21 + x22)
+        np.minimum(small, np.minimum(x11 + x21, x12 + x22), out=small)
         d = rng.geometric(success[small])  # |d| >= 1
-        d *= 2 * rng.integers(0, 2, size=B) - 1  # the draws of rng.choice((-1, 1))
+        d *= _PLUS_MINUS[rng.integers(0, 2, size=B)]  # the draws of rng.choice((-1, 1))
         new = old + signs * d
         ok = new.min(axis=0) >= 0
         # (cells out of range, of a move that is refused, are clipped to look-ups never used)
@@ -245,6 +255,7 @@ def _heat_bath(T, tau, cell_terms, rng, sweeps, cap):
     ar = np.arange(B)
     signs = np.array([1, 1, -1, -1])[:, None]
     idx = np.empty((4, B), dtype=np.int64)
+    mods = (_mods(K), _mods(Q))
     # the look-ups of a cell over the W values of d are W consecutive entries of a table (of
     # the reversed table for the cells d is taken from), padded past n with entries only
     # infeasible values of d see
@@ -254,7 +265,7 @@ def _heat_bath(T, tau, cell_terms, rng, sweeps, cap):
     square = _squares(fk)
     S = fk[work].sum(axis=(1, 2))
     for _ in range(sweeps):
-        i, i2, j, j2 = _subtables(rng, B, K, Q)
+        i, i2, j, j2 = _subtables(rng, B, K, Q, mods)
         row, row2 = base + i * Q, base + i2 * Q
         np.add(row, j, out=idx[0])
         np.add(row2, j2, out=idx[1])
