@@ -194,7 +194,7 @@ def _move(T, tau, cell_terms, rng, sweeps, cap):
     # the tables in the smallest integers that hold every cell (0..n), so that the random
     # cells each step reads and writes span less memory; copied back at the end
     cell = np.int16 if n < 2**15 else np.int32 if n < 2**31 else np.int64
-    work = T.astype(cell)
+    work = np.ascontiguousarray(T, dtype=cell)
     flat = work.reshape(-1)  # the four cells of each step are gathered by flat index
     base = np.arange(B) * (K * Q)
     signs = np.array([1, 1, -1, -1])[:, None]  # d is added to n_ij, n_i'j', taken from the others
