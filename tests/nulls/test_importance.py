@@ -307,3 +307,104 @@ def chi_square_pvalue(ends, P):
         chi2 += float(((o - e) ** 2 / e).sum())
         df += len(e) - 1
     return float(_stats.chi2.sf(chi2, df))
+
+
+# -- the fast kernels take the same steps as the plain ones ------------------------------------
+# ``_move`` and ``_heat_bath`` gather and scatter cells by flat index, in small integers, with
+# look-up tables and (for s) the change of S in integers: changes of speed only. The plain
+# kernels below are the code they replaced, written for reading; from the same generator both
+# must leave the same tables and the generator in the same state (every draw consumed in the
+# same order), so every estimate is bit-for-bit the same.
+
+from clusteragree.nulls import random_tables  # noqa: E402
+
+
+def _plain_move(T, tau, cell_terms, rng, sweeps, cap):
+    lfact, fk = cell_terms
+    B, K, Q = T.shape
+    ar = np.arange(B)
+    tilt = lambda S: np.minimum(cap[0] * S, cap[1])  # noqa: E731
+    S = fk[T].sum(axis=(1, 2))
+    for _ in range(sweeps):
+        i = rng.integers(K, size=B)
+        i2 = (i + rng.integers(1, K, size=B)) % K
+        j = rng.integers(Q, size=B)
+        j2 = (j + rng.integers(1, Q, size=B)) % Q
+        x11, x22, x12, x21 = T[ar, i, j], T[ar, i2, j2], T[ar, i, j2], T[ar, i2, j]
+        small = np.minimum(np.minimum(x11 + x12, x21 + x22), np.minimum(x11 + x21, x12 + x22))
+        scale = np.sqrt(small / 8.0 + 1.0)
+        d = rng.geometric(1.0 / scale) * rng.choice((-1, 1), size=B)
+        new = (x11 + d, x22 + d, x12 - d, x21 - d)
+        ok = (new[0] >= 0) & (new[1] >= 0) & (new[2] >= 0) & (new[3] >= 0)
+        safe = [np.where(ok, c, 0) for c in new]
+        olds = (x11, x22, x12, x21)
+        change = sum(fk[c] - fk[o] for c, o in zip(safe, olds))
+        log_ratio = (tau * (tilt(S + change) - tilt(S))
+                     - sum(lfact[c] - lfact[o] for c, o in zip(safe, olds)))
+        accept = ok & (np.log(rng.random(B)) < log_ratio)
+        step = np.where(accept, d, 0)
+        S = np.where(accept, S + change, S)
+        T[ar, i, j] += step
+        T[ar, i2, j2] += step
+        T[ar, i, j2] -= step
+        T[ar, i2, j] -= step
+
+
+def _plain_heat_bath(T, tau, cell_terms, rng, sweeps, cap):
+    lfact, fk = cell_terms
+    B, K, Q = T.shape
+    ar = np.arange(B)
+    S = fk[T].sum(axis=(1, 2))
+    for _ in range(sweeps):
+        i = rng.integers(K, size=B)
+        i2 = (i + rng.integers(1, K, size=B)) % K
+        j = rng.integers(Q, size=B)
+        j2 = (j + rng.integers(1, Q, size=B)) % Q
+        x11, x22, x12, x21 = T[ar, i, j], T[ar, i2, j2], T[ar, i, j2], T[ar, i2, j]
+        lo, hi = -np.minimum(x11, x22), np.minimum(x12, x21)
+        W = int((hi - lo).max()) + 1
+        d = lo[:, None] + np.arange(W)[None, :]
+        ok = d <= hi[:, None]
+        d = np.where(ok, d, 0)
+        olds = (x11, x22, x12, x21)
+        cells = (x11[:, None] + d, x22[:, None] + d, x12[:, None] - d, x21[:, None] - d)
+        change = sum(fk[c] - fk[o][:, None] for c, o in zip(cells, olds))
+        logp = (tau * np.minimum(cap[0] * (S[:, None] + change), cap[1])
+                - sum(lfact[c] for c in cells))
+        logp = np.where(ok, logp, -np.inf)
+        logp -= logp.max(axis=1, keepdims=True)
+        cum = np.cumsum(np.exp(logp), axis=1)
+        u = rng.random(B) * cum[:, -1]
+        pick = np.minimum((cum < u[:, None]).sum(axis=1), W - 1)
+        step = d[ar, pick]
+        S = S + change[ar, pick]
+        T[ar, i, j] += step
+        T[ar, i2, j2] += step
+        T[ar, i, j2] -= step
+        T[ar, i2, j] -= step
+
+
+@pytest.mark.parametrize("rows, cols", [
+    ([30, 20], [25, 25]), ([23, 25, 14], [21, 26, 15]), ([20, 18, 19, 18], [17, 16, 18, 15, 9]),
+    ([300, 300, 400], [500, 250, 250]),
+    ([20_000, 15_000], [25_000, 10_000])])  # n >= 2^15: the cells in int32
+@pytest.mark.parametrize("statistic", ["s", "t"])
+@pytest.mark.parametrize("kind", ["metropolis", "heat"])
+def test_the_fast_moves_take_the_plain_moves_steps(rows, cols, statistic, kind):
+    if kind == "heat" and sum(rows) > 1000:
+        pytest.skip("heat-bath steps are taken on small tables only")
+    T0 = np.array(random_tables(rows, cols, n_sim=300, seed=4), dtype=np.int64)
+    k = np.arange(sum(rows) + 1)
+    terms = (gammaln(k + 1.0), _f(k, statistic))
+    S0 = terms[1][T0].sum(axis=(1, 2))
+    fast, plain = (_move, _plain_move) if kind == "metropolis" else (_heat_bath, _plain_heat_bath)
+    tau = 3.0 / float(S0.std())  # a strong tilt: most tables move toward the cap
+    for cap in [(1.0, math.inf), (1.0, float(np.quantile(S0, 0.7))),
+                (-1.0, -float(np.quantile(S0, 0.3)))]:
+        rng_a, rng_b = np.random.default_rng(9), np.random.default_rng(9)
+        A = T0.copy()
+        B = np.asfortranarray(T0)  # not C-contiguous: still changed in place
+        plain(A, tau, terms, rng_a, 20, cap)
+        fast(B, tau, terms, rng_b, 20, cap)
+        assert (A != T0).any() and np.array_equal(A, B)
+        assert rng_a.random() == rng_b.random()  # the same draws, in the same order
