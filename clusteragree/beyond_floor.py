@@ -38,7 +38,7 @@ __all__ = ["add_beyond_floor", "wanted", "importance_wanted", "MAX_SECONDS", "AC
 
 #: The longest an importance-sampling estimate may be predicted to take (seconds); longer
 #: ones are skipped, with a note (``tail_probability``'s ``max_seconds``). A 4 x 4 table of
-#: 846 objects at p = 1e-63 takes about 30 s.
+#: 846 objects at p = 1e-63 takes about 20 s.
 MAX_SECONDS = 60.0
 
 #: The saddlepoint approximation's measured accuracy (benchmarks/bench_saddlepoint.py), in one
