@@ -319,6 +319,17 @@ def chi_square_pvalue(ends, P):
 from clusteragree.nulls import random_tables  # noqa: E402
 
 
+def _plain_subtables(T, rng, ar):
+    """A random 2 x 2 sub-table per table (rows i, i2; columns j, j2) and its four cells, as
+    the kernels drew them before they were made faster."""
+    B, K, Q = T.shape
+    i = rng.integers(K, size=B)
+    i2 = (i + rng.integers(1, K, size=B)) % K
+    j = rng.integers(Q, size=B)
+    j2 = (j + rng.integers(1, Q, size=B)) % Q
+    return i, i2, j, j2, (T[ar, i, j], T[ar, i2, j2], T[ar, i, j2], T[ar, i2, j])
+
+
 def _plain_move(T, tau, cell_terms, rng, sweeps, cap):
     lfact, fk = cell_terms
     B, K, Q = T.shape
@@ -326,11 +337,7 @@ def _plain_move(T, tau, cell_terms, rng, sweeps, cap):
     tilt = lambda S: np.minimum(cap[0] * S, cap[1])  # noqa: E731
     S = fk[T].sum(axis=(1, 2))
     for _ in range(sweeps):
-        i = rng.integers(K, size=B)
-        i2 = (i + rng.integers(1, K, size=B)) % K
-        j = rng.integers(Q, size=B)
-        j2 = (j + rng.integers(1, Q, size=B)) % Q
-        x11, x22, x12, x21 = T[ar, i, j], T[ar, i2, j2], T[ar, i, j2], T[ar, i2, j]
+        i, i2, j, j2, (x11, x22, x12, x21) = _plain_subtables(T, rng, ar)
         small = np.minimum(np.minimum(x11 + x12, x21 + x22), np.minimum(x11 + x21, x12 + x22))
         scale = np.sqrt(small / 8.0 + 1.0)
         d = rng.geometric(1.0 / scale) * rng.choice((-1, 1), size=B)
@@ -356,11 +363,7 @@ def _plain_heat_bath(T, tau, cell_terms, rng, sweeps, cap):
     ar = np.arange(B)
     S = fk[T].sum(axis=(1, 2))
     for _ in range(sweeps):
-        i = rng.integers(K, size=B)
-        i2 = (i + rng.integers(1, K, size=B)) % K
-        j = rng.integers(Q, size=B)
-        j2 = (j + rng.integers(1, Q, size=B)) % Q
-        x11, x22, x12, x21 = T[ar, i, j], T[ar, i2, j2], T[ar, i, j2], T[ar, i2, j]
+        i, i2, j, j2, (x11, x22, x12, x21) = _plain_subtables(T, rng, ar)
         lo, hi = -np.minimum(x11, x22), np.minimum(x12, x21)
         W = int((hi - lo).max()) + 1
         d = lo[:, None] + np.arange(W)[None, :]
