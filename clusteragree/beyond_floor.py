@@ -97,9 +97,13 @@ def _side(test) -> str:
 
 
 def _outside(exc: OutsideDomain) -> str:
-    """The reason of a refused saddlepoint, without its advice on methods."""
+    """The reason of a refused saddlepoint as a clause after "is refused:", without its advice
+    on methods ("a cell's variance grows ...", "it handles at most 400 cells, ...")."""
     text = str(exc).split("; use method=")[0]
-    return text.split(": ", 1)[1] if ": " in text else text
+    text = text.removeprefix("the saddlepoint approximation is refused here: ")
+    if text.startswith("the saddlepoint approximation "):
+        text = "it " + text.removeprefix("the saddlepoint approximation ")
+    return text
 
 
 def _record(members, log_p: float, rse: float, method: str, check: str | None = None):
@@ -192,7 +196,7 @@ def add_beyond_floor(tests, clusterings, spec) -> list[str]:
                 _record(members, sp.log_pvalue, math.nan, "saddlepoint")
             else:
                 _refused(members, f"{names}: no p-value beyond the Monte Carlo floor (the "
-                         f"saddlepoint approximation is refused here: {why}; "
+                         f"saddlepoint approximation is refused: {why}; "
                          "NullSpec(beyond_floor=True) estimates it by importance sampling)")
             continue
         try:
@@ -210,7 +214,7 @@ def add_beyond_floor(tests, clusterings, spec) -> list[str]:
             _record(members, est.log_pvalue, est.relative_se, "importance")
         else:
             _refused(members, f"{names}: no p-value beyond the Monte Carlo floor (the "
-                     f"saddlepoint approximation is refused here: {why}; importance sampling "
+                     f"saddlepoint approximation is refused: {why}; importance sampling "
                      f"of the tail of {STATISTIC_NAMES[stat]} skipped: {slow})")
     notes = list(dict.fromkeys(t.beyond_floor_note for t in floor if t.beyond_floor_note))
     return notes + checks

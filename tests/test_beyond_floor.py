@@ -162,7 +162,9 @@ def test_a_refused_saddlepoint_says_why_and_how_to_go_further():
     res = ca.agreement_test(SMALL, index="rand", method=ca.NullSpec(max_work=1, max_tables=1,
                                                                    seed=1), n_sim=999)
     assert res.n_extreme == 0 and math.isnan(res.pvalue_beyond_floor)
-    assert "the saddlepoint approximation is refused here" in res.beyond_floor_note
+    assert "the saddlepoint approximation is refused: " in res.beyond_floor_note
+    assert "approximation is refused: the saddlepoint" not in res.beyond_floor_note  # once
+    assert "use method=" not in res.beyond_floor_note  # the advice is the note's own
     assert "NullSpec(beyond_floor=True)" in res.beyond_floor_note
     assert res.beyond_floor_note in str(res)
 
