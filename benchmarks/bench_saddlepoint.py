@@ -6,6 +6,8 @@ speed on a 10 x 10 table of 10**4 objects.
     python benchmarks/bench_saddlepoint.py --quick            # n_sim 5,000 per estimate
     python benchmarks/bench_saddlepoint.py --no-speed
     python benchmarks/bench_saddlepoint.py --saddlepoint-only # the saddlepoint columns only
+    python benchmarks/bench_saddlepoint.py --reuse-exact benchmarks/results/saddlepoint.csv
+    python benchmarks/bench_saddlepoint.py --hard NAME [--reuse-exact CSV]  # the hard cases
 
 Two methods are measured on the same values of s = sum n_ij^2 (adjusted_rand and every
 pair-counting index) and t = sum n_ij log n_ij (mutual_info and every information index),
@@ -102,36 +104,56 @@ def lognormal_rse(runs):
     return math.sqrt(math.expm1(float(logs.var(ddof=1))) / len(logs))
 
 
-def accuracy(n_sim, seed=1, tables=TABLES, levels=LEVELS, max_work=MAX_WORK):
-    rows = []
+def exact_cases(tables=TABLES, levels=LEVELS, max_work=MAX_WORK):
+    """The cases (margins, statistic, alternative, value and its exact p) on the tables whose
+    exact law fits ``max_work``."""
     for a, b in tables:
         for statistic, index in (("s", "adjusted_rand"), ("t", "mutual_info")):
             if estimate_dp_work(a, b, statistic) > max_work:
                 continue
             v, p = statistic_law(a, b, statistic, max_work=30 * max_work)
             for alternative, level, value, exact in points(v, p, levels, levels is LEVELS):
-                t0 = time.perf_counter()
-                est = tail_probability(a, b, value, statistic, alternative, n_sim=n_sim,
-                                       seed=seed)
-                secs = time.perf_counter() - t0
-                rel = math.exp(est.log_pvalue - math.log(exact)) - 1
-                se = est.relative_se * (rel + 1)  # over the exact p
-                rows.append({"table": f"{len(a)}x{len(b)}", "rows": a, "cols": b,
-                             "n": int(sum(a)), "statistic": statistic, "index": index,
-                             "alternative": alternative, "level": level, "value": value,
-                             "exact_p": exact, "is_p": est.pvalue,
-                             "is_log10_p": est.log_pvalue / math.log(10),
-                             "is_relative_se": est.relative_se, "is_rel_error": rel,
-                             "is_error_in_se": rel / se if se > 0 else math.nan,
-                             "covered_t9": abs(rel) <= 2.262 * se,
-                             "covered_normal": abs(rel) <= 1.96 * se,
-                             "covered_lognormal": abs(rel) <= 2.262 * (rel + 1) * lognormal_rse(
-                                 est.runs),
-                             "is_runs": " ".join(f"{v:.6g}" for v in est.runs),
-                             "is_seconds": secs})
-                print(f"{len(a)}x{len(b)} n={sum(a):4d} {statistic} {alternative:7s} "
-                      f"p={exact:.2e} IS {rel:+.3f} (rse {est.relative_se:.3f}, "
-                      f"{secs:.1f} s)", flush=True)
+                yield {"table": f"{len(a)}x{len(b)}", "rows": a, "cols": b,
+                       "n": int(sum(a)), "statistic": statistic, "index": index,
+                       "alternative": alternative, "level": level, "value": value,
+                       "exact_p": exact}
+
+
+def stored_cases(path):
+    """The cases of a stored results csv, their exact p as computed then (``--reuse-exact``:
+    the exact laws of the hard cases take many minutes)."""
+    keys = ["table", "rows", "cols", "n", "statistic", "index", "alternative", "level",
+            "value", "exact_p"]
+    for row in pd.read_csv(path)[keys].to_dict("records"):
+        row["rows"], row["cols"] = json.loads(row["rows"]), json.loads(row["cols"])
+        yield row
+
+
+def accuracy(n_sim, seed=1, cases=None):
+    """``method="importance"`` on each case (default: ``exact_cases()``) against its exact p."""
+    rows = []
+    for case in exact_cases() if cases is None else cases:
+        a, b, statistic = case["rows"], case["cols"], case["statistic"]
+        value, exact = case["value"], case["exact_p"]
+        t0 = time.perf_counter()
+        est = tail_probability(a, b, value, statistic, case["alternative"], n_sim=n_sim,
+                               seed=seed)
+        secs = time.perf_counter() - t0
+        rel = math.exp(est.log_pvalue - math.log(exact)) - 1
+        se = est.relative_se * (rel + 1)  # over the exact p
+        rows.append({**case, "is_p": est.pvalue,
+                     "is_log10_p": est.log_pvalue / math.log(10),
+                     "is_relative_se": est.relative_se, "is_rel_error": rel,
+                     "is_error_in_se": rel / se if se > 0 else math.nan,
+                     "covered_t9": abs(rel) <= 2.262 * se,
+                     "covered_normal": abs(rel) <= 1.96 * se,
+                     "covered_lognormal": abs(rel) <= 2.262 * (rel + 1) * lognormal_rse(
+                         est.runs),
+                     "is_runs": " ".join(f"{v:.6g}" for v in est.runs),
+                     "is_seconds": secs})
+        print(f"{case['table']} n={case['n']:4d} {statistic} {case['alternative']:7s} "
+              f"p={exact:.2e} IS {rel:+.3f} (rse {est.relative_se:.3f}, "
+              f"{secs:.1f} s)", flush=True)
     return pd.DataFrame(rows)
 
 
@@ -472,6 +494,9 @@ def main():
                         help="only the hard cases (HARD_TABLES), written to "
                         "results/importance_hard_NAME.csv; results/importance_hard.md "
                         "summarises every such csv")
+    parser.add_argument("--reuse-exact", default=None, metavar="CSV",
+                        help="take the cases and their exact p from a stored results csv "
+                             "instead of computing the exact laws again")
     parser.add_argument("--saddlepoint-only", action="store_true",
                         help="recompute only the saddlepoint columns and sections, reading the "
                              "stored exact p and importance columns")
@@ -481,7 +506,9 @@ def main():
     out = os.path.join(HERE, "results")
     os.makedirs(out, exist_ok=True)
     if args.hard:
-        acc = accuracy(n_sim, tables=HARD_TABLES, levels=HARD_LEVELS, max_work=HARD_MAX_WORK)
+        cases = (stored_cases(args.reuse_exact) if args.reuse_exact else
+                 exact_cases(HARD_TABLES, HARD_LEVELS, HARD_MAX_WORK))
+        acc = accuracy(n_sim, cases=cases)
         acc.to_csv(os.path.join(out, f"importance_hard_{args.hard}.csv"), index=False)
         names = sorted(f for f in os.listdir(out) if f.startswith("importance_hard_"))
         frames = {f[len("importance_hard_"):-4]: pd.read_csv(os.path.join(out, f))
@@ -496,7 +523,7 @@ def main():
     if args.no_accuracy or args.saddlepoint_only:
         acc = pd.read_csv(csv)
     else:
-        acc = accuracy(n_sim)
+        acc = accuracy(n_sim, cases=stored_cases(args.reuse_exact) if args.reuse_exact else None)
     acc = saddlepoint_columns(acc)
     acc.to_csv(csv, index=False)
     home = home_cases(os.path.join(out, "saddlepoint_home.csv"))

@@ -180,7 +180,7 @@ from scipy import stats as _stats  # noqa: E402
 from scipy.special import gammaln  # noqa: E402
 
 from clusteragree.nulls._tails import cell_statistic as _f  # noqa: E402
-from clusteragree.nulls.importance import _heat_bath, _move  # noqa: E402
+from clusteragree.nulls.importance import _heat_bath, _move, _SubtableDraw  # noqa: E402
 
 TINY = ([3, 3, 2], [2, 3, 3])
 
@@ -224,15 +224,26 @@ def subtable_steps(table):
                     yield i, i2, j, j2, range(lo, hi + 1)
 
 
+def pair_law(margins):
+    """The law of an ordered pair (k, k2), k != k2, that the moves draw: proportional to
+    w_k w_k2, w the margins scaled to 1..16 and rounded."""
+    w = np.maximum(1, np.rint(16 * np.asarray(margins) / max(margins)))
+    P = np.outer(w, w)
+    np.fill_diagonal(P, 0)
+    return P / P.sum()
+
+
 def exact_kernel(tables, log_pi, kind):
-    """The transition matrix of one step of ``_move`` (Metropolis, d = +-geometric with its
-    sub-table's scale) or ``_heat_bath`` (d drawn from its conditional law)."""
+    """The transition matrix of one step of ``_move`` (Metropolis, d = 1 + a geometric number
+    of steps with its sub-table's scale, added to (i, j) and (i2, j2)) or ``_heat_bath`` (d drawn
+    from its conditional law), the ordered sub-table (i, i2, j, j2) drawn from ``pair_law`` of
+    the rows times that of the columns."""
     index = {t.tobytes(): k for k, t in enumerate(tables)}
-    K, Q = tables.shape[1:]
+    rows_law, cols_law = pair_law(tables[0].sum(1)), pair_law(tables[0].sum(0))
     P = np.zeros((len(tables), len(tables)))
     for k, table in enumerate(tables):
         for i, i2, j, j2, ds in subtable_steps(table):
-            pick = 1.0 / (K * (K - 1) * Q * (Q - 1))
+            pick = rows_law[i, i2] * cols_law[j, j2]
 
             def target(d):
                 new = table.copy()
@@ -249,12 +260,12 @@ def exact_kernel(tables, log_pi, kind):
                 continue
             small = min(table[i, j] + table[i, j2], table[i2, j] + table[i2, j2],
                         table[i, j] + table[i2, j], table[i, j2] + table[i2, j2])
-            q = 1.0 / math.sqrt(small / 8.0 + 1.0)
+            q = 1.0 / math.sqrt(small / 2.0 + 1.0)
             for d in ds:
-                if d == 0:
+                if d <= 0:
                     continue
                 e = target(d)
-                prop = 0.5 * q * (1 - q) ** (abs(d) - 1)
+                prop = q * (1 - q) ** (d - 1)
                 acc = min(1.0, math.exp(log_pi[e] - log_pi[k]))
                 P[k, e] += pick * prop * acc
                 P[k, k] += pick * prop * (1 - acc)
@@ -320,13 +331,13 @@ from clusteragree.nulls import random_tables  # noqa: E402
 
 
 def _plain_subtables(T, rng, ar):
-    """A random 2 x 2 sub-table per table (rows i, i2; columns j, j2) and its four cells, as
-    the kernels drew them before they were made faster."""
+    """A random 2 x 2 sub-table per table (rows i, i2; columns j, j2), drawn by the package's
+    ``_SubtableDraw`` (its law is checked in ``test_subtables_are_drawn_in_proportion_to_
+    their_margins``), and its four cells read by (table, row, column)."""
     B, K, Q = T.shape
-    i = rng.integers(K, size=B)
-    i2 = (i + rng.integers(1, K, size=B)) % K
-    j = rng.integers(Q, size=B)
-    j2 = (j + rng.integers(1, Q, size=B)) % Q
+    idx = _SubtableDraw(T[0].sum(1), T[0].sum(0), B)(rng, np.empty((4, B), dtype=np.intp))
+    (i, j), (i2, j2) = np.divmod(idx[0] % (K * Q), Q), np.divmod(idx[1] % (K * Q), Q)
+    assert (idx[2] % (K * Q) == i * Q + j2).all() and (idx[3] % (K * Q) == i2 * Q + j).all()
     return i, i2, j, j2, (T[ar, i, j], T[ar, i2, j2], T[ar, i, j2], T[ar, i2, j])
 
 
@@ -339,8 +350,9 @@ def _plain_move(T, tau, cell_terms, rng, sweeps, cap):
     for _ in range(sweeps):
         i, i2, j, j2, (x11, x22, x12, x21) = _plain_subtables(T, rng, ar)
         small = np.minimum(np.minimum(x11 + x12, x21 + x22), np.minimum(x11 + x21, x12 + x22))
-        scale = np.sqrt(small / 8.0 + 1.0)
-        d = rng.geometric(1.0 / scale) * rng.choice((-1, 1), size=B)
+        q = 1.0 / np.sqrt(small / 2.0 + 1.0)
+        with np.errstate(divide="ignore"):  # q = 1 where small = 0: d = 1
+            d = 1 + np.floor(rng.standard_exponential(B) * (-1.0 / np.log1p(-q))).astype(int)
         new = (x11 + d, x22 + d, x12 - d, x21 - d)
         ok = (new[0] >= 0) & (new[1] >= 0) & (new[2] >= 0) & (new[3] >= 0)
         safe = [np.where(ok, c, 0) for c in new]
@@ -411,3 +423,32 @@ def test_the_fast_moves_take_the_plain_moves_steps(rows, cols, statistic, kind):
         fast(B, tau, terms, rng_b, 20, cap)
         assert (A != T0).any() and np.array_equal(A, B)
         assert rng_a.random() == rng_b.random()  # the same draws, in the same order
+
+
+@pytest.mark.parametrize("rows, cols", [
+    ([3, 3, 2], [2, 3, 3, 1]),  # short lists: one draw over (row pair, column pair)
+    ([900, 40, 300, 25, 25, 700, 10], [500, 480, 20, 1000]),
+    (list(range(10, 130, 10)), list(range(200, 20, -15)))])  # long lists: two draws
+def test_subtables_are_drawn_in_proportion_to_their_margins(rows, cols):
+    """The moves' sub-tables follow pair_law(rows) x pair_law(cols) in 400,000 draws
+    (chi-square), on either path of the draw; that law is symmetric in (j, j2), which keeps
+    the moves' proposal symmetric (the invariance test above checks one step exactly)."""
+    K, Q = len(rows), len(cols)
+    law = np.einsum("ab,cd->abcd", pair_law(rows), pair_law(cols))
+    assert np.array_equal(law, law.transpose(0, 1, 3, 2))
+    B = 400_000
+    draw = _SubtableDraw(np.array(rows), np.array(cols), B)
+    idx = draw(np.random.default_rng(5), np.empty((4, B), dtype=np.intp))
+    cells = idx % (K * Q)
+    assert (idx // (K * Q) == np.arange(B)).all()  # each table's own cells
+    (i, j), (i2, j2) = np.divmod(cells[0], Q), np.divmod(cells[1], Q)
+    assert (cells[2] == i * Q + j2).all() and (cells[3] == i2 * Q + j).all()
+    assert (i != i2).all() and (j != j2).all()
+    observed = np.bincount(np.ravel_multi_index((i, i2, j, j2), law.shape), minlength=law.size)
+    expected = law.ravel() * B
+    assert observed[expected == 0].sum() == 0
+    big = expected >= 5
+    o = np.append(observed[big], observed[~big].sum())
+    e = np.append(expected[big], expected[~big].sum())
+    o, e = o[e > 0], e[e > 0]
+    assert _stats.chi2.sf(((o - e) ** 2 / e).sum(), len(e) - 1) > 1e-6
