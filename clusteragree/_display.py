@@ -130,6 +130,44 @@ def format_pvalue(p, digits: int = PVALUE_DIGITS, na_rep: str = "NA") -> str:
     return "0" if p == 0 else f"{p:.{digits}g}"
 
 
+def format_log_pvalue(log10_p: float, how: str = "", digits: int = PVALUE_DIGITS,
+                      sep: str = "; ") -> str:
+    """A p-value known by its logarithm (a tail far beyond the Monte Carlo floor) as text,
+    never 0: "≈ 3.24e-41", below the smallest doubles "< 1e-300 (log10 p = -1234.5)", and
+    "= 0 (no table is as extreme)" for a p that is 0; ``how`` (what gave it) follows in the
+    parentheses.
+
+    Parameters
+    ----------
+    log10_p : float
+        log10 of the p-value.
+    how : str, default ""
+        What gave it ("saddlepoint approximation"), or "".
+    digits : int, default 3
+        Significant digits.
+    sep : str, default "; "
+        Between the log10 and ``how`` inside the parentheses.
+
+    Returns
+    -------
+    str
+        The text.
+
+    Examples
+    --------
+    >>> format_log_pvalue(-40.49, "importance sampling")
+    '≈ 3.24e-41 (importance sampling)'
+    >>> format_log_pvalue(-1234.5, "IS", sep=", "), format_log_pvalue(-1234.5)
+    ('< 1e-300 (log10 p = -1234.5, IS)', '< 1e-300 (log10 p = -1234.5)')
+    """
+    log10_p = float(log10_p)
+    if log10_p == -math.inf:
+        return f"= 0 (no table is as extreme{sep + how if how else ''})"
+    if log10_p < -300:
+        return f"< 1e-300 (log10 p = {log10_p:.1f}{sep + how if how else ''})"
+    return f"≈ {format_pvalue(10.0 ** log10_p, digits)}{f' ({how})' if how else ''}"
+
+
 def figure_html(fig, width_px: int = 520) -> str:
     """A matplotlib figure as an embedded PNG ``<img>``; the figure is closed (shown once)."""
     import matplotlib.pyplot as plt

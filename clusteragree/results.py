@@ -20,7 +20,8 @@ from dataclasses import dataclass, field
 
 import pandas as pd
 
-from ._display import Row, figure_html, format_pvalue, rows_html, rows_text, significant, table
+from ._display import (Row, figure_html, format_log_pvalue, format_pvalue, rows_html, rows_text,
+                       significant, table)
 from .indices import STATISTIC_NAMES, Index, get_index
 from .interval_spec import IntervalSpec
 from .intervals import INDEPENDENCE_MODELS, ConfidenceInterval, interval_of
@@ -141,11 +142,7 @@ def beyond_floor_text(log10_p: float, relative_se: float, method: str = "importa
     how = BEYOND_FLOOR_METHODS.get(method, method)
     if not math.isnan(relative_se):
         how += f", relative s.e. {format_pvalue(100 * relative_se, 2)}%"
-    if log10_p == -math.inf:
-        return f"= 0 (no table is as extreme; {how})"
-    if log10_p < -300:
-        return f"< 1e-300 (log10 p = {log10_p:.1f}; {how})"
-    return f"≈ {format_pvalue(10.0 ** log10_p)} ({how})"
+    return format_log_pvalue(log10_p, how)
 
 
 #: The columns of p-values, printed to 3 significant digits (``pvalue_texts``).

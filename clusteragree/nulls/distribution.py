@@ -29,7 +29,7 @@ import numpy as np
 import pandas as pd
 from scipy import special, stats
 
-from .._display import format_pvalue, law_html, law_rows, plot_null, rows_lines
+from .._display import format_log_pvalue, law_html, law_rows, plot_null, rows_lines
 from .._validate import check_choice, check_real
 from ..indices import Index, get_index
 from ._laws import TIE_RTOL, ExactLaw, Moments, SampledLaw, TailLaw, check_levels, tolerance
@@ -426,11 +426,7 @@ class NullDistribution:
         """
         log_p = self.log_pvalue(observed, alternative)
         how = self._law.words(_check_observed(observed), alternative)
-        if log_p == -math.inf:
-            return f"= 0 (no table is as extreme; {how})"
-        if log_p < math.log(1e-300):
-            return f"< 1e-300 (log10 p = {log_p / math.log(10):.1f}; {how})"
-        return f"≈ {format_pvalue(math.exp(log_p))} ({how})"
+        return format_log_pvalue(log_p / math.log(10), how)
 
     def _pvalue(self, t: float, alternative: str, plus_one: bool) -> float:
         """``pvalue`` of a checked t and alternative, from a law."""

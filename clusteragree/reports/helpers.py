@@ -21,7 +21,8 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from .._display import DIGITS, FIGURE_DPI, PNG_METADATA, format_pvalue, significant, table
+from .._display import (DIGITS, FIGURE_DPI, PNG_METADATA, format_log_pvalue, format_pvalue,
+                        significant, table)
 from ..results import BEYOND_FLOOR_METHODS
 from .results import (interval_text, table_of_intervals, table_of_laws, method_text,
                       pvalue_text, table_of_tests)
@@ -748,7 +749,7 @@ def _beyond_floor(results: pd.DataFrame) -> str:
                                results.loc[log10.index, "beyond_floor_method"].dropna()}))
 
     def p(v):
-        return f"1e{v:.0f}" if v < -300 else format_pvalue(10.0 ** v, 2)
+        return format_log_pvalue(v, digits=2).removeprefix("≈ ")
 
     low, high = log10.min(), log10.max()
     span = (f"at {p(low)} ({log10.idxmin()})" if low == high else

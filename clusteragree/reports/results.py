@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import pandas as pd
 
-from .._display import format_pvalue, significant
+from .._display import format_log_pvalue, format_pvalue, significant
 from ..results import zscore_texts
 
 __all__ = ["pvalue_text", "method_text", "beyond_floor_texts", "interval_text", "table_of_tests", "table_of_intervals",
@@ -106,10 +106,9 @@ def beyond_floor_texts(results: pd.DataFrame) -> pd.Series:
             return ""
         how = BEYOND_SHORT.get(method, str(method))
         rse = float(se) / float(p) if not pd.isna(se) and p and p > 0 else None
-        if log10_p < -300:
-            return f"< 1e-300 (log10 p = {float(log10_p):.1f}, {how})"
-        extra = f", s.e. {100 * rse:.2g}%" if rse is not None else ""
-        return f"≈ {format_pvalue(10.0 ** float(log10_p), 2)} ({how}{extra})"
+        if log10_p >= -300 and rse is not None:
+            how += f", s.e. {100 * rse:.2g}%"
+        return format_log_pvalue(log10_p, how, digits=2, sep=", ")
 
     cols = ["log10_pvalue_beyond_floor", "pvalue_beyond_floor", "pvalue_beyond_floor_se",
             "beyond_floor_method"]
