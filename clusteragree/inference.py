@@ -361,7 +361,9 @@ def compare(x, y=None, indices="paired", method="auto", *, model=None, n_sim=Non
         adjusted_mean, adjusted_median, zscore, kind, model, method, n_sim, test_group).
         What a method cannot give (a median from closed-form moments) is NA; indices with no
         fixed optimum (mutual_info) are not adjusted (NA). ``attrs["n_tests"]`` counts the
-        distinct tests (a group of ``test_group`` counts once).
+        distinct tests (a group of ``test_group`` counts once); ``attrs["notes"]`` says how
+        things were computed, and ``attrs["beyond_floor_notes"]`` those of its notes on the
+        p-values beyond the Monte Carlo floor (their accuracy, or why there is none).
 
     See Also
     --------
@@ -398,12 +400,13 @@ def compare(x, y=None, indices="paired", method="auto", *, model=None, n_sim=Non
     notes = [t.note for t in tests if t.note]
     if ispec is not None:
         notes += _add_intervals(tests, clusterings, ispec, ispec.generator(spec.seed))
-    notes += add_beyond_floor(tests, clusterings, spec)  # after the intervals' draws
+    floor_notes = add_beyond_floor(tests, clusterings, spec)  # after the intervals' draws
     methods = {t.beyond_floor_method for t in tests}
     for method, accuracy in (("saddlepoint", SADDLEPOINT_ACCURACY), ("importance", ACCURACY)):
         if method in methods:
-            notes.append(f"pvalue_beyond_floor: where the Monte Carlo p-value is at its floor, "
-                         f"the p-value by {accuracy}")
+            floor_notes.append(f"pvalue_beyond_floor: where the Monte Carlo p-value is at its "
+                               f"floor, the p-value by {accuracy}")
+    notes += floor_notes
     frame = results_frame(tests)
     if not_defined:  # group members not defined for this table: rows of NA, reasons in attrs
         frame = frame.reindex(pd.Index([r.name for r in recs], name="index"))
@@ -413,7 +416,8 @@ def compare(x, y=None, indices="paired", method="auto", *, model=None, n_sim=Non
         frame.loc[list(not_defined), "kind"] = [r.kind for r in recs if r.name in not_defined]
     frame.attrs.update(data=clusterings.describe(), seed=spec.seed, table=clusterings.table,
                        null=sorted({t.null.describe() for t in tests}),
-                       not_defined=not_defined, notes=notes, n_tests=_n_tests(tests),
+                       not_defined=not_defined, notes=notes, beyond_floor_notes=floor_notes,
+                       n_tests=_n_tests(tests),
                        interval=_interval_heading(tests, ispec))
     return frame
 

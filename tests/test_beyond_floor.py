@@ -54,6 +54,11 @@ def test_group_shares_one_estimate_and_compare_has_columns():
     assert any(n.startswith("purity: no p-value beyond the Monte Carlo floor")
                and "not a monotone function" in n for n in df.attrs["notes"])
     assert any(n.startswith("pvalue_beyond_floor:") for n in df.attrs["notes"])
+    # the notes on the p-values beyond the floor, apart, in the order of all the notes (a
+    # report shows them without picking them out of attrs["notes"] by their wording)
+    floor_notes = df.attrs["beyond_floor_notes"]
+    assert [n for n in df.attrs["notes"] if n in floor_notes] == floor_notes
+    assert {n.split(":")[0] for n in floor_notes} == {"purity", "pvalue_beyond_floor"}
     row = ca.agreement_test(SMALL, index="jaccard", method=auto_mc(seed=2),
                             n_sim=999).to_frame()
     assert row["pvalue_beyond_floor"].notna().all()
