@@ -262,6 +262,7 @@ def _move(T, tau, cell_terms, rng, sweeps, cap):
     idx = np.empty((4, B), dtype=np.intp)
     new = np.empty((4, B), dtype=np.int64)
     square = _squares(fk)
+    terms = None if square else np.stack([lfact, fk], axis=1)
     S = fk[T].sum(axis=(1, 2))
     G = _tilt(S, cap)
     for _ in range(sweeps):
@@ -276,18 +277,21 @@ def _move(T, tau, cell_terms, rng, sweeps, cap):
         d += 1
         np.add(old[:2], d, out=new[:2])
         np.subtract(old[2:], d, out=new[2:])
-        ok = new.min(axis=0) >= 0
+        ok = np.minimum(new[2], new[3]) >= 0  # n_ij + d, n_i'j' + d >= 0
         # (cells out of range, of a move that is refused, are clipped to look-ups never used)
         if square:  # the change of s, exactly: 2 d (x11 + x22 - x12 - x21) + 4 d^2
             change = (d * (4 * d + 2 * (x11 + x22 - x12 - x21))).astype(float)
-        else:
-            df = fk.take(new, mode="clip") - fk.take(old)
-            change = df[0] + df[1] + df[2] + df[3]
-        dl = lfact.take(new, mode="clip")
-        dl -= lfact.take(old)
+            dl = lfact.take(new, mode="clip")
+            dl -= lfact.take(old)
+            dl = dl[0] + dl[1] + dl[2] + dl[3]
+        else:  # log k! and f(k) side by side: one look-up of each cell for both
+            both = terms.take(new, axis=0, mode="clip")
+            both -= terms.take(old, axis=0)
+            both = both[0] + both[1] + both[2] + both[3]
+            dl, change = both[:, 0], both[:, 1]
         S_new = S + change
         G_new = _tilt(S_new, cap)
-        log_ratio = tau * (G_new - G) - (dl[0] + dl[1] + dl[2] + dl[3])
+        log_ratio = tau * (G_new - G) - dl
         accept = ok & (np.log(rng.random(B)) < log_ratio)
         S = np.where(accept, S_new, S)
         G = np.where(accept, G_new, G)
