@@ -35,12 +35,16 @@ importance sampling):
    exp(-tau G) 1{S >= s} over the tables.
 
 The moves: a random 2 x 2 sub-table (rows i, i', columns j, j') keeps its margins when d is
-added to n_ij and n_i'j' and taken from n_ij' and n_i'j. d is proposed symmetrically (a random
-sign times one plus a geometric number of steps, its scale sqrt(m / 8 + 1) set by the smallest
-margin m of the sub-table, which the move keeps) and accepted by Metropolis' rule (the four
-cells' -sum log n! and the change of tau G); a round makes 4 K Q such moves per table, and on
-small tables (n K Q <= 40,000) K Q / 4 heat-bath steps, each drawing a sub-table's d from its
-exact conditional law over all its feasible values (which can swap two rows' large counts).
+added to n_ij and n_i'j' and taken from n_ij' and n_i'j. The ordered sub-table is drawn with
+probability proportional to w_i w_i' v_j v_j' (w and v the row and column margins, scaled to
+1..16), which puts the moves where the large cells are, and d >= 1 is one plus a geometric
+number of steps, its scale sqrt(m / 2 + 1) set by the smallest margin m of the sub-table
+(which the move keeps); the sub-table with its columns swapped is as likely and moves the
+same cells by -d, so the proposal is symmetric, and it is accepted by Metropolis' rule (the
+four cells' -sum log n! and the change of tau G). A round makes 2 K Q such moves per table,
+and on small tables (n K Q <= 40,000) K Q / 8 heat-bath steps, each drawing a sub-table's d
+from its exact conditional law over all its feasible values (which can swap two rows' large
+counts).
 Both kernels are checked exactly: their transition matrices, computed from the proposal law
 on every 3 x 3 table of 8 objects, leave pi_tau invariant, and the code's steps follow them
 (``tests/nulls/test_importance.py``).
@@ -48,12 +52,12 @@ on every 3 x 3 table of 8 objects, leave pi_tau invariant, and the code's steps 
 The tilts and the rounds of moves at each (each step keeping an effective sample size of
 B / 2, up to the tilt before the one that would put half the weight in the tail; rounds
 until S's correlation with its value before the level's moves is below 0.1, or stops
-falling: 3 rounds lowering it by less than a tenth, where what is left is between modes
+falling: 6 rounds lowering it by less than a tenth, where what is left is between modes
 that these moves do not cross) are chosen by a pilot run and then fixed, so each of the
 ``N_RUNS`` runs that follow is unbiased (the normalising constants of sequential Monte Carlo
 with resampling are; Del Moral 2004, "Feynman-Kac formulae", Theorem 7.4.2); tilts chosen
 from the same tables biased the estimate by about -3% at p = 1e-3 and -10% at 1e-30. A
-pilot whose correlation still falls after 30 rounds refuses (``NotMixed``). The estimate is
+pilot whose correlation still falls after 60 rounds refuses (``NotMixed``). The estimate is
 the runs' mean, its standard error their spread over sqrt(runs), carried in logarithms so
 that tails below the smallest double stay finite.
 
@@ -148,7 +152,7 @@ class TooSlow(RuntimeError):
 
 class NotMixed(TooSlow):
     """The moves did not mix: at some tilt of the pilot run, S kept a correlation of at least
-    0.1 with its value before the level's moves after the most rounds allowed (30), so the
+    0.1 with its value before the level's moves after the most rounds allowed (60), so the
     runs' spread would understate their error. Raised by the pilot, before the runs; a
     ``TooSlow`` (more moves than allowed would be needed), so a caller that skips a slow
     estimate skips this one too."""
@@ -524,7 +528,7 @@ def tail_probability(rows, cols, value: float, statistic: str = "s",
     TooSlow
         The estimate is predicted to take longer than ``max_seconds``.
     NotMixed
-        (a ``TooSlow``) The pilot's moves did not mix at some tilt within 30 rounds, so the
+        (a ``TooSlow``) The pilot's moves did not mix at some tilt within 60 rounds, so the
         runs' spread would understate their error.
 
     See Also
