@@ -58,8 +58,9 @@ that these moves do not cross) are chosen by a pilot run and then fixed, so each
 with resampling are; Del Moral 2004, "Feynman-Kac formulae", Theorem 7.4.2); tilts chosen
 from the same tables biased the estimate by about -3% at p = 1e-3 and -10% at 1e-30. A
 pilot whose correlation still falls after 60 rounds refuses (``NotMixed``). The estimate is
-the runs' mean, its standard error their spread over sqrt(runs), carried in logarithms so
-that tails below the smallest double stay finite.
+the runs' mean, its standard error their spread over sqrt(runs) (or, where they are skewed,
+that implied by the spread of their logarithms, if larger: ``_relative_se``), carried in
+logarithms so that tails below the smallest double stay finite.
 
 Why the rounds: an unbiased run can still be useless. With one round per level, on a 4 x 4
 table of 100 objects at p = 3.9e-37 (near-equal margins: the tail is 24 alignments of rows
@@ -72,21 +73,18 @@ with its value before; with rounds until the correlation is below 0.1 (and the c
 0.13, and 19 of the 20 intervals of 10 runs covered the exact p.
 
 Accuracy (``benchmarks/bench_saddlepoint.py``, 158 cases against the exact law: 2 x 2 to
-4 x 5, n 50 to 800, p 1e-3 to 1e-100, s and t, both tails): median error 2.5% of p (0.85
-standard errors), worst +10.7% (a 4 x 2 table of 400 objects, s, p = 1e-60), within 10% in
-99% of the cases; the 95% interval (mean +- t_9 standard errors) covered the exact p in 93%
-(before the rounds of moves and the capped tilt: median 3.6%, worst -29%, 92%). On 35 hard
-cases (``--hard``: near-equal margins, 4 x 4 and 3 x 3 tables of 60 to 200 objects, p 1e-20
-to 1e-60) it covered 89% (before: 80%, worst -55% and +58%, up to 9.7 standard errors); the
-worst was -15.9% (3.8 standard errors; a 4 x 4 table of 120 objects, p = 3.2e-61), and the
-four it missed were all low: the runs are still skewed a little there. The rounds cost time
-where the law turns abruptly: median 1.3 s per estimate on the 158 cases (was 1.1 s), 3.7 s
-on the hard ones (was 2.3 s). On 10 x 10 tables of 10**4 objects it agrees with 17,000
-Patefield tables at p = 0.01 and 0.001 and reaches p = 1e-30 with a 4% standard error in
-about 15 s on a loaded machine (28 s before the moves gathered and scattered their cells by
-flat index in small integers, with the same draws and bit-identical estimates; p = 1e-15: 10
-s, was 18 s). Where the exact law fits, it is exact: ``method="exact"``, or ``"auto"``,
-which takes it.
+4 x 5, n 50 to 800, p 1e-3 to 1e-100, s and t, both tails): median error 2.4% of p (0.70
+standard errors), worst +17.8% (a 3 x 3 table of 150 objects, s, p = 1e-10, where the stated
+standard error was 10.2%), within 10% in 97% of the cases; the 95% interval (mean +- t_9
+standard errors) covered the exact p in 97% (93% with uniform sub-tables and rounds of 4 K Q
+moves; 92% before the rounds and the capped tilt). On 35 hard cases (``--hard``: near-equal
+margins, 4 x 4 and 3 x 3 tables of 60 to 200 objects, p 1e-20 to 1e-60) it covered 94%
+(89% with uniform sub-tables; 80% before the rounds, worst -55% and +58%, up to 9.7 standard
+errors), median error 3.2%, at most 2.7 standard errors off. Median time per estimate 0.5 s
+on the 158 cases and 1.3 s on the hard ones (1.3 s and 3.7 s with uniform sub-tables and
+rounds of 4 K Q moves of scale sqrt(m / 8)).
+On 10 x 10 tables of 10**4 objects it agrees with 17,000 Patefield tables at p = 0.01 and
+0.001 and with the saddlepoint approximation to p = 1e-30 (``benchmarks/results/saddlepoint.md``).
 
 Why not a saddlepoint approximation: the double saddlepoint approximation
 of Skovgaard (1987) on independent Poisson cells conditioned on the margins was derived and
@@ -495,7 +493,8 @@ def tail_probability(rows, cols, value: float, statistic: str = "s",
     S = sum n_ij^2 ("s") or sum n_ij log n_ij ("t") of a table drawn with the given margins
     (the permutation model). The estimate is the mean of ``N_RUNS`` independent sequential
     Monte Carlo runs, each unbiased, over tables tilted by exp(tau S) toward the tail (see
-    the module docstring); its standard error is their spread over sqrt(runs).
+    the module docstring); its standard error is their spread over sqrt(runs), or, where the
+    runs are skewed, that of the mean of log-normal runs with their log-variance, if larger.
 
     Parameters
     ----------
@@ -597,8 +596,23 @@ def tail_probability(rows, cols, value: float, statistic: str = "s",
     top = runs.max()
     scaled = np.exp(runs - top)
     log_p = float(top + math.log(scaled.mean()))
-    rse = float(scaled.std(ddof=1) / math.sqrt(N_RUNS) / scaled.mean())
-    return TailEstimate(min(log_p, 0.0), rse, tuple(runs.tolist()))
+    return TailEstimate(min(log_p, 0.0), _relative_se(runs), tuple(runs.tolist()))
+
+
+def _relative_se(runs):
+    """The standard error of the runs' mean over the mean: from their spread, or, where the
+    runs are skewed, from the spread of their logarithms (the mean of R log-normal runs with
+    log-variance v has a relative standard error sqrt((e^v - 1) / R)), whichever is larger.
+
+    Skewed runs rarely show their large values: on a 10 x 10 table of 10**4 objects at
+    p = 1e-120, 10 runs spread over a factor of 60 (log-sd 1.6) stated 45% from their spread,
+    and 110% from their logarithms."""
+    if not np.isfinite(runs).all():  # a run found no table in the tail: no error model holds
+        return math.inf
+    scaled = np.exp(runs - runs.max())
+    spread = float(scaled.std(ddof=1) / math.sqrt(len(runs)) / scaled.mean())
+    lognormal = math.sqrt(math.expm1(float(runs.var(ddof=1))) / len(runs))
+    return max(spread, lognormal)
 
 
 # -- the method record -------------------------------------------------------------------------

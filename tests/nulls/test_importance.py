@@ -452,3 +452,22 @@ def test_subtables_are_drawn_in_proportion_to_their_margins(rows, cols):
     e = np.append(expected[big], expected[~big].sum())
     o, e = o[e > 0], e[e > 0]
     assert _stats.chi2.sf(((o - e) ** 2 / e).sum(), len(e) - 1) > 1e-6
+
+
+def test_skewed_runs_state_the_error_their_logarithms_imply():
+    """The runs' mean is unbiased, but skewed runs rarely show their large values: their
+    standard error is at least that of the mean of log-normal runs with their log-variance
+    (sqrt((e^v - 1) / R)); near-normal runs keep about their own spread; a run that found no table
+    in the tail leaves no error model (inf)."""
+    from clusteragree.nulls.importance import _relative_se
+
+    near = np.log(1 + 0.05 * np.array([-1.5, -1, -0.5, -0.2, 0, 0.1, 0.3, 0.6, 1, 1.2]))
+    spread = np.exp(near).std(ddof=1) / math.sqrt(10) / np.exp(near).mean()
+    assert _relative_se(near) == pytest.approx(spread, rel=0.02)  # both models agree here
+    skewed = np.log(10.0) * np.array([-119.6, -120.98, -121.33, -119.78, -121.03, -121.39,
+                                      -121.29, -120.73, -119.72, -121.19])  # p = 1e-120 runs
+    lognormal = math.sqrt(math.expm1(skewed.var(ddof=1)) / 10)
+    assert _relative_se(skewed) == pytest.approx(lognormal, rel=1e-12) and lognormal > 1.0
+    x = np.exp(skewed - skewed.max())
+    assert x.std(ddof=1) / math.sqrt(10) / x.mean() < 0.5  # what the spread alone said
+    assert _relative_se(np.array([-3.0, -3.1, -np.inf, -2.9])) == math.inf
