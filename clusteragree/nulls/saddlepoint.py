@@ -244,11 +244,7 @@ class LaplaceCGF:
             dx = self.A @ dz
             decrement = float(-grad @ dz)
             if decrement < 1e-16 * max(1.0, abs(value)):  # one more step: machine precision
-                x = x + dx
-                if (x <= 0).any():
-                    raise OutsideDomain(f"a tilted cell reaches 0 at tau = {tau:.4g}")
-                D = zeta(2, x + 1.0) - tau * _f_derivatives(x, self.statistic)[2]
-                return x, D, self._factor(D, tau)
+                return self._last_step(x + dx, tau)
             t = 1.0
             neg = dx < 0
             if neg.any():
@@ -260,11 +256,18 @@ class LaplaceCGF:
                     break
                 t *= 0.5
             if t < 1e-3:
-                if decrement < 1e-9:  # rounding: the mode is found to within 1e-9 nats
-                    return x, D, R
+                if decrement < 1e-9:  # a decrease below the rounding of sum h: Newton's
+                    return self._last_step(x + dx, tau)  # quadratic convergence, one step
                 raise OutsideDomain(f"no tilted mode was found at tau = {tau:.4g}")
             x, value = new, nv
         raise OutsideDomain(f"the tilted mode did not converge at tau = {tau:.4g}")
+
+    def _last_step(self, x, tau):
+        """The mode ``x`` after the last Newton step, with D and the Cholesky factor there."""
+        if (x <= 0).any():
+            raise OutsideDomain(f"a tilted cell reaches 0 at tau = {tau:.4g}")
+        D = zeta(2, x + 1.0) - tau * _f_derivatives(x, self.statistic)[2]
+        return x, D, self._factor(D, tau)
 
     def at(self, tau):
         """The ``TiltedMode`` at tilt ``tau`` (kept: each tilt is solved once)."""
