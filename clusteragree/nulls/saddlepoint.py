@@ -71,7 +71,7 @@ import math
 from dataclasses import dataclass
 
 import numpy as np
-from scipy.linalg.lapack import dpotrf, dpotrs
+from scipy.linalg.lapack import dpotrf, dpotrs, dtrtrs
 from scipy.special import gammaln, log_ndtr, psi, zeta
 
 from .._docs import fill, fill_doc
@@ -281,11 +281,12 @@ class LaplaceCGF:
         f, f1, f2, f3, f4 = _f_derivatives(m, self.statistic)
         h3 = -2.0 * zeta(3, m + 1.0) - tau * f3  # polygamma(2, m + 1) - tau f'''
         h4 = 6.0 * zeta(4, m + 1.0) - tau * f4  # polygamma(3, m + 1) - tau f''''
-        C = self.A @ dpotrs(R, self.A.T, lower=0)[0]  # the conditional covariance of the cells
+        B = dtrtrs(R, self.A.T, lower=0, trans=1)[0]  # R^-T A^T
+        C = B.T @ B  # A (R^T R)^-1 A^T: the conditional covariance of the cells
         cd = np.diag(C)
         eps = (-float((h4 * cd * cd).sum()) / 8
                + float((h3 * cd) @ C @ (h3 * cd)) / 8
-               + float(h3 @ (C ** 3) @ h3) / 12)
+               + float(h3 @ (C * C * C) @ h3) / 12)
         logdet = 2.0 * float(np.log(np.diag(R)).sum())
         g = -0.5 * logdet + eps
         h = float((gammaln(m + 1.0) - tau * f).sum())
