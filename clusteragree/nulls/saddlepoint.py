@@ -71,8 +71,8 @@ import math
 from dataclasses import dataclass
 
 import numpy as np
-from scipy.linalg import cho_factor, cho_solve
-from scipy.special import gammaln, log_ndtr, polygamma, psi
+from scipy.linalg.lapack import dpotrf, dpotrs, dtrtrs
+from scipy.special import gammaln, log_ndtr, psi, zeta
 
 from .._docs import fill, fill_doc
 from ._methods import NullMethod, register_method
@@ -107,6 +107,11 @@ class OutsideDomain(ValueError):
     """The saddlepoint approximation is refused here: the tilted law is not close enough to a
     Gaussian around one mode (see the module docstring: small or few tilted cells, a spread
     or skewness beyond the measured bounds, no positive definite mode)."""
+
+
+def _f(x, statistic):
+    """The cell statistic f (x^2 or x log x) at x."""
+    return x * x if statistic == "s" else x * np.log(x)
 
 
 def _f_derivatives(x, statistic):
@@ -179,6 +184,15 @@ class LaplaceCGF:
                 A[K - 1, j, i, j] = -1.0
                 A[K - 1, Q - 1, i, j] = 1.0
         self.A = A.reshape(K * Q, self.d)
+        # the Hessian's structure (flat indices): pairs of free cells in the same row, with
+        # that row; in the same column, with that column; the diagonal
+        row, col = (np.broadcast_to(v[:, None], (self.d, self.d)).ravel()
+                    for v in np.divmod(np.arange(self.d), Q - 1))
+        row2, col2 = (v.reshape(self.d, self.d).T.ravel() for v in (row, col))
+        self._same_row = np.flatnonzero(row == row2)
+        self._same_col = np.flatnonzero(col == col2)
+        self._row_of, self._col_of = row[self._same_row], col[self._same_col]
+        self._diagonal = np.arange(self.d) * (self.d + 1)
         self.x0 = (np.outer(self.a, self.b) / self.n).ravel()
         self._cache: dict = {}
         self._last = self.x0
@@ -187,50 +201,50 @@ class LaplaceCGF:
     # -- the tilted mode ------------------------------------------------------------------------
 
     def _h(self, x, tau):
-        f = _f_derivatives(x, self.statistic)[0]
-        return float((gammaln(x + 1.0) - tau * f).sum())
+        return float((gammaln(x + 1.0) - tau * _f(x, self.statistic)).sum())
 
     def _hessian(self, D):
         """A^T diag(D) A on the free cells, from its structure: D_ij on the diagonal, plus
         D_iQ (same row), D_Kj (same column) and D_KQ (all)."""
         K, Q = self.K, self.Q
         Dm = D.reshape(K, Q)
-        r, c = Dm[:K - 1, Q - 1], Dm[K - 1, :Q - 1]
-        H = np.full((K - 1, Q - 1, K - 1, Q - 1), Dm[K - 1, Q - 1])
-        H += r[:, None, None, None] * np.eye(K - 1)[:, None, :, None]
-        H += c[None, :, None, None] * np.eye(Q - 1)[None, :, None, :]
-        H = H.reshape(self.d, self.d)
-        H[np.diag_indices(self.d)] += Dm[:K - 1, :Q - 1].ravel()
-        return H
+        H = np.full(self.d * self.d, Dm[K - 1, Q - 1])
+        H[self._same_row] += Dm[:K - 1, Q - 1][self._row_of]
+        H[self._same_col] += Dm[K - 1, :Q - 1][self._col_of]
+        H[self._diagonal] += Dm[:K - 1, :Q - 1].ravel()
+        return H.reshape(self.d, self.d)
+
+    def _factor(self, D, tau):
+        """The upper Cholesky factor R of the Hessian A^T diag(D) A (R^T R; LAPACK's potrf,
+        as scipy.linalg.cho_factor calls it, without its checks); OutsideDomain when the
+        Hessian is not positive definite."""
+        if not np.isfinite(D).all():  # as cho_factor's check
+            raise ValueError("array must not contain infs or NaNs")
+        R, info = dpotrf(self._hessian(D), lower=0, clean=0)
+        if info > 0:
+            raise OutsideDomain(f"the tilted law has no interior mode at tau = {tau:.4g}")
+        if info < 0:
+            raise ValueError(f"LAPACK's potrf reported an illegal value in argument {-info}")
+        return R
 
     def _solve_mode(self, tau, start):
         """Newton's method on the free cells from a table ``start`` with the margins; the
-        mode and the Cholesky factor of the Hessian there. OutsideDomain when the Hessian is
-        not positive definite or a cell would reach 0."""
+        mode, D = h_tau''(mode) and the upper Cholesky factor of the Hessian there.
+        OutsideDomain when the Hessian is not positive definite or a cell would reach 0."""
         x = start.copy()
         value = self._h(x, tau)
         for _ in range(100):
             f1, f2 = _f_derivatives(x, self.statistic)[1:3]
             grad = self.A.T @ (psi(x + 1.0) - tau * f1)
-            D = polygamma(1, x + 1.0) - tau * f2
-            try:
-                chol = cho_factor(self._hessian(D))
-            except np.linalg.LinAlgError:
-                raise OutsideDomain(f"the tilted law has no interior mode at tau = {tau:.4g}"
-                                    ) from None
-            dz = -cho_solve(chol, grad)
+            D = zeta(2, x + 1.0) - tau * f2  # zeta(2, x + 1) = polygamma(1, x + 1)
+            R = self._factor(D, tau)
+            if not np.isfinite(grad).all():  # as cho_solve's check
+                raise ValueError("array must not contain infs or NaNs")
+            dz = -dpotrs(R, grad, lower=0)[0]
             dx = self.A @ dz
             decrement = float(-grad @ dz)
             if decrement < 1e-16 * max(1.0, abs(value)):  # one more step: machine precision
-                x = x + dx
-                if (x <= 0).any():
-                    raise OutsideDomain(f"a tilted cell reaches 0 at tau = {tau:.4g}")
-                D = polygamma(1, x + 1.0) - tau * _f_derivatives(x, self.statistic)[2]
-                try:
-                    return x, D, cho_factor(self._hessian(D))
-                except np.linalg.LinAlgError:
-                    raise OutsideDomain(f"the tilted law has no interior mode at tau = "
-                                        f"{tau:.4g}") from None
+                return self._last_step(x + dx, tau)
             t = 1.0
             neg = dx < 0
             if neg.any():
@@ -242,11 +256,18 @@ class LaplaceCGF:
                     break
                 t *= 0.5
             if t < 1e-3:
-                if decrement < 1e-9:  # rounding: the mode is found to within 1e-9 nats
-                    return x, D, chol
+                if decrement < 1e-9:  # a decrease below the rounding of sum h: Newton's
+                    return self._last_step(x + dx, tau)  # quadratic convergence, one step
                 raise OutsideDomain(f"no tilted mode was found at tau = {tau:.4g}")
             x, value = new, nv
         raise OutsideDomain(f"the tilted mode did not converge at tau = {tau:.4g}")
+
+    def _last_step(self, x, tau):
+        """The mode ``x`` after the last Newton step, with D and the Cholesky factor there."""
+        if (x <= 0).any():
+            raise OutsideDomain(f"a tilted cell reaches 0 at tau = {tau:.4g}")
+        D = zeta(2, x + 1.0) - tau * _f_derivatives(x, self.statistic)[2]
+        return x, D, self._factor(D, tau)
 
     def at(self, tau):
         """The ``TiltedMode`` at tilt ``tau`` (kept: each tilt is solved once)."""
@@ -255,17 +276,18 @@ class LaplaceCGF:
             return self._cache[tau]
         if self.statistic == "t" and tau >= 1.0:
             raise OutsideDomain("the statistic t has no tilted mode for tau >= 1")
-        m, D, chol = self._solve_mode(tau, self._last)
+        m, D, R = self._solve_mode(tau, self._last)
         self._last = m
         f, f1, f2, f3, f4 = _f_derivatives(m, self.statistic)
-        h3 = polygamma(2, m + 1.0) - tau * f3
-        h4 = polygamma(3, m + 1.0) - tau * f4
-        C = self.A @ cho_solve(chol, self.A.T)  # the conditional covariance of the cells
+        h3 = -2.0 * zeta(3, m + 1.0) - tau * f3  # polygamma(2, m + 1) - tau f'''
+        h4 = 6.0 * zeta(4, m + 1.0) - tau * f4  # polygamma(3, m + 1) - tau f''''
+        B = dtrtrs(R, self.A.T, lower=0, trans=1)[0]  # R^-T A^T
+        C = B.T @ B  # A (R^T R)^-1 A^T: the conditional covariance of the cells
         cd = np.diag(C)
         eps = (-float((h4 * cd * cd).sum()) / 8
                + float((h3 * cd) @ C @ (h3 * cd)) / 8
-               + float(h3 @ (C ** 3) @ h3) / 12)
-        logdet = 2.0 * float(np.log(np.diag(chol[0])).sum())
+               + float(h3 @ (C * C * C) @ h3) / 12)
+        logdet = 2.0 * float(np.log(np.diag(R)).sum())
         g = -0.5 * logdet + eps
         h = float((gammaln(m + 1.0) - tau * f).sum())
         out = TiltedMode(tau, m.reshape(self.K, self.Q), -h + g, g, eps, float(f.sum()),
