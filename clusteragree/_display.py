@@ -151,7 +151,7 @@ def format_log_pvalue(log10_p: float, how: str = "", digits: int = PVALUE_DIGITS
     Returns
     -------
     str
-        The text.
+        The p-value's text, for a printed test, a table or a sentence.
 
     Examples
     --------
