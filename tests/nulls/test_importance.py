@@ -457,8 +457,7 @@ def test_subtables_are_drawn_in_proportion_to_their_margins(rows, cols):
 def test_skewed_runs_state_the_error_their_logarithms_imply():
     """The runs' mean is unbiased, but skewed runs rarely show their large values: their
     standard error is at least that of the mean of log-normal runs with their log-variance
-    (sqrt((e^v - 1) / R)); near-normal runs keep about their own spread; a run that found no table
-    in the tail leaves no error model (inf)."""
+    (sqrt((e^v - 1) / R)); near-normal runs keep about their own spread."""
     from clusteragree.nulls.importance import _relative_se
 
     near = np.log(1 + 0.05 * np.array([-1.5, -1, -0.5, -0.2, 0, 0.1, 0.3, 0.6, 1, 1.2]))
@@ -470,4 +469,32 @@ def test_skewed_runs_state_the_error_their_logarithms_imply():
     assert _relative_se(skewed) == pytest.approx(lognormal, rel=1e-12) and lognormal > 1.0
     x = np.exp(skewed - skewed.max())
     assert x.std(ddof=1) / math.sqrt(10) / x.mean() < 0.5  # what the spread alone said
-    assert _relative_se(np.array([-3.0, -3.1, -np.inf, -2.9])) == math.inf
+
+
+def test_runs_that_disagree_are_refused(monkeypatch):
+    """Runs whose logarithms spread by more than MAX_LOG_SD give no p-value: the error of
+    their mean cannot be stated (a TooSlow: beyond_floor skips it with a note)."""
+    from clusteragree.nulls import importance
+
+    est = tail_probability([30, 20], [25, 25], 906, "s", seed=1)  # its runs agree
+    assert np.std(est.runs, ddof=1) < importance.MAX_LOG_SD
+    monkeypatch.setattr(importance, "MAX_LOG_SD", 0.5 * float(np.std(est.runs, ddof=1)))
+    with pytest.raises(importance.RunsDisagree, match=r"the 10 runs of importance sampling "
+                       r"disagree: their log10 estimates run from -5\.\d\d to -5\.\d\d .*"
+                       r"more tables per run bring them together \(n_sim=100,000\)"):
+        tail_probability([30, 20], [25, 25], 906, "s", seed=1)
+    assert issubclass(importance.RunsDisagree, importance.TooSlow)
+
+
+@pytest.mark.slow
+def test_far_tail_whose_runs_disagree_is_refused():
+    """The issue's far tail: ARI 0.009 on a 10 x 10 table of 10**4 objects (p = 1.8e-120 by
+    runs of 10,000 tables, +- 11%). Runs of 1,000 tables spread by a factor of 60 and their
+    mean was 63% low; stated 45% before the log-normal error, 121% after; refused now."""
+    from clusteragree.nulls import importance
+
+    tab = np.full((10, 10), 90)
+    tab[np.diag_indices(10)] = 190  # ARI 0.0091
+    m = tab.sum(1)
+    with pytest.raises(importance.RunsDisagree, match="disagree"):
+        tail_probability(m, m, float((tab ** 2).sum()), "s", seed=1)
