@@ -555,8 +555,9 @@ def main():
                       "`method=\"importance\"` with its default 10,000 tables (10 runs), three "
                       "seeds per case, beside 17,000 Patefield tables in the same run; the "
                       "load is in the heading. At ARI 0.009 (p about 1e-120) the tilted law "
-                      "turns abruptly (a first-order transition) and runs of 1,000 tables "
-                      "disagree: refused (`RunsDisagree`); runs of 10,000 tables agree.", "",
+                      "turns abruptly (a first-order transition) and the runs disagree: "
+                      "refused (`RunsDisagree`), with 1,000 tables per run and, for this seed, "
+                      "with 10,000.", "",
                       markdown(frame), ""]
         with open(md, "w") as fh:
             fh.write("\n".join(lines + cases_lines(acc)))

@@ -167,15 +167,17 @@ class NotMixed(TooSlow):
 
 class RunsDisagree(TooSlow):
     """The runs disagree too much for their mean's error to be stated: the standard deviation
-    of their logarithms is above ``MAX_LOG_SD``. More tables per run (a larger ``n_sim``) bring
-    them together; a ``TooSlow``, so a caller that skips a slow estimate skips this one too."""
+    of their logarithms is above ``MAX_LOG_SD``. More tables per run (a larger ``n_sim``)
+    narrow their spread; a ``TooSlow``, so a caller that skips a slow estimate skips this one
+    too."""
 
 
 #: The largest spread of the runs' logarithms (standard deviation, natural log) whose mean is
 #: given with an error. The benchmark's 193 cases spread up to 0.54, and their intervals
-#: covered the exact p in 97%; on a 10 x 10 table of 10**4 objects at p = 1.8e-120 the runs of
-#: 1,000 tables spread by 0.8 to 1.6, and their means were 56% to 85% low, once at 2.8 of the
-#: standard errors they stated (runs of 10,000 tables: spread 0.3, -119.75 +- 11%).
+#: covered the exact p in 97%; on a 10 x 10 table of 10**4 objects at p about 1e-120 the runs of
+#: 1,000 tables spread by 0.8 to 1.6 and their means were 0.15 to 0.44 of that of runs of
+#: 10,000 tables (-119.75 +- 11%), once at 2.8 of the standard errors they stated; runs of
+#: 10,000 tables still spread by more than 0.6 for one seed of three (a run at -119.05).
 MAX_LOG_SD = 0.6
 
 
@@ -626,7 +628,7 @@ def tail_probability(rows, cols, value: float, statistic: str = "s",
             f"the {N_RUNS} runs of importance sampling disagree: their log10 estimates run from "
             f"{logs[0]:.2f} to {logs[-1]:.2f} (the standard deviation of their logarithms is "
             f"{spread:.2g}, above {MAX_LOG_SD}), so their mean's error cannot be stated; more "
-            f"tables per run bring them together (n_sim={10 * n_sim:,})")
+            f"tables per run (n_sim above {n_sim:,}) narrow their spread")
     top = runs.max()
     scaled = np.exp(runs - top)
     log_p = float(top + math.log(scaled.mean()))
