@@ -30,7 +30,7 @@ import numpy as np
 
 from ._validate import child_generator
 from .indices import STATISTIC_NAMES, STATISTICS
-from .nulls.importance import DEFAULT_N_SIM, TooSlow, tail_probability
+from .nulls.importance import DEFAULT_N_SIM, RunsDisagree, TooSlow, tail_probability
 from .nulls.saddlepoint import OutsideDomain, saddlepoint_tail
 
 __all__ = ["add_beyond_floor", "wanted", "importance_wanted", "MAX_SECONDS", "ACCURACY",
@@ -203,8 +203,10 @@ def add_beyond_floor(tests, clusterings, spec) -> list[str]:
             est = tail_probability(table.row_sums, table.col_sums, value, stat, side,
                                    DEFAULT_N_SIM, int(rng.integers(2**63)),
                                    max_seconds=MAX_SECONDS, progress=spec.progress)
+        except RunsDisagree as exc:  # it ran, and refused its own answer
+            est, slow = None, f"refused: {exc}"
         except TooSlow as exc:
-            est, slow = None, str(exc)
+            est, slow = None, f"skipped: {exc}"
         if sp is not None:
             check = None if est is None else _check_text(sp.log_pvalue, est)
             _record(members, sp.log_pvalue, math.nan, "saddlepoint", check)
@@ -215,6 +217,6 @@ def add_beyond_floor(tests, clusterings, spec) -> list[str]:
         else:
             _refused(members, f"{names}: no p-value beyond the Monte Carlo floor (the "
                      f"saddlepoint approximation is refused: {why}; importance sampling "
-                     f"of the tail of {STATISTIC_NAMES[stat]} skipped: {slow})")
+                     f"of the tail of {STATISTIC_NAMES[stat]} {slow})")
     notes = list(dict.fromkeys(t.beyond_floor_note for t in floor if t.beyond_floor_note))
     return notes + checks

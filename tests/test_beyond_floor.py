@@ -127,6 +127,17 @@ def test_too_slow_is_skipped_with_note(monkeypatch):
     assert "skipped" in res.beyond_floor_note and res.beyond_floor_note in str(res)
 
 
+def test_runs_that_disagree_leave_a_note_that_they_were_refused(monkeypatch):
+    from clusteragree.nulls import importance
+
+    monkeypatch.setattr(importance, "MAX_LOG_SD", 1e-9)  # every set of runs disagrees
+    res = ca.agreement_test(SMALL, index="rand", method=auto_mc(seed=1), n_sim=999)
+    assert res.n_extreme == 0 and math.isnan(res.pvalue_beyond_floor)
+    assert ("importance sampling of the tail of sum n_ij^2 refused: the 10 runs of importance "
+            "sampling disagree: their log10 estimates run from") in res.beyond_floor_note
+    assert "skipped" not in res.beyond_floor_note and res.beyond_floor_note in str(res)
+
+
 # -- the saddlepoint: the default beyond the floor --------------------------------------------
 
 #: 10 x 10, n = 10**4 (beyond the exact law): ARI 0.0016, z = 11, p about 2e-15, in the

@@ -88,11 +88,12 @@ on the 158 cases and 1.2 s on the hard ones (1.3 s and 3.7 s with uniform sub-ta
 rounds of 4 K Q moves of scale sqrt(m / 8)). On 10 x 10 tables of 10**4 objects it agrees
 with 17,000 Patefield tables at p = 0.01 and 0.001 and with the saddlepoint approximation to
 p = 1e-30 (within 2 standard errors in 15 of 16 cases), and reaches p = 1e-30 with a standard
-error of 2.7% to 4.8% in 7.3 to 7.6 s (three seeds, an idle machine; 17,000 Patefield tables:
+error of 2.7% to 4.8% in 7.2 to 7.6 s (three seeds, an idle machine; 17,000 Patefield tables:
 0.14 s; with uniform sub-tables 14.7 s, and 48.8 s with margins 2,000 to 500, now 8.5 s). At
 ARI 0.009 on such a table (p about 1e-120) the tilted law turns abruptly (a first-order
-transition: from near independence to tables near the diagonal), the runs spread over a
-factor of 60, and the stated error is 30% to 120% (``_relative_se``): an order of magnitude.
+transition: from near independence to tables near the diagonal) and the runs disagree (over
+factors of 10 to 60 with 1,000 tables each, and for one seed of three with 10,000): refused
+(``RunsDisagree``).
 
 Why not a saddlepoint approximation: the double saddlepoint approximation
 of Skovgaard (1987) on independent Poisson cells conditioned on the margins was derived and
