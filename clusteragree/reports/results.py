@@ -85,7 +85,7 @@ def beyond_floor_texts(results: pd.DataFrame) -> pd.Series:
     Returns
     -------
     Series
-        Text, indexed like ``results``.
+        The column "p beyond the floor" of the report's table of tests, by index.
 
     See Also
     --------
