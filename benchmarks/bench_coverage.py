@@ -1,5 +1,5 @@
 #!/usr/bin/env python
-"""Coverage of the confidence intervals (``clusteragree.intervals``): the study that judges them.
+"""Coverage of the confidence intervals (``clusteragree.intervals.engine``): the study that judges them.
 
     python benchmarks/bench_coverage.py                  # the full grid (see "Cost" below)
     python benchmarks/bench_coverage.py --quick          # CI: a few cells, 100 samples, B = 199
@@ -15,7 +15,7 @@
    and the indices are evaluated on all the resamples of many samples in one batch
    (``clusteragree.indices.values_on_tables``, the package's own evaluation of bootstrap tables), with the
    leave-one-object-out jackknife that BCa needs (one count out of each non-empty cell). Each
-   interval method that ``confidence_interval`` offers by name (``clusteragree.intervals.
+   interval method that ``confidence_interval`` offers by name (``clusteragree.intervals.engine.
    METHODS``: today "BCa" and "percentile") is then computed from the same draws by
    ``interval_from_draws``, the computation ``confidence_interval`` itself ends with, so the
    interval measured for a sample is the one ``confidence_interval(table, method=m,
@@ -111,7 +111,7 @@ from _bench import best_time, fmt_s, git_state, print_header  # noqa: E402  (scr
 from clusteragree.inputs import as_clusterings
 from clusteragree.intervals import METHODS as PACKAGE_METHODS
 from clusteragree.intervals import independence_laws
-from clusteragree.intervals import (CHUNK_CELLS, _acceleration, _bca_levels,  # noqa: PLC2701
+from clusteragree.intervals.engine import (CHUNK_CELLS, _acceleration, _bca_levels,  # noqa: PLC2701
                                     confidence_interval, interval_from_draws)
 from clusteragree.indices import values_on_tables
 

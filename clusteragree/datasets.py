@@ -1,4 +1,4 @@
-"""Data sets shipped inside the package, in ``clusteragree/data/`` (its README.md gives sources).
+"""Data sets shipped inside the package (the repository's ``data/``, as ``clusteragree.data``).
 
 Three kinds, all read from CSV files through ``importlib.resources``, so that an installed wheel
 has them (nothing is downloaded):
@@ -107,7 +107,7 @@ class DataSet:
 _SKLEARN = "exported from scikit-learn's bundled copy (sklearn.datasets.{})"
 _MLBENCH = "exported from the R package mlbench's {} (Leisch & Dimitriadou)"
 
-#: Data: name -> DataSet. See clusteragree/data/README.md for sources and licences.
+#: Data: name -> DataSet. See data/README.md for sources and licences.
 DATA = {
     "iris": DataSet(
         "iris.csv", "class", ("setosa", "versicolor", "virginica"),
@@ -215,7 +215,7 @@ CLUSTERINGS = {
         "features: k-means, Ward, average linkage and a Gaussian mixture (gmm) at k = 2, 3, 4 "
         "(columns kmeans_2, ward_2, average_2, gmm_2, ..., gmm_4; labels 1..k)",
         DATA["wine"].source + "; clustered once with scikit-learn (fixed seeds) by "
-        "clusteragree/data/export_data.py"),
+        "data/export_data.py"),
 }
 
 
@@ -242,7 +242,7 @@ def data_dir() -> Path:
 
 def _data_folder():
     """The package's data folder as an ``importlib.resources`` traversable."""
-    return resources.files(__package__).joinpath("data")
+    return resources.files(f"{__package__}.data")
 
 
 def _open(file: str):

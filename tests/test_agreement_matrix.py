@@ -18,7 +18,7 @@ from sklearn import metrics
 from statsmodels.stats.multitest import multipletests
 
 import clusteragree as ca
-from clusteragree.many_clusterings import MULTIPLE_METHODS, AgreementMatrix
+from clusteragree.inference.matrix import MULTIPLE_METHODS, AgreementMatrix
 
 matplotlib.use("Agg")
 

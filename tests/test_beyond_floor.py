@@ -8,9 +8,9 @@ import pandas as pd
 import pytest
 
 import clusteragree as ca
-from clusteragree import beyond_floor
+from clusteragree.inference import beyond_floor
 from clusteragree.nulls.importance import TooSlow, tail_probability
-from clusteragree.results import RESULT_COLUMNS
+from clusteragree.inference.results import RESULT_COLUMNS
 
 STRONG = [[20, 2, 1, 0], [1, 22, 2, 1], [0, 2, 21, 1], [1, 0, 2, 24]]  # 4 x 4, n = 100
 SMALL = [[15, 1, 0], [1, 14, 1], [0, 1, 15]]  # 3 x 3, n = 48: at the floor of 999 tables

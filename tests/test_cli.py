@@ -58,7 +58,8 @@ def test_help_imports_no_statistics_stack():
     runs."""
     loaded = _modules_after("--help")
     assert not loaded & {"pandas", "scipy", "scipy.stats", "matplotlib",
-                         "clusteragree.inference", "clusteragree.nulls", "clusteragree.indices"}
+                         "clusteragree.inference", "clusteragree.nulls", "clusteragree.indices",
+                         "clusteragree.intervals"}
 
 
 def test_report_list_imports_the_catalogue_of_reports_only():
@@ -73,7 +74,7 @@ def test_the_package_loads_on_first_use_of_a_public_name():
     code = ("import sys, clusteragree as ca\n"
             "assert 'clusteragree.inference' not in sys.modules\n"
             "assert ca.agreement([0, 0, 1, 1], [0, 0, 1, 2], index='jaccard') == 0.5\n"
-            "assert {'clusteragree.studies.study', 'clusteragree.many_clusterings',\n"
+            "assert {'clusteragree.studies.study', 'clusteragree.inference.matrix',\n"
             "        'clusteragree.reports.runner'} <= set(sys.modules)\n"
             "assert set(ca.__all__) <= set(dir(ca)) and ca.indices.evaluate and ca.nulls\n")
     subprocess.run([sys.executable, "-c", code], check=True)

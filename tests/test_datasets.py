@@ -233,10 +233,12 @@ WINE_COLUMNS = ["class"] + [f"{a}_{k}" for k in (2, 3, 4)
 
 
 def _export_script():
-    """clusteragree/data/export_data.py, loaded from the clone (an installed wheel has none)."""
+    """data/export_data.py (shipped as clusteragree/data/export_data.py), loaded as a file."""
     import importlib.util
 
-    path = Path(ca.__file__).resolve().parent / "data" / "export_data.py"
+    from clusteragree.datasets import data_dir
+
+    path = data_dir() / "export_data.py"
     if not path.is_file():
         pytest.skip("export_data.py is in a clone of the repository, not in an installed wheel")
     spec = importlib.util.spec_from_file_location("export_data", path)

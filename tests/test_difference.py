@@ -16,7 +16,7 @@ from scipy import stats
 
 import clusteragree as ca
 from clusteragree._display import significant
-from clusteragree.difference import DIFFERENCE_COLUMNS
+from clusteragree.inference.difference import DIFFERENCE_COLUMNS
 from clusteragree.indices import PairIndex
 
 SETTINGS = dict(deadline=None, derandomize=True, database=None,
@@ -299,7 +299,7 @@ def test_fewer_than_three_objects_are_refused():
 
 
 def test_too_many_clusters_for_the_jackknife_are_refused_before_any_work(monkeypatch):
-    monkeypatch.setattr("clusteragree.difference.MAX_JACKKNIFE_CELLS", 100)
+    monkeypatch.setattr("clusteragree.inference.difference.MAX_JACKKNIFE_CELLS", 100)
     ref, a, b = three(n=60)
     with pytest.raises(ValueError, match=r"too many clusters for the jackknife"):
         ca.difference_test(ref, a, b)
@@ -429,7 +429,7 @@ def test_the_corrected_jackknife_holds_the_level_where_the_plain_one_is_conserva
 
 def test_auto_is_the_corrected_jackknife_on_small_tables_and_the_plain_one_on_large(
         monkeypatch):
-    from clusteragree import difference
+    from clusteragree.inference import difference
 
     ref, a, b = three(n=120, seed=4)
     with warnings.catch_warnings():
@@ -449,7 +449,7 @@ def test_auto_is_the_corrected_jackknife_on_small_tables_and_the_plain_one_on_la
 
 def test_auto_falls_back_to_the_plain_jackknife_where_the_corrected_variance_is_not_positive(
         monkeypatch):
-    from clusteragree import difference
+    from clusteragree.inference import difference
 
     ref, a, b = three(n=80, seed=2)
     monkeypatch.setattr(difference, "_second_differences", lambda *args: 1e6)

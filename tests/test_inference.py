@@ -52,7 +52,7 @@ def test_iadjust_computes_no_intervals_unless_asked(monkeypatch):
     """Issue 29, item 11: IADJUST has no intervals, and compare's bootstrap (9,999 resamples)
     made iadjust cost 3.5 times scipy's sampling instead of 2. None is computed by default;
     interval= (compare's) asks for them."""
-    import clusteragree.inference as inference
+    import clusteragree.inference.agreement_tests as inference
 
     def no_bootstrap(*args, **kwargs):
         raise AssertionError("the bootstrap ran")
@@ -234,7 +234,7 @@ def test_z_beside_a_skewed_law_carries_its_caveat():
     assert f"z = {skewed.zscore:.4g} (null skewness {skewed.null.skewness:.3g}: read the " \
            "p-value, not a normal tail of z)" in str(skewed)
     assert "null skewness" in skewed._repr_html_()
-    from clusteragree.results import _z_caveat
+    from clusteragree.inference.results import _z_caveat
 
     normal = NullDistribution("rand", "patefield",
                               samples=np.random.default_rng(1).normal(0.5, 0.01, 4000))

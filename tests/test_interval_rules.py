@@ -11,7 +11,7 @@ from scipy import stats
 
 import clusteragree as ca
 from clusteragree.inputs import as_clusterings
-from clusteragree.interval_rules import (cuts_at_independence, equal_sizes,
+from clusteragree.intervals.rules import (cuts_at_independence, equal_sizes,
                                          independence_value, independence_value_se,
                                          invert_independence_test, jackknife_interval,
                                          off_matching_bound, on_matching, perfect_bound,

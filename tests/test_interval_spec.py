@@ -1,10 +1,10 @@
-"""An interval's settings in one object (``clusteragree.interval_spec``, issue 30, item 3): the
+"""An interval's settings in one object (``clusteragree.intervals.spec``, issue 30, item 3): the
 spec is checked when it is made, every public form of ``interval=`` reads to it, ``compare``
 and ``agreement_test`` make the interval it names (the same as ``confidence_interval`` with
 those settings), every printed interval names its method, and no public function takes more
 than 12 named parameters (``plus_one`` moved into ``NullSpec``).
 
-The tests run over ``clusteragree.intervals.METHODS`` and "auto", so they hold whichever
+The tests run over ``clusteragree.intervals.engine.METHODS`` and "auto", so they hold whichever
 methods the interval engine offers."""
 
 from __future__ import annotations
@@ -17,10 +17,10 @@ import pandas as pd
 import pytest
 
 import clusteragree as ca
-import clusteragree.inference as inference
-from clusteragree.interval_spec import IntervalSpec, as_interval_spec, interval_methods
+import clusteragree.inference.agreement_tests as inference
+from clusteragree.intervals.spec import IntervalSpec, as_interval_spec, interval_methods
 from clusteragree.intervals import METHODS, confidence_interval
-from clusteragree.results import RESULT_COLUMNS
+from clusteragree.inference.results import RESULT_COLUMNS
 
 TAB = np.array([[18, 4, 2], [3, 15, 5], [1, 4, 12]])  # n = 64, moderate agreement
 BIG = 10**9  # a Monte Carlo size that would take minutes if work started before the check
@@ -255,7 +255,8 @@ def _public_functions():
 
 def test_no_public_function_takes_more_than_12_named_parameters():
     functions = _public_functions()
-    assert {"clusteragree.inference.compare", "clusteragree.inference.agreement_test",
+    assert {"clusteragree.inference.agreement_tests.compare",
+            "clusteragree.inference.agreement_tests.agreement_test",
             "clusteragree.nulls.engine.null_distribution"} <= set(functions)
     too_many = {}
     for name, func in functions.items():

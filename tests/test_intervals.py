@@ -1,4 +1,4 @@
-"""Bootstrap confidence intervals (``clusteragree.intervals``): the multinomial bootstrap of a
+"""Bootstrap confidence intervals (``clusteragree.intervals.engine``): the multinomial bootstrap of a
 table is the bootstrap of its objects, its intervals are scipy's, and its coverage is near the
 nominal one."""
 
@@ -99,7 +99,7 @@ def test_intervals_agree_with_scipy_bootstrap_of_the_labels(index, method):
 def test_the_cell_jackknife_is_the_object_jackknife():
     """BCa's acceleration from one object out of each cell (weighted by its count) equals the
     acceleration from leaving out each of the n objects in turn."""
-    from clusteragree.intervals import _acceleration, _table_jackknife  # noqa: PLC2701
+    from clusteragree.intervals.engine import _acceleration, _table_jackknife  # noqa: PLC2701
 
     counts = np.array([[5, 2, 0], [1, 4, 3]])
     rec = ca.get_index("adjusted_rand")
@@ -373,7 +373,7 @@ def test_compare_of_covers_with_permutation_nulls_and_intervals():
 
 
 def test_interval_from_draws_is_the_interval_of_those_draws():
-    from clusteragree.intervals import interval_from_draws
+    from clusteragree.intervals.engine import interval_from_draws
 
     for method in ("BCa", "percentile"):
         ci = confidence_interval(TAB, index="jaccard", method=method, n_resamples=999, seed=4)
@@ -398,7 +398,7 @@ def test_interval_from_draws_is_the_interval_of_those_draws():
     (dict(resampling="rows"), "resampling"),
 ])
 def test_interval_from_draws_refuses_bad_arguments_by_name(kwargs, match):
-    from clusteragree.intervals import interval_from_draws
+    from clusteragree.intervals.engine import interval_from_draws
 
     args = dict(index="rand", statistic=0.5, bootstrap=[0.4, 0.5, 0.6],
                 jackknife=([0.5, 0.5], [1.0, 1.0]), method="BCa") | kwargs

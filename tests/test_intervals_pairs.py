@@ -15,7 +15,7 @@ import numpy as np
 import pytest
 
 import clusteragree as ca
-from clusteragree import intervals
+from clusteragree.intervals import engine as intervals
 from clusteragree.indices import REGISTRY, PairIndex, ResampleRefused, evaluate_resample
 from clusteragree.inputs import as_clusterings
 

@@ -4,12 +4,12 @@ Every index is a ``TableIndex`` (a function of the contingency table of two part
 ``PairIndex`` (a function of what two clusterings say about each pair of objects), both
 ``Index`` records. This package is the indices' public interface for the rest of
 ``clusteragree``: the null engine (``clusteragree.nulls``) and the tests of agreement
-(``clusteragree.inference``) import what they need from here, never from its private modules:
+(``clusteragree.inference.agreement_tests``) import what they need from here, never from its private modules:
 the records (``index_records``), the one conversion of a call's input for them (``entry``),
 their evaluation on a table or a batch of tables (``evaluate``, ``evaluate_checked``,
 ``evaluate_sparse``, ``values_on_tables``), ``STATISTICS`` for the table indices' additive
 statistics; ``evaluate_pairwise``, ``pair_vectors``, ``gather_objects`` and, for the bootstrap
-(``clusteragree.intervals``), ``evaluate_resample`` for the indices of object pairs.
+(``clusteragree.intervals.engine``), ``evaluate_resample`` for the indices of object pairs.
 
 >>> import clusteragree as ca
 >>> tab = ca.ContingencyTable([[30, 20], [10, 20]])          # Amorim (2015), Table 6a
@@ -31,20 +31,22 @@ from .._validate import suggest
 from ._common import STATISTIC_NAMES, STATISTICS, compact_tables
 from ._pairwise import (ResampleRefused, evaluate_pairwise, evaluate_resample, gather_objects,
                         pair_vectors)
-from ._registry import REGISTRY, Index, PairIndex, TableIndex, get_index, register_groups
+from ._registry import (REGISTRY, Index, PairIndex, TableIndex, get_index, one_index,
+                        register_groups)
 from ._evaluate import (entry, evaluate, evaluate_checked, evaluate_sparse, evaluate_table,
                         values_on_tables)
 from .catalogue import catalogue_markdown
 from .mari import mari_null_moments
 
-__all__ = ["list_indices", "catalogue_markdown", "get_index", "evaluate", "evaluate_checked",
+__all__ = ["list_indices", "catalogue_markdown", "get_index", "one_index", "evaluate",
+           "evaluate_checked",
            "evaluate_sparse", "evaluate_table", "values_on_tables", "entry", "index_records", "resolve_indices",
            "mari_null_moments",
            "group_members", "skip_undefined",
            "split_options", "GROUPS",
            "Index", "TableIndex", "PairIndex", "REGISTRY",
            # what the null engine and the tests of agreement use (``clusteragree.nulls``,
-           # ``clusteragree.inference``): the additive statistics of table indices, and the pair
+           # ``clusteragree.inference.agreement_tests``): the additive statistics of table indices, and the pair
            # vectors of indices of object pairs
            "STATISTICS", "STATISTIC_NAMES", "compact_tables", "evaluate_pairwise", "pair_vectors",
            "gather_objects", "evaluate_resample", "ResampleRefused"]

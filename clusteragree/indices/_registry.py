@@ -177,6 +177,21 @@ class Index:
         return self.kind != "distance"
 
     @property
+    def on_pairs(self) -> bool:
+        """Whether the index compares two clusterings object pair by object pair (a
+        ``PairIndex``: memberships, covers, similarity matrices) rather than by their
+        contingency table (a ``TableIndex``). The one question callers ask of an index's kind:
+        the record answers it, so no module outside ``indices/`` tests a record's type."""
+        return isinstance(self, PairIndex)
+
+    @property
+    def of_hard_tables(self) -> Callable | None:
+        """The index of two hard partitions as a function of a batch of their contingency
+        tables, ``f(counts, **options)``, or None (an index of memberships or matrices only):
+        a table index's registry function, a pair index's ``on_table`` form."""
+        return getattr(self, "on_table", None) if self.on_pairs else self.func
+
+    @property
     def sparse_cells(self) -> bool:
         """Whether the index is evaluated from a sparse table's non-zero cells and margins
         (``on_sparse``, or for a table index its additive ``statistic``), without the dense
@@ -687,6 +702,38 @@ def register(**meta):
 
 def all_names() -> list[str]:
     return list(REGISTRY) + list(_ALIASES)
+
+
+def one_index(index, hint: str = "") -> Index:
+    """The record of one index, given as a name or a record; anything else (a list of names,
+    a number) is refused with a ``TypeError`` that names the argument and, in ``hint``, what
+    to call for several.
+
+    Parameters
+    ----------
+    index : str or Index
+        A name or alias of ``ca.list_indices()``, or a record.
+    hint : str, optional
+        A sentence appended to the error (e.g. "for several use compare()").
+
+    Returns
+    -------
+    Index
+        The record (``get_index``).
+
+    See Also
+    --------
+    get_index : The lookup itself.
+
+    Examples
+    --------
+    >>> one_index("ari").name
+    'adjusted_rand'
+    """
+    if not isinstance(index, (str, Index)):
+        raise TypeError(f"index must be one index name (a str or an Index record), got "
+                        f"{index!r}" + (f"; {hint}" if hint else ""))
+    return get_index(index)
 
 
 def get_index(index) -> Index:

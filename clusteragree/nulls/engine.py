@@ -20,7 +20,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from .._docs import fill_doc
-from ..indices import (Index, PairIndex, entry, evaluate_table, get_index, group_members,
+from ..indices import (Index, entry, evaluate_table, group_members, one_index,
                        index_records, skip_undefined, split_options)
 from ..inputs import Clusterings
 from .._validate import check_options
@@ -32,14 +32,10 @@ from .spec import NullSpec, misplaced_settings
 __all__ = ["plan", "run", "null_distributions", "null_distribution"]
 
 
-def _is_pair_index(rec: Index) -> bool:
-    return isinstance(rec, PairIndex)
-
-
 def _model_for(recs, spec: NullSpec):
     """The model record of a group of indices (all table indices, or all pair indices)."""
     name = spec.model or "perm"
-    if _is_pair_index(recs[0]):
+    if recs[0].on_pairs:
         if name == "perm":
             return get_model("objects")
         mod = get_model(name)
@@ -217,25 +213,25 @@ def plan(clusterings: Clusterings, recs, spec: NullSpec, options=None, *,
     """
     per = _index_options(recs, options)
     rng = spec.generator()
-    groups = [g for g in ([r for r in recs if not _is_pair_index(r)],
-                          [r for r in recs if _is_pair_index(r)]) if g]
+    groups = [g for g in ([r for r in recs if not r.on_pairs],
+                          [r for r in recs if r.on_pairs]) if g]
     if spec.model in PAIR_MODELS and len(groups) > 1:
         raise ValueError(f"model={spec.model!r} is a null for indices of object pairs; compare "
                          "them and the indices of a contingency table in two calls")
     models = [_model_for(g, spec) for g in groups]
     for r in recs:  # the clusterings of the pair indices, read and checked here, before any work
-        if _is_pair_index(r):
+        if r.on_pairs:
             clusterings.pair(r)
     if clusterings.table is not None:
         n = clusterings.table.n
-        short = [r for r in recs if not _is_pair_index(r) and r.min_n > n]
+        short = [r for r in recs if not r.on_pairs and r.min_n > n]
         if short:
             need = ", ".join(f"{r.name} needs at least {r.min_n} objects" for r in short)
             raise ValueError(f"too few objects for the index: {need}; got n = {n}")
     # the observed values of the table indices: cheap, and a bad option value fails here; an
     # index of a group that is not defined for this table is left out with its reason
     by_name = {r.name: r for r in recs}
-    table_names = [r.name for r in recs if not _is_pair_index(r)]
+    table_names = [r.name for r in recs if not r.on_pairs]
     observed, not_defined = ({}, {}) if not table_names else skip_undefined(
         table_names, optional,
         lambda name: _observed_value(by_name[name], clusterings.table, per[name]))
@@ -383,10 +379,7 @@ def null_distribution(x, y=None, index="adjusted_rand", method="exact", *, model
     >>> nd.n_sim, abs(nd.mean - 0.34143) < 0.002      # exact mean 0.34143 (Amorim 2015)
     (17000, True)
     """
-    if not isinstance(index, (str, Index)):
-        raise TypeError("index must be one index name; for several use null_distributions() or "
-                        "compare()")
+    rec = one_index(index, "for several use null_distributions() or compare()")
     spec = NullSpec.of(method, model=model, n_sim=n_sim, seed=seed)
-    rec = get_index(index)
     clusterings = entry(x, y, data, dropna, join, [rec])
     return run(plan(clusterings, [rec], spec, options))[rec.name]

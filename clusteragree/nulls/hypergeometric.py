@@ -27,7 +27,7 @@ from .._docs import fill_doc
 from .._moments.cells import expected_xlogx_sum
 from .._moments.squares import moments_of_s
 from .._moments.mi_variance import DEFAULT_MAX_SECONDS, n_mi_variance
-from ..indices import TableIndex, get_index
+from ..indices import get_index
 from ..indices.standardised import check_exact_variance_time
 from ._methods import NullMethod, register_method
 
@@ -74,7 +74,7 @@ class Deferred:
 
 
 def _check_linear(rec):
-    table = isinstance(rec, TableIndex)  # an index of object pairs has no table statistic
+    table = not rec.on_pairs  # an index of object pairs has no table statistic
     if not (table and rec.linear):
         stat = {"s": "s", "t": "t"}.get(rec.statistic if table else None, "a cell sum")
         raise ValueError(

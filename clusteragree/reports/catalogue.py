@@ -31,7 +31,7 @@ __all__ = ["REPORTS", "Report", "PARAMETER_RANGES", "list_reports", "report_para
 
 
 def check_level(value):
-    """``clusteragree.intervals.check_level``, imported when a report's parameters are checked
+    """``clusteragree.intervals.engine.check_level``, imported when a report's parameters are checked
     (so that ``clusteragree report --list`` does not import the statistics stack)."""
     from ..intervals import check_level as check
 
@@ -210,7 +210,7 @@ def _check_share(value, name):
 
 
 def _check_multiple(value, name):
-    from ..many_clusterings import MULTIPLE_METHODS
+    from ..inference.matrix import MULTIPLE_METHODS
 
     check_choice(value, name, MULTIPLE_METHODS)
 
@@ -262,7 +262,7 @@ def notebooks_dir() -> Path:
     >>> (notebooks_dir() / "agreement.ipynb").is_file()
     True
     """
-    return Path(str(resources.files("clusteragree").joinpath("notebooks")))
+    return Path(str(resources.files("clusteragree.notebooks")))
 
 
 def get_report(name) -> Report:

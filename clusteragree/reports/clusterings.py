@@ -72,13 +72,12 @@ def check_index(index):
     >>> check_index("vi").kind
     'distance'
     """
-    from ..indices import PairIndex, TableIndex, get_index
+    from ..indices import get_index
 
     if not isinstance(index, str):
         raise TypeError(f"parameter index must be an index's name, got {index!r}")
     rec = get_index(index)
-    if not (isinstance(rec, TableIndex)
-            or (isinstance(rec, PairIndex) and rec.on_table is not None)):
+    if rec.of_hard_tables is None:
         raise ValueError(f"parameter index: {rec.name!r} compares memberships or similarity "
                          "matrices; the report compares hard clusterings by an index of their "
                          "contingency table (ca.list_indices())")
@@ -188,7 +187,7 @@ def best_against_others(frame: pd.DataFrame, reference: str, names, index: str, 
     """
     from statsmodels.stats.multitest import multipletests
 
-    from ..difference import difference_test
+    from ..inference.difference import difference_test
 
     best = _order(agreements.astype(float), kind)[0]
     others = [c for c in names if c != best]
@@ -273,7 +272,7 @@ def near_identical(frame: pd.DataFrame, names, share: float) -> pd.DataFrame:
     >>> near_identical(runs, ["a", "b", "c"], 0.9)[["x", "y", "share"]].to_dict("records")
     [{'x': 'a', 'y': 'b', 'share': 1.0}]
     """
-    from ..many_clusterings import agreement_matrix
+    from ..inference.matrix import agreement_matrix
 
     shares = agreement_matrix(frame[list(names)], index="accuracy").to_frame()
     keep = shares[shares["statistic"].astype(float) >= share - 1e-12]

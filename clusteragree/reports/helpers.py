@@ -23,7 +23,7 @@ import pandas as pd
 
 from .._display import (DIGITS, FIGURE_DPI, PNG_METADATA, format_log_pvalue, format_pvalue,
                         significant, table)
-from ..results import BEYOND_FLOOR_METHODS
+from ..inference.results import BEYOND_FLOOR_METHODS
 from .results import (interval_text, table_of_intervals, table_of_laws, method_text,
                       pvalue_text, table_of_tests)
 
@@ -572,7 +572,7 @@ def models_side_by_side(tab, n_sim: int, seed) -> pd.DataFrame:
     under the other models Gates & Ahn's ARI of that model; NMI adjusted under "perm" is Vinh
     et al.'s AMI (arithmetic mean). Rand's means are exact (closed forms); NMI's come from
     ``n_sim`` random tables or partitions."""
-    from ..inference import agreement
+    from ..inference.agreement_tests import agreement
     from ..nulls import get_model, null_distribution
 
     observed = agreement(tab, index=["rand", "nmi_sum"])

@@ -19,7 +19,7 @@ from __future__ import annotations
 import pandas as pd
 
 from .._display import format_log_pvalue, format_pvalue, significant
-from ..results import zscore_texts
+from ..inference.results import zscore_texts
 
 __all__ = ["pvalue_text", "method_text", "beyond_floor_texts", "interval_text", "table_of_tests", "table_of_intervals",
            "table_of_laws"]
@@ -89,7 +89,7 @@ def beyond_floor_texts(results: pd.DataFrame) -> pd.Series:
 
     See Also
     --------
-    clusteragree.results.beyond_floor_text : The same in words, for a printed test.
+    clusteragree.inference.results.beyond_floor_text : The same in words, for a printed test.
 
     Examples
     --------
@@ -290,7 +290,7 @@ def table_of_laws(results: pd.DataFrame) -> pd.DataFrame:
     -------
     DataFrame
         Null mean, median, sd and skewness, the index adjusted by the null mean and by the
-        null median, and z as text (``clusteragree.results.zscore_texts``): starred
+        null median, and z as text (``clusteragree.inference.results.zscore_texts``): starred
         ("6.808*") where the null law is skewed (|skewness| >= 0.5), where a normal reading
         of z is wrong, and "> 50" where the Monte Carlo p-value is at its floor and z is
         further out, where its size carries no information.
@@ -298,7 +298,7 @@ def table_of_laws(results: pd.DataFrame) -> pd.DataFrame:
     See Also
     --------
     table_of_tests : The tests of the same rows.
-    clusteragree.inference.frame_notes : The caveat in words.
+    clusteragree.inference.agreement_tests.frame_notes : The caveat in words.
 
     Examples
     --------

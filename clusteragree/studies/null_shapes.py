@@ -42,7 +42,7 @@ import pandas as pd
 
 from .._docs import fill, fill_doc
 from .._validate import check_bool, check_choice, check_positive_int, check_real
-from ..indices import TableIndex, get_index, resolve_indices
+from ..indices import get_index, resolve_indices
 from ..nulls import get_model, null_distributions
 from .grid import keyed_seed, run_grid
 from .simulate import BALANCE, THESIS_N, THESIS_WEIGHTS, random_margins
@@ -196,7 +196,7 @@ def _check_indices(indices) -> list[str]:
     names, _ = resolve_indices(indices)
     for name in names:
         rec = get_index(name)
-        if (not isinstance(rec, TableIndex) or rec.kind != "similarity"
+        if (rec.on_pairs or rec.kind != "similarity"
                 or not np.isfinite(rec.optimum)):
             raise ValueError(
                 f"index {name!r} is not a similarity of a contingency table with a fixed maximum; "

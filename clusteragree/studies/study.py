@@ -45,7 +45,7 @@ import pandas as pd
 from .._docs import fill, fill_doc
 from .._validate import check_bool, check_choice, check_positive_int
 from ..indices import resolve_indices
-from ..results import FLOAT_COLUMNS, INT_COLUMNS, RESULT_COLUMNS
+from ..inference.results import FLOAT_COLUMNS, INT_COLUMNS, RESULT_COLUMNS
 from .grid import run_tasks
 
 __doc__ = fill(__doc__)

@@ -212,7 +212,7 @@ def test_the_notebook_display_draws_a_many_valued_exact_law_as_a_lattice(monkeyp
     the values it holds; the far tails beyond the 0.05% and 99.95% quantiles are left out."""
     import matplotlib.pyplot as plt
 
-    from clusteragree import results
+    from clusteragree.inference import results
 
     figures = []
     monkeypatch.setattr(results, "figure_html", lambda fig: figures.append(fig) or "<img/>")

@@ -11,7 +11,7 @@ import pytest
 
 import clusteragree as ca
 from clusteragree.intervals import resampling_generator
-from clusteragree.inference import RESULT_COLUMNS
+from clusteragree.inference.agreement_tests import RESULT_COLUMNS
 from clusteragree.nulls import NullMethod, register_method
 from clusteragree.nulls._methods import unregister_method
 from clusteragree.nulls.network import _count_sorted_states, estimate_dp_work

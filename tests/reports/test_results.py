@@ -48,7 +48,7 @@ def test_z_at_the_p_floor_is_printed_as_beyond_50_and_the_number_stays_in_the_fr
     # statlog tables are far beyond 999 Patefield tables (z about 83 and -100)
     import math
 
-    from clusteragree.results import Z_BEYOND_NOTE, Z_SHOWN, zscore_texts
+    from clusteragree.inference.results import Z_BEYOND_NOTE, Z_SHOWN, zscore_texts
 
     df = ca.compare(ca.load_dataset("statlog_em"), indices=["rand", "vi"], method="patefield",
                     n_sim=999, seed=1, interval=None)
@@ -72,7 +72,7 @@ def test_z_at_the_p_floor_is_printed_as_beyond_50_and_the_number_stays_in_the_fr
 
 
 def test_z_is_a_number_off_the_floor_or_within_50():
-    from clusteragree.results import Z_BEYOND_NOTE
+    from clusteragree.inference.results import Z_BEYOND_NOTE
 
     exact = ca.compare(SKEWED, indices=["rand"], method="exact", interval=None)
     assert table_of_laws(exact)["z"].tolist() == [significant(exact.loc["rand", "zscore"])

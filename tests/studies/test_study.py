@@ -20,7 +20,7 @@ import pytest
 
 import clusteragree as ca
 from clusteragree.studies import study
-from clusteragree.inference import RESULT_COLUMNS
+from clusteragree.inference.agreement_tests import RESULT_COLUMNS
 from clusteragree.studies.simulate import design
 
 INDICES = ["rand", "adjusted_rand", "nmi_sum"]

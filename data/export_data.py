@@ -1,4 +1,4 @@
-"""Write the data sets of clusteragree/data/ as CSV, once (development only; tests do not run it).
+"""Write the data sets of data/ as CSV, once (development only; tests do not run it).
 
 How the CSV files were made, so that anyone can make them again:
 
@@ -23,12 +23,12 @@ How the CSV files were made, so that anyone can make them again:
   renumbered 1, 2, ... in the order in which its clusters first appear in the rows, so the file
   does not depend on how scikit-learn numbers clusters. ``wine_clusterings()`` computes them
   (``tests/test_datasets.py`` compares the file with it); only this file is rewritten by
-  ``python clusteragree/data/export_data.py wine_clusterings`` (scikit-learn only).
+  ``python data/export_data.py wine_clusterings`` (scikit-learn only).
 
 Requirements (development only, never at run time): Debian's ``r-cran-mlbench``
 (``apt-get install r-cran-mlbench``; its data live in /usr/lib/R/site-library/mlbench/data/),
 ``pip install pyreadr scikit-learn``. Run from anywhere:
-``python clusteragree/data/export_data.py`` (it writes beside itself; with names, e.g.
+``python data/export_data.py`` (it writes beside itself; with names, e.g.
 ``wine_clusterings``, only those files).
 Columns holding only whole numbers are written as integers, the others with the shortest
 representation that reads back to the same float (pandas' default), so that a CSV read back

@@ -19,17 +19,16 @@ import warnings
 import numpy as np
 from scipy import sparse, stats
 
-from ._validate import check_choice, check_options, check_seed
+from .._validate import check_choice, check_options, check_seed
+from ..indices import Index, evaluate_checked, evaluate_pairwise, one_index, values_on_tables
+from ..inputs import as_clusterings
+from ..inputs.triples import ThreeWay, as_three_way
+from ..intervals import CHUNK_CELLS, independence_laws
+from ..intervals.rules import jackknife_interval
+from ..intervals.spec import as_interval_spec, misplaced_interval_settings
+from ..nulls.distribution import ALTERNATIVES
+from ..tables import ContingencyTable
 from .difference_results import DIFFERENCE_COLUMNS, DifferenceTest
-from .indices import (Index, PairIndex, evaluate_checked, evaluate_pairwise, get_index,
-                      values_on_tables)
-from .inputs import as_clusterings
-from .inputs.triples import ThreeWay, as_three_way
-from .interval_rules import jackknife_interval
-from .interval_spec import as_interval_spec, misplaced_interval_settings
-from .intervals import CHUNK_CELLS, independence_laws
-from .nulls.distribution import ALTERNATIVES
-from .tables import ContingencyTable
 
 __all__ = ["DifferenceTest", "difference_test", "DIFFERENCE_COLUMNS", "METHODS",
            "INDEPENDENCE_LEVEL", "MAX_JACKKNIFE_CELLS", "MAX_CELL_PAIRS", "AUTO_CELL_PAIRS"]
@@ -336,7 +335,7 @@ def difference_test(reference, a=None, b=None, index="adjusted_rand", *,
     p_o = n Delta - (n - 1) Delta_(o) give the bias-corrected estimate
     Delta_jack = mean(p) and the standard error s = sqrt(sum (p_o - Delta_jack)^2 /
     (n (n - 1))) (Quenouille 1956; Tukey 1958; Efron & Tibshirani 1993, ch. 11), as
-    ``clusteragree.interval_rules.jackknife_interval`` computes them; the interval is
+    ``clusteragree.intervals.rules.jackknife_interval`` computes them; the interval is
     Delta_jack -/+ t_{n-1} s and the p-value that of t = Delta_jack / s with n - 1 degrees of
     freedom (the test and the interval agree: the interval leaves 0 out exactly when the
     test rejects at its level). Every table index is a smooth function of the cell
@@ -375,7 +374,7 @@ def difference_test(reference, a=None, b=None, index="adjusted_rand", *,
 
     **Regimes.** Where an agreement sits near independence the U-statistics degenerate (the
     linear term of the expansion vanishes, and the estimate converges at rate n to a
-    non-normal law; ``clusteragree.interval_rules``): the test of independence of each of a
+    non-normal law; ``clusteragree.intervals.rules``): the test of independence of each of a
     and b (the index against its permutation null, as ``confidence_interval``'s "auto"
     inverts it) is made, and when it does not reject at level 0.05 a warning and ``note``
     name the clustering. When a and b are the same partition (Delta = 0 on every
@@ -421,10 +420,7 @@ def difference_test(reference, a=None, b=None, index="adjusted_rand", *,
     95 percent confidence interval (corrected jackknife t):
      0.3551 0.6083
     """
-    if not isinstance(index, (str, Index)):
-        raise TypeError(f"index must be one index name (a str or an Index record), got "
-                        f"{index!r}")
-    rec = get_index(index)
+    rec = one_index(index)
     if rec.kind not in ("similarity", "distance"):
         raise ValueError(f"index {rec.name!r} is a {rec.kind}, not a similarity or a distance "
                          "of two clusterings (it does not measure their agreement): use an "
@@ -440,7 +436,7 @@ def difference_test(reference, a=None, b=None, index="adjusted_rand", *,
     B = spec.n_resamples if spec is not None else 9999
     rng = check_seed(seed)
     level = spec.confidence_level if spec is not None else math.nan
-    if isinstance(rec, PairIndex):
+    if rec.on_pairs:
         return _pair_test(rec, opts, reference, a, b, data, dropna, join, alternative, method,
                           level, rng)
     tw = as_three_way(reference, a, b, data=data, dropna=dropna, join=join)

@@ -28,10 +28,10 @@ import math
 
 import numpy as np
 
-from ._validate import child_generator
-from .indices import STATISTIC_NAMES, STATISTICS
-from .nulls.importance import DEFAULT_N_SIM, RunsDisagree, TooSlow, tail_probability
-from .nulls.saddlepoint import OutsideDomain, saddlepoint_tail
+from .._validate import child_generator
+from ..indices import STATISTIC_NAMES, STATISTICS
+from ..nulls.importance import DEFAULT_N_SIM, RunsDisagree, TooSlow, tail_probability
+from ..nulls.saddlepoint import OutsideDomain, saddlepoint_tail
 
 __all__ = ["add_beyond_floor", "wanted", "importance_wanted", "MAX_SECONDS", "ACCURACY",
            "SADDLEPOINT_ACCURACY"]

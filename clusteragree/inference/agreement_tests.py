@@ -8,7 +8,7 @@
 * ``iadjust``: ``compare`` with the thesis' IADJUST defaults (Patefield, 17,000 tables, the
   eight paired indices; Amorim 2015, "On clustering stability", ch. 4).
 
-Every result has one schema (``clusteragree.results``, re-exported here: ``RESULT_COLUMNS``,
+Every result has one schema (``clusteragree.inference.results``, re-exported here: ``RESULT_COLUMNS``,
 ``AgreementTest``, ``format_results``): ``compare`` rows are
 ``agreement_test(...).to_frame()`` rows, whatever the index, model and method; what a method
 cannot give is NA, never a missing column. Every index kind works: partitions through their
@@ -23,16 +23,16 @@ from dataclasses import replace
 import numpy as np
 import pandas as pd
 
-from ._docs import fill_doc
-from ._validate import check_choice, check_options, check_real
+from .._docs import fill_doc
+from .._validate import check_choice, check_options, check_real
+from ..indices import (Index, entry, evaluate_checked, evaluate_pairwise, evaluate_table,
+                       get_index, group_members, index_records, resolve_indices, skip_undefined,
+                       split_options)
+from ..intervals import INDEPENDENCE_MODELS, IntervalSpec, interval_of, intervals_of
+from ..intervals.spec import as_interval_spec, misplaced_interval_settings
+from ..nulls import NullDistribution, NullSpec, plan, run
+from ..nulls.distribution import ALTERNATIVES, check_center, test_figures
 from .beyond_floor import ACCURACY, SADDLEPOINT_ACCURACY, add_beyond_floor
-from .indices import (Index, PairIndex, entry, evaluate_checked, evaluate_pairwise,
-                      evaluate_table, get_index, group_members, index_records,
-                      resolve_indices, skip_undefined, split_options)
-from .interval_spec import IntervalSpec, as_interval_spec, misplaced_interval_settings
-from .intervals import INDEPENDENCE_MODELS, interval_of, intervals_of
-from .nulls import NullDistribution, NullSpec, plan, run
-from .nulls.distribution import ALTERNATIVES, check_center, test_figures
 from .results import (FLOAT_COLUMNS, PVALUE_BOUND_LEVEL, RESULT_COLUMNS, AgreementTest,
                       ResultsFrame, format_results, frame_notes, results_frame, skewed_rows)
 
@@ -136,8 +136,8 @@ def agreement(x, y=None, index="adjusted_rand", *, data=None, dropna=False, join
 
     def one(name):
         rec = recs[names.index(name)]
-        if isinstance(rec, PairIndex):
-            table = clusterings.labels_table() if rec.on_table is not None else None
+        if rec.on_pairs:
+            table = clusterings.labels_table() if rec.of_hard_tables is not None else None
             if table is not None:  # two label vectors: the index's form on their table
                 return evaluate_table(rec, table, opts[name])
             return np.asarray(evaluate_pairwise(rec, clusterings.pair(rec), opts[name]))

@@ -10,9 +10,9 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
-from ._display import Row, format_pvalue, rows_html, rows_text, significant
-from .indices import Index, get_index
-from .intervals import ConfidenceInterval
+from .._display import Row, format_pvalue, rows_html, rows_text, significant
+from ..indices import Index, get_index
+from ..intervals import ConfidenceInterval
 from .results import ResultsFrame
 
 __all__ = ["DifferenceTest", "DIFFERENCE_COLUMNS", "TITLE"]

@@ -4,7 +4,7 @@
 from the codes (one ``bincount``) and evaluates the tables in batches through the registry;
 ``AgreementMatrix`` holds the square matrix, the tests of the pairs with their multiplicity
 adjustment, and the map of the clusterings (classical MDS). Its plots are drawn by
-``clusteragree.many_clusterings_plots``.
+``clusteragree.inference.matrix_plots``.
 """
 
 from __future__ import annotations
@@ -15,16 +15,16 @@ from dataclasses import dataclass, field, replace
 import numpy as np
 import pandas as pd
 
-from ._docs import fill_doc
+from .._docs import fill_doc
+from .._validate import check_bool, check_choice, check_options, check_positive_int, suggest
+from ..indices import evaluate_checked, get_index
+from ..inputs.labels import check_labels
+from ..intervals import confidence_interval
+from ..intervals.spec import as_interval_spec, misplaced_interval_settings
+from ..nulls import NullSpec
+from ..nulls.distribution import ALTERNATIVES
+from .agreement_tests import agreement_test
 from .difference import difference_test
-from ._validate import check_bool, check_choice, check_options, check_positive_int, suggest
-from .indices import PairIndex, TableIndex, evaluate_checked, get_index
-from .inference import agreement_test
-from .inputs.labels import check_labels
-from .interval_spec import as_interval_spec, misplaced_interval_settings
-from .intervals import confidence_interval
-from .nulls import NullSpec
-from .nulls.distribution import ALTERNATIVES
 from .results import FLOAT_COLUMNS, INT_COLUMNS, RESULT_COLUMNS, ResultsFrame
 
 __all__ = ["MULTIPLE_METHODS", "AgreementMatrix", "agreement_matrix"]
@@ -156,9 +156,9 @@ def _table(cx: np.ndarray, kx: int, cy: np.ndarray, ky: int, buf: np.ndarray) ->
 def _evaluator(rec, opts):
     """The index on a batch of same-shape tables: the registry's checked evaluation (the one
     ``ca.agreement`` uses), or a pair index's form on the table."""
-    if isinstance(rec, TableIndex):
+    if not rec.on_pairs:
         return lambda batch: evaluate_checked(rec, batch, opts)
-    return lambda batch: np.asarray(rec.on_table(batch, **opts), dtype=float)
+    return lambda batch: np.asarray(rec.of_hard_tables(batch, **opts), dtype=float)
 
 
 def _matrix_values(rec, opts, names, codes, sizes, progress: bool) -> np.ndarray:
@@ -470,7 +470,7 @@ class AgreementMatrix:
             The Axes drawn on (a ClusterGrid for "clustermap"; its ``.figure`` is the
             figure). The title names the index, its model and method.
         """
-        from .many_clusterings_plots import plot_matrix
+        from .matrix_plots import plot_matrix
 
         return plot_matrix(self, kind, ax)
 
@@ -601,8 +601,7 @@ def agreement_matrix(clusterings, index="adjusted_rand", *, test=False, multiple
     c  0.467  0.400  1.000
     """
     rec = get_index(index)
-    if not (isinstance(rec, TableIndex)
-            or (isinstance(rec, PairIndex) and rec.on_table is not None)):
+    if rec.of_hard_tables is None:
         raise TypeError(f"index {rec.name!r} compares memberships or similarity matrices, not "
                         "label vectors: agreement_matrix takes an index of the contingency "
                         "table; compare such clusterings pair by pair with ca.agreement")

@@ -8,24 +8,22 @@
 * ``format_results``, ``frame_notes``, ``skewed_rows``: a frame as text, and what a reader
   must be told beside it (the indices that are one test, z beside a skewed law).
 
-``clusteragree.inference`` makes these results; reports read them.
+``clusteragree.inference.agreement_tests`` makes these results; reports read them.
 """
 
 from __future__ import annotations
 
 import html
-
 import math
 from dataclasses import dataclass, field
 
 import pandas as pd
 
-from ._display import (Row, figure_html, format_log_pvalue, format_pvalue, rows_html, rows_text,
-                       significant, table)
-from .indices import STATISTIC_NAMES, Index, get_index
-from .interval_spec import IntervalSpec
-from .intervals import INDEPENDENCE_MODELS, ConfidenceInterval, interval_of
-from .nulls import NullDistribution
+from .._display import (Row, figure_html, format_log_pvalue, format_pvalue, rows_html, rows_text,
+                         significant, table)
+from ..indices import STATISTIC_NAMES, Index, get_index
+from ..intervals import INDEPENDENCE_MODELS, ConfidenceInterval, IntervalSpec, interval_of
+from ..nulls import NullDistribution
 
 __all__ = ["AgreementTest", "ResultsFrame", "results_frame", "format_results", "frame_notes",
            "skewed_rows", "RESULT_COLUMNS", "BEYOND_FLOOR_METHODS", "FLOAT_COLUMNS",
@@ -305,7 +303,7 @@ class AgreementTest:
         Where the Monte Carlo p-value under "perm" is at its floor (``n_extreme`` 0): the
         p-value beyond the floor by the saddlepoint approximation where it answers, or, with
         ``NullSpec(beyond_floor=True)``, by importance sampling where it does not
-        (``clusteragree.beyond_floor``; ``beyond_floor_method`` says which); nan otherwise.
+        (``clusteragree.inference.beyond_floor``; ``beyond_floor_method`` says which); nan otherwise.
         0.0 only below the smallest double: read ``log10_pvalue_beyond_floor``.
     pvalue_beyond_floor_se : float
         Its standard error (nan without it).
@@ -499,7 +497,7 @@ class AgreementTest:
             The interval's confidence level.
         method : str, default "auto"
             "auto" (``confidence_interval``'s default method) or a method of
-            ``clusteragree.intervals.METHODS`` ("BCa": Efron's bias-corrected and accelerated
+            ``clusteragree.intervals.engine.METHODS`` ("BCa": Efron's bias-corrected and accelerated
             interval, "percentile", ...), in any case.
         n_resamples : int, default 9999
             Bootstrap resamples.
@@ -513,7 +511,7 @@ class AgreementTest:
 
         See Also
         --------
-        clusteragree.intervals.confidence_interval : The same without a test.
+        clusteragree.intervals.engine.confidence_interval : The same without a test.
 
         References
         ----------

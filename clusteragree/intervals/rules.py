@@ -46,9 +46,9 @@ from dataclasses import dataclass
 import numpy as np
 from scipy import stats
 
-from .indices import Index, PairIndex, values_on_tables
-from .indices.information import InfoState, info_state
-from .indices.pairs import PairState, pair_state
+from ..indices import Index, values_on_tables
+from ..indices.information import InfoState, info_state
+from ..indices.pairs import PairState, pair_state
 
 __all__ = ["IDENTITY", "POPULATION_N", "ROUNDING", "ZERO_AT_INDEPENDENCE", "JackknifeInterval", "Scale",
            "cuts_at_independence", "equal_sizes", "independence_value",
@@ -313,7 +313,7 @@ def independence_value(rec: Index, options: dict, counts, null_mean: float = mat
     """
     if rec.name in ZERO_AT_INDEPENDENCE:
         return 0.0
-    if counts is None or isinstance(rec, PairIndex):
+    if counts is None or rec.on_pairs:
         return float(null_mean)
     counts = np.asarray(counts)
     values = _independent_values(rec, options, counts.sum(axis=1)[None],
@@ -368,7 +368,7 @@ def independence_value_se(rec: Index, options: dict, counts) -> float:
     """
     if rec.name in ZERO_AT_INDEPENDENCE:
         return 0.0
-    if counts is None or isinstance(rec, PairIndex):
+    if counts is None or rec.on_pairs:
         return math.nan
     counts = np.asarray(counts)
     rows, cols = counts.sum(axis=1).astype(float), counts.sum(axis=0).astype(float)

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._validate import check_choice
+from .._validate import check_choice
 
 __all__ = ["PLOT_KINDS", "plot_matrix"]
 

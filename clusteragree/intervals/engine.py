@@ -7,7 +7,7 @@ target). Four methods (``METHODS``):
 
 * "auto" (the default): the jackknife on the index's own scale, the test of independence
   inverted at the index's independence value, an exact one-sided bound at perfect agreement
-  (``clusteragree.interval_rules`` states and derives the rules);
+  (``clusteragree.intervals.rules`` states and derives the rules);
 * "jackknife": the plain jackknife t interval. The jackknife leaves one object out: for a
   table, one count out of one cell, K x Q tables weighted by their counts, not n; for an
   index of object pairs each of the n objects in turn;
@@ -29,268 +29,26 @@ populations.
 from __future__ import annotations
 
 import math
-import re
 import warnings
-from dataclasses import dataclass, field
 
 import numpy as np
 from scipy.special import ndtr, ndtri
 
-from ._docs import fill_doc
-from ._validate import (check_choice, check_options, check_positive_int, check_real, check_seed,
-                        child_generator, suggest)
-from .indices import (Index, PairIndex, ResampleRefused, evaluate_checked, evaluate_pairwise,
-                      evaluate_resample, get_index, values_on_tables)
-from .inputs import Clusterings, as_clusterings
-from .interval_rules import (cuts_at_independence, independence_value, population_twin,
-                             invert_independence_test, jackknife_interval, off_matching_bound,
-                             on_matching, perfect_bound)
-from .nulls import NullSpec
-from .nulls.engine import plan, run
+from .._docs import fill_doc
+from .._validate import check_choice, check_options, check_positive_int, check_real, check_seed
+from ..indices import (Index, ResampleRefused, evaluate_checked, evaluate_pairwise,
+                       evaluate_resample, get_index, one_index, values_on_tables)
+from ..inputs import Clusterings, as_clusterings
+from ..nulls import NullSpec
+from ..nulls.engine import plan, run
+from .result import ConfidenceInterval
+from .rules import (cuts_at_independence, independence_value, invert_independence_test,
+                    jackknife_interval, off_matching_bound, on_matching, perfect_bound,
+                    population_twin)
+from .spec import BOOTSTRAP_METHODS, CHUNK_CELLS, TEST_N_SIM, check_level, check_method
 
-__all__ = ["ConfidenceInterval", "confidence_interval", "interval_of", "intervals_of",
-           "interval_from_draws", "independence_laws", "TEST_N_SIM", "check_level",
-           "resampling_generator", "METHODS", "BOOTSTRAP_METHODS", "INDEPENDENCE_MODELS"]
-
-#: The interval methods: "auto" (the rules of ``clusteragree.interval_rules``), the jackknife
-#: t interval, and the two bootstrap intervals as ``scipy.stats.bootstrap`` names them.
-METHODS = ("auto", "jackknife", "BCa", "percentile")
-
-#: The methods that draw bootstrap resamples (the others use the jackknife alone).
-BOOTSTRAP_METHODS = ("BCa", "percentile")
-
-#: The null models that are the permutation law of independence, the test "auto" inverts
-#: (both margins fixed; the objects of a pair index permuted): a caller's law of one of these
-#: serves it.
-INDEPENDENCE_MODELS = ("perm", "objects")
-
-#: The Monte Carlo size of "auto"'s test of independence where its exact law is too large to
-#: compute: the test decides p > alpha, and at p = 0.05 its standard error is then 0.007.
-TEST_N_SIM = 999
-
-#: Cells of the resampled tables held at once (int64: 8 bytes each), so the memory a
-#: bootstrap of a table takes does not grow with ``n_resamples``.
-CHUNK_CELLS = 2_000_000
-
-
-@dataclass(frozen=True, repr=False)
-class ConfidenceInterval:
-    """A bootstrap confidence interval of an index (``confidence_interval`` makes it).
-
-    Parameters
-    ----------
-    index : str
-        The index's registry name.
-    statistic : float
-        The index on the observed clusterings (the estimate).
-    low, high : float
-        The interval's bounds.
-    confidence_level : float
-        The nominal coverage, e.g. 0.95.
-    method : str
-        What made the interval: "BCa", "percentile", "jackknife", or what "auto" chose:
-        "jackknife" (no test changed it), "jackknife, independence test inverted", "exact
-        bound at perfect agreement".
-    n_resamples : int
-        The number of bootstrap resamples (0 for the jackknife methods).
-    standard_error : float
-        The bootstrap standard error (the standard deviation of the bootstrap distribution,
-        with B - 1 in the denominator, as ``scipy.stats.bootstrap``), or the jackknife's.
-    bootstrap_distribution : numpy.ndarray
-        The index on each resample, shape (n_resamples,) (empty for the jackknife methods).
-    resampling : str
-        "cells" (a table's objects, drawn as a multinomial of its cells) or "objects" (the
-        rows of memberships, the rows and columns of similarity matrices).
-    bias : float
-        BCa's bias correction z0 (nan for the percentile interval).
-    acceleration : float
-        BCa's acceleration a, from the jackknife (nan for the percentile interval).
-    reason : str
-        Why the bounds are nan when they are (the index is not defined on some resample, or
-        BCa cannot be computed); "" when they are numbers.
-    closed : {"both", "left", "right"}
-        Which bounds belong to the interval (``pandas.Interval``'s word): "auto" leaves out
-        the independence value when the test of independence rejects it, e.g. ARI's
-        (0, 0.31].
-    note : str
-        How "auto" made the interval (one sentence), or "".
-    independence_pvalue : float
-        "auto": the p-value of the test of independence it inverted (nan otherwise).
-
-    See Also
-    --------
-    confidence_interval : Computes it.
-    scipy.stats.bootstrap : The same intervals for any statistic of resampled data.
-
-    Examples
-    --------
-    >>> ci = confidence_interval([[30, 5], [4, 25]], index="rand", method="percentile",
-    ...                          n_resamples=999, seed=1)
-    >>> low, high = ci                       # unpacks like scipy's ConfidenceInterval
-    >>> bool(low < ci.statistic < high), ci.bootstrap_distribution.shape
-    (True, (999,))
-    """
-
-    index: str
-    statistic: float
-    low: float
-    high: float
-    confidence_level: float
-    method: str
-    n_resamples: int
-    standard_error: float
-    bootstrap_distribution: np.ndarray = field(compare=False)
-    resampling: str = "cells"
-    bias: float = math.nan
-    acceleration: float = math.nan
-    reason: str = ""
-    closed: str = "both"
-    note: str = ""
-    independence_pvalue: float = math.nan
-
-    def __iter__(self):
-        yield self.low
-        yield self.high
-
-    def __repr__(self) -> str:
-        pct = f"{100 * self.confidence_level:g}%"
-        size = f", B = {self.n_resamples}" if self.n_resamples else ""
-        return (f"ConfidenceInterval({self.index} = {self.statistic:.4g}, {pct} {self.method} "
-                f"{self.bracketed()}{size})")
-
-    def bracketed(self, digits: int = 4) -> str:
-        """The bounds in brackets that say which belong to the interval: "[a, b]", "(a, b]".
-
-        Parameters
-        ----------
-        digits : int, default 4
-            Significant digits of each bound.
-
-        Returns
-        -------
-        str
-            The interval, e.g. "(0, 0.3]".
-
-        See Also
-        --------
-        contains : Whether a value lies in it.
-
-        Examples
-        --------
-        >>> ConfidenceInterval("adjusted_rand", 0.2, 0.0, 0.3, 0.95, "auto", 0, 0.05,
-        ...                    np.empty(0), closed="right").bracketed()
-        '(0, 0.3]'
-        """
-        left = "[" if self.closed in ("both", "left") else "("
-        right = "]" if self.closed in ("both", "right") else ")"
-        return f"{left}{self.low:.{digits}g}, {self.high:.{digits}g}{right}"
-
-    def contains(self, value: float) -> bool:
-        """Whether ``value`` lies in the interval (its open bounds left out).
-
-        Parameters
-        ----------
-        value : float
-            A value of the index.
-
-        Returns
-        -------
-        bool
-            True when it lies between the bounds, an open bound excluded.
-
-        See Also
-        --------
-        bracketed : The interval written with its brackets.
-
-        Examples
-        --------
-        >>> ci = ConfidenceInterval("adjusted_rand", 0.2, 0.0, 0.3, 0.95, "auto", 0, 0.05,
-        ...                         np.empty(0), closed="right")
-        >>> ci.contains(0.0), ci.contains(0.1)
-        (False, True)
-        """
-        above = value >= self.low if self.closed in ("both", "left") else value > self.low
-        below = value <= self.high if self.closed in ("both", "right") else value < self.high
-        return bool(above and below)
-
-
-def _check_method(method) -> str:
-    """One of ``METHODS``, in any case (as scipy takes "bca")."""
-    lower = {m.lower(): m for m in METHODS}
-    if isinstance(method, str) and method.lower() in lower:
-        return lower[method.lower()]
-    if isinstance(method, str):
-        close = suggest(method.lower(), lower)
-        raise ValueError(f"method must be one of {list(METHODS)}, got {method!r}."
-                         + re.sub(r"'(\w+)'", lambda m: repr(lower[m[1]]), close))
-    return check_choice(method, "method", METHODS)
-
-
-def resampling_generator(seed) -> np.random.Generator:
-    """The generator of a call's bootstrap, from the seed its null law was drawn with.
-
-    A Generator goes on with its own stream (after the null's draws); an int or a
-    SeedSequence gives a stream of its own (a child of the seed's sequence), so the null's
-    random tables are the same with and without intervals, and the same seed gives the same
-    intervals.
-
-    Parameters
-    ----------
-    seed : None, int, SeedSequence or Generator
-        The seed of the call (already checked).
-
-    Returns
-    -------
-    numpy.random.Generator
-        The bootstrap's generator.
-
-    See Also
-    --------
-    clusteragree.compare : Its intervals come from this stream.
-
-    Examples
-    --------
-    >>> a = resampling_generator(1).integers(10**6)
-    >>> b = resampling_generator(1).integers(10**6)
-    >>> bool(a == b), bool(a == np.random.default_rng(1).integers(10**6))
-    (True, False)
-    """
-    return child_generator(seed, 1)
-
-
-def check_level(confidence_level) -> float:
-    """A confidence level, checked: a number strictly between 0 and 1.
-
-    Parameters
-    ----------
-    confidence_level : float
-        E.g. 0.95.
-
-    Returns
-    -------
-    float
-        The level.
-
-    Raises
-    ------
-    ValueError, TypeError
-        Not a number, or not in (0, 1).
-
-    See Also
-    --------
-    confidence_interval : Takes it.
-
-    Examples
-    --------
-    >>> check_level(0.9)
-    0.9
-    """
-    level = check_real(confidence_level, "confidence_level", "a number between 0 and 1")
-    if not 0 < level < 1:
-        raise ValueError(f"confidence_level must be between 0 and 1 (e.g. 0.95), got "
-                         f"{confidence_level!r}")
-    return level
-
+__all__ = ["confidence_interval", "interval_of", "intervals_of", "interval_from_draws",
+           "independence_laws"]
 
 # -- tables: the multinomial bootstrap -------------------------------------------------------
 
@@ -562,7 +320,7 @@ def intervals_of(clusterings: Clusterings, recs, options: dict, confidence_level
     (['adjusted_rand', 'rand'], 999)
     """
     confidence_level = check_level(confidence_level)
-    method = _check_method(method)
+    method = check_method(method)
     n_resamples = check_positive_int(n_resamples, "n_resamples", minimum=2)
     rng = check_seed(rng, "rng")
     check_choice(undefined, "undefined", ("raise", "na"))
@@ -581,7 +339,7 @@ def intervals_of(clusterings: Clusterings, recs, options: dict, confidence_level
             laws.update(independence_laws(clusterings, missing, options, rng))
     make = (_interval if method in BOOTSTRAP_METHODS
             else lambda *a, **k: _jackknife_ci(*a, **k, laws=laws or {}))
-    tables = [r for r in recs if not isinstance(r, PairIndex)]
+    tables = [r for r in recs if not r.on_pairs]
     out, failed = {}, {}
     if tables:
         counts = np.asarray(clusterings.table.counts)
@@ -598,7 +356,7 @@ def intervals_of(clusterings: Clusterings, recs, options: dict, confidence_level
                                  method, "cells", failed.get(rec.name),
                                  context=(options[rec.name], counts))
     for rec in recs:
-        if isinstance(rec, PairIndex):
+        if rec.on_pairs:
             pair = clusterings.pair(rec)
             opts = options[rec.name]
             statistic = evaluate_pairwise(rec, pair, opts)
@@ -679,7 +437,7 @@ def independence_laws(clusterings: Clusterings, recs, options: dict, rng) -> dic
 
     See Also
     --------
-    clusteragree.interval_rules.invert_independence_test : What "auto" does with the test.
+    clusteragree.intervals.rules.invert_independence_test : What "auto" does with the test.
 
     Examples
     --------
@@ -734,7 +492,7 @@ def _twin_jackknife(rec, options, counts):
 
 def _jackknife_ci(rec, statistic, boot, jackknife, confidence_level, method, resampling,
                   reason=None, context=None, laws=None) -> ConfidenceInterval:
-    """The "jackknife" interval, or "auto"'s (``clusteragree.interval_rules``)."""
+    """The "jackknife" interval, or "auto"'s (``clusteragree.intervals.rules``)."""
     options, counts = context
     if reason:
         return _na(rec, statistic, confidence_level, method, resampling, reason, warn=False)
@@ -874,7 +632,7 @@ def interval_from_draws(index, statistic, bootstrap=None, jackknife=None, *,
     """
     rec = get_index(index)
     level = check_level(confidence_level)
-    method = _check_method(method)
+    method = check_method(method)
     check_choice(resampling, "resampling", ("cells", "objects"))
     statistic = check_real(statistic, "statistic", "a number")
     boot = None
@@ -926,7 +684,7 @@ def confidence_interval(x, y=None, index="adjusted_rand", *, confidence_level=0.
     confidence_level : float, default 0.95
         The nominal coverage, in (0, 1).
     method : {"auto", "jackknife", "BCa", "percentile"}, default "auto"
-        "auto" (``clusteragree.interval_rules``): the jackknife t interval, made on a scale
+        "auto" (``clusteragree.intervals.rules``): the jackknife t interval, made on a scale
         that frees the index of its bounds and widened by its bias correction; the test of
         independence (the index against its permutation null, one-sided towards agreement,
         at level 1 - confidence_level) inverted at the index's independence value, which the
@@ -1013,16 +771,12 @@ def confidence_interval(x, y=None, index="adjusted_rand", *, confidence_level=0.
     >>> ci.method, ci.n_resamples, round(ci.low, 2), round(ci.high, 2)
     ('BCa', 9999, 0.27, 0.76)
     """
-    if not isinstance(index, (str, Index)):
-        raise TypeError("index must be one index name (a str or an Index record), got "
-                        f"{index!r}")
-    rec = get_index(index)
+    rec = one_index(index)
     level = check_level(confidence_level)
-    method = _check_method(method)
+    method = check_method(method)
     n_resamples = check_positive_int(n_resamples, "n_resamples", minimum=2)
     rng = check_seed(seed)
     opts = check_options(options, rec.options, f"index {rec.name!r}")
     clusterings = as_clusterings(x, y, data=data, dropna=dropna, join=join,
-                                 table=not isinstance(rec, PairIndex),
-                                 pairs=[rec.name] if isinstance(rec, PairIndex) else [])
+                                 table=not rec.on_pairs, pairs=[rec.name] if rec.on_pairs else [])
     return interval_of(clusterings, rec, opts, level, method, n_resamples, rng)

@@ -19,18 +19,119 @@ reads any of these forms and names the argument in its errors.
 from __future__ import annotations
 
 import numbers
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, fields
 
 import numpy as np
 
-from ._validate import check_positive_int, check_seed, describe_object, suggest
-from .intervals import BOOTSTRAP_METHODS, METHODS, check_level, resampling_generator
+from .._validate import (check_choice, check_positive_int, check_real, check_seed, child_generator,
+                          describe_object, suggest)
 
-__all__ = ["IntervalSpec", "as_interval_spec", "interval_methods", "misplaced_interval_settings"]
+__all__ = ["IntervalSpec", "as_interval_spec", "interval_methods", "misplaced_interval_settings",
+           "METHODS", "BOOTSTRAP_METHODS", "INDEPENDENCE_MODELS", "TEST_N_SIM", "CHUNK_CELLS",
+           "check_level", "check_method", "resampling_generator"]
+
+#: The interval methods: "auto" (the rules of ``clusteragree.intervals.rules``), the jackknife
+#: t interval, and the two bootstrap intervals as ``scipy.stats.bootstrap`` names them.
+METHODS = ("auto", "jackknife", "BCa", "percentile")
+
+#: The methods that draw bootstrap resamples (the others use the jackknife alone).
+BOOTSTRAP_METHODS = ("BCa", "percentile")
+
+#: The null models that are the permutation law of independence, the test "auto" inverts
+#: (both margins fixed; the objects of a pair index permuted): a caller's law of one of these
+#: serves it.
+INDEPENDENCE_MODELS = ("perm", "objects")
+
+#: The Monte Carlo size of "auto"'s test of independence where its exact law is too large to
+#: compute: the test decides p > alpha, and at p = 0.05 its standard error is then 0.007.
+TEST_N_SIM = 999
+
+#: Cells of the resampled tables held at once (int64: 8 bytes each), so the memory a
+#: bootstrap of a table takes does not grow with ``n_resamples``.
+CHUNK_CELLS = 2_000_000
+
+
+def check_method(method) -> str:
+    """One of ``METHODS``, in any case (as scipy takes "bca")."""
+    lower = {m.lower(): m for m in METHODS}
+    if isinstance(method, str) and method.lower() in lower:
+        return lower[method.lower()]
+    if isinstance(method, str):
+        close = suggest(method.lower(), lower)
+        raise ValueError(f"method must be one of {list(METHODS)}, got {method!r}."
+                         + re.sub(r"'(\w+)'", lambda m: repr(lower[m[1]]), close))
+    return check_choice(method, "method", METHODS)
+
+
+def resampling_generator(seed) -> np.random.Generator:
+    """The generator of a call's bootstrap, from the seed its null law was drawn with.
+
+    A Generator goes on with its own stream (after the null's draws); an int or a
+    SeedSequence gives a stream of its own (a child of the seed's sequence), so the null's
+    random tables are the same with and without intervals, and the same seed gives the same
+    intervals.
+
+    Parameters
+    ----------
+    seed : None, int, SeedSequence or Generator
+        The seed of the call (already checked).
+
+    Returns
+    -------
+    numpy.random.Generator
+        The bootstrap's generator.
+
+    See Also
+    --------
+    clusteragree.compare : Its intervals come from this stream.
+
+    Examples
+    --------
+    >>> a = resampling_generator(1).integers(10**6)
+    >>> b = resampling_generator(1).integers(10**6)
+    >>> bool(a == b), bool(a == np.random.default_rng(1).integers(10**6))
+    (True, False)
+    """
+    return child_generator(seed, 1)
+
+
+def check_level(confidence_level) -> float:
+    """A confidence level, checked: a number strictly between 0 and 1.
+
+    Parameters
+    ----------
+    confidence_level : float
+        E.g. 0.95.
+
+    Returns
+    -------
+    float
+        The level.
+
+    Raises
+    ------
+    ValueError, TypeError
+        Not a number, or not in (0, 1).
+
+    See Also
+    --------
+    confidence_interval : Takes it.
+
+    Examples
+    --------
+    >>> check_level(0.9)
+    0.9
+    """
+    level = check_real(confidence_level, "confidence_level", "a number between 0 and 1")
+    if not 0 < level < 1:
+        raise ValueError(f"confidence_level must be between 0 and 1 (e.g. 0.95), got "
+                         f"{confidence_level!r}")
+    return level
 
 def interval_methods() -> list[str]:
-    """The interval methods a spec may name: "auto" and ``clusteragree.intervals.METHODS``.
+    """The interval methods a spec may name: "auto" and ``clusteragree.intervals.engine.METHODS``.
 
     Returns
     -------
@@ -68,16 +169,16 @@ class IntervalSpec:
     Parameters
     ----------
     method : str, default "auto"
-        A method of ``clusteragree.intervals.METHODS``, in any case: "auto" (the jackknife,
+        A method of ``clusteragree.intervals.engine.METHODS``, in any case: "auto" (the jackknife,
         the test of independence inverted, the bound at perfect agreement:
-        ``clusteragree.interval_rules``), "jackknife", "BCa" or "percentile".
+        ``clusteragree.intervals.rules``), "jackknife", "BCa" or "percentile".
     confidence_level : float, default 0.95
         The nominal coverage, strictly between 0 and 1.
     n_resamples : int, default 9999
         Bootstrap resamples (at least 2).
     seed : None, int, numpy.random.SeedSequence or numpy.random.Generator
         The interval's own source of randomness; None (default): a stream of the call's own
-        ``seed`` (``clusteragree.intervals.resampling_generator``), so the null's random
+        ``seed`` (``clusteragree.intervals.engine.resampling_generator``), so the null's random
         tables are the same with and without intervals and the same call seed gives the
         same intervals.
 
@@ -138,7 +239,7 @@ class IntervalSpec:
 
     @property
     def engine_method(self) -> str:
-        """The method name given to ``clusteragree.intervals.intervals_of``.
+        """The method name given to ``clusteragree.intervals.engine.intervals_of``.
 
         The engine takes every method a spec may name ("auto" among them), as it is.
 

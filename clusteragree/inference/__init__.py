@@ -1,0 +1,20 @@
+"""The inference wing: agreement, tests and their results, the paired difference, the matrix.
+
+Built on the intervals, nulls and indices wings below it (never the reverse):
+
+* ``agreement_tests`` -- ``agreement``, ``agreement_test``, ``adjust``, ``compare``, ``iadjust``;
+* ``results`` -- ``AgreementTest`` and frames of many tests (the one result schema);
+* ``beyond_floor`` -- p-values beyond the Monte Carlo floor (saddlepoint, importance sampling);
+* ``difference`` and ``difference_results`` -- ``difference_test`` and ``DifferenceTest``;
+* ``matrix`` and ``matrix_plots`` -- ``agreement_matrix`` and ``AgreementMatrix``, its plots.
+"""
+
+from .agreement_tests import adjust, agreement, agreement_test, compare, format_results, iadjust
+from .difference import difference_test
+from .difference_results import DifferenceTest
+from .matrix import AgreementMatrix, agreement_matrix
+from .results import RESULT_COLUMNS, AgreementTest, ResultsFrame, frame_notes
+
+__all__ = ["agreement", "agreement_test", "adjust", "compare", "iadjust", "format_results",
+           "AgreementTest", "ResultsFrame", "RESULT_COLUMNS", "frame_notes", "difference_test",
+           "DifferenceTest", "agreement_matrix", "AgreementMatrix"]

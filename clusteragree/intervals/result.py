@@ -1,0 +1,152 @@
+"""The result of an interval: ``ConfidenceInterval``, its bounds, method and how it was made."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+import numpy as np
+
+__all__ = ["ConfidenceInterval"]
+
+
+@dataclass(frozen=True, repr=False)
+class ConfidenceInterval:
+    """A bootstrap confidence interval of an index (``confidence_interval`` makes it).
+
+    Parameters
+    ----------
+    index : str
+        The index's registry name.
+    statistic : float
+        The index on the observed clusterings (the estimate).
+    low, high : float
+        The interval's bounds.
+    confidence_level : float
+        The nominal coverage, e.g. 0.95.
+    method : str
+        What made the interval: "BCa", "percentile", "jackknife", or what "auto" chose:
+        "jackknife" (no test changed it), "jackknife, independence test inverted", "exact
+        bound at perfect agreement".
+    n_resamples : int
+        The number of bootstrap resamples (0 for the jackknife methods).
+    standard_error : float
+        The bootstrap standard error (the standard deviation of the bootstrap distribution,
+        with B - 1 in the denominator, as ``scipy.stats.bootstrap``), or the jackknife's.
+    bootstrap_distribution : numpy.ndarray
+        The index on each resample, shape (n_resamples,) (empty for the jackknife methods).
+    resampling : str
+        "cells" (a table's objects, drawn as a multinomial of its cells) or "objects" (the
+        rows of memberships, the rows and columns of similarity matrices).
+    bias : float
+        BCa's bias correction z0 (nan for the percentile interval).
+    acceleration : float
+        BCa's acceleration a, from the jackknife (nan for the percentile interval).
+    reason : str
+        Why the bounds are nan when they are (the index is not defined on some resample, or
+        BCa cannot be computed); "" when they are numbers.
+    closed : {"both", "left", "right"}
+        Which bounds belong to the interval (``pandas.Interval``'s word): "auto" leaves out
+        the independence value when the test of independence rejects it, e.g. ARI's
+        (0, 0.31].
+    note : str
+        How "auto" made the interval (one sentence), or "".
+    independence_pvalue : float
+        "auto": the p-value of the test of independence it inverted (nan otherwise).
+
+    See Also
+    --------
+    confidence_interval : Computes it.
+    scipy.stats.bootstrap : The same intervals for any statistic of resampled data.
+
+    Examples
+    --------
+    >>> from clusteragree import confidence_interval
+    >>> ci = confidence_interval([[30, 5], [4, 25]], index="rand", method="percentile",
+    ...                          n_resamples=999, seed=1)
+    >>> low, high = ci                       # unpacks like scipy's ConfidenceInterval
+    >>> bool(low < ci.statistic < high), ci.bootstrap_distribution.shape
+    (True, (999,))
+    """
+
+    index: str
+    statistic: float
+    low: float
+    high: float
+    confidence_level: float
+    method: str
+    n_resamples: int
+    standard_error: float
+    bootstrap_distribution: np.ndarray = field(compare=False)
+    resampling: str = "cells"
+    bias: float = math.nan
+    acceleration: float = math.nan
+    reason: str = ""
+    closed: str = "both"
+    note: str = ""
+    independence_pvalue: float = math.nan
+
+    def __iter__(self):
+        yield self.low
+        yield self.high
+
+    def __repr__(self) -> str:
+        pct = f"{100 * self.confidence_level:g}%"
+        size = f", B = {self.n_resamples}" if self.n_resamples else ""
+        return (f"ConfidenceInterval({self.index} = {self.statistic:.4g}, {pct} {self.method} "
+                f"{self.bracketed()}{size})")
+
+    def bracketed(self, digits: int = 4) -> str:
+        """The bounds in brackets that say which belong to the interval: "[a, b]", "(a, b]".
+
+        Parameters
+        ----------
+        digits : int, default 4
+            Significant digits of each bound.
+
+        Returns
+        -------
+        str
+            The interval, e.g. "(0, 0.3]".
+
+        See Also
+        --------
+        contains : Whether a value lies in it.
+
+        Examples
+        --------
+        >>> ConfidenceInterval("adjusted_rand", 0.2, 0.0, 0.3, 0.95, "auto", 0, 0.05,
+        ...                    np.empty(0), closed="right").bracketed()
+        '(0, 0.3]'
+        """
+        left = "[" if self.closed in ("both", "left") else "("
+        right = "]" if self.closed in ("both", "right") else ")"
+        return f"{left}{self.low:.{digits}g}, {self.high:.{digits}g}{right}"
+
+    def contains(self, value: float) -> bool:
+        """Whether ``value`` lies in the interval (its open bounds left out).
+
+        Parameters
+        ----------
+        value : float
+            A value of the index.
+
+        Returns
+        -------
+        bool
+            True when it lies between the bounds, an open bound excluded.
+
+        See Also
+        --------
+        bracketed : The interval written with its brackets.
+
+        Examples
+        --------
+        >>> ci = ConfidenceInterval("adjusted_rand", 0.2, 0.0, 0.3, 0.95, "auto", 0, 0.05,
+        ...                         np.empty(0), closed="right")
+        >>> ci.contains(0.0), ci.contains(0.1)
+        (False, True)
+        """
+        above = value >= self.low if self.closed in ("both", "left") else value > self.low
+        below = value <= self.high if self.closed in ("both", "right") else value < self.high
+        return bool(above and below)
