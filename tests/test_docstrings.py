@@ -46,6 +46,7 @@ MODULES = (
     "clusteragree.inference.difference",
     "clusteragree.inference.difference_results",
     "clusteragree.inference.results",
+    "clusteragree.inference.pvalues",
     "clusteragree.nulls",
     "clusteragree.studies.simulate",
     "clusteragree.studies.mixture_overlap",

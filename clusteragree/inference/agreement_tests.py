@@ -17,7 +17,6 @@ table, fuzzy memberships and similarity matrices through the permutation nulls.
 
 from __future__ import annotations
 
-import math
 from dataclasses import replace
 
 import numpy as np
@@ -33,8 +32,9 @@ from ..intervals.spec import as_interval_spec, misplaced_interval_settings
 from ..nulls import NullDistribution, NullSpec, plan, run
 from ..nulls.distribution import ALTERNATIVES, check_center, test_figures
 from .beyond_floor import ACCURACY, SADDLEPOINT_ACCURACY, add_beyond_floor
-from .results import (FLOAT_COLUMNS, PVALUE_BOUND_LEVEL, RESULT_COLUMNS, AgreementTest,
-                      ResultsFrame, format_results, frame_notes, results_frame, skewed_rows)
+from .pvalues import PVALUE_BOUND_LEVEL, PValue
+from .results import (FLOAT_COLUMNS, RESULT_COLUMNS, AgreementTest, ResultsFrame,
+                      format_results, frame_notes, results_frame, skewed_rows)
 
 __all__ = ["agreement", "AgreementTest", "ResultsFrame", "agreement_test", "adjust", "compare",
            "iadjust", "format_results", "frame_notes", "skewed_rows", "RESULT_COLUMNS",
@@ -74,17 +74,15 @@ def _test_of(rec: Index, nd: NullDistribution, request, alternative: str,
     observed = _observed(rec, request)
     # every figure in one call (the tail counted once); the alternative was checked on entry
     figures = test_figures(nd, observed, alternative, plus_one, PVALUE_BOUND_LEVEL)
-    if figures["n_extreme"] == 0:  # the estimate is a floor: its s.e. would be as large as it
-        figures["pvalue_se"] = math.nan
-    if figures["pvalue_upper"] is None:
-        figures["pvalue_upper"] = math.nan
+    pvalue = PValue.of(nd, observed, alternative, plus_one, figures)
     note = None
     if rec.describe is not None and request.clusterings.table is not None:
         note = rec.describe(request.clusterings.table.counts, **request.options[rec.name])
-    return AgreementTest(statistic=observed, null=nd, index=rec.name, alternative=alternative,
-                         data_name=request.clusterings.describe(), note=note, record=rec,
-                         clusterings=request.clusterings, options=request.options[rec.name],
-                         **figures)
+    return AgreementTest(statistic=observed, pvalue_detail=pvalue, adjusted=figures["adjusted"],
+                         null=nd, index=rec.name, alternative=alternative,
+                         data_name=request.clusterings.describe(), zscore=figures["zscore"],
+                         note=note, record=rec, clusterings=request.clusterings,
+                         options=request.options[rec.name])
 
 
 @fill_doc

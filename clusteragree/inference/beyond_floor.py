@@ -32,6 +32,7 @@ from .._validate import child_generator
 from ..indices import STATISTIC_NAMES, STATISTICS
 from ..nulls.importance import DEFAULT_N_SIM, RunsDisagree, TooSlow, tail_probability
 from ..nulls.saddlepoint import OutsideDomain, saddlepoint_tail
+from .pvalues import PValue
 
 __all__ = ["add_beyond_floor", "wanted", "importance_wanted", "MAX_SECONDS", "ACCURACY",
            "SADDLEPOINT_ACCURACY"]
@@ -111,19 +112,13 @@ def _record(members, log_p: float, rse: float, method: str, check: str | None = 
     the observed side, at most 1)."""
     for t in members:
         lp = min(0.0, log_p + math.log(2.0)) if t.alternative == "two-sided" else log_p
-        p = math.exp(lp) if lp > -math.inf else 0.0
-        t.pvalue_beyond_floor = p
-        t.pvalue_beyond_floor_se = p * rse if not math.isnan(rse) else math.nan
-        t.beyond_floor_rse = rse
-        t.log10_pvalue_beyond_floor = lp / math.log(10.0)
-        t.beyond_floor_method = method
-        t.beyond_floor_check = check
+        t.pvalue_detail = t.pvalue_detail.beyond_floor(PValue.tail_of(lp, rse, method, check))
 
 
 def _refused(members, note: str):
     """Say on each test of a group why it has no p-value beyond the floor."""
     for t in members:
-        t.beyond_floor_note = note
+        t.pvalue_detail = t.pvalue_detail.beyond_floor(note=note)
 
 
 def _check_text(sp_log: float, est) -> str:
@@ -170,15 +165,15 @@ def add_beyond_floor(tests, clusterings, spec) -> list[str]:
         if stat is None:
             if not importance_wanted(spec):  # not asked for by name: no note either
                 continue
-            t.beyond_floor_note = (
+            t.pvalue_detail = t.pvalue_detail.beyond_floor(note=(
                 f"{t.index}: no p-value beyond the Monte Carlo floor (the saddlepoint and "
                 "importance sampling reach tails of s = sum n_ij^2 or t = sum n_ij log n_ij, "
-                "and this index is not a monotone function of either given the margins)")
+                "and this index is not a monotone function of either given the margins)"))
         elif table is None or not table.dense:
             if not importance_wanted(spec):
                 continue
-            t.beyond_floor_note = (f"{t.index}: no p-value beyond the Monte Carlo floor "
-                                   "(it needs the dense table)")
+            t.pvalue_detail = t.pvalue_detail.beyond_floor(note=(
+                f"{t.index}: no p-value beyond the Monte Carlo floor (it needs the dense table)"))
         else:
             groups.setdefault((stat, _side(t)), []).append(t)
     rng = _generator(spec.seed) if groups and importance_wanted(spec) else None

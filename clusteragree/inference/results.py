@@ -19,17 +19,18 @@ from dataclasses import dataclass, field
 
 import pandas as pd
 
-from .._display import (Row, figure_html, format_log_pvalue, format_pvalue, rows_html, rows_text,
-                         significant, table)
+from .._display import (Row, figure_html, format_pvalue, rows_html, rows_text, significant,
+                         table)
 from ..indices import STATISTIC_NAMES, Index, get_index
 from ..intervals import INDEPENDENCE_MODELS, ConfidenceInterval, IntervalSpec, interval_of
 from ..nulls import NullDistribution
+from .pvalues import BEYOND_FLOOR_METHODS, PVALUE_BOUND_LEVEL, PValue, beyond_floor_text
 
 __all__ = ["AgreementTest", "ResultsFrame", "results_frame", "format_results", "frame_notes",
            "skewed_rows", "RESULT_COLUMNS", "BEYOND_FLOOR_METHODS", "FLOAT_COLUMNS",
            "INT_COLUMNS",
            "PVALUE_BOUND_LEVEL", "SKEWED", "PVALUE_COLUMNS", "pvalue_texts", "Z_SHOWN",
-           "zscore_texts", "Z_BEYOND_NOTE"]
+           "zscore_texts", "Z_BEYOND_NOTE", "beyond_floor_text"]
 
 #: The one result schema of a test of one index (``to_frame()``, ``compare`` rows).
 #: The names are scipy's (``statistic``, ``pvalue``, ...), the same as ``AgreementTest``'s
@@ -48,9 +49,9 @@ FLOAT_COLUMNS = ("statistic", "ci_low", "ci_high", "ci_level", "null_mean", "nul
                  "adjusted_mean", "adjusted_median", "zscore")
 #: The count columns of the schema (pandas' nullable Int64).
 INT_COLUMNS = ("n_extreme", "n_sim")
-#: The confidence level of ``pvalue_upper``, the one-sided bound on a Monte Carlo p-value.
-PVALUE_BOUND_LEVEL = 0.95
 _SIDES = {"greater": "greater than", "less": "less than", "two-sided": "different from"}
+#: No p-value beyond the floor: every figure nan.
+_NO_TAIL = PValue("tail")
 
 
 #: A null law this skewed is not read through z: the printed z carries the skewness.
@@ -86,61 +87,6 @@ def _z_caveat(nd: NullDistribution) -> str:
     if math.isnan(skew) or abs(skew) < SKEWED:
         return ""
     return f" (null skewness {skew:.3g}: read the p-value, not a normal tail of z)"
-
-
-def _fmt_p(res) -> str:
-    """The p-value of a test in words, to 3 significant digits: exact, or Monte Carlo with its
-    error, or, when no simulated value is as extreme, the floor 1/(B + 1) with the count and
-    an upper bound (never a standard error as large as the estimate)."""
-    nd, p = res.null, res.pvalue
-    if nd.has_tail:  # estimated tail probabilities, in logs: never 0
-        return nd.pvalue_text(res.statistic, res.alternative)
-    if not nd.is_sampled:  # an exact p is never 0: below the floats, it underflows
-        return "< 1e-300" if p < 1e-300 else f"= {format_pvalue(p)}"
-    B, k = nd.n_sim, res.n_extreme
-    if k == 0:
-        return (f"< {format_pvalue(1 / (B + 1))} (0 of {B:,} simulated values as extreme; "
-                f"one-sided {PVALUE_BOUND_LEVEL:.0%} upper bound "
-                f"{format_pvalue(res.pvalue_upper)})")
-    return (f"= {format_pvalue(p)} (Monte Carlo s.e. {format_pvalue(res.pvalue_se, 2)}; "
-            f"{k:,} of {B:,} simulated values as extreme)")
-
-
-#: How each method of ``beyond_floor_method`` is named in text.
-BEYOND_FLOOR_METHODS = {"importance": "importance sampling",
-                        "saddlepoint": "saddlepoint approximation"}
-
-
-def beyond_floor_text(log10_p: float, relative_se: float, method: str = "importance") -> str:
-    """A p-value beyond the Monte Carlo floor in words, 3 significant digits:
-    "≈ 3.2e-41 (importance sampling, relative s.e. 4%)" or "≈ 3.2e-41 (saddlepoint
-    approximation)"; below 1e-300 "< 1e-300 (log10 p = -1234.5; ...)", never 0.
-
-    Parameters
-    ----------
-    log10_p : float
-        log10 of the p-value (``log10_pvalue_beyond_floor``).
-    relative_se : float
-        Its standard error over the p-value (nan for an approximation without one).
-    method : {"importance", "saddlepoint"}, default "importance"
-        What gave it (``beyond_floor_method``).
-
-    Returns
-    -------
-    str
-        The text.
-
-    Examples
-    --------
-    >>> beyond_floor_text(-40.49, 0.04)
-    '≈ 3.24e-41 (importance sampling, relative s.e. 4%)'
-    >>> beyond_floor_text(-1234.5, float("nan"), "saddlepoint")
-    '< 1e-300 (log10 p = -1234.5; saddlepoint approximation)'
-    """
-    how = BEYOND_FLOOR_METHODS.get(method, method)
-    if not math.isnan(relative_se):
-        how += f", relative s.e. {format_pvalue(100 * relative_se, 2)}%"
-    return format_log_pvalue(log10_p, how)
 
 
 #: The columns of p-values, printed to 3 significant digits (``pvalue_texts``).
@@ -262,8 +208,11 @@ class AgreementTest:
     ----------
     statistic : float
         The observed value of the index.
-    pvalue : float
-        The p-value (nan when the null gives moments only, e.g. ``method="hypergeometric"``).
+    pvalue_detail : PValue
+        The p-value as one object: what it is (exact, a Monte Carlo estimate, a bound at the
+        Monte Carlo floor with the p-value beyond it, a tail probability), its figures and
+        its texts (``clusteragree.inference.pvalues``); the attributes ``pvalue``,
+        ``pvalue_se``, ... below are read from it.
     adjusted : dict
         Centre ("mean", "median") -> the index adjusted for chance, (I - c) / (max - c) (a
         distance: (c - I) / (c - min)); empty for an index with no fixed optimum.
@@ -277,17 +226,8 @@ class AgreementTest:
         What was compared, for printing.
     zscore : float
         (statistic - null mean) / null sd (nan when the null has no variance).
-    pvalue_se : float
-        The Monte Carlo standard error of the p-value (0 for an exact law; nan when no
-        simulated value is as extreme, where ``pvalue_upper`` bounds it instead).
     note : str, optional
         How the index was computed on this table, when that depends on the table.
-    n_extreme : int, optional
-        Monte Carlo laws: how many of the ``n_sim`` simulated values are at least as extreme
-        as the statistic (None for an exact law or moments).
-    pvalue_upper : float
-        Monte Carlo laws: a one-sided 95% Clopper-Pearson upper bound on the p-value (nan
-        otherwise); with ``n_extreme == 0`` the p-value is reported as below 1 / (B + 1).
     record : Index, optional
         The index's registry record (looked up from ``index`` when not given).
     clusterings : Clusterings, optional
@@ -299,6 +239,20 @@ class AgreementTest:
         ``res.confidence_interval()`` makes one on request, ``agreement_test(interval=...)``
         with the test); its bounds and method fill the ``ci_low``, ``ci_high``,
         ``ci_method`` and ``ci_level`` columns of ``to_frame()``.
+
+    Attributes
+    ----------
+    pvalue : float
+        The p-value (nan when the null gives moments only, e.g. ``method="hypergeometric"``).
+    pvalue_se : float
+        The Monte Carlo standard error of the p-value (0 for an exact law; nan when no
+        simulated value is as extreme, where ``pvalue_upper`` bounds it instead).
+    n_extreme : int or None
+        Monte Carlo laws: how many of the ``n_sim`` simulated values are at least as extreme
+        as the statistic (None for an exact law or moments).
+    pvalue_upper : float
+        Monte Carlo laws: a one-sided 95% Clopper-Pearson upper bound on the p-value (nan
+        otherwise); with ``n_extreme == 0`` the p-value is reported as below 1 / (B + 1).
     pvalue_beyond_floor : float
         Where the Monte Carlo p-value under "perm" is at its floor (``n_extreme`` 0): the
         p-value beyond the floor by the saddlepoint approximation where it answers, or, with
@@ -341,34 +295,85 @@ class AgreementTest:
     """
 
     statistic: float
-    pvalue: float  # nan when the null gives moments only
+    pvalue_detail: PValue  # the p-value: what it is, its figures, its texts
     adjusted: dict  # center ("mean", "median") -> adjusted value
     null: NullDistribution
     index: str
     alternative: str
     data_name: str
     zscore: float  # nan when the null has no variance
-    pvalue_se: float  # Monte Carlo standard error of the p-value; 0 exact; nan moments only
     note: str | None = None  # how the index was computed on this table (``Index.describe``)
-    n_extreme: int | None = None  # Monte Carlo: the draws at least as extreme as the statistic
-    pvalue_upper: float = math.nan  # Monte Carlo: one-sided 95% Clopper-Pearson bound on p
     record: Index | None = field(default=None, repr=False, compare=False)  # the index's record
     # the clusterings and the index's options, for ``confidence_interval``
     clusterings: object = field(default=None, repr=False, compare=False)
     options: dict = field(default_factory=dict, repr=False, compare=False)
     interval: ConfidenceInterval | None = field(default=None, repr=False, compare=False)
-    # the importance-sampling p-value beside a Monte Carlo p at its floor (beyond_floor.py)
-    pvalue_beyond_floor: float = field(default=math.nan, repr=False)
-    pvalue_beyond_floor_se: float = field(default=math.nan, repr=False)
-    log10_pvalue_beyond_floor: float = field(default=math.nan, repr=False)
-    beyond_floor_method: str | None = field(default=None, repr=False)
-    beyond_floor_note: str | None = field(default=None, repr=False, compare=False)
-    beyond_floor_rse: float = field(default=math.nan, repr=False)
-    beyond_floor_check: str | None = field(default=None, repr=False, compare=False)
 
     def __post_init__(self):
         if self.record is None:
             self.record = get_index(self.index)
+
+    # -- the p-value, read from ``pvalue_detail`` ---------------------------------------------
+    @property
+    def pvalue(self) -> float:
+        """The p-value (nan when the null gives moments only)."""
+        return self.pvalue_detail.value
+
+    @property
+    def pvalue_se(self) -> float:
+        """The standard error of the p-value (0 exact; nan at the Monte Carlo floor)."""
+        return self.pvalue_detail.se
+
+    @property
+    def n_extreme(self) -> int | None:
+        """Monte Carlo: the simulated values at least as extreme as the statistic."""
+        return self.pvalue_detail.n_extreme
+
+    @property
+    def pvalue_upper(self) -> float:
+        """Monte Carlo: the one-sided 95% Clopper-Pearson upper bound on the p-value."""
+        return self.pvalue_detail.upper
+
+    @property
+    def _beyond(self) -> PValue:
+        """The p-value beyond the floor, or an empty one (every figure nan)."""
+        beyond = self.pvalue_detail.beyond
+        return beyond if beyond is not None else _NO_TAIL
+
+    @property
+    def pvalue_beyond_floor(self) -> float:
+        """The p-value beyond the Monte Carlo floor (nan without it)."""
+        return self._beyond.value
+
+    @property
+    def pvalue_beyond_floor_se(self) -> float:
+        """The standard error of the p-value beyond the floor (nan without it)."""
+        return self._beyond.se
+
+    @property
+    def log10_pvalue_beyond_floor(self) -> float:
+        """log10 of the p-value beyond the floor, finite below the smallest double."""
+        return self._beyond.log10
+
+    @property
+    def beyond_floor_method(self) -> str | None:
+        """What gave the p-value beyond the floor: "importance" or "saddlepoint"."""
+        return self._beyond.method
+
+    @property
+    def beyond_floor_note(self) -> str | None:
+        """Why a p-value at its floor has no estimate beyond it."""
+        return self.pvalue_detail.note
+
+    @property
+    def beyond_floor_rse(self) -> float:
+        """The relative standard error of the p-value beyond the floor (nan without it)."""
+        return self._beyond.relative_se
+
+    @property
+    def beyond_floor_check(self) -> str | None:
+        """Importance sampling's check of a saddlepoint p beyond the floor, in words."""
+        return self._beyond.check
 
     @property
     def method(self) -> str:
@@ -449,6 +454,7 @@ class AgreementTest:
             Column -> value (NA where the method gives nothing).
         """
         row = dict(self.null.summary())
+        row.update(self.pvalue_detail.columns())
 
         def na(v):
             return pd.NA if v is None or (isinstance(v, float) and math.isnan(v)) else v
@@ -460,14 +466,7 @@ class AgreementTest:
                    ci_method=pd.NA if ci is None else ci.method,
                    ci_level=pd.NA if ci is None else ci.confidence_level,
                    test_group=na(self.test_group))
-        row.update(statistic=self.statistic, pvalue=na(self.pvalue),
-                   pvalue_se=na(self.pvalue_se), n_extreme=na(self.n_extreme),
-                   pvalue_upper=na(self.pvalue_upper),
-                   pvalue_beyond_floor=na(self.pvalue_beyond_floor),
-                   pvalue_beyond_floor_se=na(self.pvalue_beyond_floor_se),
-                   log10_pvalue_beyond_floor=na(self.log10_pvalue_beyond_floor),
-                   beyond_floor_method=self.beyond_floor_method or pd.NA,
-                   alternative=self.alternative,
+        row.update(statistic=self.statistic, alternative=self.alternative,
                    adjusted_mean=na(self.adjusted.get("mean")),
                    adjusted_median=na(self.adjusted.get("median")), zscore=na(self.zscore),
                    kind=self.record.kind)
@@ -568,21 +567,7 @@ class AgreementTest:
             z = self._z_text()
             rows.append(Row("z", z.removeprefix("= "), f"z {z}", joined=True))
         rows += [Row(None, "", line) for line in self._interval_lines()]
-        if not math.isnan(self.pvalue):
-            p = _fmt_p(self)
-            rows.append(Row("p-value", p.removeprefix("= "), f"p-value {p}"))
-            if not math.isnan(self.log10_pvalue_beyond_floor):
-                beyond = beyond_floor_text(self.log10_pvalue_beyond_floor,
-                                           self.beyond_floor_rse, self.beyond_floor_method)
-                if self.beyond_floor_check:
-                    beyond = beyond[:-1] + f"; {self.beyond_floor_check})"
-                rows.append(Row("beyond the floor", f"p {beyond}",
-                                f"beyond the floor: p {beyond}"))
-            elif self.beyond_floor_note:
-                rows.append(Row(None, "", self.beyond_floor_note))
-        else:
-            rows.append(Row(None, "", "p-value: not available from closed-form moments (use "
-                                      "a method that gives the law)"))
+        rows += self.pvalue_detail.rows()  # the p-value and what stands beside it
         side = f"{rec.name} is {_SIDES[self.alternative]} its value by chance"
         rows += [Row("alternative", side, f"alternative hypothesis: {side}"),
                  Row(None, "", f"null distribution: {nd.describe()}")]
@@ -615,7 +600,7 @@ class AgreementTest:
     def _z_text(self) -> str:
         """z as printed: "= 6.808" with the skewness caveat of a skewed law, or "> 50" with
         its reason where the Monte Carlo p-value is at its floor (``zscore_texts``)."""
-        beyond = _z_beyond(self.zscore, self.null.is_sampled and self.n_extreme == 0)
+        beyond = _z_beyond(self.zscore, self.pvalue_detail.kind == "bound")
         if beyond:
             return (f"{beyond} (beyond every simulated value, the p-value at its floor: how far "
                     "beyond adds nothing)")
@@ -824,9 +809,8 @@ def results_frame(tests) -> pd.DataFrame:
     types.update({c: "Int64" for c in INT_COLUMNS})
     frame = frame.astype(types)
     # the p-values that are bounds, for a frame of some of the columns (``pvalue_texts``)
-    frame.attrs["pvalue_bound"] = {
-        t.index: "floor" if t.n_extreme == 0 else "underflow" for t in tests
-        if t.n_extreme == 0 or (t.pvalue == 0 and t.pvalue_se == 0)}
+    frame.attrs["pvalue_bound"] = {t.index: t.pvalue_detail.bound_reason for t in tests
+                                   if t.pvalue_detail.bound_reason is not None}
     return frame
 
 

@@ -428,6 +428,28 @@ class NullDistribution:
         how = self._law.words(_check_observed(observed), alternative)
         return format_log_pvalue(log_p / math.log(10), how)
 
+    def pvalue_words(self, observed: float, alternative: str = "greater") -> str:
+        """How a p-value of tail probabilities was obtained, in a few words (the parentheses
+        of ``pvalue_text``).
+
+        Parameters
+        ----------
+        observed : float
+            The observed value of the index.
+        alternative : {"greater", "less", "two-sided"}, default "greater"
+            As in ``pvalue``.
+
+        Returns
+        -------
+        str
+            "importance sampling, relative s.e. 4%", "saddlepoint approximation", "exact".
+        """
+        check_choice(alternative, "alternative", ALTERNATIVES)
+        if not self.has_tail:
+            raise ValueError(f"the {self.method!r} null ({self.index.name}) gives no tail "
+                             "probabilities: its p-value is read off its law (pvalue)")
+        return self._law.words(_check_observed(observed), alternative)
+
     def _pvalue(self, t: float, alternative: str, plus_one: bool) -> float:
         """``pvalue`` of a checked t and alternative, from a law."""
         if self.has_tail:
