@@ -244,8 +244,8 @@ def agreement_test(x, y=None, index="adjusted_rand", method="auto", *, model=Non
                                    ispec.confidence_level, ispec.engine_method,
                                    ispec.n_resamples, ispec.generator(spec.seed),
                                    undefined="na")
-    add_beyond_floor([res], request.clusterings, spec)
-    return res
+    (pvalue,), _ = add_beyond_floor([res], request.clusterings, spec)
+    return replace(res, pvalue_detail=pvalue)  # the test made with its p-value, whole
 
 
 @fill_doc
@@ -398,7 +398,9 @@ def compare(x, y=None, indices="paired", method="auto", *, model=None, n_sim=Non
     notes = [t.note for t in tests if t.note]
     if ispec is not None:
         notes += _add_intervals(tests, clusterings, ispec, ispec.generator(spec.seed))
-    floor_notes = add_beyond_floor(tests, clusterings, spec)  # after the intervals' draws
+    # after the intervals' draws; each test made again with its p-value, beyond the floor
+    pvalues, floor_notes = add_beyond_floor(tests, clusterings, spec)
+    tests = [replace(t, pvalue_detail=p) for t, p in zip(tests, pvalues)]
     methods = {t.beyond_floor_method for t in tests}
     for method, accuracy in (("saddlepoint", SADDLEPOINT_ACCURACY), ("importance", ACCURACY)):
         if method in methods:

@@ -13,13 +13,14 @@ statistic, which two methods reach far below the floor:
 * ``clusteragree.nulls.importance.tail_probability`` (``ACCURACY``): seconds to a minute, with
   its standard error.
 
-``add_beyond_floor`` adds them to such tests, one estimate per statistic and tail (the
-indices of one test group share it, as they share the Monte Carlo law), as the call's
+``add_beyond_floor`` gives such tests their p-value beyond the floor (a new ``PValue``, which
+the test takes), one estimate per statistic and tail (the indices of one test group share it,
+as they share the Monte Carlo law), as the call's
 ``NullSpec(beyond_floor=...)`` asks: by default (None) the saddlepoint wherever it answers;
 True adds importance sampling, as the check of the saddlepoint or alone where the saddlepoint
 is refused; False neither. Importance sampling draws from a random stream of its own (a child
 of the call's seed). Each test at the floor left without a p-value beyond it says why in its
-``beyond_floor_note``. The Monte Carlo ``pvalue`` is not changed.
+``beyond_floor_note`` (the p-value's note). The Monte Carlo ``pvalue`` is not changed.
 """
 
 from __future__ import annotations
@@ -107,18 +108,20 @@ def _outside(exc: OutsideDomain) -> str:
     return text
 
 
-def _record(members, log_p: float, rse: float, method: str, check: str | None = None):
-    """Put one tail estimate (natural log) on the tests of a group (a two-sided test doubles
-    the observed side, at most 1)."""
-    for t in members:
+def _record(pvalues, members, log_p: float, rse: float, method: str,
+            check: str | None = None):
+    """Give the p-values of a group's tests (position -> test) one tail estimate (natural
+    log; a two-sided test doubles the observed side, at most 1)."""
+    for i, t in members.items():
         lp = min(0.0, log_p + math.log(2.0)) if t.alternative == "two-sided" else log_p
-        t.pvalue_detail = t.pvalue_detail.beyond_floor(PValue.tail_of(lp, rse, method, check))
+        pvalues[i] = pvalues[i].beyond_floor(PValue.tail_of(lp, rse, method, check))
 
 
-def _refused(members, note: str):
-    """Say on each test of a group why it has no p-value beyond the floor."""
-    for t in members:
-        t.pvalue_detail = t.pvalue_detail.beyond_floor(note=note)
+def _refused(pvalues, members, note: str):
+    """Give the p-values of a group's tests (by position) the note why they have no p-value
+    beyond the floor."""
+    for i in members:
+        pvalues[i] = pvalues[i].beyond_floor(note=note)
 
 
 def _check_text(sp_log: float, est) -> str:
@@ -130,11 +133,10 @@ def _check_text(sp_log: float, est) -> str:
             f"{abs(diff):.1f} of its standard errors {'above' if diff >= 0 else 'below'} it")
 
 
-def add_beyond_floor(tests, clusterings, spec) -> list[str]:
-    """Add p-values beyond the floor to the tests whose Monte Carlo p-value is at its floor,
-    in place (``pvalue_beyond_floor``, ``pvalue_beyond_floor_se``,
-    ``log10_pvalue_beyond_floor``, ``beyond_floor_method``; ``beyond_floor_note`` where there
-    is none).
+def add_beyond_floor(tests, clusterings, spec) -> tuple[list, list[str]]:
+    """The p-values of the tests, with the p-value beyond the floor where the Monte Carlo
+    p-value is at its floor (``PValue.beyond_floor``: the estimate, or the note why there is
+    none), for the tests to take; the tests are left as they are.
 
     The saddlepoint approximation is tried first (``wanted``); with ``beyond_floor=True``
     (``importance_wanted``) importance sampling follows, as its check where it answered (the
@@ -151,47 +153,52 @@ def add_beyond_floor(tests, clusterings, spec) -> list[str]:
 
     Returns
     -------
-    list of str
+    pvalues : list of PValue
+        Each test's p-value, in their order: its own, or a new one with what lies beyond the
+        floor.
+    notes : list of str
         The notes of the tests at the floor left without a p-value beyond it, one per reason,
         and of the checks.
     """
-    floor = [t for t in tests if _at_floor(t)]
+    pvalues = [t.pvalue_detail for t in tests]
+    floor = [i for i, t in enumerate(tests) if _at_floor(t)]
     if not floor or not wanted(spec):
-        return []
+        return pvalues, []
     table = clusterings.table
     groups: dict = {}
-    for t in floor:
+    for i in floor:
+        t = tests[i]
         stat = t.record.monotone_in
         if stat is None:
             if not importance_wanted(spec):  # not asked for by name: no note either
                 continue
-            t.pvalue_detail = t.pvalue_detail.beyond_floor(note=(
+            _refused(pvalues, [i], (
                 f"{t.index}: no p-value beyond the Monte Carlo floor (the saddlepoint and "
                 "importance sampling reach tails of s = sum n_ij^2 or t = sum n_ij log n_ij, "
                 "and this index is not a monotone function of either given the margins)"))
         elif table is None or not table.dense:
             if not importance_wanted(spec):
                 continue
-            t.pvalue_detail = t.pvalue_detail.beyond_floor(note=(
-                f"{t.index}: no p-value beyond the Monte Carlo floor (it needs the dense table)"))
+            _refused(pvalues, [i], f"{t.index}: no p-value beyond the Monte Carlo floor (it "
+                                   "needs the dense table)")
         else:
-            groups.setdefault((stat, _side(t)), []).append(t)
+            groups.setdefault((stat, _side(t)), {})[i] = t
     rng = _generator(spec.seed) if groups and importance_wanted(spec) else None
     counts = None if not groups else np.asarray(table.counts, dtype=np.int64)
     checks = []
     for (stat, side), members in groups.items():
         value = float(STATISTICS[stat](counts))
-        names = ", ".join(t.index for t in members)
+        names = ", ".join(t.index for t in members.values())
         try:
             sp = saddlepoint_tail(table.row_sums, table.col_sums, value, stat, side)
         except OutsideDomain as exc:
             sp, why = None, _outside(exc)
         if rng is None:  # the saddlepoint alone (the default)
             if sp is not None:
-                _record(members, sp.log_pvalue, math.nan, "saddlepoint")
+                _record(pvalues, members, sp.log_pvalue, math.nan, "saddlepoint")
             else:
-                _refused(members, f"{names}: no p-value beyond the Monte Carlo floor (the "
-                         f"saddlepoint approximation is refused: {why}; "
+                _refused(pvalues, members, f"{names}: no p-value beyond the Monte Carlo floor "
+                         f"(the saddlepoint approximation is refused: {why}; "
                          "NullSpec(beyond_floor=True) estimates it by importance sampling)")
             continue
         try:
@@ -204,14 +211,14 @@ def add_beyond_floor(tests, clusterings, spec) -> list[str]:
             est, slow = None, f"skipped: {exc}"
         if sp is not None:
             check = None if est is None else _check_text(sp.log_pvalue, est)
-            _record(members, sp.log_pvalue, math.nan, "saddlepoint", check)
+            _record(pvalues, members, sp.log_pvalue, math.nan, "saddlepoint", check)
             if check is not None:
                 checks.append(f"{names}: the saddlepoint p checked by {check}")
         elif est is not None:
-            _record(members, est.log_pvalue, est.relative_se, "importance")
+            _record(pvalues, members, est.log_pvalue, est.relative_se, "importance")
         else:
-            _refused(members, f"{names}: no p-value beyond the Monte Carlo floor (the "
-                     f"saddlepoint approximation is refused: {why}; importance sampling "
+            _refused(pvalues, members, f"{names}: no p-value beyond the Monte Carlo floor "
+                     f"(the saddlepoint approximation is refused: {why}; importance sampling "
                      f"of the tail of {STATISTIC_NAMES[stat]} {slow})")
-    notes = list(dict.fromkeys(t.beyond_floor_note for t in floor if t.beyond_floor_note))
-    return notes + checks
+    notes = list(dict.fromkeys(pvalues[i].note for i in floor if pvalues[i].note))
+    return pvalues, notes + checks

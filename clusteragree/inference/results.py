@@ -257,8 +257,8 @@ class AgreementTest:
         Where the Monte Carlo p-value under "perm" is at its floor (``n_extreme`` 0): the
         p-value beyond the floor by the saddlepoint approximation where it answers, or, with
         ``NullSpec(beyond_floor=True)``, by importance sampling where it does not
-        (``clusteragree.inference.beyond_floor``; ``beyond_floor_method`` says which); nan otherwise.
-        0.0 only below the smallest double: read ``log10_pvalue_beyond_floor``.
+        (``clusteragree.inference.beyond_floor``; ``beyond_floor_method`` says which); nan
+        otherwise. 0.0 only below the smallest double: read ``log10_pvalue_beyond_floor``.
     pvalue_beyond_floor_se : float
         Its standard error (nan without it).
     log10_pvalue_beyond_floor : float
