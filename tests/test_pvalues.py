@@ -2,7 +2,10 @@
 null law and the observed value, and every form of it (the printed test, its HTML table, the
 frame's columns, the report's column) is written from it."""
 
+import dataclasses
 import math
+import re
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -204,3 +207,38 @@ def test_the_settings_of_the_p_value_come_from_the_null_spec():
         PValueSpec(beyond_floor="yes")
     with pytest.raises(TypeError, match="plus_one must be True or False"):
         PValueSpec(plus_one=np.array([1, 2]))
+
+
+def test_the_null_engine_never_reads_the_settings_of_the_test():
+    """``plus_one`` and ``beyond_floor`` travel in a NullSpec for the user, but no module of
+    the nulls reads them, and the tests read them off a NullSpec in ``PValueSpec.of`` only."""
+    from clusteragree.nulls.spec import SETTINGS, TEST_SETTINGS
+
+    assert tuple(f.name for f in dataclasses.fields(PValueSpec)) == TEST_SETTINGS
+    assert set(TEST_SETTINGS) <= set(SETTINGS)  # a NullSpec still takes them
+    names = "|".join(TEST_SETTINGS)
+    package = Path(ca.__file__).resolve().parent
+    rules = {"nulls": (re.compile(rf"\w\.({names})\b"), "spec.py"),  # attribute reads
+             "inference": (re.compile(rf"spec\.({names})\b"), "pvalues.py")}
+    found = [f"{path.relative_to(package)}:{number}: {line.strip()}"
+             for folder, (read, allowed) in rules.items()
+             for path in sorted((package / folder).glob("*.py")) if path.name != allowed
+             for number, line in enumerate(path.read_text().splitlines(), 1)
+             if read.search(line) and not line.strip().startswith(("#", "``"))]
+    assert not found, found
+
+
+def test_the_beyond_floor_part_is_returned_for_the_test_to_take():
+    from clusteragree.inference.beyond_floor import add_beyond_floor
+
+    res = ca.agreement_test(SMALL, index="rand", method="patefield", n_sim=999, seed=1)
+    before = res.pvalue_detail
+    assert before.kind == "bound" and before.note  # the saddlepoint is refused here, noted
+    bare = dataclasses.replace(res, pvalue_detail=PValue.of(res.null, res.statistic))
+    (p,), notes = add_beyond_floor([bare], res.clusterings, PValueSpec(beyond_floor=True),
+                                   seed=1)
+    assert bare.pvalue_detail.note is None and bare.pvalue_detail.beyond is None  # untouched
+    assert p.kind == "bound" and p.beyond.method == "importance" and p.value == before.value
+    assert notes == []
+    (off,), notes = add_beyond_floor([bare], res.clusterings, PValueSpec(beyond_floor=False))
+    assert off is bare.pvalue_detail and notes == []

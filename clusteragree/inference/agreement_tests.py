@@ -32,7 +32,7 @@ from ..intervals.spec import as_interval_spec, misplaced_interval_settings
 from ..nulls import NullDistribution, NullSpec, plan, run
 from ..nulls.distribution import ALTERNATIVES, check_center, test_figures
 from .beyond_floor import ACCURACY, SADDLEPOINT_ACCURACY, add_beyond_floor
-from .pvalues import PVALUE_BOUND_LEVEL, PValue
+from .pvalues import PVALUE_BOUND_LEVEL, PValue, PValueSpec
 from .results import (FLOAT_COLUMNS, RESULT_COLUMNS, AgreementTest, ResultsFrame,
                       format_results, frame_notes, results_frame, skewed_rows)
 
@@ -69,7 +69,7 @@ def _need_exact_law(rec: Index, nd: NullDistribution) -> None:
 def _test_of(rec: Index, nd: NullDistribution, request, alternative: str,
              plus_one: bool) -> AgreementTest:
     """The test of one index from its null law: the one place results are made
-    (``alternative`` is checked by the caller; ``plus_one`` is the NullSpec's)."""
+    (``alternative`` is checked by the caller; ``plus_one`` is the call's ``PValueSpec``'s)."""
     _need_exact_law(rec, nd)
     observed = _observed(rec, request)
     # every figure in one call (the tail counted once); the alternative was checked on entry
@@ -238,13 +238,15 @@ def agreement_test(x, y=None, index="adjusted_rand", method="auto", *, model=Non
     requests = plan(clusterings, [rec], spec, options)
     request = requests[0]
     nd = run(requests)[rec.name]
-    res = _test_of(rec, nd, request, alternative, spec.plus_one)
+    settings = PValueSpec.of(spec)  # the p-value's settings, which the null engine passes by
+    res = _test_of(rec, nd, request, alternative, settings.plus_one)
     if ispec is not None:
         res.interval = interval_of(request.clusterings, rec, request.options[rec.name],
                                    ispec.confidence_level, ispec.engine_method,
                                    ispec.n_resamples, ispec.generator(spec.seed),
                                    undefined="na")
-    (pvalue,), _ = add_beyond_floor([res], request.clusterings, spec)
+    (pvalue,), _ = add_beyond_floor([res], request.clusterings, settings, spec.seed,
+                                    spec.progress)
     return replace(res, pvalue_detail=pvalue)  # the test made with its p-value, whole
 
 
@@ -391,7 +393,8 @@ def compare(x, y=None, indices="paired", method="auto", *, model=None, n_sim=Non
     requests = plan(clusterings, recs, spec, options, optional=group_members(indices))
     nulls = run(requests)
     not_defined = requests[0].not_defined
-    tests = [_test_of(rec, nulls[rec.name], req, sides[rec.name], spec.plus_one)
+    settings = PValueSpec.of(spec)  # the p-value's settings, which the null engine passes by
+    tests = [_test_of(rec, nulls[rec.name], req, sides[rec.name], settings.plus_one)
              for req in requests for rec in req.indices]
     order = {r.name: i for i, r in enumerate(recs)}
     tests.sort(key=lambda t: order[t.index])
@@ -399,7 +402,8 @@ def compare(x, y=None, indices="paired", method="auto", *, model=None, n_sim=Non
     if ispec is not None:
         notes += _add_intervals(tests, clusterings, ispec, ispec.generator(spec.seed))
     # after the intervals' draws; each test made again with its p-value, beyond the floor
-    pvalues, floor_notes = add_beyond_floor(tests, clusterings, spec)
+    pvalues, floor_notes = add_beyond_floor(tests, clusterings, settings, spec.seed,
+                                            spec.progress)
     tests = [replace(t, pvalue_detail=p) for t, p in zip(tests, pvalues)]
     methods = {t.beyond_floor_method for t in tests}
     for method, accuracy in (("saddlepoint", SADDLEPOINT_ACCURACY), ("importance", ACCURACY)):

@@ -33,10 +33,9 @@ from .._validate import child_generator
 from ..indices import STATISTIC_NAMES, STATISTICS
 from ..nulls.importance import DEFAULT_N_SIM, RunsDisagree, TooSlow, tail_probability
 from ..nulls.saddlepoint import OutsideDomain, saddlepoint_tail
-from .pvalues import PValue
+from .pvalues import PValue, PValueSpec
 
-__all__ = ["add_beyond_floor", "wanted", "importance_wanted", "MAX_SECONDS", "ACCURACY",
-           "SADDLEPOINT_ACCURACY"]
+__all__ = ["add_beyond_floor", "MAX_SECONDS", "ACCURACY", "SADDLEPOINT_ACCURACY"]
 
 #: The longest an importance-sampling estimate may be predicted to take (seconds); longer
 #: ones are skipped, with a note (``tail_probability``'s ``max_seconds``). A 4 x 4 table of
@@ -61,18 +60,6 @@ ACCURACY = ("importance sampling of tables tilted toward the observed value (10,
             "1e-60; at most 2.7 standard errors off)")
 
 _SPAWN = 2  # the child of the call's seed sequence (the intervals' bootstrap takes 1)
-
-
-def wanted(spec) -> bool:
-    """Whether a call's NullSpec asks for a p-value beyond the floor: its ``beyond_floor``
-    is None (the default: the saddlepoint, where it answers) or True."""
-    return spec.beyond_floor is not False
-
-
-def importance_wanted(spec) -> bool:
-    """Whether importance sampling is asked for too (``beyond_floor=True``): seconds to a
-    minute per test group, so it is asked for, not given unasked."""
-    return spec.beyond_floor is True
 
 
 def _generator(seed) -> np.random.Generator:
@@ -133,14 +120,17 @@ def _check_text(sp_log: float, est) -> str:
             f"{abs(diff):.1f} of its standard errors {'above' if diff >= 0 else 'below'} it")
 
 
-def add_beyond_floor(tests, clusterings, spec) -> tuple[list, list[str]]:
+def add_beyond_floor(tests, clusterings, settings: PValueSpec, seed=None,
+                     progress: bool = False) -> tuple[list, list[str]]:
     """The p-values of the tests, with the p-value beyond the floor where the Monte Carlo
     p-value is at its floor (``PValue.beyond_floor``: the estimate, or the note why there is
     none), for the tests to take; the tests are left as they are.
 
-    The saddlepoint approximation is tried first (``wanted``); with ``beyond_floor=True``
-    (``importance_wanted``) importance sampling follows, as its check where it answered (the
-    saddlepoint p is kept, the check printed beside it) or in its place where it was refused.
+    The saddlepoint approximation is tried first (``settings.saddlepoint``: ``beyond_floor``
+    None or True); with ``beyond_floor=True`` (``settings.importance``: seconds to a minute
+    per test group, so it is asked for, not given unasked) importance sampling follows, as
+    its check where it answered (the saddlepoint p is kept, the check printed beside it) or
+    in its place where it was refused.
 
     Parameters
     ----------
@@ -148,8 +138,12 @@ def add_beyond_floor(tests, clusterings, spec) -> tuple[list, list[str]]:
         The tests of one call, in their order.
     clusterings : Clusterings
         Their clusterings (the observed table).
-    spec : NullSpec
-        The call's spec (its ``beyond_floor``, seed and ``progress`` are used).
+    settings : PValueSpec
+        The call's p-value settings (its ``beyond_floor``).
+    seed : None, int, SeedSequence or Generator, optional
+        The call's seed: importance sampling draws from a stream of its own.
+    progress : bool, default False
+        Show importance sampling's progress bar.
 
     Returns
     -------
@@ -162,7 +156,7 @@ def add_beyond_floor(tests, clusterings, spec) -> tuple[list, list[str]]:
     """
     pvalues = [t.pvalue_detail for t in tests]
     floor = [i for i, t in enumerate(tests) if _at_floor(t)]
-    if not floor or not wanted(spec):
+    if not floor or not settings.saddlepoint:
         return pvalues, []
     table = clusterings.table
     groups: dict = {}
@@ -170,20 +164,20 @@ def add_beyond_floor(tests, clusterings, spec) -> tuple[list, list[str]]:
         t = tests[i]
         stat = t.record.monotone_in
         if stat is None:
-            if not importance_wanted(spec):  # not asked for by name: no note either
+            if not settings.importance:  # not asked for by name: no note either
                 continue
             _refused(pvalues, [i], (
                 f"{t.index}: no p-value beyond the Monte Carlo floor (the saddlepoint and "
                 "importance sampling reach tails of s = sum n_ij^2 or t = sum n_ij log n_ij, "
                 "and this index is not a monotone function of either given the margins)"))
         elif table is None or not table.dense:
-            if not importance_wanted(spec):
+            if not settings.importance:
                 continue
             _refused(pvalues, [i], f"{t.index}: no p-value beyond the Monte Carlo floor (it "
                                    "needs the dense table)")
         else:
             groups.setdefault((stat, _side(t)), {})[i] = t
-    rng = _generator(spec.seed) if groups and importance_wanted(spec) else None
+    rng = _generator(seed) if groups and settings.importance else None
     counts = None if not groups else np.asarray(table.counts, dtype=np.int64)
     checks = []
     for (stat, side), members in groups.items():
@@ -204,7 +198,7 @@ def add_beyond_floor(tests, clusterings, spec) -> tuple[list, list[str]]:
         try:
             est = tail_probability(table.row_sums, table.col_sums, value, stat, side,
                                    DEFAULT_N_SIM, int(rng.integers(2**63)),
-                                   max_seconds=MAX_SECONDS, progress=spec.progress)
+                                   max_seconds=MAX_SECONDS, progress=progress)
         except RunsDisagree as exc:  # it ran, and refused its own answer
             est, slow = None, f"refused: {exc}"
         except TooSlow as exc:

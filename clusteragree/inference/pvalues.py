@@ -23,6 +23,7 @@ import pandas as pd
 from .._display import Row, format_log_pvalue, format_pvalue
 from .._validate import check_bool
 from ..nulls import distribution  # its test_figures, not a name pytest would collect
+from ..nulls.spec import TEST_SETTINGS
 
 __all__ = ["PValue", "PValueSpec", "KINDS", "PVALUE_BOUND_LEVEL", "BEYOND_FLOOR_METHODS",
            "BEYOND_SHORT", "beyond_floor_text"]
@@ -148,14 +149,14 @@ class PValueSpec:
         Parameters
         ----------
         spec : NullSpec
-            The call's spec (its ``plus_one`` and ``beyond_floor``).
+            The call's spec (its ``TEST_SETTINGS``: ``plus_one`` and ``beyond_floor``).
 
         Returns
         -------
         PValueSpec
             The two settings.
         """
-        return cls(plus_one=spec.plus_one, beyond_floor=spec.beyond_floor)
+        return cls(**{name: getattr(spec, name) for name in TEST_SETTINGS})
 
     @property
     def saddlepoint(self) -> bool:

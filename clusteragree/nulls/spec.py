@@ -34,7 +34,8 @@ from .._validate import (check_bool, check_choice, check_positive_int, check_rea
                          suggest)
 from ._methods import all_method_names, get_model
 
-__all__ = ["NullSpec", "SETTINGS", "DEFAULT_MAX_TABLES", "DEFAULT_MAX_WORK", "ExactLawTooLarge"]
+__all__ = ["NullSpec", "SETTINGS", "TEST_SETTINGS", "DEFAULT_MAX_TABLES", "DEFAULT_MAX_WORK",
+           "ExactLawTooLarge"]
 
 #: The exact methods' budgets: tables to enumerate, and the dynamic programme's work ((state,
 #: key) entries of one column times the key's length).
@@ -95,14 +96,16 @@ class NullSpec:
     progress : bool
         Show a progress bar on long Monte Carlo runs.
     plus_one : bool, default True
-        The Monte Carlo p-value of a test: (1 + #{T >= t}) / (B + 1) (True; never 0) or the
-        thesis' share #{T >= t} / B (False; ``iadjust``'s default when its method is named by
-        a string). Exact laws give P(T >= t) either way.
+        A setting of the test, not of the law (``TEST_SETTINGS``: the null engine passes it
+        by, the tests read it). The Monte Carlo p-value of a test: (1 + #{T >= t}) / (B + 1)
+        (True; never 0) or the thesis' share #{T >= t} / B (False; ``iadjust``'s default when
+        its method is named by a string). Exact laws give P(T >= t) either way.
     beyond_floor : bool, optional
-        Where a Monte Carlo p-value under "perm" is at its floor 1/(B + 1) (no simulated
-        table as extreme) and the index is a monotone function of s or t, a p-value beyond
-        the floor: ``res.pvalue_beyond_floor``, beside ``pvalue``, which stays the Monte
-        Carlo one. None (default): the saddlepoint approximation (``method="saddlepoint"``;
+        A setting of the test, not of the law (``TEST_SETTINGS``). Where a Monte Carlo
+        p-value under "perm" is at its floor 1/(B + 1) (no simulated table as extreme) and
+        the index is a monotone function of s or t, a p-value beyond the floor:
+        ``res.pvalue_beyond_floor``, beside ``pvalue``, which stays the Monte Carlo one.
+        None (default): the saddlepoint approximation (``method="saddlepoint"``;
         a fraction of a second), wherever it answers; where it is refused a note says why.
         True: importance sampling too (``method="importance"``'s estimator, 10,000 tilted
         tables; seconds to a minute per test group, skipped with a note when predicted above
@@ -220,6 +223,12 @@ class NullSpec:
 #: The names of the settings a NullSpec holds (an error names them when one is passed where
 #: an index option is expected).
 SETTINGS = tuple(f.name for f in fields(NullSpec))
+
+#: The settings a NullSpec carries for the test that reads its p-value off the law, not for
+#: the null engine, which never reads them: ``agreement_test`` and ``compare`` pass them on to
+#: the test (``clusteragree.inference.pvalues.PValueSpec``). A NullSpec takes them so that a
+#: call's settings are given in one place.
+TEST_SETTINGS = ("plus_one", "beyond_floor")
 
 
 def _from_scipy(method, n_sim=None, seed=None):
