@@ -4,6 +4,7 @@ Built on the intervals, nulls and indices wings below it (never the reverse):
 
 * ``agreement_tests`` -- ``agreement``, ``agreement_test``, ``adjust``, ``compare``, ``iadjust``;
 * ``results`` -- ``AgreementTest`` and frames of many tests (the one result schema);
+* ``pvalues`` -- ``PValue``, a test's p-value as one object, and ``PValueSpec``, its settings;
 * ``beyond_floor`` -- p-values beyond the Monte Carlo floor (saddlepoint, importance sampling);
 * ``difference`` and ``difference_results`` -- ``difference_test`` and ``DifferenceTest``;
 * ``matrix`` and ``matrix_plots`` -- ``agreement_matrix`` and ``AgreementMatrix``, its plots.

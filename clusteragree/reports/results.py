@@ -18,7 +18,8 @@ from __future__ import annotations
 
 import pandas as pd
 
-from .._display import format_log_pvalue, format_pvalue, significant
+from .._display import significant
+from ..inference.pvalues import PValue
 from ..inference.results import zscore_texts
 
 __all__ = ["pvalue_text", "method_text", "beyond_floor_texts", "interval_text", "table_of_tests", "table_of_intervals",
@@ -44,6 +45,7 @@ def pvalue_text(results: pd.DataFrame) -> pd.Series:
 
     See Also
     --------
+    clusteragree.inference.pvalues.PValue.brief : Each text.
     clusteragree.format_results : The same rule for printed frames.
 
     Examples
@@ -53,22 +55,14 @@ def pvalue_text(results: pd.DataFrame) -> pd.Series:
     >>> pvalue_text(df).tolist()
     ['< 0.001 (0 of 999)']
     """
-    def one(p, k, b):
-        if pd.isna(p):
-            return "NA"
-        if pd.isna(k):
-            return format_pvalue(p)
-        if k == 0:
-            return f"< {format_pvalue(p)} (0 of {int(b):,})"
-        return f"{format_pvalue(p)} ({int(k):,} of {int(b):,})"
-
-    return pd.Series([one(p, k, b) for p, k, b in zip(results["pvalue"], results["n_extreme"],
-                                                      results["n_sim"])],
+    return pd.Series([PValue.from_row(row).brief()
+                      for row in _rows(results, ("pvalue", "n_extreme", "n_sim"))],
                      index=results.index, name="pvalue")
 
 
-#: How a table names the method of a p-value beyond the Monte Carlo floor, briefly.
-BEYOND_SHORT = {"importance": "IS", "saddlepoint": "saddlepoint"}
+def _rows(results: pd.DataFrame, columns) -> list[dict]:
+    """The rows of a results frame as dicts of these columns (a missing one: KeyError)."""
+    return [dict(zip(columns, values)) for values in zip(*(results[c] for c in columns))]
 
 
 def beyond_floor_texts(results: pd.DataFrame) -> pd.Series:
@@ -89,7 +83,8 @@ def beyond_floor_texts(results: pd.DataFrame) -> pd.Series:
 
     See Also
     --------
-    clusteragree.inference.results.beyond_floor_text : The same in words, for a printed test.
+    clusteragree.inference.pvalues.PValue.brief_beyond : Each text.
+    clusteragree.inference.pvalues.beyond_floor_text : The same in words, for a printed test.
 
     Examples
     --------
@@ -101,20 +96,11 @@ def beyond_floor_texts(results: pd.DataFrame) -> pd.Series:
     >>> beyond_floor_texts(df).tolist()
     ['≈ 2.4e-64 (IS, s.e. 29%)', '', '< 1e-300 (log10 p = -1234.5, IS)']
     """
-    def one(log10_p, p, se, method):
-        if pd.isna(log10_p):
-            return ""
-        how = BEYOND_SHORT.get(method, str(method))
-        rse = float(se) / float(p) if not pd.isna(se) and p and p > 0 else None
-        if log10_p >= -300 and rse is not None:
-            how += f", s.e. {100 * rse:.2g}%"
-        return format_log_pvalue(log10_p, how, digits=2, sep=", ")
-
     cols = ["log10_pvalue_beyond_floor", "pvalue_beyond_floor", "pvalue_beyond_floor_se",
             "beyond_floor_method"]
     if not set(cols) <= set(results.columns):
         return pd.Series([""] * len(results), index=results.index, name="beyond the floor")
-    return pd.Series([one(*row) for row in zip(*(results[c] for c in cols))],
+    return pd.Series([PValue.from_row(row).brief_beyond() for row in _rows(results, cols)],
                      index=results.index, name="beyond the floor")
 
 
