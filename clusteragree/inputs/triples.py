@@ -20,7 +20,7 @@ import pandas as pd
 from ..tables import check_counts
 from .labels import check_labels, common_objects, take_objects
 
-__all__ = ["ThreeWay", "as_three_way", "MAX_TABLE_CELLS"]
+__all__ = ["ThreeWay", "as_three_way", "three_way_of_codes", "MAX_TABLE_CELLS"]
 
 #: The most cells a 2-way table of the reference with a or b may have (dense int64 tables: the
 #: indices of the table take them dense).
@@ -199,6 +199,8 @@ def as_three_way(reference, a=None, b=None, *, data=None, dropna: bool = False,
     >>> tw.n, tw.cells.tolist(), tw.weights.tolist()
     (7, [[0, 0, 0], [0, 1, 1], [1, 1, 0], [1, 1, 1]], [2, 1, 1, 3])
     """
+    if isinstance(reference, ThreeWay) and a is None and b is None and data is None:
+        return reference  # converted already (``ManyClusterings.three_way``)
     if join not in ("exact", "inner"):
         raise ValueError(f"join must be one of ['exact', 'inner'], got {join!r}")
     if a is None and b is None and data is None:
@@ -219,11 +221,45 @@ def as_three_way(reference, a=None, b=None, *, data=None, dropna: bool = False,
                             "same objects")
     arrays, names = _labels((reference, a, b), data, dropna, join)
     (cr, K), (ca_, Qa), (cb, Qb) = (_codes(v) for v in arrays)
+    return three_way_of_codes((cr, ca_, cb), (K, Qa, Qb), names)
+
+
+def three_way_of_codes(codes, sizes, names=ARGUMENTS) -> ThreeWay:
+    """The record of three labellings already coded (codes 0..K-1 of each, every code
+    present): the 3-way table's non-empty cells, counted by one bincount of the combined codes
+    (``np.unique`` where the table has many more cells than objects).
+
+    Parameters
+    ----------
+    codes : (array, array, array)
+        The integer codes of the reference, a and b.
+    sizes : (int, int, int)
+        Their numbers of clusters K, Qa, Qb.
+    names : (str, str, str), default ("reference", "a", "b")
+        Their names.
+
+    Returns
+    -------
+    ThreeWay
+
+    Raises
+    ------
+    ValueError
+        A 2-way table with the reference of more than ``MAX_TABLE_CELLS`` cells.
+
+    Examples
+    --------
+    >>> tw = three_way_of_codes(([0, 0, 1], [0, 1, 1], [1, 0, 0]), (2, 2, 2))
+    >>> tw.n, tw.table_a.tolist()
+    (3, [[1, 1], [0, 1]])
+    """
+    K, Qa, Qb = sizes
     for arg, Q in zip(ARGUMENTS[1:], (Qa, Qb)):
         if K * Q > MAX_TABLE_CELLS:
             raise ValueError(f"the table of reference and {arg} would have {K:,} x {Q:,} "
                              f"cells, more than {MAX_TABLE_CELLS:,}: difference_test evaluates "
                              "dense tables (too many clusters)")
+    cr, ca_, cb = (np.asarray(c, dtype=np.int64) for c in codes)
     size = K * Qa * Qb
     keys = (cr * Qa + ca_) * Qb + cb  # size <= 10**7 * n fits in int64
     if size <= max(4 * len(keys), 1 << 16):
