@@ -31,8 +31,9 @@ from .._validate import suggest
 from ._common import STATISTIC_NAMES, STATISTICS, compact_tables
 from ._pairwise import (ResampleRefused, evaluate_pairwise, evaluate_resample, gather_objects,
                         pair_vectors)
-from ._registry import (REGISTRY, Index, PairIndex, TableIndex, get_index, one_index,
-                        register_groups)
+from ._records import Index, PairIndex
+from ._table_index import TableIndex
+from ._registry import REGISTRY, get_index, one_index, register_groups
 from ._evaluate import (entry, evaluate, evaluate_checked, evaluate_sparse, evaluate_table,
                         values_on_tables)
 from .catalogue import catalogue_markdown

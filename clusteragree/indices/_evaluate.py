@@ -7,7 +7,7 @@ themselves for the indices of object pairs. ``evaluate`` is the checked entry of
 a table or a batch of tables ``(..., K, Q)``; ``evaluate_checked`` and ``evaluate_sparse`` take
 counts or a sparse table already checked at a public entry; ``values_on_tables`` evaluates
 several indices on one batch of tables (random, resampled or enumerated), each additive
-statistic computed once. The records (``clusteragree.indices._registry``) say what an index is
+statistic computed once. The records (``clusteragree.indices._records``) say what an index is
 and how it treats degenerate tables; everything here only calls them, and refuses a nan, which
 would be a degenerate case the registry missed.
 """
@@ -23,7 +23,9 @@ from .._validate import check_options
 from ..inputs import Clusterings, as_clusterings
 from ..tables import check_counts
 from ._common import STATISTICS, compact_tables
-from ._registry import Index, PairIndex, TableIndex, get_index
+from ._records import Index, PairIndex
+from ._registry import get_index
+from ._table_index import TableIndex
 
 __all__ = ["entry", "evaluate", "evaluate_checked", "evaluate_sparse", "evaluate_table",
            "values_on_tables"]
