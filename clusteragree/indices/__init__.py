@@ -33,22 +33,22 @@ from ._pairwise import (ResampleRefused, evaluate_pairwise, evaluate_resample, g
                         pair_vectors)
 from ._records import Index, PairIndex
 from ._table_index import TableIndex
-from ._registry import REGISTRY, get_index, one_index, register_groups
+from ._registry import REGISTRY, get_index, is_record, one_index, register_groups
 from ._evaluate import (entry, evaluate, evaluate_checked, evaluate_sparse, evaluate_table,
                         values_on_tables)
 from .catalogue import catalogue_markdown
 from .mari import mari_null_moments
 
-__all__ = ["list_indices", "catalogue_markdown", "get_index", "one_index", "evaluate",
-           "evaluate_checked",
-           "evaluate_sparse", "evaluate_table", "values_on_tables", "entry", "index_records", "resolve_indices",
+__all__ = ["list_indices", "catalogue_markdown", "get_index", "one_index", "is_record",
+           "evaluate", "evaluate_checked", "evaluate_sparse", "evaluate_table", "values_on_tables",
+           "entry", "index_records", "resolve_indices",
            "mari_null_moments",
            "group_members", "skip_undefined",
            "split_options", "GROUPS",
            "Index", "TableIndex", "PairIndex", "REGISTRY",
            # what the null engine and the tests of agreement use (``clusteragree.nulls``,
-           # ``clusteragree.inference.agreement_tests``): the additive statistics of table indices, and the pair
-           # vectors of indices of object pairs
+           # ``clusteragree.inference.agreement_tests``): the additive statistics of table
+           # indices, and the pair vectors of indices of object pairs
            "STATISTICS", "STATISTIC_NAMES", "compact_tables", "evaluate_pairwise", "pair_vectors",
            "gather_objects", "evaluate_resample", "ResampleRefused"]
 

@@ -84,6 +84,33 @@ def all_names() -> list[str]:
     return list(REGISTRY) + list(_ALIASES)
 
 
+def is_record(obj) -> bool:
+    """Whether ``obj`` is an index record already (a ``TableIndex`` or ``PairIndex``), so that
+    a caller given a name or a record looks the name up and passes the record on, without
+    asking the registry again.
+
+    Parameters
+    ----------
+    obj : object
+        A name, a record, or anything else.
+
+    Returns
+    -------
+    bool
+        True for a ``TableIndex`` or a ``PairIndex``.
+
+    See Also
+    --------
+    get_index : The record of a name.
+
+    Examples
+    --------
+    >>> is_record("ari"), is_record(get_index("ari"))
+    (False, True)
+    """
+    return isinstance(obj, Index)
+
+
 def one_index(index, hint: str = "") -> Index:
     """The record of one index, given as a name or a record; anything else (a list of names,
     a number) is refused with a ``TypeError`` that names the argument and, in ``hint``, what
