@@ -24,10 +24,9 @@ import numpy as np
 import pandas as pd
 
 from .._docs import fill_doc
-from .._validate import check_choice, check_options, check_real
+from .._validate import check_choice, check_real
 from ..indices import (Index, entry, evaluate_checked, evaluate_pairwise, evaluate_table,
-                       get_index, group_members, index_records, resolve_indices, skip_undefined,
-                       split_options)
+                       get_index, group_members, index_records, resolve_call, skip_undefined)
 from ..intervals import INDEPENDENCE_MODELS, IntervalSpec, interval_of, intervals_of
 from ..intervals.spec import as_interval_spec, misplaced_interval_settings
 from ..nulls import NullDistribution, NullSpec, plan, run
@@ -128,10 +127,7 @@ def agreement(x, y=None, index="adjusted_rand", *, data=None, dropna=False, join
     >>> ca.agreement([0, 0, 1, 1], [0, 0, 1, 2], index=["rand", "ari"]).round(3).to_dict()
     {'rand': 0.833, 'adjusted_rand': 0.571}
     """
-    names, single = resolve_indices(index)
-    recs = [get_index(n) for n in names]
-    per = split_options(names, options)
-    opts = {r.name: check_options(per[r.name], r.options, f"index {r.name!r}") for r in recs}
+    names, single, recs, opts = resolve_call(index, options)
     clusterings = entry(x, y, data, dropna, join, recs, batch=True)
 
     def one(name):
