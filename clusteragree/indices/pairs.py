@@ -12,9 +12,10 @@ Ch.4 Table 3 wraps Rand and Gower-Legendre in a square root by mistake). All nee
 
 from __future__ import annotations
 
-import numpy as np
-
+from operator import mul
 from typing import NamedTuple
+
+import numpy as np
 
 from .._docs import cite
 from ._common import INT64_SAFE_N, needs_big_integers, ratio
@@ -89,8 +90,8 @@ def _one_pair_state(s: int, rows: np.ndarray, cols: np.ndarray) -> PairState:
     if len(rows) <= _FEW and len(cols) <= _FEW:  # few clusters: Python sums cost less
         r, c = rows.tolist(), cols.tolist()
         n = sum(r)
-        p = (sum([v * v for v in r]) - n) // 2
-        q = (sum([v * v for v in c]) - n) // 2
+        p = (sum(map(mul, r, r)) - n) // 2
+        q = (sum(map(mul, c, c)) - n) // 2
     else:
         n = int(np.add.reduce(rows))
         if n > INT64_SAFE_N:  # margins' squares beyond int64: exact Python products
