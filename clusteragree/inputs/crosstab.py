@@ -25,6 +25,7 @@ _CHUNK_CELLS = 1 << 12  # the one-pass count is for tables of at most this many 
 
 
 _INT64 = np.iinfo(np.int64)
+_NATIVE_INT64 = np.dtype(np.int64)
 
 
 def _int_values(labels):
@@ -136,9 +137,6 @@ def _counts_from_zero(x, y):
     keys += y
     counts = np.bincount(keys, minlength=K * Q).reshape(K, Q)
     return counts, np.arange(K), np.arange(Q)
-
-
-_NATIVE_INT64 = np.dtype(np.int64)
 
 
 def _unsigned_max(labels):
