@@ -70,9 +70,10 @@ def entry(x, y, data, dropna, join, recs, batch: bool = False) -> Clusterings:
     >>> clusterings.table.counts.tolist()
     [[1, 1], [0, 2]]
     """
+    pairs = [r.name for r in recs if isinstance(r, PairIndex)]
     return as_clusterings(x, y, data=data, dropna=dropna, join=join,
-                          table=any(not isinstance(r, PairIndex) for r in recs),
-                          pairs=[r.name for r in recs if isinstance(r, PairIndex)], batch=batch)
+                          table=len(pairs) < len(recs),  # a table index among them
+                          pairs=pairs, batch=batch)
 
 
 @fill_doc
@@ -292,8 +293,10 @@ def evaluate_table(rec: Index, table, opts: dict) -> np.ndarray:
     if isinstance(rec, PairIndex):  # two partitions: the index's form on their table
         return np.asarray(rec.on_table(table.counts, **opts), dtype=float)
     if rec.statistic is not None:  # as on a sparse table: the margins the table counted once
-        _check_n(rec, table.n)
-        stat = STATISTICS[rec.statistic](table.counts)
+        n = table.n
+        if n < rec.min_n:
+            _check_n(rec, n)
+        stat = STATISTICS[rec.statistic](table.counts, total=n)
         return np.asarray(_checked_value(
             rec, rec.of_statistic(stat, table.row_sums, table.col_sums, **opts)))
     return evaluate_checked(rec, table.counts, opts)

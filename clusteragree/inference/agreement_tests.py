@@ -24,10 +24,9 @@ import numpy as np
 import pandas as pd
 
 from .._docs import fill_doc
-from .._validate import check_choice, check_options, check_real
+from .._validate import check_choice, check_real
 from ..indices import (Index, entry, evaluate_checked, evaluate_pairwise, evaluate_table,
-                       get_index, group_members, index_records, resolve_indices, skip_undefined,
-                       split_options)
+                       get_index, group_members, index_records, resolve_call, skip_undefined)
 from ..intervals import INDEPENDENCE_MODELS, IntervalSpec, interval_of, intervals_of
 from ..intervals.spec import as_interval_spec, misplaced_interval_settings
 from ..nulls import NullDistribution, NullSpec, plan, run
@@ -128,10 +127,7 @@ def agreement(x, y=None, index="adjusted_rand", *, data=None, dropna=False, join
     >>> ca.agreement([0, 0, 1, 1], [0, 0, 1, 2], index=["rand", "ari"]).round(3).to_dict()
     {'rand': 0.833, 'adjusted_rand': 0.571}
     """
-    names, single = resolve_indices(index)
-    recs = [get_index(n) for n in names]
-    per = split_options(names, options)
-    opts = {r.name: check_options(per[r.name], r.options, f"index {r.name!r}") for r in recs}
+    names, single, recs, opts = resolve_call(index, options)
     clusterings = entry(x, y, data, dropna, join, recs, batch=True)
 
     def one(name):
@@ -480,7 +476,13 @@ def iadjust(x, y=None, *, indices="paired", method="patefield", n_sim=None, seed
     default when the method is named by a string; a NullSpec passed as ``method=`` says it
     itself). IADJUST has no confidence intervals, so none are computed (``ci_low``,
     ``ci_high`` NA) unless asked for with ``interval=`` (a ``compare`` argument): their
-    bootstrap would take longer than the tables themselves.
+    bootstrap would take longer than the tables themselves. Nor does it compute a p-value
+    beyond the Monte Carlo floor (``NullSpec(beyond_floor=False)``, the default when the
+    method is named by a string: ``pvalue_beyond_floor`` and its columns NA), which would
+    add the saddlepoint approximation to the tables' time; a NullSpec passed as ``method=``
+    says it itself: ``NullSpec(method="patefield", plus_one=False)`` keeps its default
+    ``beyond_floor=None`` (the saddlepoint, where it answers, as in ``compare``), and
+    ``beyond_floor=True`` adds importance sampling.
 
     Parameters
     ----------
@@ -488,8 +490,10 @@ def iadjust(x, y=None, *, indices="paired", method="patefield", n_sim=None, seed
     %(indices)s
     method : str or NullSpec, default "patefield"
         Another null may be named (see ``compare``); a name gets the thesis' p-value
-        #{T >= t} / B, a NullSpec its own ``plus_one`` ((1 + #{T >= t}) / (B + 1) unless
-        ``plus_one=False``).
+        #{T >= t} / B and no p-value beyond the floor, a NullSpec its own ``plus_one``
+        ((1 + #{T >= t}) / (B + 1) unless ``plus_one=False``) and ``beyond_floor`` (None:
+        the saddlepoint p beyond the floor, where it answers; True: importance sampling too;
+        False: none).
     %(n_sim)s
     %(seed)s
     %(data)s
@@ -502,7 +506,8 @@ def iadjust(x, y=None, *, indices="paired", method="patefield", n_sim=None, seed
     Returns
     -------
     ResultsFrame
-        As ``compare``; without intervals unless ``interval`` is given.
+        As ``compare``; without intervals unless ``interval`` is given, and without p-values
+        beyond the Monte Carlo floor unless a NullSpec asks for them.
 
     See Also
     --------
@@ -517,10 +522,23 @@ def iadjust(x, y=None, *, indices="paired", method="patefield", n_sim=None, seed
     >>> df = ca.iadjust([[30, 20], [10, 20]], n_sim=2000, seed=1)
     >>> list(df.index[:3]), int(df["n_sim"].iloc[0]), bool(df["ci_low"].isna().all())
     (['rand', 'gower_legendre', 'jaccard'], 2000, True)
+
+    A 10 x 10 table beyond chance (z = 11): the Monte Carlo p-value at its floor, and a
+    p-value beyond it only when a NullSpec asks for one.
+
+    >>> far = np.full((10, 10), 95) + 50 * np.eye(10, dtype=int)
+    >>> row = ca.iadjust(far, indices=["rand"], n_sim=99, seed=1).loc["rand"]
+    >>> float(row["pvalue"]), row["pvalue_beyond_floor"]
+    (0.0, <NA>)
+    >>> asked = ca.NullSpec(method="patefield", n_sim=99, seed=1, plus_one=False)
+    >>> row = ca.iadjust(far, indices=["rand"], method=asked).loc["rand"]
+    >>> float(row["pvalue"]), f"{row['pvalue_beyond_floor']:.2g}", row["beyond_floor_method"]
+    (0.0, '1.9e-15', 'saddlepoint')
     """
     options.setdefault("interval", None)  # IADJUST has no intervals
-    if not isinstance(method, NullSpec):  # the thesis' share #{T >= t} / B
-        method = replace(NullSpec.of(method, n_sim=n_sim, seed=seed), plus_one=False)
+    if not isinstance(method, NullSpec):  # the thesis' share #{T >= t} / B, no p beyond it
+        method = replace(NullSpec.of(method, n_sim=n_sim, seed=seed), plus_one=False,
+                         beyond_floor=False)
         n_sim = seed = None
     return compare(x, y, indices=indices, method=method, n_sim=n_sim, seed=seed, data=data,
                    dropna=dropna, join=join, **options)
