@@ -189,7 +189,7 @@ def test_auto_from_draws_is_the_packages_interval():
     opts = {r.name: {} for r in recs}
     cl = as_clusterings(table)
     laws = independence_laws(cl, recs, opts, np.random.default_rng(0))
-    cis = intervals_of(cl, recs, opts, 0.95, "auto", 2, 0, laws=laws)
+    cis = intervals_of(cl, recs, opts, ca.IntervalSpec(n_resamples=2, seed=0), laws=laws)
     for rec in recs:
         rows, cols = np.nonzero(table)
         loo = []

@@ -4,6 +4,7 @@ nominal one."""
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import math
 
@@ -146,17 +147,23 @@ def test_a_table_every_resample_reproduces_gives_a_point_interval():
         assert (ci.low, ci.high) == (1.0, 1.0)
 
 
-def test_interval_of_takes_converted_clusterings():
+def test_interval_of_takes_converted_clusterings_and_the_spec_whole():
     rec = ca.get_index("nmi_sum")
-    ci = interval_of(as_clusterings(TAB), rec, {}, 0.9, "BCa", 999, np.random.default_rng(2))
+    spec = ca.IntervalSpec(method="bca", confidence_level=0.9, n_resamples=999, seed=2)
+    ci = interval_of(as_clusterings(TAB), rec, {}, spec)
     again = confidence_interval(TAB, index="nmi_sum", confidence_level=0.9, method="BCa",
                                 n_resamples=999, seed=2)
     assert (ci.low, ci.high) == (again.low, again.high) and ci.confidence_level == 0.9
-    # its own arguments are checked: a test's result passes them on as the user gave them
-    same = interval_of(as_clusterings(TAB), rec, {}, 0.9, "bca", 999, 2)
-    assert same.method == "BCa" and (same.low, same.high) == (ci.low, ci.high)
+    assert ci.method == "BCa"
+    # without a seed of its own the spec draws a stream of the call's seed
+    unseeded = dataclasses.replace(spec, seed=None)
+    child = interval_of(as_clusterings(TAB), rec, {}, unseeded, seed=2)
+    stream = confidence_interval(TAB, index="nmi_sum", confidence_level=0.9, method="BCa",
+                                 n_resamples=999, seed=ca.intervals.resampling_generator(2))
+    assert (child.low, child.high) == (stream.low, stream.high) != (ci.low, ci.high)
+    # the spec's values were checked when it was made
     with pytest.raises(ValueError, match="confidence_level"):
-        interval_of(as_clusterings(TAB), rec, {}, 95, "BCa", 999, 2)
+        ca.IntervalSpec(confidence_level=95)
 
 
 # -- indices of object pairs -----------------------------------------------------------------

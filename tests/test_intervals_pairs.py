@@ -186,8 +186,9 @@ def test_a_refused_index_gets_no_interval_and_the_reason():
         ca.confidence_interval(x, y, index="bc", method="percentile", n_resamples=9, seed=1)
     recs = [ca.get_index("bc"), ca.get_index("cari07")]
     clusterings = as_clusterings(x, y, table=False, pairs=["bc", "cari07"])
-    cis = intervals.intervals_of(clusterings, recs, {"bc": {}, "cari07": {}}, 0.95,
-                                 "percentile", 9, 1, undefined="na")
+    cis = intervals.intervals_of(clusterings, recs, {"bc": {}, "cari07": {}},
+                                 ca.IntervalSpec("percentile", n_resamples=9, seed=1),
+                                 undefined="na")
     assert np.isnan(cis["bc"].low) and "copies" in cis["bc"].reason
     assert np.isfinite(cis["cari07"].low) and cis["cari07"].reason == ""
 

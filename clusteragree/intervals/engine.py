@@ -35,7 +35,7 @@ import numpy as np
 from scipy.special import ndtr, ndtri
 
 from .._docs import fill_doc
-from .._validate import check_choice, check_options, check_positive_int, check_real, check_seed
+from .._validate import check_choice, check_options, check_real
 from ..indices import (Index, ResampleRefused, evaluate_checked, evaluate_pairwise,
                        evaluate_resample, get_index, one_index, values_on_tables)
 from ..inputs import Clusterings, as_clusterings
@@ -45,7 +45,8 @@ from .result import ConfidenceInterval
 from .rules import (cuts_at_independence, independence_value, invert_independence_test,
                     jackknife_interval, off_matching_bound, on_matching, perfect_bound,
                     population_twin)
-from .spec import BOOTSTRAP_METHODS, CHUNK_CELLS, TEST_N_SIM, check_level, check_method
+from .spec import (BOOTSTRAP_METHODS, CHUNK_CELLS, TEST_N_SIM, IntervalSpec, check_level,
+                   check_method, interval_spec_of)
 
 __all__ = ["confidence_interval", "interval_of", "intervals_of", "interval_from_draws",
            "independence_laws"]
@@ -195,14 +196,13 @@ def _bca_levels(boot, statistic, alpha, accel):
     return z0, levels[0], levels[1]
 
 
-def interval_of(clusterings: Clusterings, rec: Index, options: dict, confidence_level: float,
-                method: str, n_resamples: int, rng: np.random.Generator,
-                undefined: str = "raise", law=None) -> ConfidenceInterval:
-    """The bootstrap interval of one index on clusterings already converted and checked.
+def interval_of(clusterings: Clusterings, rec: Index, options: dict, spec: IntervalSpec, *,
+                seed=None, undefined: str = "raise", law=None) -> ConfidenceInterval:
+    """The interval of one index on clusterings already converted and checked.
 
     The entry of a public function that has already converted its clusterings (and checked
-    the index's options) calls this directly, e.g. the interval of a test's index. The
-    interval's own arguments (level, method, resamples, generator) are checked here.
+    the index's options) calls this directly, e.g. the interval of a test's index. The spec
+    was checked when it was made: nothing of it is checked again.
 
     Parameters
     ----------
@@ -213,14 +213,11 @@ def interval_of(clusterings: Clusterings, rec: Index, options: dict, confidence_
         The index's record (``ca.get_index(name)``).
     options : dict
         The index's checked options, defaults filled in.
-    confidence_level : float
-        The nominal coverage, in (0, 1).
-    method : {"BCa", "percentile"}
-        The interval (in any case: "bca" is "BCa").
-    n_resamples : int
-        The number of bootstrap resamples (at least 2).
-    rng : numpy.random.Generator or int
-        The source of randomness (a seed is made a Generator).
+    spec : IntervalSpec
+        The interval: method, level, resamples and its own seed, if any.
+    seed : None, int, SeedSequence or Generator, optional
+        The seed of the call the interval belongs to (already checked): without a seed of
+        its own the spec draws a stream of it (``IntervalSpec.generator``).
     undefined : {"raise", "na"}, default "raise"
         An index not defined on some resample (see ``intervals_of``): refused, or an
         interval of nan bounds with the reason.
@@ -235,8 +232,9 @@ def interval_of(clusterings: Clusterings, rec: Index, options: dict, confidence_
     Raises
     ------
     ValueError
-        Too few objects for the index (or, for BCa, for its jackknife: one object less), or
-        (``undefined="raise"``) an index not defined on some resample.
+        Too few objects for the index (or, for a method that leaves one out, for its
+        jackknife: one object less), or (``undefined="raise"``) an index not defined on some
+        resample.
 
     See Also
     --------
@@ -245,19 +243,19 @@ def interval_of(clusterings: Clusterings, rec: Index, options: dict, confidence_
     Examples
     --------
     >>> from clusteragree.inputs import as_clusterings
-    >>> ci = interval_of(as_clusterings([[30, 5], [4, 25]]), ca.get_index("jaccard"), {},
-    ...                  0.9, "percentile", 999, np.random.default_rng(0))
+    >>> spec = ca.IntervalSpec(method="percentile", confidence_level=0.9, n_resamples=999,
+    ...                        seed=0)
+    >>> ci = interval_of(as_clusterings([[30, 5], [4, 25]]), ca.get_index("jaccard"), {}, spec)
     >>> ci.method, ci.confidence_level, bool(ci.low < ci.statistic < ci.high)
     ('percentile', 0.9, True)
     """
-    return intervals_of(clusterings, [rec], {rec.name: options}, confidence_level, method,
-                        n_resamples, rng, undefined,
+    return intervals_of(clusterings, [rec], {rec.name: options}, spec, seed=seed,
+                        undefined=undefined,
                         laws=None if law is None else {rec.name: law})[rec.name]
 
 
-def intervals_of(clusterings: Clusterings, recs, options: dict, confidence_level: float,
-                 method: str, n_resamples: int, rng, undefined: str = "raise",
-                 laws=None) -> dict:
+def intervals_of(clusterings: Clusterings, recs, options: dict, spec: IntervalSpec, *,
+                 seed=None, undefined: str = "raise", laws=None) -> dict:
     """The intervals of several indices on the same resamples (or the same jackknife).
 
     The table indices are evaluated on one batch of resampled tables (and one jackknife), as
@@ -278,14 +276,12 @@ def intervals_of(clusterings: Clusterings, recs, options: dict, confidence_level
         The indices' records.
     options : dict
         Index name -> its checked options.
-    confidence_level : float
-        The nominal coverage, in (0, 1).
-    method : {"BCa", "percentile"}
-        The interval.
-    n_resamples : int
-        The number of bootstrap resamples (at least 2).
-    rng : numpy.random.Generator or int
-        The source of randomness (a seed is made a Generator).
+    spec : IntervalSpec
+        The intervals: method, level, resamples and their own seed, if any (checked when it
+        was made: nothing of it is checked again).
+    seed : None, int, SeedSequence or Generator, optional
+        The seed of the call the intervals belong to (already checked): without a seed of
+        its own the spec draws a stream of it (``IntervalSpec.generator``).
     undefined : {"raise", "na"}, default "raise"
         An index not defined on some resample (or on a leave-one-out table): "raise" refuses
         the call with the reason; "na" gives that index an interval of nan bounds with the
@@ -314,16 +310,15 @@ def intervals_of(clusterings: Clusterings, recs, options: dict, confidence_level
     --------
     >>> from clusteragree.inputs import as_clusterings
     >>> recs = [ca.get_index("rand"), ca.get_index("adjusted_rand")]
+    >>> spec = ca.IntervalSpec(method="percentile", n_resamples=999, seed=1)
     >>> cis = intervals_of(as_clusterings([[30, 5], [4, 25]]), recs, {"rand": {},
-    ...                    "adjusted_rand": {}}, 0.95, "percentile", 999, 1)
+    ...                    "adjusted_rand": {}}, spec)
     >>> sorted(cis), cis["rand"].n_resamples
     (['adjusted_rand', 'rand'], 999)
     """
-    confidence_level = check_level(confidence_level)
-    method = check_method(method)
-    n_resamples = check_positive_int(n_resamples, "n_resamples", minimum=2)
-    rng = check_seed(rng, "rng")
     check_choice(undefined, "undefined", ("raise", "na"))
+    confidence_level, method = spec.confidence_level, spec.method
+    n_resamples, rng = spec.n_resamples, spec.generator(seed)
     n = clusterings.n
     jackknifed = method != "percentile"
     need = max(r.min_n for r in recs) + (1 if jackknifed else 0)
@@ -662,9 +657,9 @@ def interval_from_draws(index, statistic, bootstrap=None, jackknife=None, *,
 
 
 @fill_doc
-def confidence_interval(x, y=None, index="adjusted_rand", *, confidence_level=0.95,
-                        method="auto", n_resamples=9999, seed=None, data=None, dropna=False,
-                        join="exact", **options) -> ConfidenceInterval:
+def confidence_interval(x, y=None, index="adjusted_rand", *, interval=None,
+                        confidence_level=None, method=None, n_resamples=None, seed=None,
+                        data=None, dropna=False, join="exact", **options) -> ConfidenceInterval:
     """A bootstrap confidence interval of an index: the objects resampled with replacement.
 
     The interval's target is the index of the population the n objects were drawn from (for
@@ -681,11 +676,16 @@ def confidence_interval(x, y=None, index="adjusted_rand", *, confidence_level=0.
     index : str or Index, default "adjusted_rand"
         The index: a name or an alias of ``ca.list_indices()`` (e.g. "rand", "jaccard",
         "nmi_sqrt"); the default of every function of one index.
-    confidence_level : float, default 0.95
-        The nominal coverage, in (0, 1).
-    method : {"auto", "jackknife", "BCa", "percentile"}, default "auto"
-        "auto" (``clusteragree.intervals.rules``): the jackknife t interval, made on a scale
-        that frees the index of its bounds and widened by its bias correction; the test of
+    interval : None, float, str, dict or IntervalSpec, optional
+        The interval's settings in one value, as ``compare`` takes them: a level, a method
+        name, a dict of ``IntervalSpec`` fields or a spec. None (the default): the keywords
+        below. A keyword given beside it must say what it says (else a ValueError).
+    confidence_level : float, optional
+        The nominal coverage, in (0, 1); default 0.95 (or ``interval``'s).
+    method : {"auto", "jackknife", "BCa", "percentile"}, optional
+        Default "auto" (or ``interval``'s). "auto" (``clusteragree.intervals.rules``): the
+        jackknife t interval, made on a scale that frees the index of its bounds and widened
+        by its bias correction; the test of
         independence (the index against its permutation null, one-sided towards agreement,
         at level 1 - confidence_level) inverted at the index's independence value, which the
         interval contains when the test does not reject and leaves out when it does; and at
@@ -695,9 +695,12 @@ def confidence_interval(x, y=None, index="adjusted_rand", *, confidence_level=0.
         of the bootstrap distribution. "BCa": bias corrected and accelerated (Efron 1987),
         its acceleration from the jackknife. The bootstrap ones as ``scipy.stats.bootstrap``
         computes them. Every interval is clipped to the index's range.
-    n_resamples : int, default 9999
-        The number of bootstrap resamples (at least 2; "BCa" and "percentile" only).
-    %(seed)s
+    n_resamples : int, optional
+        The number of bootstrap resamples (at least 2; "BCa" and "percentile" only); default
+        9999 (or ``interval``'s).
+    seed : None, int, SeedSequence or Generator, optional
+        The only source of randomness (``numpy.random.default_rng(seed)``; the spec's
+        ``seed``): the same seed gives the same result. None draws fresh entropy.
     %(data)s
     %(dropna)s
     %(join)s
@@ -770,13 +773,18 @@ def confidence_interval(x, y=None, index="adjusted_rand", *, confidence_level=0.
     >>> ci = confidence_interval(tab, index="adjusted_rand", method="BCa", seed=1)
     >>> ci.method, ci.n_resamples, round(ci.low, 2), round(ci.high, 2)
     ('BCa', 9999, 0.27, 0.76)
+
+    The same settings in one spec, as ``compare`` takes them:
+
+    >>> spec = ca.IntervalSpec(method="BCa", seed=1)
+    >>> again = confidence_interval(tab, index="adjusted_rand", interval=spec)
+    >>> (again.low, again.high) == (ci.low, ci.high)
+    True
     """
     rec = one_index(index)
-    level = check_level(confidence_level)
-    method = check_method(method)
-    n_resamples = check_positive_int(n_resamples, "n_resamples", minimum=2)
-    rng = check_seed(seed)
+    spec = interval_spec_of(interval, confidence_level=confidence_level, method=method,
+                            n_resamples=n_resamples, seed=seed)
     opts = check_options(options, rec.options, f"index {rec.name!r}")
     clusterings = as_clusterings(x, y, data=data, dropna=dropna, join=join,
                                  table=not rec.on_pairs, pairs=[rec.name] if rec.on_pairs else [])
-    return interval_of(clusterings, rec, opts, level, method, n_resamples, rng)
+    return interval_of(clusterings, rec, opts, spec)

@@ -21,14 +21,15 @@ from __future__ import annotations
 import numbers
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, fields, replace
 
 import numpy as np
 
 from .._validate import (check_choice, check_positive_int, check_real, check_seed, child_generator,
                           describe_object, suggest)
 
-__all__ = ["IntervalSpec", "as_interval_spec", "interval_methods", "misplaced_interval_settings",
+__all__ = ["IntervalSpec", "as_interval_spec", "interval_spec_of", "interval_methods",
+           "misplaced_interval_settings",
            "METHODS", "BOOTSTRAP_METHODS", "INDEPENDENCE_MODELS", "TEST_N_SIM", "CHUNK_CELLS",
            "check_level", "check_method", "resampling_generator"]
 
@@ -237,19 +238,6 @@ class IntervalSpec:
                 if self.method == "auto" else "the jackknife")
         return f"{100 * self.confidence_level:g}% intervals by {what}"
 
-    @property
-    def engine_method(self) -> str:
-        """The method name given to ``clusteragree.intervals.engine.intervals_of``.
-
-        The engine takes every method a spec may name ("auto" among them), as it is.
-
-        Returns
-        -------
-        str
-            A method the engine takes.
-        """
-        return self.method
-
     def needs(self, rec) -> int:
         """The fewest objects an interval of the index ``rec`` takes by this spec's method.
 
@@ -271,7 +259,7 @@ class IntervalSpec:
         >>> ca.IntervalSpec(method="BCa").needs(ca.get_index("rand"))
         3
         """
-        leave_one_out = 0 if self.engine_method == "percentile" else 1
+        leave_one_out = 0 if self.method == "percentile" else 1
         return max(rec.min_n + leave_one_out, 2)
 
     def generator(self, call_seed=None) -> np.random.Generator:
@@ -356,6 +344,66 @@ def as_interval_spec(value, name: str = "interval") -> IntervalSpec | None:
         return IntervalSpec(**kwargs)
     except (TypeError, ValueError) as exc:
         raise type(exc)(f"{name}={value!r}: {exc}") from exc
+
+
+def interval_spec_of(interval=None, *, name: str = "interval", **settings) -> IntervalSpec:
+    """The spec of a call that takes ``interval=`` and the spec's fields as keywords too.
+
+    ``confidence_interval`` takes its settings either way: ``interval=`` (the forms
+    ``as_interval_spec`` reads) or the keywords ``confidence_level=``, ``method=``,
+    ``n_resamples=`` and ``seed=`` (None: not given). A keyword given beside ``interval=``
+    must say what the spec says, except ``seed=`` where the spec has none of its own (its
+    seed None): the keyword is then the spec's seed.
+
+    Parameters
+    ----------
+    interval : None, float, str, dict or IntervalSpec, optional
+        The spec, or one of its short forms; None: from the keywords alone.
+    name : str, default "interval"
+        The argument's name, for the errors.
+    **settings
+        ``IntervalSpec`` fields given as keywords, None where not given.
+
+    Returns
+    -------
+    IntervalSpec
+        The checked spec.
+
+    Raises
+    ------
+    TypeError, ValueError
+        A bad setting, named; a keyword that disagrees with ``interval``.
+
+    See Also
+    --------
+    as_interval_spec : The forms of ``interval=``.
+
+    Examples
+    --------
+    >>> interval_spec_of(None, method="BCa", confidence_level=None)
+    IntervalSpec(method='BCa')
+    >>> interval_spec_of(0.9, confidence_level=0.9, seed=1)
+    IntervalSpec(confidence_level=0.9, seed=1)
+    >>> interval_spec_of("percentile", method="BCa")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    ValueError: method='BCa' disagrees with interval='percentile' (its method is ...
+    """
+    given = {key: value for key, value in settings.items() if value is not None}
+    if interval is None:
+        return IntervalSpec(**given)
+    spec = as_interval_spec(interval, name)
+    keywords = IntervalSpec(**given)  # each keyword checked, in its canonical form
+    if "seed" in given and spec.seed is None:  # the spec has no seed of its own
+        spec = replace(spec, seed=given.pop("seed"))
+    for key in given:
+        mine, theirs = getattr(keywords, key), getattr(spec, key)
+        same = mine is theirs or ((key != "seed" or isinstance(mine, numbers.Integral))
+                                  and mine == theirs)
+        if not same:
+            raise ValueError(f"{key}={given[key]!r} disagrees with {name}={interval!r} (its "
+                             f"{key} is {theirs!r}): give the setting once")
+    return spec
 
 
 def misplaced_interval_settings(options) -> None:
