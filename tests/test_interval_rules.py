@@ -11,11 +11,11 @@ from scipy import stats
 
 import clusteragree as ca
 from clusteragree.inputs import as_clusterings
+from clusteragree.intervals.jackknife import jackknife_interval, scale_of
 from clusteragree.intervals.rules import (cuts_at_independence, equal_sizes,
                                          independence_value, independence_value_se,
-                                         invert_independence_test, jackknife_interval,
-                                         off_matching_bound, on_matching, perfect_bound,
-                                         scale_of)
+                                         invert_independence_test, off_matching_bound,
+                                         on_matching, perfect_bound)
 from clusteragree.intervals import independence_laws, interval_from_draws, intervals_of
 
 

@@ -1,4 +1,4 @@
-"""Bootstrap confidence intervals (``clusteragree.intervals.engine``): the multinomial bootstrap of a
+"""Bootstrap confidence intervals (``clusteragree.intervals``): the multinomial bootstrap of a
 table is the bootstrap of its objects, its intervals are scipy's, and its coverage is near the
 nominal one."""
 
@@ -100,7 +100,8 @@ def test_intervals_agree_with_scipy_bootstrap_of_the_labels(index, method):
 def test_the_cell_jackknife_is_the_object_jackknife():
     """BCa's acceleration from one object out of each cell (weighted by its count) equals the
     acceleration from leaving out each of the n objects in turn."""
-    from clusteragree.intervals.engine import _acceleration, _table_jackknife  # noqa: PLC2701
+    from clusteragree.intervals.bootstrap import acceleration
+    from clusteragree.intervals.resamples import table_jackknife
 
     counts = np.array([[5, 2, 0], [1, 4, 3]])
     rec = ca.get_index("adjusted_rand")
@@ -109,8 +110,8 @@ def test_the_cell_jackknife_is_the_object_jackknife():
     keep = ~np.eye(x.size, dtype=bool)
     objects = stat(np.broadcast_to(x, keep.shape)[keep].reshape(x.size, -1),
                    np.broadcast_to(y, keep.shape)[keep].reshape(x.size, -1))
-    a_objects = _acceleration(objects, np.ones(x.size))
-    a_cells = _acceleration(*_table_jackknife([rec], {rec.name: {}}, counts)[rec.name])
+    a_objects = acceleration(objects, np.ones(x.size))
+    a_cells = acceleration(*table_jackknife([rec], {rec.name: {}}, counts)[rec.name])
     assert a_cells == pytest.approx(a_objects, rel=1e-12, abs=1e-15)
     assert a_cells != 0
 

@@ -24,8 +24,8 @@ from ..indices import Index, evaluate_checked, evaluate_pairwise, one_index, val
 from ..inputs import as_clusterings
 from ..inputs.triples import ThreeWay, as_three_way
 from ..intervals import CHUNK_CELLS, independence_laws
-from ..intervals.rules import jackknife_interval
-from ..intervals.spec import as_interval_spec, misplaced_interval_settings
+from ..intervals.jackknife import jackknife_interval
+from ..intervals.spec import as_interval_spec, fewest_objects, misplaced_interval_settings
 from ..nulls.distribution import ALTERNATIVES
 from ..tables import ContingencyTable
 from .difference_results import DIFFERENCE_COLUMNS, DifferenceTest
@@ -335,7 +335,7 @@ def difference_test(reference, a=None, b=None, index="adjusted_rand", *,
     p_o = n Delta - (n - 1) Delta_(o) give the bias-corrected estimate
     Delta_jack = mean(p) and the standard error s = sqrt(sum (p_o - Delta_jack)^2 /
     (n (n - 1))) (Quenouille 1956; Tukey 1958; Efron & Tibshirani 1993, ch. 11), as
-    ``clusteragree.intervals.rules.jackknife_interval`` computes them; the interval is
+    ``clusteragree.intervals.jackknife.jackknife_interval`` computes them; the interval is
     Delta_jack -/+ t_{n-1} s and the p-value that of t = Delta_jack / s with n - 1 degrees of
     freedom (the test and the interval agree: the interval leaves 0 out exactly when the
     test rejects at its level). Every table index is a smooth function of the cell
@@ -441,7 +441,7 @@ def difference_test(reference, a=None, b=None, index="adjusted_rand", *,
                           level, rng)
     tw = as_three_way(reference, a, b, data=data, dropna=dropna, join=join)
     n = tw.n
-    need = max(3, rec.min_n + 1)
+    need = max(3, fewest_objects(rec, leave_one_out=True))
     if n < need:
         raise ValueError(f"difference_test needs at least {need} objects (index {rec.name!r} "
                          f"needs {rec.min_n}, and the jackknife one more), got n = {n}")
@@ -487,7 +487,7 @@ def _pair_test(rec, opts, reference, a, b, data, dropna, join, alternative, meth
                          f"({rec.family}): use method='jackknife' (the object jackknife)")
     (ca_, pa), (cb, pb) = _pair_inputs(rec, reference, a, b, data, dropna, join)
     n = pa[0].shape[0]
-    need = max(3, rec.min_n + 1)
+    need = max(3, fewest_objects(rec, leave_one_out=True))
     if n < need:
         raise ValueError(f"difference_test needs at least {need} objects (index {rec.name!r} "
                          f"needs {rec.min_n}, and the jackknife one more), got n = {n}")

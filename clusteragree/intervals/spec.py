@@ -19,26 +19,18 @@ reads any of these forms and names the argument in its errors.
 from __future__ import annotations
 
 import numbers
-import re
 from collections.abc import Mapping
 from dataclasses import dataclass, fields, replace
 
 import numpy as np
 
-from .._validate import (check_choice, check_positive_int, check_real, check_seed, child_generator,
+from .._validate import (check_positive_int, check_real, check_seed, child_generator,
                           describe_object, suggest)
+from ._methods import fewest_objects, get_interval_method, interval_methods
 
 __all__ = ["IntervalSpec", "as_interval_spec", "interval_spec_of", "interval_methods",
-           "misplaced_interval_settings",
-           "METHODS", "BOOTSTRAP_METHODS", "INDEPENDENCE_MODELS", "TEST_N_SIM", "CHUNK_CELLS",
-           "check_level", "check_method", "resampling_generator"]
-
-#: The interval methods: "auto" (the rules of ``clusteragree.intervals.rules``), the jackknife
-#: t interval, and the two bootstrap intervals as ``scipy.stats.bootstrap`` names them.
-METHODS = ("auto", "jackknife", "BCa", "percentile")
-
-#: The methods that draw bootstrap resamples (the others use the jackknife alone).
-BOOTSTRAP_METHODS = ("BCa", "percentile")
+           "misplaced_interval_settings", "fewest_objects", "INDEPENDENCE_MODELS",
+           "TEST_N_SIM", "CHUNK_CELLS", "check_level", "check_method", "resampling_generator"]
 
 #: The null models that are the permutation law of independence, the test "auto" inverts
 #: (both margins fixed; the objects of a pair index permuted): a caller's law of one of these
@@ -55,15 +47,29 @@ CHUNK_CELLS = 2_000_000
 
 
 def check_method(method) -> str:
-    """One of ``METHODS``, in any case (as scipy takes "bca")."""
-    lower = {m.lower(): m for m in METHODS}
-    if isinstance(method, str) and method.lower() in lower:
-        return lower[method.lower()]
-    if isinstance(method, str):
-        close = suggest(method.lower(), lower)
-        raise ValueError(f"method must be one of {list(METHODS)}, got {method!r}."
-                         + re.sub(r"'(\w+)'", lambda m: repr(lower[m[1]]), close))
-    return check_choice(method, "method", METHODS)
+    """A registered interval method (``interval_methods``), in any case, as it spells itself.
+
+    Parameters
+    ----------
+    method : str
+        The name ("bca" is "BCa", as scipy takes it).
+
+    Returns
+    -------
+    str
+        The name in its canonical spelling.
+
+    Raises
+    ------
+    TypeError, ValueError
+        Not a string, or not a registered method (named, with a did-you-mean).
+
+    Examples
+    --------
+    >>> check_method("bca")
+    'BCa'
+    """
+    return get_interval_method(method).name
 
 
 def resampling_generator(seed) -> np.random.Generator:
@@ -131,38 +137,6 @@ def check_level(confidence_level) -> float:
                          f"{confidence_level!r}")
     return level
 
-def interval_methods() -> list[str]:
-    """The interval methods a spec may name: "auto" and ``clusteragree.intervals.engine.METHODS``.
-
-    Returns
-    -------
-    list of str
-        "auto" first, then the engine's methods as it spells them.
-
-    Examples
-    --------
-    >>> interval_methods()[0]
-    'auto'
-    """
-    return list(dict.fromkeys(["auto", *METHODS]))
-
-
-def _canonical_method(method) -> str:
-    """A method name in its canonical spelling, in any case; refused, named, otherwise."""
-    names = interval_methods()
-    if not isinstance(method, str):
-        raise TypeError(f"method must be an interval method name ({names}), got "
-                        f"{describe_object(method)} {method!r}")
-    lower = {m.lower(): m for m in names}
-    if method.lower() not in lower:
-        close = suggest(method.lower(), lower)
-        for low, name in lower.items():
-            close = close.replace(repr(low), repr(name))
-        raise ValueError(f"method must be one of {names} (in any case), got {method!r}."
-                         + close)
-    return lower[method.lower()]
-
-
 @dataclass(frozen=True, repr=False)
 class IntervalSpec:
     """How the confidence interval of an index is made: method, level, resamples, seed.
@@ -170,8 +144,8 @@ class IntervalSpec:
     Parameters
     ----------
     method : str, default "auto"
-        A method of ``clusteragree.intervals.engine.METHODS``, in any case: "auto" (the jackknife,
-        the test of independence inverted, the bound at perfect agreement:
+        A registered interval method (``interval_methods``), in any case: "auto" (the
+        jackknife, the test of independence inverted, the bound at perfect agreement:
         ``clusteragree.intervals.rules``), "jackknife", "BCa" or "percentile".
     confidence_level : float, default 0.95
         The nominal coverage, strictly between 0 and 1.
@@ -179,7 +153,7 @@ class IntervalSpec:
         Bootstrap resamples (at least 2).
     seed : None, int, numpy.random.SeedSequence or numpy.random.Generator
         The interval's own source of randomness; None (default): a stream of the call's own
-        ``seed`` (``clusteragree.intervals.engine.resampling_generator``), so the null's random
+        ``seed`` (``clusteragree.intervals.spec.resampling_generator``), so the null's random
         tables are the same with and without intervals and the same call seed gives the
         same intervals.
 
@@ -204,7 +178,7 @@ class IntervalSpec:
     seed: object = None
 
     def __post_init__(self):
-        object.__setattr__(self, "method", _canonical_method(self.method))
+        object.__setattr__(self, "method", check_method(self.method))
         object.__setattr__(self, "confidence_level", check_level(self.confidence_level))
         object.__setattr__(self, "n_resamples",
                            check_positive_int(self.n_resamples, "n_resamples", minimum=2))
@@ -231,18 +205,18 @@ class IntervalSpec:
         >>> ca.IntervalSpec(method="percentile", n_resamples=999).describe()
         '95% percentile intervals, 999 bootstrap resamples of the objects'
         """
-        if self.method in BOOTSTRAP_METHODS:
+        method = get_interval_method(self.method)
+        if method.bootstrap:
             return (f"{100 * self.confidence_level:g}% {self.method} intervals, "
                     f"{self.n_resamples:,} bootstrap resamples of the objects")
-        what = ("the jackknife, the test of independence inverted (auto)"
-                if self.method == "auto" else "the jackknife")
-        return f"{100 * self.confidence_level:g}% intervals by {what}"
+        return f"{100 * self.confidence_level:g}% intervals by {method.description}"
 
     def needs(self, rec) -> int:
         """The fewest objects an interval of the index ``rec`` takes by this spec's method.
 
-        The index's own minimum, and one object more for a method that leaves one out (every
-        method but "percentile": BCa's acceleration and the jackknife); never fewer than 2.
+        The index's own minimum, and one object more for a method that leaves one out (its
+        record's ``jackknife``: every method but "percentile"); never fewer than 2
+        (``fewest_objects``).
 
         Parameters
         ----------
@@ -259,8 +233,7 @@ class IntervalSpec:
         >>> ca.IntervalSpec(method="BCa").needs(ca.get_index("rand"))
         3
         """
-        leave_one_out = 0 if self.method == "percentile" else 1
-        return max(rec.min_n + leave_one_out, 2)
+        return get_interval_method(self.method).needs(rec)
 
     def generator(self, call_seed=None) -> np.random.Generator:
         """The bootstrap's generator: from the spec's own seed, else a stream of the call's.
