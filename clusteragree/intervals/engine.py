@@ -180,7 +180,7 @@ def intervals_of(clusterings: Clusterings, recs, options: dict, spec: IntervalSp
     def draws(rec, statistic, resampling, counts, boot, jack) -> Draws:
         return Draws(rec, float(statistic), spec.confidence_level, resampling,
                      options[rec.name], counts, boot, jack, laws.get(rec.name),
-                     failed.get(rec.name, ""))
+                     failed[rec.name].reason if rec.name in failed else "")
 
     tables = [r for r in recs if not r.on_pairs]
     out, failed = {}, {}
@@ -188,11 +188,12 @@ def intervals_of(clusterings: Clusterings, recs, options: dict, spec: IntervalSp
         counts = np.asarray(clusterings.table.counts)
         statistics = {rec.name: float(evaluate_checked(rec, counts, options[rec.name]))
                       for rec in tables}
-        boots = (table_bootstrap(tables, options, counts, spec.n_resamples, rng, failed)
+        boots = (table_bootstrap(tables, options, clusterings, spec.n_resamples, rng, failed)
                  if method.bootstrap else {})
         jackknives = {}
         if method.jackknife:  # once for all the table indices
-            jackknives = table_jackknife(tables, options, counts, failed)
+            jackknives = table_jackknife(tables, options, clusterings.leave_one_out_tables(),
+                                         failed)
         for rec in tables:
             out[rec.name] = method.make(draws(rec, statistics[rec.name], "cells", counts,
                                               boots.get(rec.name), jackknives.get(rec.name)))
@@ -201,15 +202,15 @@ def intervals_of(clusterings: Clusterings, recs, options: dict, spec: IntervalSp
             pair = clusterings.pair(rec)
             opts = options[rec.name]
             statistic = evaluate_pairwise(rec, pair, opts)
-            boot = (pair_bootstrap(rec, opts, pair, n, spec.n_resamples, rng, failed)
+            boot = (pair_bootstrap(rec, opts, clusterings, pair, spec.n_resamples, rng, failed)
                     if method.bootstrap else None)
             jack = None
             if method.jackknife and rec.name not in failed:
-                jack = pair_jackknife(rec, opts, pair, n, failed)
+                jack = pair_jackknife(rec, opts, clusterings, pair, failed)
             out[rec.name] = method.make(draws(rec, statistic, "objects", None, boot, jack))
     if failed and undefined == "raise":
-        name, reason = next(iter(failed.items()))
-        raise ValueError(f"no bootstrap interval for {name!r}: {reason}")
+        name, refusal = next(iter(failed.items()))
+        raise ValueError(f"no bootstrap interval for {name!r}: {refusal.reason}")
     return {r.name: out[r.name] for r in recs}
 
 

@@ -48,6 +48,7 @@ from scipy import stats
 from ..indices import Index, get_index, values_on_tables
 from ..indices.information import InfoState, info_state
 from ..indices.pairs import PairState, pair_state
+from ..inputs.resampling import leave_one_out_tables
 from ._methods import Draws, IntervalMethod, register_interval_method
 from .jackknife import (SAME_VALUES, jackknife_interval, jackknife_result, no_interval,
                         pseudovalues)
@@ -451,7 +452,7 @@ def _twin_jackknife(rec: Index, options: dict, counts):
         return None
     twin, failed = get_index(name), {}
     statistic = batch_values([twin], {name: {}}, counts[None], failed, "the table")
-    jack = table_jackknife([twin], {name: {}}, counts, failed)
+    jack = table_jackknife([twin], {name: {}}, leave_one_out_tables(counts), failed)
     if failed:
         return None
     return twin, float(statistic[name][0]), *jack[name]

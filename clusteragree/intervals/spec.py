@@ -26,6 +26,7 @@ import numpy as np
 
 from .._validate import (check_positive_int, check_real, check_seed, child_generator,
                           describe_object, suggest)
+from ..inputs import CHUNK_CELLS  # the resampled tables' cells held at once
 from ._methods import fewest_objects, get_interval_method, interval_methods
 
 __all__ = ["IntervalSpec", "as_interval_spec", "interval_spec_of", "interval_methods",
@@ -40,10 +41,6 @@ INDEPENDENCE_MODELS = ("perm", "objects")
 #: The Monte Carlo size of "auto"'s test of independence where its exact law is too large to
 #: compute: the test decides p > alpha, and at p = 0.05 its standard error is then 0.007.
 TEST_N_SIM = 999
-
-#: Cells of the resampled tables held at once (int64: 8 bytes each), so the memory a
-#: bootstrap of a table takes does not grow with ``n_resamples``.
-CHUNK_CELLS = 2_000_000
 
 
 def check_method(method) -> str:
