@@ -4,8 +4,8 @@ and ``agreement_test`` make the interval it names (the same as ``confidence_inte
 those settings), every printed interval names its method, and no public function takes more
 than 12 named parameters (``plus_one`` moved into ``NullSpec``).
 
-The tests run over ``clusteragree.intervals.engine.METHODS`` and "auto", so they hold whichever
-methods the interval engine offers."""
+The tests run over ``clusteragree.intervals.METHODS`` (the registered methods), so they hold
+whichever methods the interval engine offers."""
 
 from __future__ import annotations
 

@@ -497,7 +497,7 @@ class AgreementTest:
             The interval's confidence level.
         method : str, default "auto"
             "auto" (``confidence_interval``'s default method) or a method of
-            ``clusteragree.intervals.engine.METHODS`` ("BCa": Efron's bias-corrected and accelerated
+            ``clusteragree.intervals.METHODS`` ("BCa": Efron's bias-corrected and accelerated
             interval, "percentile", ...), in any case.
         n_resamples : int, default 9999
             Bootstrap resamples.

@@ -145,8 +145,8 @@ def intervals_of(clusterings: Clusterings, recs, options: dict, spec: IntervalSp
     Raises
     ------
     ValueError
-        Too few objects for an index (or, for BCa, for its jackknife: one object less), or
-        (``undefined="raise"``) an index not defined on some resample.
+        Too few objects for an index (for a method that leaves one out: its minimum and
+        one more), or (``undefined="raise"``) an index not defined on some resample.
 
     See Also
     --------
@@ -176,14 +176,15 @@ def intervals_of(clusterings: Clusterings, recs, options: dict, spec: IntervalSp
         missing = [r for r in recs if r.name not in laws]
         if missing:
             laws.update(independence_laws(clusterings, missing, options, rng))
+    out, failed = {}, {}  # failed: index name -> Refusal (not defined on some resample)
 
     def draws(rec, statistic, resampling, counts, boot, jack) -> Draws:
+        """What the method asked for, of one index."""
         return Draws(rec, float(statistic), spec.confidence_level, resampling,
                      options[rec.name], counts, boot, jack, laws.get(rec.name),
                      failed[rec.name].reason if rec.name in failed else "")
 
     tables = [r for r in recs if not r.on_pairs]
-    out, failed = {}, {}
     if tables:
         counts = np.asarray(clusterings.table.counts)
         statistics = {rec.name: float(evaluate_checked(rec, counts, options[rec.name]))
