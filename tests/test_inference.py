@@ -373,7 +373,9 @@ def test_the_functions_of_one_index_share_one_default_index_and_tests_default_to
         assert inspect.signature(test).parameters["method"].default == "auto", test
     # the thesis' IADJUST keeps its Patefield tables; the interval's method is auto (issue 30)
     assert inspect.signature(ca.iadjust).parameters["method"].default == "patefield"
-    assert inspect.signature(ca.confidence_interval).parameters["method"].default == "auto"
+    # confidence_interval's keywords default to None (not given: the spec's own, "auto")
+    assert inspect.signature(ca.confidence_interval).parameters["method"].default is None
+    assert ca.IntervalSpec().method == "auto"
 
 
 def test_a_small_table_gets_its_exact_law_by_default():

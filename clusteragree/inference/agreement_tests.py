@@ -231,17 +231,15 @@ def agreement_test(x, y=None, index="adjusted_rand", method="auto", *, model=Non
     clusterings = entry(x, y, data, dropna, join, [rec])
     if ispec is not None and clusterings.n < ispec.needs(rec):  # before the null's checks
         raise ValueError(f"interval: n = {clusterings.n} is too few objects for "
-                         f"a {ispec.engine_method} interval of {rec.name!r} (it needs "
+                         f"a {ispec.method} interval of {rec.name!r} (it needs "
                          f"{ispec.needs(rec)}); interval=None tests without one")
     requests = plan(clusterings, [rec], spec, options)
     request = requests[0]
     nd = run(requests)[rec.name]
     res = _test_of(rec, nd, request, alternative, spec.plus_one)
     if ispec is not None:
-        res.interval = interval_of(request.clusterings, rec, request.options[rec.name],
-                                   ispec.confidence_level, ispec.engine_method,
-                                   ispec.n_resamples, ispec.generator(spec.seed),
-                                   undefined="na")
+        res.interval = interval_of(request.clusterings, rec, request.options[rec.name], ispec,
+                                   seed=spec.seed, undefined="na")
     add_beyond_floor([res], request.clusterings, spec)
     return res
 
@@ -395,7 +393,7 @@ def compare(x, y=None, indices="paired", method="auto", *, model=None, n_sim=Non
     tests.sort(key=lambda t: order[t.index])
     notes = [t.note for t in tests if t.note]
     if ispec is not None:
-        notes += _add_intervals(tests, clusterings, ispec, ispec.generator(spec.seed))
+        notes += _add_intervals(tests, clusterings, ispec, spec.seed)
     floor_notes = add_beyond_floor(tests, clusterings, spec)  # after the intervals' draws
     methods = {t.beyond_floor_method for t in tests}
     for method, accuracy in (("saddlepoint", SADDLEPOINT_ACCURACY), ("importance", ACCURACY)):
@@ -422,8 +420,9 @@ def compare(x, y=None, indices="paired", method="auto", *, model=None, n_sim=Non
 N_RESAMPLES = IntervalSpec().n_resamples
 
 
-def _add_intervals(tests, clusterings, ispec: IntervalSpec, rng) -> list[str]:
-    """Each test's interval as ``ispec`` asks, from one batch of resampled tables for the
+def _add_intervals(tests, clusterings, ispec: IntervalSpec, seed) -> list[str]:
+    """Each test's interval as ``ispec`` asks (its stream a child of the call's ``seed``
+    unless it has a seed of its own), from one batch of resampled tables for the
     table indices; an index with too few objects for the method (BCa's jackknife needs one
     more) gets none, and a note says why; so do the indices of a sparse table (the bootstrap
     resamples dense tables), and an index not defined on every resample (its bounds NA; the
@@ -432,14 +431,13 @@ def _add_intervals(tests, clusterings, ispec: IntervalSpec, rng) -> list[str]:
         K, Q = clusterings.table.shape
         return [f"no intervals: the {K:,} x {Q:,} table is sparse and the bootstrap resamples "
                 "dense tables; tab.to_dense() gives them when it fits in memory"]
-    method = ispec.engine_method
+    method = ispec.method
     fits = [t for t in tests if clusterings.n >= ispec.needs(t.record)]
     # "auto" inverts the test of independence: the permutation laws of the tests serve it
     laws = {t.index: t.null for t in fits
             if t.null.model in INDEPENDENCE_MODELS and t.null.has_law}
     cis = intervals_of(clusterings, [t.record for t in fits], {t.index: t.options for t in fits},
-                       ispec.confidence_level, method, ispec.n_resamples, rng,
-                       undefined="na", laws=laws) if fits else {}
+                       ispec, seed=seed, undefined="na", laws=laws) if fits else {}
     for t in fits:
         t.interval = cis[t.index]
     return [f"no interval for {t.index}: n = {clusterings.n} is too few objects for a "

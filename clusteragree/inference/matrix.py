@@ -545,9 +545,8 @@ def agreement_matrix(clusterings, index="adjusted_rand", *, test=False, multiple
                                   alternative=alternative, interval=ispec, **opts)
         ci = None
         if ispec is not None:
-            ci = confidence_interval(clus, index=rec, confidence_level=ispec.confidence_level,
-                                     method=ispec.method, n_resamples=ispec.n_resamples,
-                                     seed=ispec.generator(child), **opts)
+            ci = confidence_interval(clus, index=rec, **opts,  # the pair's stream of the seed
+                                     interval=replace(ispec, seed=ispec.generator(child)))
         return ci
 
     results = [one(i, j, seeds[p] if seeds else None)

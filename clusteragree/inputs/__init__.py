@@ -13,7 +13,8 @@ of its pairs and triples without converting again.
 * ``matrices``: similarity, co-association and consensus matrices;
 * ``crosstab``: the contingency table of two hard partitions;
 * ``clusterings``: the record, and the reading of the two clusterings for each index;
-* ``triples`` and ``many``: the records of three and of K clusterings.
+* ``triples`` and ``many``: the records of three and of K clusterings;
+* ``resampling``: the records' resampling batches (objects left out, objects drawn).
 
 The generic argument checks (choices, numbers, seeds, did-you-mean) are in ``_validate``.
 """
@@ -23,8 +24,9 @@ from __future__ import annotations
 from .clusterings import Clusterings, as_clusterings
 from .crosstab import crosstab
 from .memberships import COVER_KIND, KIND_DEFINITIONS, KINDS, MATRIX_KIND, MEMBERSHIP_KINDS
+from .resampling import CHUNK_CELLS, resampled_pair
 
 #: The entry's public face; the readers below (labels, memberships, matrices) are imported by
 #: name by the index catalogue, which checks the kinds of clustering each index takes.
 __all__ = ["Clusterings", "as_clusterings", "crosstab", "KINDS", "KIND_DEFINITIONS",
-           "MEMBERSHIP_KINDS", "COVER_KIND", "MATRIX_KIND"]
+           "MEMBERSHIP_KINDS", "COVER_KIND", "MATRIX_KIND", "CHUNK_CELLS", "resampled_pair"]
