@@ -47,7 +47,12 @@ from ..inputs import KINDS, MATRIX_KIND
 from ..inputs.memberships import describe_kind, kind_phrase, or_list
 from .. import _memory
 
-__all__ = ["Index", "PairIndex", "fill_fields"]
+__all__ = ["Index", "PairIndex", "fill_fields", "REGISTRY"]
+
+#: Every index record by its name: filled by ``_registry.register`` as the families are
+#: imported, kept here beside the records so that a record names the others (the indices to
+#: use instead, in its refusals) without importing the registry that imports it.
+REGISTRY: dict[str, "Index"] = {}
 
 #: The fields every index record has (``Index``), written once for the three record classes.
 _FIELDS = {"name, ..., describe": """\
@@ -354,8 +359,6 @@ class PairIndex(Index):
         need = self.pair_bytes * float(n) ** 2
         if need <= _memory.USABLE_SHARE * avail:
             return
-        from ._registry import REGISTRY  # the registry imports the records: looked up here
-
         lean = [r.name for r in REGISTRY.values() if isinstance(r, PairIndex)
                 and r.pair_bytes is None and r.on_table is None and r.name != self.name
                 and set(r.inputs) & set(self.inputs) and set(self.kinds) <= set(r.kinds)]
@@ -422,8 +425,6 @@ class PairIndex(Index):
         accepted = self.accepted_kinds(y)
         if kind in accepted:
             return
-        from ._registry import REGISTRY  # the registry imports the records: looked up here
-
         takers = [r.name for r in sorted(REGISTRY.values(), key=lambda r: r.family != self.family)
                   if isinstance(r, PairIndex) and kind in r.accepted_kinds(y)
                   and r.name != self.name]

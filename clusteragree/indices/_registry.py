@@ -12,13 +12,12 @@ a group name (``register_groups``), an index of the literature that is not imple
 from __future__ import annotations
 
 from .._validate import suggest
-from ._records import Index, PairIndex
+from ._records import REGISTRY, Index, PairIndex
 from ._table_index import TableIndex
 
 __all__ = ["register", "get_index", "REGISTRY", "all_names"]
 
 
-REGISTRY: dict[str, Index] = {}
 _ALIASES: dict[str, str] = {}
 #: Named groups of indices ("paired", "all", ...; filled by ``clusteragree.indices``), so that a
 #: group given where one index is needed is told so rather than matched to a similar name.
