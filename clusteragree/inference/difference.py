@@ -31,7 +31,7 @@ from ..nulls.distribution import ALTERNATIVES
 from ..tables import ContingencyTable
 from .difference_results import DIFFERENCE_COLUMNS, DifferenceTest
 
-__all__ = ["DifferenceTest", "difference_test", "DIFFERENCE_COLUMNS", "METHODS",
+__all__ = ["DifferenceTest", "difference_test", "difference_of", "DIFFERENCE_COLUMNS", "METHODS",
            "INDEPENDENCE_LEVEL", "MAX_JACKKNIFE_CELLS", "MAX_CELL_PAIRS", "AUTO_CELL_PAIRS"]
 
 #: The ways of making the standard error, interval and p-value.
@@ -404,13 +404,55 @@ def difference_test(reference, a=None, b=None, index="adjusted_rand", *,
     if spec is not None and spec.method not in INTERVAL_METHODS[method]:
         raise ValueError(f"interval method {spec.method!r} is not one of method={method!r}'s "
                          f"{list(INTERVAL_METHODS[method])}")
-    B = spec.n_resamples if spec is not None else 9999
     rng = check_seed(seed)
-    level = spec.confidence_level if spec is not None else math.nan
     if rec.on_pairs:
+        level = spec.confidence_level if spec is not None else math.nan
         return _pair_test(rec, opts, reference, a, b, data, dropna, join, alternative, method,
                           level, rng)
     tw = as_three_way(reference, a, b, data=data, dropna=dropna, join=join)
+    return difference_of(tw, rec, opts, alternative, method, spec, rng)
+
+
+def difference_of(tw: ThreeWay, rec: Index, opts: dict, alternative: str, method: str,
+                  spec, rng) -> DifferenceTest:
+    """The paired difference test of a table index on three clusterings already converted
+    (``difference_test`` after its checks; ``agreement_matrix`` hands its ``ThreeWay``
+    records here): the arguments are checked, nothing is converted again.
+
+    Parameters
+    ----------
+    tw : ThreeWay
+        The reference, a and b.
+    rec : Index
+        A table index (similarity or distance).
+    opts : dict
+        Its options, checked.
+    alternative, method : str
+        Checked values of ``difference_test``'s arguments.
+    spec : IntervalSpec or None
+        The interval's settings (None: the test alone).
+    rng : numpy.random.Generator
+        The call's generator.
+
+    Returns
+    -------
+    DifferenceTest
+
+    Examples
+    --------
+    >>> from clusteragree.inputs.triples import as_three_way
+    >>> reference = [0] * 6 + [1] * 6 + [2] * 6
+    >>> a, b = [0] * 6 + [1] * 5 + [2] * 7, [0] * 5 + [1] * 5 + [2] * 5 + [1, 2, 0]
+    >>> tw = as_three_way(reference, a, b)
+    >>> res = difference_of(tw, ca.get_index("rand"), {}, "two-sided", "jackknife", None,
+    ...                     np.random.default_rng(1))
+    >>> round(res.statistic, 4)   # Rand(reference, a) - Rand(reference, b)
+    0.2157
+    >>> res.statistic == ca.difference_test(tw, index="rand", method="jackknife").statistic
+    True
+    """
+    B = spec.n_resamples if spec is not None else 9999
+    level = spec.confidence_level if spec is not None else math.nan
     n = tw.n
     need = max(3, fewest_objects(rec, leave_one_out=True))
     if n < need:

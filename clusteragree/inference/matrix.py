@@ -16,7 +16,8 @@ import numpy as np
 import pandas as pd
 
 from .._docs import fill_doc
-from .._validate import check_bool, check_choice, check_options, check_positive_int, suggest
+from .._validate import (check_bool, check_choice, check_options, check_positive_int, check_seed,
+                         suggest)
 from ..indices import evaluate_checked, get_index
 from ..inputs.many import as_many_clusterings
 from ..intervals import confidence_interval
@@ -24,7 +25,7 @@ from ..intervals.spec import as_interval_spec, misplaced_interval_settings
 from ..nulls import NullSpec
 from ..nulls.distribution import ALTERNATIVES
 from .agreement_tests import agreement_test
-from .difference import difference_test
+from .difference import difference_of, difference_test
 from .results import FLOAT_COLUMNS, INT_COLUMNS, RESULT_COLUMNS, ResultsFrame
 
 __all__ = ["MULTIPLE_METHODS", "AgreementMatrix", "agreement_matrix"]
@@ -179,13 +180,16 @@ def _reference_differences(rec, opts, many, level, multiple, seeds) -> pd.DataFr
     test's warning as its ``note``."""
     names = many.names
     frames, pairs = [], _pair_list(len(names), True)
+    spec = as_interval_spec(level)
     for p, (i, j) in enumerate(pairs):
-        # the three clusterings as one record; an index of object pairs reads the labels
-        given = ((many.reference_codes, many.codes[i], many.codes[j]) if rec.on_pairs
-                 else (many.three_way(i, j), None, None))
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", UserWarning)
-            res = difference_test(*given, index=rec, interval=level, seed=seeds[p], **opts)
+            if rec.on_pairs:  # an index of object pairs reads the labels themselves
+                res = difference_test(many.reference_codes, many.codes[i], many.codes[j],
+                                      index=rec, interval=spec, seed=seeds[p], **opts)
+            else:  # the three clusterings as one record, to the test itself
+                res = difference_of(many.three_way(i, j), rec, opts, "two-sided", "auto", spec,
+                                    check_seed(seeds[p]))
         frames.append(res.to_frame())
     frame = pd.DataFrame(pd.concat(frames, ignore_index=True))
     frame.insert(0, "b", [names[j] for _, j in pairs])
