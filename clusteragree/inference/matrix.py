@@ -20,7 +20,7 @@ from .._validate import (check_bool, check_choice, check_options, check_positive
                          suggest)
 from ..indices import evaluate_checked, get_index
 from ..inputs.many import as_many_clusterings
-from ..intervals import confidence_interval
+from ..intervals import interval_of
 from ..intervals.spec import as_interval_spec, misplaced_interval_settings
 from ..nulls import NullSpec
 from ..nulls.distribution import ALTERNATIVES
@@ -549,8 +549,8 @@ def agreement_matrix(clusterings, index="adjusted_rand", *, test=False, multiple
                                   alternative=alternative, interval=ispec, **opts)
         ci = None
         if ispec is not None:
-            ci = confidence_interval(clus, index=rec, **opts,  # the pair's stream of the seed
-                                     interval=replace(ispec, seed=ispec.generator(child)))
+            ci = interval_of(clus, rec, opts,  # the pair's stream of the seed
+                             replace(ispec, seed=ispec.generator(child)))
         return ci
 
     results = [one(i, j, seeds[p] if seeds else None)
