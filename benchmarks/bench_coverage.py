@@ -110,9 +110,9 @@ import clusteragree as ca
 from _bench import best_time, fmt_s, git_state, print_header  # noqa: E402  (script folder)
 from clusteragree.inputs import as_clusterings
 from clusteragree.intervals import METHODS as PACKAGE_METHODS
-from clusteragree.intervals import independence_laws
-from clusteragree.intervals.engine import (CHUNK_CELLS, _acceleration, _bca_levels,  # noqa: PLC2701
-                                    confidence_interval, interval_from_draws)
+from clusteragree.intervals import (CHUNK_CELLS, confidence_interval, independence_laws,
+                                    interval_from_draws)
+from clusteragree.intervals.bootstrap import acceleration, bca_levels
 from clusteragree.indices import values_on_tables
 
 LEVEL = 0.95
@@ -1046,8 +1046,8 @@ def aw_bootstrap(table, B, rng, alpha):
     rows, cols = np.nonzero(table)
     jack = np.repeat(table[None], len(rows), axis=0)
     jack[np.arange(len(rows)), rows, cols] -= 1
-    accel = _acceleration(adjusted_wallace(jack), table[rows, cols].astype(float))
-    _, lo, hi = _bca_levels(boot, stat, alpha, accel)
+    accel = acceleration(adjusted_wallace(jack), table[rows, cols].astype(float))
+    _, lo, hi = bca_levels(boot, stat, alpha, accel)
     bca = tuple(np.quantile(boot, [lo, hi])) if np.isfinite([lo, hi]).all() else (np.nan,) * 2
     return pct, bca
 

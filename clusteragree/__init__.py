@@ -67,7 +67,22 @@ def __getattr__(name: str):
         return globals()[name]
     if not name.startswith("__") and _find_spec(f"{__name__}.{name}") is not None:
         return _import_module(f".{name}", __name__)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}" + _hint(name))
+
+
+#: Names users reach for at the top that live in a subpackage (``ca.nulls``).
+_ELSEWHERE = {name: f"ca.nulls.{name}" for name in (
+    "null_distribution", "null_distributions", "NullDistribution", "list_nulls", "n_sim_for")}
+
+
+def _hint(name: str) -> str:
+    """Where a name that is not public at the top lives, or the public names close to it."""
+    if name in _ELSEWHERE:
+        return f": it is {_ELSEWHERE[name]} (import clusteragree as ca)"
+    from difflib import get_close_matches
+
+    close = get_close_matches(name, list(_PUBLIC) + list(_ELSEWHERE), n=3, cutoff=0.75)
+    return f"; did you mean {' or '.join(map(repr, close))}?" if close else ""
 
 
 def __dir__():

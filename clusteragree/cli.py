@@ -253,7 +253,8 @@ def main(argv=None) -> int:
     p_rep.add_argument("-p", "--parameter", action="append", default=[], metavar="KEY=VALUE",
                        help="a notebook parameter, e.g. -p n_sim=2000 (repeat for more)")
     p_rep.add_argument("-o", "--output", help="the report's path (default: reports/NAME.FORMAT)")
-    p_rep.add_argument("--format", default="html", help="html (default) or pdf (the [pdf] extra)")
+    p_rep.add_argument("--format", default=None,
+                       help="html or pdf (the [pdf] extra); default: the suffix of -o, else html")
     p_rep.add_argument("--quick", action="store_true", help="shorthand for -p quick=true")
     code = p_rep.add_mutually_exclusive_group()
     code.add_argument("--code", action="store_true", help="show the code cells")

@@ -389,3 +389,47 @@ def test_the_top_of_the_package_holds_few_modules():
     top = sorted(p.name for p in PACKAGE.glob("*.py")
                  if p.name not in ("__init__.py", "__main__.py"))
     assert len(top) <= MAX_TOP_MODULES, top
+
+
+def import_circles() -> list[list[str]]:
+    """The circles of the import graph of the package's modules, every import counted (at the
+    top of a module or inside a function: a late import hides a circle, it does not break it).
+    A package's ``__init__`` re-exports its modules, so an arrow to a package's face is an
+    arrow to its ``__init__`` only."""
+    graph = {m: {t for _, t in _targets(m, p) if t in MODULES and t != m}
+             for m, p in MODULES.items()}
+    circles, state = [], {}
+
+    def visit(m, path):
+        state[m] = "open"
+        for t in sorted(graph[m]):
+            if state.get(t) == "open":
+                circles.append(path[path.index(t):] + [t])
+            elif t not in state:
+                visit(t, path + [t])
+        state[m] = "done"
+
+    for m in sorted(graph):
+        if m not in state:
+            visit(m, [m])
+    return circles
+
+
+def test_no_module_imports_itself_round_a_circle():
+    found = [" -> ".join(c) for c in import_circles()]
+    assert not found, "import circles:\n" + "\n".join(found)
+
+
+def test_the_check_sees_a_circle_through_a_late_import(tmp_path, monkeypatch):
+    """The checker itself: a circle closed by an import inside a function (as the index
+    records once looked the registry up in their refusals) is a circle."""
+    pkg = tmp_path / ROOT
+    (pkg / "indices").mkdir(parents=True)
+    (pkg / "__init__.py").write_text("")
+    (pkg / "indices" / "__init__.py").write_text("")
+    (pkg / "indices" / "_records.py").write_text("def f():\n    from ._registry import R\n")
+    (pkg / "indices" / "_registry.py").write_text("from ._records import f\nR = {}\n")
+    monkeypatch.setitem(globals(), "PACKAGE", pkg)
+    monkeypatch.setitem(globals(), "MODULES", _modules())
+    assert import_circles() == [[f"{ROOT}.indices._records", f"{ROOT}.indices._registry",
+                                 f"{ROOT}.indices._records"]]

@@ -2,6 +2,8 @@ import io
 import subprocess
 import sys
 
+import pytest
+
 import clusteragree as ca
 from clusteragree.cli import demo, main
 
@@ -78,3 +80,13 @@ def test_the_package_loads_on_first_use_of_a_public_name():
             "        'clusteragree.reports.runner'} <= set(sys.modules)\n"
             "assert set(ca.__all__) <= set(dir(ca)) and ca.indices.evaluate and ca.nulls\n")
     subprocess.run([sys.executable, "-c", code], check=True)
+
+
+def test_a_name_of_a_subpackage_asked_at_the_top_says_where_it_is():
+    """Issue 45, trap 8: ``ca.null_distribution(x, y)`` was a bare AttributeError."""
+    with pytest.raises(AttributeError, match=r"it is ca\.nulls\.null_distribution"):
+        ca.null_distribution([0, 1], [1, 0])
+    with pytest.raises(AttributeError, match="did you mean 'agreement'"):
+        ca.agreemnt  # noqa: B018
+    with pytest.raises(AttributeError, match="has no attribute 'zzz'$"):
+        ca.zzz  # noqa: B018

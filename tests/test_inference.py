@@ -67,6 +67,49 @@ def test_iadjust_computes_no_intervals_unless_asked(monkeypatch):
     pd.testing.assert_series_equal(df["pvalue"], asked["pvalue"])  # the same null laws
 
 
+#: 10 x 10, n = 10**4, z = 11: every Monte Carlo p at its floor, in the saddlepoint's domain.
+FAR = np.full((10, 10), 95) + 50 * np.eye(10, dtype=np.int64)
+FLOOR_COLUMNS = ["pvalue_beyond_floor", "pvalue_beyond_floor_se", "log10_pvalue_beyond_floor",
+                 "beyond_floor_method"]
+
+
+def test_iadjust_computes_no_pvalue_beyond_the_floor_unless_asked(monkeypatch):
+    """Issue 42, item 5: the thesis computes none, and the saddlepoint was 42% of iadjust's
+    time; a NullSpec asks for it (None: the saddlepoint; True: importance sampling too)."""
+    import clusteragree.inference.beyond_floor as beyond
+
+    def no_saddlepoint(*args, **kwargs):
+        raise AssertionError("the saddlepoint ran")
+
+    with monkeypatch.context() as m:
+        m.setattr(beyond, "saddlepoint_tail", no_saddlepoint)
+        df = ca.iadjust(FAR, indices=["rand", "ari", "nmi_sum"], n_sim=99, seed=1)
+        spec = ca.NullSpec(method="patefield", n_sim=99, seed=1, plus_one=False,
+                           beyond_floor=False)
+        off = ca.iadjust(FAR, indices=["rand", "ari", "nmi_sum"], method=spec)
+    assert (df["n_extreme"] == 0).all() and (df["pvalue"] == 0).all()  # at the floor
+    assert df[FLOOR_COLUMNS].isna().all().all()
+    assert df.attrs["beyond_floor_notes"] == []
+    pd.testing.assert_frame_equal(df, off)
+    # None, the NullSpec's own default: the saddlepoint, where it answers
+    spec = ca.NullSpec(method="patefield", n_sim=99, seed=1, plus_one=False)
+    on = ca.iadjust(FAR, indices=["rand", "ari"], method=spec)
+    assert (on["beyond_floor_method"] == "saddlepoint").all()
+    assert ((on["pvalue_beyond_floor"] > 1e-16) & (on["pvalue_beyond_floor"] < 1e-14)).all()
+    pd.testing.assert_series_equal(on["pvalue"], df.loc[["rand", "adjusted_rand"], "pvalue"])
+    assert any(n.startswith("pvalue_beyond_floor:") for n in on.attrs["beyond_floor_notes"])
+    # True: importance sampling too (here in place of a refused saddlepoint; a small table)
+    small = [[15, 1, 0], [1, 14, 1], [0, 1, 15]]
+    spec = ca.NullSpec(method="patefield", n_sim=99, seed=1, plus_one=False, beyond_floor=True)
+    on = ca.iadjust(small, indices=["rand"], method=spec)
+    assert on.loc["rand", "beyond_floor_method"] == "importance"
+    assert 0 < on.loc["rand", "pvalue_beyond_floor"] < 1 / 100
+    assert ca.iadjust(small, indices=["rand"], n_sim=99, seed=1)[FLOOR_COLUMNS].isna().all().all()
+    # compare keeps its default: the saddlepoint
+    cmp = ca.compare(FAR, indices=["rand"], method="patefield", n_sim=99, seed=1, interval=None)
+    assert cmp.loc["rand", "beyond_floor_method"] == "saddlepoint"
+
+
 def test_adjust_for_a_distance_and_for_a_quantile():
     nd = ca.nulls.null_distribution(TAB, index="vi", method="exact")
     vi = ca.agreement(TAB, index="vi")
@@ -330,7 +373,9 @@ def test_the_functions_of_one_index_share_one_default_index_and_tests_default_to
         assert inspect.signature(test).parameters["method"].default == "auto", test
     # the thesis' IADJUST keeps its Patefield tables; the interval's method is auto (issue 30)
     assert inspect.signature(ca.iadjust).parameters["method"].default == "patefield"
-    assert inspect.signature(ca.confidence_interval).parameters["method"].default == "auto"
+    # confidence_interval's keywords default to None (not given: the spec's own, "auto")
+    assert inspect.signature(ca.confidence_interval).parameters["method"].default is None
+    assert ca.IntervalSpec().method == "auto"
 
 
 def test_a_small_table_gets_its_exact_law_by_default():

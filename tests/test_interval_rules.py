@@ -11,11 +11,11 @@ from scipy import stats
 
 import clusteragree as ca
 from clusteragree.inputs import as_clusterings
+from clusteragree.intervals.jackknife import jackknife_interval, scale_of
 from clusteragree.intervals.rules import (cuts_at_independence, equal_sizes,
                                          independence_value, independence_value_se,
-                                         invert_independence_test, jackknife_interval,
-                                         off_matching_bound, on_matching, perfect_bound,
-                                         scale_of)
+                                         invert_independence_test, off_matching_bound,
+                                         on_matching, perfect_bound)
 from clusteragree.intervals import independence_laws, interval_from_draws, intervals_of
 
 
@@ -189,7 +189,7 @@ def test_auto_from_draws_is_the_packages_interval():
     opts = {r.name: {} for r in recs}
     cl = as_clusterings(table)
     laws = independence_laws(cl, recs, opts, np.random.default_rng(0))
-    cis = intervals_of(cl, recs, opts, 0.95, "auto", 2, 0, laws=laws)
+    cis = intervals_of(cl, recs, opts, ca.IntervalSpec(n_resamples=2, seed=0), laws=laws)
     for rec in recs:
         rows, cols = np.nonzero(table)
         loo = []

@@ -4,8 +4,8 @@ and ``agreement_test`` make the interval it names (the same as ``confidence_inte
 those settings), every printed interval names its method, and no public function takes more
 than 12 named parameters (``plus_one`` moved into ``NullSpec``).
 
-The tests run over ``clusteragree.intervals.engine.METHODS`` and "auto", so they hold whichever
-methods the interval engine offers."""
+The tests run over ``clusteragree.intervals.METHODS`` (the registered methods), so they hold
+whichever methods the interval engine offers."""
 
 from __future__ import annotations
 
@@ -44,9 +44,8 @@ def test_a_method_is_named_in_any_case_and_kept_in_its_own_spelling(name):
         assert IntervalSpec(method=given).method == name
     assert repr(IntervalSpec(method=name.upper())) == (
         "IntervalSpec()" if name == "auto" else f"IntervalSpec(method={name!r})")
-    # the engine takes the method the spec passes on
-    assert IntervalSpec(method=name).engine_method.lower() in {m.lower() for m in METHODS} | {
-        "auto"}
+    # the engine takes every method a spec names
+    assert IntervalSpec(method=name).method in METHODS
 
 
 def test_the_spec_is_frozen_and_says_what_it_makes():
@@ -139,7 +138,7 @@ def test_an_interval_setting_at_the_top_level_is_sent_to_interval(key):
 def test_compare_makes_confidence_interval_s_interval_with_the_spec_s_settings(name):
     spec = IntervalSpec(method=name, confidence_level=0.9, n_resamples=499, seed=11)
     df = ca.compare(TAB, indices=["adjusted_rand"], method="exact", interval=spec)
-    ci = confidence_interval(TAB, index="adjusted_rand", method=spec.engine_method,
+    ci = confidence_interval(TAB, index="adjusted_rand", method=spec.method,
                              confidence_level=0.9, n_resamples=499, seed=11)
     row = df.loc["adjusted_rand"]
     assert (row["ci_low"], row["ci_high"], row["ci_level"]) == (ci.low, ci.high, 0.9)
@@ -160,7 +159,7 @@ def test_without_a_seed_of_its_own_the_interval_draws_a_stream_of_the_calls_seed
                     interval={"n_resamples": 299})
     for name in ("rand", "nmi_sum"):
         ci = confidence_interval(TAB, index=name, n_resamples=299,
-                                 method=IntervalSpec().engine_method,
+                                 method=IntervalSpec().method,
                                  seed=ca.intervals.resampling_generator(4))
         assert (df.loc[name, "ci_low"], df.loc[name, "ci_high"]) == (ci.low, ci.high)
 
@@ -189,6 +188,55 @@ def test_an_interval_needing_more_objects_is_refused_before_the_test_runs():
     with pytest.raises(ValueError, match="^interval: n = 2 is too few objects"):
         ca.agreement_test([[1, 0], [0, 1]], index="rand", method="patefield", n_sim=BIG,
                           interval=IntervalSpec(method="BCa"))
+
+
+# -- confidence_interval takes the spec as compare does ----------------------------------------
+
+@pytest.mark.parametrize("interval, keywords", [
+    (IntervalSpec(method="BCa", confidence_level=0.9, n_resamples=299, seed=5),
+     dict(method="BCa", confidence_level=0.9, n_resamples=299, seed=5)),
+    ({"method": "percentile", "n_resamples": 199, "seed": 2},
+     dict(method="percentile", n_resamples=199, seed=2)),
+    (0.8, dict(confidence_level=0.8)),
+    ("jackknife", dict(method="jackknife")),
+])
+def test_confidence_interval_takes_the_spec_or_its_short_forms(interval, keywords):
+    by_keywords = confidence_interval(TAB, index="rand", **keywords)
+    by_spec = confidence_interval(TAB, index="rand", interval=interval)
+    assert (by_spec.low, by_spec.high, by_spec.method, by_spec.confidence_level) == (
+        by_keywords.low, by_keywords.high, by_keywords.method, by_keywords.confidence_level)
+    np.testing.assert_array_equal(by_spec.bootstrap_distribution,
+                                  by_keywords.bootstrap_distribution)
+    # a keyword that says what the spec says is no conflict
+    same = confidence_interval(TAB, index="rand", interval=interval, **keywords)
+    assert (same.low, same.high) == (by_spec.low, by_spec.high)
+
+
+def test_a_seed_beside_a_spec_without_one_is_the_specs_seed():
+    a = confidence_interval(TAB, index="jaccard", seed=3,
+                            interval={"method": "percentile", "n_resamples": 199})
+    b = confidence_interval(TAB, index="jaccard", method="percentile", seed=3, n_resamples=199)
+    assert (a.low, a.high) == (b.low, b.high)
+
+
+@pytest.mark.parametrize("interval, keywords, match", [
+    (0.9, dict(confidence_level=0.95), r"^confidence_level=0.95 disagrees with interval=0.9"),
+    ("percentile", dict(method="BCa"), r"^method='BCa' disagrees with interval='percentile'"),
+    ({"n_resamples": 99}, dict(n_resamples=999), r"^n_resamples=999 disagrees"),
+    (IntervalSpec(seed=1), dict(seed=2), r"^seed=2 disagrees .* \(its seed is 1\)"),
+    (IntervalSpec(seed=np.random.default_rng(1)), dict(seed=1), r"^seed=1 disagrees"),
+])
+def test_confidence_interval_refuses_a_keyword_that_disagrees_with_the_spec(interval, keywords,
+                                                                           match):
+    with pytest.raises(ValueError, match=match):
+        confidence_interval(TAB, index="rand", interval=interval, **keywords)
+
+
+def test_confidence_interval_refuses_a_bad_spec_naming_the_argument():
+    with pytest.raises(ValueError, match=r"^interval=1.5: confidence_level must be between"):
+        confidence_interval(TAB, index="rand", interval=1.5)
+    with pytest.raises(TypeError, match=r"^interval got 'level'"):
+        confidence_interval(TAB, index="rand", interval={"level": 0.9})
 
 
 # -- every printed interval names its method ---------------------------------------------------

@@ -1,9 +1,10 @@
-"""Bootstrap confidence intervals (``clusteragree.intervals.engine``): the multinomial bootstrap of a
+"""Bootstrap confidence intervals (``clusteragree.intervals``): the multinomial bootstrap of a
 table is the bootstrap of its objects, its intervals are scipy's, and its coverage is near the
 nominal one."""
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import math
 
@@ -99,7 +100,8 @@ def test_intervals_agree_with_scipy_bootstrap_of_the_labels(index, method):
 def test_the_cell_jackknife_is_the_object_jackknife():
     """BCa's acceleration from one object out of each cell (weighted by its count) equals the
     acceleration from leaving out each of the n objects in turn."""
-    from clusteragree.intervals.engine import _acceleration, _table_jackknife  # noqa: PLC2701
+    from clusteragree.intervals.bootstrap import acceleration
+    from clusteragree.intervals.resamples import table_jackknife
 
     counts = np.array([[5, 2, 0], [1, 4, 3]])
     rec = ca.get_index("adjusted_rand")
@@ -108,8 +110,9 @@ def test_the_cell_jackknife_is_the_object_jackknife():
     keep = ~np.eye(x.size, dtype=bool)
     objects = stat(np.broadcast_to(x, keep.shape)[keep].reshape(x.size, -1),
                    np.broadcast_to(y, keep.shape)[keep].reshape(x.size, -1))
-    a_objects = _acceleration(objects, np.ones(x.size))
-    a_cells = _acceleration(*_table_jackknife([rec], {rec.name: {}}, counts)[rec.name])
+    a_objects = acceleration(objects, np.ones(x.size))
+    batches = as_clusterings(counts).leave_one_out_tables()
+    a_cells = acceleration(*table_jackknife([rec], {rec.name: {}}, batches)[rec.name])
     assert a_cells == pytest.approx(a_objects, rel=1e-12, abs=1e-15)
     assert a_cells != 0
 
@@ -146,17 +149,23 @@ def test_a_table_every_resample_reproduces_gives_a_point_interval():
         assert (ci.low, ci.high) == (1.0, 1.0)
 
 
-def test_interval_of_takes_converted_clusterings():
+def test_interval_of_takes_converted_clusterings_and_the_spec_whole():
     rec = ca.get_index("nmi_sum")
-    ci = interval_of(as_clusterings(TAB), rec, {}, 0.9, "BCa", 999, np.random.default_rng(2))
+    spec = ca.IntervalSpec(method="bca", confidence_level=0.9, n_resamples=999, seed=2)
+    ci = interval_of(as_clusterings(TAB), rec, {}, spec)
     again = confidence_interval(TAB, index="nmi_sum", confidence_level=0.9, method="BCa",
                                 n_resamples=999, seed=2)
     assert (ci.low, ci.high) == (again.low, again.high) and ci.confidence_level == 0.9
-    # its own arguments are checked: a test's result passes them on as the user gave them
-    same = interval_of(as_clusterings(TAB), rec, {}, 0.9, "bca", 999, 2)
-    assert same.method == "BCa" and (same.low, same.high) == (ci.low, ci.high)
+    assert ci.method == "BCa"
+    # without a seed of its own the spec draws a stream of the call's seed
+    unseeded = dataclasses.replace(spec, seed=None)
+    child = interval_of(as_clusterings(TAB), rec, {}, unseeded, seed=2)
+    stream = confidence_interval(TAB, index="nmi_sum", confidence_level=0.9, method="BCa",
+                                 n_resamples=999, seed=ca.intervals.resampling_generator(2))
+    assert (child.low, child.high) == (stream.low, stream.high) != (ci.low, ci.high)
+    # the spec's values were checked when it was made
     with pytest.raises(ValueError, match="confidence_level"):
-        interval_of(as_clusterings(TAB), rec, {}, 95, "BCa", 999, 2)
+        ca.IntervalSpec(confidence_level=95)
 
 
 # -- indices of object pairs -----------------------------------------------------------------

@@ -16,6 +16,7 @@ import pytest
 
 import clusteragree as ca
 from clusteragree.intervals import engine as intervals
+from clusteragree.intervals import resamples
 from clusteragree.indices import REGISTRY, PairIndex, ResampleRefused, evaluate_resample
 from clusteragree.inputs import as_clusterings
 
@@ -90,7 +91,7 @@ def _omega_brute(A, B, idx):
 
 def _value(index, X, Y, idx):
     rec, pair = _pair(index, X, Y)
-    return intervals._pair_value(rec, pair, dict(rec.options), idx)
+    return resamples.pair_value(rec, pair, dict(rec.options), idx)
 
 
 def test_a_resample_counts_only_pairs_of_distinct_objects():
@@ -186,8 +187,9 @@ def test_a_refused_index_gets_no_interval_and_the_reason():
         ca.confidence_interval(x, y, index="bc", method="percentile", n_resamples=9, seed=1)
     recs = [ca.get_index("bc"), ca.get_index("cari07")]
     clusterings = as_clusterings(x, y, table=False, pairs=["bc", "cari07"])
-    cis = intervals.intervals_of(clusterings, recs, {"bc": {}, "cari07": {}}, 0.95,
-                                 "percentile", 9, 1, undefined="na")
+    cis = intervals.intervals_of(clusterings, recs, {"bc": {}, "cari07": {}},
+                                 ca.IntervalSpec("percentile", n_resamples=9, seed=1),
+                                 undefined="na")
     assert np.isnan(cis["bc"].low) and "copies" in cis["bc"].reason
     assert np.isfinite(cis["cari07"].low) and cis["cari07"].reason == ""
 
@@ -198,7 +200,7 @@ def test_the_jackknife_is_unchanged():
     P, Q = U @ U.T, V @ V.T
     rec, pair = _pair("ari_mm", P, Q)
     keep = np.delete(np.arange(N), 2)
-    assert intervals._pair_value(rec, pair, {}, keep) == ca.agreement(
+    assert resamples.pair_value(rec, pair, {}, keep) == ca.agreement(
         P[np.ix_(keep, keep)], Q[np.ix_(keep, keep)], index="ari_mm")
 
 

@@ -19,6 +19,8 @@ statistics; ``evaluate_pairwise``, ``pair_vectors``, ``gather_objects`` and, for
 
 from __future__ import annotations
 
+import functools
+import types
 import warnings
 
 import pandas as pd
@@ -27,27 +29,28 @@ from .._docs import fill_doc
 from . import pairs, information, matching, fuzzy, fuzzy_reviewed, matrices  # noqa: F401, I001
 from . import association, overlapping, standardised, mari, reduced, fuzzy_campello  # noqa: F401, I001
 from . import tsallis, catalogue  # noqa: F401, I001
-from .._validate import suggest
+from .._validate import check_options, suggest
 from ._common import STATISTIC_NAMES, STATISTICS, compact_tables
 from ._pairwise import (ResampleRefused, evaluate_pairwise, evaluate_resample, gather_objects,
                         pair_vectors)
-from ._registry import (REGISTRY, Index, PairIndex, TableIndex, get_index, one_index,
-                        register_groups)
+from ._records import Index, PairIndex
+from ._table_index import TableIndex
+from ._registry import REGISTRY, get_index, is_record, one_index, register_groups
 from ._evaluate import (entry, evaluate, evaluate_checked, evaluate_sparse, evaluate_table,
                         values_on_tables)
 from .catalogue import catalogue_markdown
 from .mari import mari_null_moments
 
-__all__ = ["list_indices", "catalogue_markdown", "get_index", "one_index", "evaluate",
-           "evaluate_checked",
-           "evaluate_sparse", "evaluate_table", "values_on_tables", "entry", "index_records", "resolve_indices",
+__all__ = ["list_indices", "catalogue_markdown", "get_index", "one_index", "is_record",
+           "evaluate", "evaluate_checked", "evaluate_sparse", "evaluate_table", "values_on_tables",
+           "entry", "index_records", "resolve_indices", "resolve_call",
            "mari_null_moments",
            "group_members", "skip_undefined",
            "split_options", "GROUPS",
            "Index", "TableIndex", "PairIndex", "REGISTRY",
            # what the null engine and the tests of agreement use (``clusteragree.nulls``,
-           # ``clusteragree.inference.agreement_tests``): the additive statistics of table indices, and the pair
-           # vectors of indices of object pairs
+           # ``clusteragree.inference.agreement_tests``): the additive statistics of table
+           # indices, and the pair vectors of indices of object pairs
            "STATISTICS", "STATISTIC_NAMES", "compact_tables", "evaluate_pairwise", "pair_vectors",
            "gather_objects", "evaluate_resample", "ResampleRefused"]
 
@@ -193,6 +196,71 @@ def index_records(indices) -> list[Index]:
     """
     names, _ = resolve_indices(indices)
     return [get_index(n) for n in names]
+
+
+def resolve_call(index, options) -> tuple[tuple[str, ...], bool, list[Index], dict]:
+    """The indices a public call asks for, each with its checked options, in one step.
+
+    A call naming its index by a string and giving no option (the commonest call) is resolved
+    once per string and remembered: the lookup, the options' defaults and the checks are not
+    made again on every call. Anything else is resolved as it is given, with the same errors.
+
+    Parameters
+    ----------
+    index : str, Index or list of them
+        What the call asked for (``resolve_indices``).
+    options : dict
+        The options the call passed (``**options``).
+
+    Returns
+    -------
+    names : tuple of str
+        The registry names, in the order asked, each once.
+    single : bool
+        True when one index was named on its own (``resolve_indices``).
+    recs : list of Index
+        Their records.
+    opts : dict
+        Index name -> its checked options, defaults filled in (a read-only mapping).
+
+    Raises
+    ------
+    TypeError, ValueError
+        As ``resolve_indices``, ``split_options`` and the options' checks raise.
+
+    See Also
+    --------
+    resolve_indices : The names alone.
+    split_options : Which index takes which option.
+
+    Examples
+    --------
+    >>> names, single, recs, opts = resolve_call("ari", {})
+    >>> names, single, recs[0].name, dict(opts["adjusted_rand"])
+    (('adjusted_rand',), True, 'adjusted_rand', {})
+    >>> dict(resolve_call(["mi", "rand"], {"base": 2})[3]["mutual_info"])
+    {'base': 2}
+    """
+    if not options and isinstance(index, str):
+        names, single, recs, opts = _resolved(index)
+        return names, single, list(recs), opts
+    names, single = resolve_indices(index)
+    recs = [get_index(n) for n in names]
+    per = split_options(names, options)
+    return tuple(names), single, recs, {
+        r.name: check_options(per[r.name], r.options, f"index {r.name!r}") for r in recs}
+
+
+@functools.lru_cache(maxsize=512)
+def _resolved(index: str):
+    """``resolve_call`` of an index string with no option, remembered (a failed lookup is
+    not: it raises again, with its message). The registry refuses a name declared twice, so
+    what a string resolves to never changes; the options are read-only mappings, shared."""
+    names, single = resolve_indices(index)
+    recs = tuple(get_index(n) for n in names)
+    opts = types.MappingProxyType(
+        {r.name: types.MappingProxyType(check_options({}, r.options, r.name)) for r in recs})
+    return tuple(names), single, recs, opts
 
 
 def skip_undefined(names, optional, evaluate_one):

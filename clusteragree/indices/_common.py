@@ -133,15 +133,18 @@ def needs_big_integers(n) -> bool:
     return bool(n.size) and int(n.max()) > INT64_SAFE_N
 
 
-def sum_of_squares(counts: np.ndarray) -> np.ndarray:
+def sum_of_squares(counts: np.ndarray, total: int | None = None) -> np.ndarray:
     """s = sum_ij n_ij^2 of each table: int64, or Python integers (an object array) for tables
-    of more than 2^31 objects, so that it is exact at any n."""
+    of more than 2^31 objects, so that it is exact at any n. ``total``: one table's n, when
+    the caller knows it (a ``ContingencyTable``'s), so that it is not counted again."""
     if counts.ndim == 2:  # one table: its total alone says whether int64 holds the squares
         cells = counts.ravel()
-        if cells.size and int(np.add.reduce(cells)) > INT64_SAFE_N:
+        if total is None:
+            total = int(np.add.reduce(cells)) if cells.size else 0
+        if total > INT64_SAFE_N:
             big = cells.astype(object)
             return (big * big).sum()
-        return np.dot(cells, cells)  # exact in int64 below 2^31 objects
+        return cells.dot(cells)  # exact in int64 below 2^31 objects
     cells = _cells(counts)
     if cells.size and needs_big_integers(cells.sum(axis=-1)):
         big = cells.astype(object)
@@ -155,9 +158,10 @@ def xlogx(values) -> np.ndarray:
     return v * np.log(np.where(v > 0, v, 1.0))  # log 1 = 0 where v = 0: no warning to silence
 
 
-def sum_xlogx(counts: np.ndarray) -> np.ndarray:
+def sum_xlogx(counts: np.ndarray, total: int | None = None) -> np.ndarray:
     """t = sum_ij n_ij log n_ij of each table (a look-up table of k log k when counts are small,
-    so that every table of a batch gets bit-identical terms)."""
+    so that every table of a batch gets bit-identical terms). ``total`` is taken, as by
+    ``sum_of_squares``, and not needed."""
     cells = _cells(counts)
     top = int(cells.max()) if cells.size else 0
     if top <= 4 * cells.size + 1024:
@@ -166,7 +170,8 @@ def sum_xlogx(counts: np.ndarray) -> np.ndarray:
     return xlogx(cells).sum(axis=-1)
 
 
-#: The additive statistics by the name the registry uses (``TableIndex.statistic``).
+#: The additive statistics by the name the registry uses (``TableIndex.statistic``):
+#: ``f(counts, total=None)``, ``total`` one table's n when the caller knows it.
 STATISTICS = {"s": sum_of_squares, "t": sum_xlogx}
 #: Their names for people: an index tested under fixed margins tests this statistic.
 STATISTIC_NAMES = {"s": "sum n_ij^2", "t": "sum n_ij log n_ij"}

@@ -7,7 +7,7 @@ themselves for the indices of object pairs. ``evaluate`` is the checked entry of
 a table or a batch of tables ``(..., K, Q)``; ``evaluate_checked`` and ``evaluate_sparse`` take
 counts or a sparse table already checked at a public entry; ``values_on_tables`` evaluates
 several indices on one batch of tables (random, resampled or enumerated), each additive
-statistic computed once. The records (``clusteragree.indices._registry``) say what an index is
+statistic computed once. The records (``clusteragree.indices._records``) say what an index is
 and how it treats degenerate tables; everything here only calls them, and refuses a nan, which
 would be a degenerate case the registry missed.
 """
@@ -23,7 +23,9 @@ from .._validate import check_options
 from ..inputs import Clusterings, as_clusterings
 from ..tables import check_counts
 from ._common import STATISTICS, compact_tables
-from ._registry import Index, PairIndex, TableIndex, get_index
+from ._records import Index, PairIndex
+from ._registry import get_index
+from ._table_index import TableIndex
 
 __all__ = ["entry", "evaluate", "evaluate_checked", "evaluate_sparse", "evaluate_table",
            "values_on_tables"]
@@ -68,9 +70,10 @@ def entry(x, y, data, dropna, join, recs, batch: bool = False) -> Clusterings:
     >>> clusterings.table.counts.tolist()
     [[1, 1], [0, 2]]
     """
+    pairs = [r.name for r in recs if isinstance(r, PairIndex)]
     return as_clusterings(x, y, data=data, dropna=dropna, join=join,
-                          table=any(not isinstance(r, PairIndex) for r in recs),
-                          pairs=[r.name for r in recs if isinstance(r, PairIndex)], batch=batch)
+                          table=len(pairs) < len(recs),  # a table index among them
+                          pairs=pairs, batch=batch)
 
 
 @fill_doc
@@ -290,8 +293,10 @@ def evaluate_table(rec: Index, table, opts: dict) -> np.ndarray:
     if isinstance(rec, PairIndex):  # two partitions: the index's form on their table
         return np.asarray(rec.on_table(table.counts, **opts), dtype=float)
     if rec.statistic is not None:  # as on a sparse table: the margins the table counted once
-        _check_n(rec, table.n)
-        stat = STATISTICS[rec.statistic](table.counts)
+        n = table.n
+        if n < rec.min_n:
+            _check_n(rec, n)
+        stat = STATISTICS[rec.statistic](table.counts, total=n)
         return np.asarray(_checked_value(
             rec, rec.of_statistic(stat, table.row_sums, table.col_sums, **opts)))
     return evaluate_checked(rec, table.counts, opts)

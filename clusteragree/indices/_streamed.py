@@ -181,7 +181,10 @@ def _grid(splitters: np.ndarray, cells: int | None = None):
     cells with a splitter)."""
     cells = GRID_CELLS if cells is None else cells
     lo, hi = splitters[0], splitters[-1]
-    scale = cells / (hi - lo) if hi > lo else 0.0
+    with np.errstate(over="ignore"):
+        scale = float(cells / (hi - lo)) if hi > lo else 0.0
+    if not math.isfinite(scale):  # splitters a few subnormals apart: one cell, binary search
+        scale = 0.0
     shared = np.zeros(cells + 2, bool)
     at = _cell(splitters, lo, scale, cells + 1)
     shared[at] = True
@@ -189,8 +192,11 @@ def _grid(splitters: np.ndarray, cells: int | None = None):
 
 
 def _cell(values: np.ndarray, lo: float, scale: float, top: int) -> np.ndarray:
-    out = np.subtract(values, lo)
-    out *= scale
+    if scale == 0.0:  # one cell for all (equal, or too near or too far apart to scale)
+        return np.ones(np.shape(values), np.intp)
+    with np.errstate(over="ignore"):  # beyond the grid: clipped to its last cell
+        out = np.subtract(values, lo)
+        out *= scale
     out += 1.0
     return np.clip(out, 0.0, top, out=out).astype(np.intp)
 

@@ -13,7 +13,8 @@ clusterings takes (``PairIndex.kinds``; both in ``docs/guide/memberships.md``);
 from __future__ import annotations
 
 from ..inputs import KINDS
-from ._registry import REGISTRY, Index, PairIndex
+from ._records import Index, PairIndex
+from ._registry import REGISTRY
 
 __all__ = ["catalogue_markdown", "catalogue_rows", "kinds_markdown"]
 

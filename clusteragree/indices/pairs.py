@@ -12,9 +12,10 @@ Ch.4 Table 3 wraps Rand and Gower-Legendre in a square root by mistake). All nee
 
 from __future__ import annotations
 
-import numpy as np
-
+from operator import mul
 from typing import NamedTuple
+
+import numpy as np
 
 from .._docs import cite
 from ._common import INT64_SAFE_N, needs_big_integers, ratio
@@ -76,18 +77,29 @@ def pair_state(s, rows, cols) -> PairState:
     return PairState(*f, same=np.broadcast_to(same, f[0].shape))
 
 
+#: Margins of at most this many clusters are summed as Python integers (exact at any n, and
+#: cheaper than a numpy reduction's call); longer ones by numpy.
+_FEW = 64
+
+
 def _one_pair_state(s: int, rows: np.ndarray, cols: np.ndarray) -> PairState:
     """``pair_state`` of one table (an integer s, 1-D margins): the exact counts in Python
     integers, then Python floats (``same`` a bool), so that an index of one table is Python
     float arithmetic: the same IEEE operations on the same doubles as the batched form, at a
     fraction of the cost of 0-d arrays."""
-    n = int(np.add.reduce(rows))
-    if n > INT64_SAFE_N:  # margins' squares beyond int64: exact Python products
-        p = (sum(v * v for v in rows.tolist()) - n) // 2
-        q = (sum(v * v for v in cols.tolist()) - n) // 2
+    if len(rows) <= _FEW and len(cols) <= _FEW:  # few clusters: Python sums cost less
+        r, c = rows.tolist(), cols.tolist()
+        n = sum(r)
+        p = (sum(map(mul, r, r)) - n) // 2
+        q = (sum(map(mul, c, c)) - n) // 2
     else:
-        p = (int(rows @ rows) - n) // 2
-        q = (int(cols @ cols) - n) // 2
+        n = int(np.add.reduce(rows))
+        if n > INT64_SAFE_N:  # margins' squares beyond int64: exact Python products
+            p = (sum(v * v for v in rows.tolist()) - n) // 2
+            q = (sum(v * v for v in cols.tolist()) - n) // 2
+        else:
+            p = (int(rows.dot(rows)) - n) // 2
+            q = (int(cols.dot(cols)) - n) // 2
     a11 = (s - n) // 2
     T = n * (n - 1) // 2
     a10, a01 = p - a11, q - a11

@@ -23,10 +23,9 @@ import numpy as np
 import pandas as pd
 
 from .._docs import fill_doc
-from .._validate import check_choice, check_options, check_real
+from .._validate import check_choice, check_real
 from ..indices import (Index, entry, evaluate_checked, evaluate_pairwise, evaluate_table,
-                       get_index, group_members, index_records, resolve_indices, skip_undefined,
-                       split_options)
+                       get_index, group_members, index_records, resolve_call, skip_undefined)
 from ..intervals import INDEPENDENCE_MODELS, IntervalSpec, interval_of, intervals_of
 from ..intervals.spec import as_interval_spec, misplaced_interval_settings
 from ..nulls import NullDistribution, NullSpec, plan, run
@@ -126,10 +125,7 @@ def agreement(x, y=None, index="adjusted_rand", *, data=None, dropna=False, join
     >>> ca.agreement([0, 0, 1, 1], [0, 0, 1, 2], index=["rand", "ari"]).round(3).to_dict()
     {'rand': 0.833, 'adjusted_rand': 0.571}
     """
-    names, single = resolve_indices(index)
-    recs = [get_index(n) for n in names]
-    per = split_options(names, options)
-    opts = {r.name: check_options(per[r.name], r.options, f"index {r.name!r}") for r in recs}
+    names, single, recs, opts = resolve_call(index, options)
     clusterings = entry(x, y, data, dropna, join, recs, batch=True)
 
     def one(name):
@@ -233,7 +229,7 @@ def agreement_test(x, y=None, index="adjusted_rand", method="auto", *, model=Non
     clusterings = entry(x, y, data, dropna, join, [rec])
     if ispec is not None and clusterings.n < ispec.needs(rec):  # before the null's checks
         raise ValueError(f"interval: n = {clusterings.n} is too few objects for "
-                         f"a {ispec.engine_method} interval of {rec.name!r} (it needs "
+                         f"a {ispec.method} interval of {rec.name!r} (it needs "
                          f"{ispec.needs(rec)}); interval=None tests without one")
     requests = plan(clusterings, [rec], spec, options)
     request = requests[0]
@@ -241,10 +237,8 @@ def agreement_test(x, y=None, index="adjusted_rand", method="auto", *, model=Non
     settings = PValueSpec.of(spec)  # the p-value's settings, which the null engine passes by
     res = _test_of(rec, nd, request, alternative, settings.plus_one)
     if ispec is not None:
-        res.interval = interval_of(request.clusterings, rec, request.options[rec.name],
-                                   ispec.confidence_level, ispec.engine_method,
-                                   ispec.n_resamples, ispec.generator(spec.seed),
-                                   undefined="na")
+        res.interval = interval_of(request.clusterings, rec, request.options[rec.name], ispec,
+                                   seed=spec.seed, undefined="na")
     (pvalue,), _ = add_beyond_floor([res], request.clusterings, settings, spec.seed,
                                     spec.progress)
     return replace(res, pvalue_detail=pvalue)  # the test made with its p-value, whole
@@ -400,7 +394,7 @@ def compare(x, y=None, indices="paired", method="auto", *, model=None, n_sim=Non
     tests.sort(key=lambda t: order[t.index])
     notes = [t.note for t in tests if t.note]
     if ispec is not None:
-        notes += _add_intervals(tests, clusterings, ispec, ispec.generator(spec.seed))
+        notes += _add_intervals(tests, clusterings, ispec, spec.seed)
     # after the intervals' draws; each test made again with its p-value, beyond the floor
     pvalues, floor_notes = add_beyond_floor(tests, clusterings, settings, spec.seed,
                                             spec.progress)
@@ -430,8 +424,9 @@ def compare(x, y=None, indices="paired", method="auto", *, model=None, n_sim=Non
 N_RESAMPLES = IntervalSpec().n_resamples
 
 
-def _add_intervals(tests, clusterings, ispec: IntervalSpec, rng) -> list[str]:
-    """Each test's interval as ``ispec`` asks, from one batch of resampled tables for the
+def _add_intervals(tests, clusterings, ispec: IntervalSpec, seed) -> list[str]:
+    """Each test's interval as ``ispec`` asks (its stream a child of the call's ``seed``
+    unless it has a seed of its own), from one batch of resampled tables for the
     table indices; an index with too few objects for the method (BCa's jackknife needs one
     more) gets none, and a note says why; so do the indices of a sparse table (the bootstrap
     resamples dense tables), and an index not defined on every resample (its bounds NA; the
@@ -440,14 +435,13 @@ def _add_intervals(tests, clusterings, ispec: IntervalSpec, rng) -> list[str]:
         K, Q = clusterings.table.shape
         return [f"no intervals: the {K:,} x {Q:,} table is sparse and the bootstrap resamples "
                 "dense tables; tab.to_dense() gives them when it fits in memory"]
-    method = ispec.engine_method
+    method = ispec.method
     fits = [t for t in tests if clusterings.n >= ispec.needs(t.record)]
     # "auto" inverts the test of independence: the permutation laws of the tests serve it
     laws = {t.index: t.null for t in fits
             if t.null.model in INDEPENDENCE_MODELS and t.null.has_law}
     cis = intervals_of(clusterings, [t.record for t in fits], {t.index: t.options for t in fits},
-                       ispec.confidence_level, method, ispec.n_resamples, rng,
-                       undefined="na", laws=laws) if fits else {}
+                       ispec, seed=seed, undefined="na", laws=laws) if fits else {}
     for t in fits:
         t.interval = cis[t.index]
     return [f"no interval for {t.index}: n = {clusterings.n} is too few objects for a "
@@ -484,7 +478,13 @@ def iadjust(x, y=None, *, indices="paired", method="patefield", n_sim=None, seed
     default when the method is named by a string; a NullSpec passed as ``method=`` says it
     itself). IADJUST has no confidence intervals, so none are computed (``ci_low``,
     ``ci_high`` NA) unless asked for with ``interval=`` (a ``compare`` argument): their
-    bootstrap would take longer than the tables themselves.
+    bootstrap would take longer than the tables themselves. Nor does it compute a p-value
+    beyond the Monte Carlo floor (``NullSpec(beyond_floor=False)``, the default when the
+    method is named by a string: ``pvalue_beyond_floor`` and its columns NA), which would
+    add the saddlepoint approximation to the tables' time; a NullSpec passed as ``method=``
+    says it itself: ``NullSpec(method="patefield", plus_one=False)`` keeps its default
+    ``beyond_floor=None`` (the saddlepoint, where it answers, as in ``compare``), and
+    ``beyond_floor=True`` adds importance sampling.
 
     Parameters
     ----------
@@ -492,8 +492,10 @@ def iadjust(x, y=None, *, indices="paired", method="patefield", n_sim=None, seed
     %(indices)s
     method : str or NullSpec, default "patefield"
         Another null may be named (see ``compare``); a name gets the thesis' p-value
-        #{T >= t} / B, a NullSpec its own ``plus_one`` ((1 + #{T >= t}) / (B + 1) unless
-        ``plus_one=False``).
+        #{T >= t} / B and no p-value beyond the floor, a NullSpec its own ``plus_one``
+        ((1 + #{T >= t}) / (B + 1) unless ``plus_one=False``) and ``beyond_floor`` (None:
+        the saddlepoint p beyond the floor, where it answers; True: importance sampling too;
+        False: none).
     %(n_sim)s
     %(seed)s
     %(data)s
@@ -506,7 +508,8 @@ def iadjust(x, y=None, *, indices="paired", method="patefield", n_sim=None, seed
     Returns
     -------
     ResultsFrame
-        As ``compare``; without intervals unless ``interval`` is given.
+        As ``compare``; without intervals unless ``interval`` is given, and without p-values
+        beyond the Monte Carlo floor unless a NullSpec asks for them.
 
     See Also
     --------
@@ -521,10 +524,23 @@ def iadjust(x, y=None, *, indices="paired", method="patefield", n_sim=None, seed
     >>> df = ca.iadjust([[30, 20], [10, 20]], n_sim=2000, seed=1)
     >>> list(df.index[:3]), int(df["n_sim"].iloc[0]), bool(df["ci_low"].isna().all())
     (['rand', 'gower_legendre', 'jaccard'], 2000, True)
+
+    A 10 x 10 table beyond chance (z = 11): the Monte Carlo p-value at its floor, and a
+    p-value beyond it only when a NullSpec asks for one.
+
+    >>> far = np.full((10, 10), 95) + 50 * np.eye(10, dtype=int)
+    >>> row = ca.iadjust(far, indices=["rand"], n_sim=99, seed=1).loc["rand"]
+    >>> float(row["pvalue"]), row["pvalue_beyond_floor"]
+    (0.0, <NA>)
+    >>> asked = ca.NullSpec(method="patefield", n_sim=99, seed=1, plus_one=False)
+    >>> row = ca.iadjust(far, indices=["rand"], method=asked).loc["rand"]
+    >>> float(row["pvalue"]), f"{row['pvalue_beyond_floor']:.2g}", row["beyond_floor_method"]
+    (0.0, '1.9e-15', 'saddlepoint')
     """
     options.setdefault("interval", None)  # IADJUST has no intervals
-    if not isinstance(method, NullSpec):  # the thesis' share #{T >= t} / B
-        method = replace(NullSpec.of(method, n_sim=n_sim, seed=seed), plus_one=False)
+    if not isinstance(method, NullSpec):  # the thesis' share #{T >= t} / B, no p beyond it
+        method = replace(NullSpec.of(method, n_sim=n_sim, seed=seed), plus_one=False,
+                         beyond_floor=False)
         n_sim = seed = None
     return compare(x, y, indices=indices, method=method, n_sim=n_sim, seed=seed, data=data,
                    dropna=dropna, join=join, **options)

@@ -17,20 +17,21 @@ import math
 import warnings
 
 import numpy as np
-from scipy import sparse, stats
+from scipy import stats
 
 from .._validate import check_choice, check_options, check_seed
 from ..indices import Index, evaluate_checked, evaluate_pairwise, one_index, values_on_tables
 from ..inputs import as_clusterings
 from ..inputs.triples import ThreeWay, as_three_way
-from ..intervals import CHUNK_CELLS, independence_laws
-from ..intervals.rules import jackknife_interval
-from ..intervals.spec import as_interval_spec, misplaced_interval_settings
+from ..intervals import independence_laws
+from ..intervals.resamples import pair_jackknife, table_jackknife
+from ..intervals.jackknife import jackknife_interval
+from ..intervals.spec import as_interval_spec, fewest_objects, misplaced_interval_settings
 from ..nulls.distribution import ALTERNATIVES
 from ..tables import ContingencyTable
 from .difference_results import DIFFERENCE_COLUMNS, DifferenceTest
 
-__all__ = ["DifferenceTest", "difference_test", "DIFFERENCE_COLUMNS", "METHODS",
+__all__ = ["DifferenceTest", "difference_test", "difference_of", "DIFFERENCE_COLUMNS", "METHODS",
            "INDEPENDENCE_LEVEL", "MAX_JACKKNIFE_CELLS", "MAX_CELL_PAIRS", "AUTO_CELL_PAIRS"]
 
 #: The ways of making the standard error, interval and p-value.
@@ -61,41 +62,30 @@ INDEPENDENCE_LEVEL = 0.05
 # -- the computation ---------------------------------------------------------------------------
 
 
-def _leave_one_out(rec: Index, options: dict, table: np.ndarray) -> np.ndarray:
-    """The index on the table with one object of cell (i, j) left out, for every non-empty
-    cell (nan elsewhere): one batch of tables, in chunks of bounded memory."""
-    rows, cols = np.nonzero(table)
-    out = np.full(table.shape, np.nan)
-    chunk = max(1, CHUNK_CELLS // table.size)
-    for start in range(0, rows.size, chunk):
-        r, c = rows[start:start + chunk], cols[start:start + chunk]
-        tables = np.repeat(table[None], r.size, axis=0)
-        tables[np.arange(r.size), r, c] -= 1
-        try:
-            out[r, c] = values_on_tables([rec], {rec.name: options}, tables)[rec.name]
-        except ValueError as exc:
+def _leave_one_out(rec: Index, options: dict, tw: ThreeWay) -> np.ndarray:
+    """Delta with each object left out, one value per non-empty cell of the 3-way table: the
+    jackknife of each 2-way table (the record's ``leave_one_out_tables``, one table per
+    non-empty cell), a's value less b's at the 3-way cell's two 2-way cells."""
+    loo = []
+    for which in ("a", "b"):
+        failed = {}
+        values = table_jackknife([rec], {rec.name: options}, tw.leave_one_out_tables(which),
+                                 failed)
+        if failed:
             raise ValueError(f"index {rec.name!r} is not defined on some table with one "
-                             f"object left out, so it has no jackknife here: {exc}") from None
-    return out
+                             f"object left out, so it has no jackknife here: "
+                             f"{failed[rec.name].error}")
+        loo.append(values[rec.name][0][tw.two_way_cells(which)])
+    return loo[0] - loo[1]
 
 
-def _leave_two_out(rec: Index, options: dict, table: np.ndarray) -> np.ndarray:
-    """The index on the table with two objects left out, of the non-empty cells u and v
-    (u <= v, in ``np.nonzero`` order; u == v when the cell holds two): a symmetric array
-    over the pairs of non-empty cells (nan where a cell holds one object only)."""
-    rows, cols = np.nonzero(table)
-    U = rows.size
-    p, q = np.triu_indices(U)
-    ok = (p != q) | (table[rows, cols][p] >= 2)
-    p, q = p[ok], q[ok]
+def _leave_two_out(rec: Index, options: dict, tw: ThreeWay, which: str) -> np.ndarray:
+    """The index on the 2-way table of ``which`` with two objects left out, of the non-empty
+    cells u <= v (the record's ``leave_two_out_tables``): a symmetric array over the pairs of
+    non-empty cells (nan where a cell holds one object only)."""
+    U = int(np.count_nonzero(tw.table_a if which == "a" else tw.table_b))
     out = np.full((U, U), np.nan)
-    chunk = max(1, CHUNK_CELLS // table.size)
-    for start in range(0, p.size, chunk):
-        pp, qq = p[start:start + chunk], q[start:start + chunk]
-        tables = np.repeat(table[None], pp.size, axis=0)
-        at = np.arange(pp.size)
-        np.subtract.at(tables, (at, rows[pp], cols[pp]), 1)
-        np.subtract.at(tables, (at, rows[qq], cols[qq]), 1)
+    for pp, qq, tables in tw.leave_two_out_tables(which):
         try:
             values = values_on_tables([rec], {rec.name: options}, tables)[rec.name]
         except ValueError as exc:
@@ -112,45 +102,36 @@ def _second_differences(rec: Index, options: dict, tw: ThreeWay, delta: float,
     + Delta_(o, o'): the quadratic part of Delta's decomposition (Efron & Stein 1981), from
     one table with two objects left out per pair of non-empty cells of each 2-way table."""
     w = tw.weights.astype(float)
-    K, Qa, Qb = tw.shape
     p, q = np.triu_indices(w.size)
     ok = (p != q) | (w[p] >= 2)
     p, q = p[ok], q[ok]
     second = []
-    for table, ax, Q in ((tw.table_a, 1, Qa), (tw.table_b, 2, Qb)):
-        where = np.full(K * Q, -1)  # the 3-way cell's 2-way cell, in np.nonzero order
-        where[np.flatnonzero(table)] = np.arange(np.count_nonzero(table))
-        u = where[tw.cells[:, 0] * Q + tw.cells[:, ax]]
-        second.append(_leave_two_out(rec, options, table)[u[p], u[q]])
+    for which in ("a", "b"):
+        u = tw.two_way_cells(which)
+        second.append(_leave_two_out(rec, options, tw, which)[u[p], u[q]])
     d = delta - loo[p] - loo[q] + (second[0] - second[1])
     pairs = np.where(p == q, w[p] * (w[p] - 1) / 2, w[p] * w[q])
     return float(np.sum(pairs * d ** 2))
 
 
 def _bootstrap(rec: Index, options: dict, tw: ThreeWay, n_resamples: int, rng) -> np.ndarray:
-    """Delta on ``n_resamples`` resamples of the objects: multinomial draws of the 3-way
-    table's cells, each summed into its two 2-way tables (one batch per chunk)."""
-    K, Qa, Qb = tw.shape
-    m = tw.weights.size
-    ones = np.ones(m, dtype=np.int64)
-    into = [sparse.csr_matrix((ones, (np.arange(m), tw.cells[:, 0] * Q + tw.cells[:, ax])),
-                              shape=(m, K * Q)) for ax, Q in ((1, Qa), (2, Qb))]
-    p = tw.weights / tw.n
+    """Delta on ``n_resamples`` resamples of the objects: the record's ``bootstrap_tables``
+    (multinomial draws of the 3-way table's cells, each summed into its two 2-way tables, in
+    chunks)."""
     out = np.empty(n_resamples)
-    chunk = max(1, CHUNK_CELLS // max(m, K * Qa, K * Qb))
-    for start in range(0, n_resamples, chunk):
-        stop = min(n_resamples, start + chunk)
-        draws = rng.multinomial(tw.n, p, size=stop - start)
+    start = 0
+    for tables in tw.bootstrap_tables(n_resamples, rng):
         values = []
-        for M, Q in zip(into, (Qa, Qb)):
-            tables = np.asarray((M.T @ draws.T).T, dtype=np.int64).reshape(-1, K, Q)
+        for t in tables:
             try:
-                values.append(values_on_tables([rec], {rec.name: options}, tables)[rec.name])
+                values.append(values_on_tables([rec], {rec.name: options}, t)[rec.name])
             except ValueError as exc:
                 raise ValueError(f"index {rec.name!r} is not defined on some bootstrap "
                                  f"resample of the objects, so it has no bootstrap here: "
                                  f"{exc}") from None
+        stop = start + len(tables[0])
         out[start:stop] = values[0] - values[1]
+        start = stop
     return out
 
 
@@ -167,25 +148,15 @@ def _near_independence(rec: Index, options: dict, clusterings, statistics, rng) 
     return near
 
 
-def _without(M: np.ndarray, fmt: str, o: int) -> np.ndarray:
-    """A clustering without object o: its row (and, for a similarity matrix, its column); a
-    cluster left with no member is no cluster (as a resample leaves it out)."""
-    if fmt == "matrix":
-        return np.delete(np.delete(M, o, axis=0), o, axis=1)
-    sub = np.delete(M, o, axis=0)
-    kept = sub.any(axis=0)
-    return sub if kept.all() else sub[:, kept]
-
-
-def _object_jackknife(rec: Index, options: dict, pair, n: int) -> np.ndarray:
-    """An index of object pairs with each of the n objects left out in turn."""
-    X, fx, Y, fy = pair
-    try:
-        return np.array([evaluate_pairwise(rec, (_without(X, fx, o), fx, _without(Y, fy, o),
-                                                 fy), options) for o in range(n)])
-    except ValueError as exc:
+def _object_jackknife(rec: Index, options: dict, clusterings, pair) -> np.ndarray:
+    """An index of object pairs with each of the n objects left out in turn (the record's
+    ``leave_one_out_objects``; a cluster left with no member is no cluster)."""
+    failed = {}
+    jack = pair_jackknife(rec, options, clusterings, pair, failed)
+    if jack is None:
         raise ValueError(f"index {rec.name!r} is not defined with some object left out, so "
-                         f"it has no jackknife here: {exc}") from None
+                         f"it has no jackknife here: {failed[rec.name].error}")
+    return jack[0]
 
 
 def _pair_inputs(rec: Index, reference, a, b, data, dropna, join):
@@ -335,7 +306,7 @@ def difference_test(reference, a=None, b=None, index="adjusted_rand", *,
     p_o = n Delta - (n - 1) Delta_(o) give the bias-corrected estimate
     Delta_jack = mean(p) and the standard error s = sqrt(sum (p_o - Delta_jack)^2 /
     (n (n - 1))) (Quenouille 1956; Tukey 1958; Efron & Tibshirani 1993, ch. 11), as
-    ``clusteragree.intervals.rules.jackknife_interval`` computes them; the interval is
+    ``clusteragree.intervals.jackknife.jackknife_interval`` computes them; the interval is
     Delta_jack -/+ t_{n-1} s and the p-value that of t = Delta_jack / s with n - 1 degrees of
     freedom (the test and the interval agree: the interval leaves 0 out exactly when the
     test rejects at its level). Every table index is a smooth function of the cell
@@ -433,15 +404,57 @@ def difference_test(reference, a=None, b=None, index="adjusted_rand", *,
     if spec is not None and spec.method not in INTERVAL_METHODS[method]:
         raise ValueError(f"interval method {spec.method!r} is not one of method={method!r}'s "
                          f"{list(INTERVAL_METHODS[method])}")
-    B = spec.n_resamples if spec is not None else 9999
     rng = check_seed(seed)
-    level = spec.confidence_level if spec is not None else math.nan
     if rec.on_pairs:
+        level = spec.confidence_level if spec is not None else math.nan
         return _pair_test(rec, opts, reference, a, b, data, dropna, join, alternative, method,
                           level, rng)
     tw = as_three_way(reference, a, b, data=data, dropna=dropna, join=join)
+    return difference_of(tw, rec, opts, alternative, method, spec, rng)
+
+
+def difference_of(tw: ThreeWay, rec: Index, opts: dict, alternative: str, method: str,
+                  spec, rng) -> DifferenceTest:
+    """The paired difference test of a table index on three clusterings already converted
+    (``difference_test`` after its checks; ``agreement_matrix`` hands its ``ThreeWay``
+    records here): the arguments are checked, nothing is converted again.
+
+    Parameters
+    ----------
+    tw : ThreeWay
+        The reference, a and b.
+    rec : Index
+        A table index (similarity or distance).
+    opts : dict
+        Its options, checked.
+    alternative, method : str
+        Checked values of ``difference_test``'s arguments.
+    spec : IntervalSpec or None
+        The interval's settings (None: the test alone).
+    rng : numpy.random.Generator
+        The call's generator.
+
+    Returns
+    -------
+    DifferenceTest
+
+    Examples
+    --------
+    >>> from clusteragree.inputs.triples import as_three_way
+    >>> reference = [0] * 6 + [1] * 6 + [2] * 6
+    >>> a, b = [0] * 6 + [1] * 5 + [2] * 7, [0] * 5 + [1] * 5 + [2] * 5 + [1, 2, 0]
+    >>> tw = as_three_way(reference, a, b)
+    >>> res = difference_of(tw, ca.get_index("rand"), {}, "two-sided", "jackknife", None,
+    ...                     np.random.default_rng(1))
+    >>> round(res.statistic, 4)   # Rand(reference, a) - Rand(reference, b)
+    0.2157
+    >>> res.statistic == ca.difference_test(tw, index="rand", method="jackknife").statistic
+    True
+    """
+    B = spec.n_resamples if spec is not None else 9999
+    level = spec.confidence_level if spec is not None else math.nan
     n = tw.n
-    need = max(3, rec.min_n + 1)
+    need = max(3, fewest_objects(rec, leave_one_out=True))
     if n < need:
         raise ValueError(f"difference_test needs at least {need} objects (index {rec.name!r} "
                          f"needs {rec.min_n}, and the jackknife one more), got n = {n}")
@@ -462,11 +475,9 @@ def difference_test(reference, a=None, b=None, index="adjusted_rand", *,
                          f"{MAX_CELL_PAIRS:,} pairs): use method='jackknife'")
     tables = (tw.table_a, tw.table_b)
     values = tuple(float(evaluate_checked(rec, t, opts)) for t in tables)
-    loo_a, loo_b = (_leave_one_out(rec, opts, t) for t in tables)
-    i, j, k = tw.cells.T
+    loo = _leave_one_out(rec, opts, tw)
     near = _near_independence(rec, opts, [as_clusterings(ContingencyTable(t)) for t in tables],
                               values, rng)
-    loo = loo_a[i, j] - loo_b[i, k]
     return _test(rec, values, loo, tw.weights.astype(float), tw.describe(), near, alternative,
                  method, level, B,
                  lambda: _bootstrap(rec, opts, tw, B,
@@ -487,12 +498,12 @@ def _pair_test(rec, opts, reference, a, b, data, dropna, join, alternative, meth
                          f"({rec.family}): use method='jackknife' (the object jackknife)")
     (ca_, pa), (cb, pb) = _pair_inputs(rec, reference, a, b, data, dropna, join)
     n = pa[0].shape[0]
-    need = max(3, rec.min_n + 1)
+    need = max(3, fewest_objects(rec, leave_one_out=True))
     if n < need:
         raise ValueError(f"difference_test needs at least {need} objects (index {rec.name!r} "
                          f"needs {rec.min_n}, and the jackknife one more), got n = {n}")
     values = (float(evaluate_pairwise(rec, pa, opts)), float(evaluate_pairwise(rec, pb, opts)))
-    loo = _object_jackknife(rec, opts, pa, n) - _object_jackknife(rec, opts, pb, n)
+    loo = _object_jackknife(rec, opts, ca_, pa) - _object_jackknife(rec, opts, cb, pb)
     near = _near_independence(rec, opts, (ca_, cb), values, rng)
     name = (f"reference, a and b ({pa[1]}, {pa[3]} and {pb[3]} inputs; n = {n:,} objects, "
             "each left out in turn)")

@@ -16,15 +16,16 @@ import numpy as np
 import pandas as pd
 
 from .._docs import fill_doc
-from .._validate import check_bool, check_choice, check_options, check_positive_int, suggest
+from .._validate import (check_bool, check_choice, check_options, check_positive_int, check_seed,
+                         suggest)
 from ..indices import evaluate_checked, get_index
-from ..inputs.labels import check_labels
-from ..intervals import confidence_interval
+from ..inputs.many import as_many_clusterings
+from ..intervals import interval_of
 from ..intervals.spec import as_interval_spec, misplaced_interval_settings
 from ..nulls import NullSpec
 from ..nulls.distribution import ALTERNATIVES
 from .agreement_tests import agreement_test
-from .difference import difference_test
+from .difference import difference_of, difference_test
 from .results import FLOAT_COLUMNS, INT_COLUMNS, RESULT_COLUMNS, ResultsFrame
 
 __all__ = ["MULTIPLE_METHODS", "AgreementMatrix", "agreement_matrix"]
@@ -36,9 +37,6 @@ MULTIPLE_METHODS = ("holm", "bonferroni", "sidak", "holm-sidak", "simes-hochberg
 
 #: Cells of tables held at once before they are evaluated (int64: 8 bytes each, 32 MiB).
 _BATCH_CELLS = 1 << 22
-#: One pair's table is dense: above this many cells it is refused (``ca.agreement`` takes it
-#: as a sparse table).
-_MAX_TABLE_CELLS = 10**7
 #: A progress bar (on a terminal only) from this many pairs.
 _PROGRESS_PAIRS = 500
 
@@ -62,97 +60,6 @@ def _check_multiple(multiple):
     return multiple
 
 
-def _named_clusterings(clusterings) -> tuple[list[str], list]:
-    """The clusterings' names and label vectors, from a DataFrame, a dict or a list."""
-    if isinstance(clusterings, pd.DataFrame):
-        names = [str(c) for c in clusterings.columns]
-        if len(set(names)) != len(names):
-            raise ValueError(f"clusterings: the DataFrame's column names must be distinct, got "
-                             f"{list(clusterings.columns)}")
-        return names, [clusterings.iloc[:, k] for k in range(clusterings.shape[1])]
-    if isinstance(clusterings, dict):
-        return [str(k) for k in clusterings], list(clusterings.values())
-    if isinstance(clusterings, (list, tuple)):
-        return [str(k + 1) for k in range(len(clusterings))], list(clusterings)
-    raise TypeError(f"clusterings must be a pandas DataFrame (one column per clustering), a "
-                    f"dict name -> labels or a list of label vectors, got "
-                    f"{type(clusterings).__name__}")
-
-
-def _codes(labels, name: str) -> tuple[np.ndarray, int]:
-    """One clustering's labels checked (hard labels, none missing) and encoded once: codes
-    0..K-1 in the sorted order of the labels present, and K."""
-    what = f"clusterings[{name!r}]"
-    if isinstance(labels, np.ndarray) and labels.ndim == 2 and labels.shape[1] > 1:
-        raise TypeError(f"{what} is a matrix of shape {labels.shape}: agreement_matrix takes "
-                        "hard labels (one per object); compare memberships or similarity "
-                        "matrices pair by pair with ca.agreement")
-    values = check_labels(labels, what)
-    missing = pd.isna(values)
-    if np.any(missing):
-        raise ValueError(f"{what} contains missing labels (NaN/None; {int(np.sum(missing))} "
-                         "of them): label every object, or drop those objects from every "
-                         "clustering first")
-    try:
-        codes, uniques = pd.factorize(values, sort=True)
-    except TypeError:  # labels of mixed, unorderable types
-        codes, uniques = pd.factorize(values, sort=False)
-    # the narrowest integer type: the codes of 100 clusterings of 10**6 objects take 100 MB
-    return codes.astype(np.min_scalar_type(max(len(uniques) - 1, 0)), copy=False), len(uniques)
-
-
-def _pandas_objects(names, vectors):
-    """The objects' index shared by the pandas inputs (None without any), checked: pandas
-    labels of other objects would be paired by position, silently."""
-    indexes = [(n, v.index) for n, v in zip(names, vectors) if isinstance(v, pd.Series)]
-    if not indexes:
-        return None
-    first_name, first = indexes[0]
-    for name, index in indexes[1:]:
-        if not index.equals(first):
-            raise ValueError(
-                f"clusterings[{name!r}] labels other objects than clusterings[{first_name!r}] "
-                "(their pandas indexes differ); put the clusterings in one DataFrame, or "
-                "reindex them to the same objects")
-    return first
-
-
-def _encode(names, vectors):
-    """Every clustering encoded once; the lengths checked against the first one's."""
-    _pandas_objects(names, vectors)
-    codes, sizes = [], []
-    for name, labels in zip(names, vectors):
-        c, k = _codes(labels, name)
-        if codes and len(c) != len(codes[0]):
-            raise ValueError(f"clusterings must label the same objects: clusterings[{name!r}] "
-                             f"has {len(c):,} labels, clusterings[{names[0]!r}] has "
-                             f"{len(codes[0]):,}")
-        codes.append(c)
-        sizes.append(k)
-    return codes, sizes
-
-
-def _reference(reference, names, vectors):
-    """The reference's name and labels: a column (key) of ``clusterings``, taken out of the
-    clusterings compared, or a label vector."""
-    if reference is None:
-        return None, None
-    if isinstance(reference, str):
-        if reference not in names:
-            raise ValueError(f"reference={reference!r} is not a clustering's name; the names "
-                             f"are {names}.{suggest(reference, names)}")
-        k = names.index(reference)
-        return reference, k
-    return "reference", reference
-
-
-def _table(cx: np.ndarray, kx: int, cy: np.ndarray, ky: int, buf: np.ndarray) -> np.ndarray:
-    """The K x Q contingency table of two code vectors: one bincount of ``cx * Q + cy``."""
-    np.multiply(cx, ky, out=buf, dtype=np.int64)
-    np.add(buf, cy, out=buf, dtype=np.int64)
-    return np.bincount(buf, minlength=kx * ky).reshape(kx, ky)
-
-
 def _evaluator(rec, opts):
     """The index on a batch of same-shape tables: the registry's checked evaluation (the one
     ``ca.agreement`` uses), or a pair index's form on the table."""
@@ -161,11 +68,12 @@ def _evaluator(rec, opts):
     return lambda batch: np.asarray(rec.of_hard_tables(batch, **opts), dtype=float)
 
 
-def _matrix_values(rec, opts, names, codes, sizes, progress: bool) -> np.ndarray:
+def _matrix_values(rec, opts, many, progress: bool) -> np.ndarray:
     """The K x K matrix of the index: entry (i, j) the index of (clusterings[i], clusterings[j]).
 
     Each pair's table is made once (i < j), with its transpose for an asymmetric index, and
     the tables are evaluated by shape in batches of at most ``_BATCH_CELLS`` cells."""
+    names, codes, sizes = many.names, many.codes, many.sizes
     k = len(codes)
     values = np.full((k, k), np.nan)
     evaluate = _evaluator(rec, opts)
@@ -211,12 +119,7 @@ def _matrix_values(rec, opts, names, codes, sizes, progress: bool) -> np.ndarray
 
         pairs = tqdm(pairs, desc="pairs of clusterings", unit="pair", disable=None)
     for i, j in pairs:
-        if sizes[i] * sizes[j] > _MAX_TABLE_CELLS:
-            raise ValueError(f"the table of clusterings[{names[i]!r}] and "
-                             f"clusterings[{names[j]!r}] would have "
-                             f"{sizes[i]:,} x {sizes[j]:,} cells: too many for a dense table; "
-                             "ca.agreement compares them through a sparse table")
-        table = _table(codes[i], sizes[i], codes[j], sizes[j], buf)
+        table = many.table(i, j, buf)
         add(i, j, table)
         if not rec.symmetric:
             add(j, i, np.ascontiguousarray(table.T))
@@ -269,19 +172,24 @@ def _adjusted(pvalues: np.ndarray, multiple) -> np.ndarray:
     return out
 
 
-def _reference_differences(rec, opts, names, codes, ref_codes, level, multiple,
-                           seeds) -> pd.DataFrame:
+def _reference_differences(rec, opts, many, level, multiple, seeds) -> pd.DataFrame:
     """The paired difference tests of every two clusterings' agreements with the reference
     (``difference_test``, its jackknife): one row per pair (a, b) with a before b in the
     clusterings' order, Delta = I(reference, a) - I(reference, b), and the p-values adjusted
     over the pairs by ``multiple``. A pair whose agreements sit near independence keeps the
     test's warning as its ``note``."""
+    names = many.names
     frames, pairs = [], _pair_list(len(names), True)
+    spec = as_interval_spec(level)
     for p, (i, j) in enumerate(pairs):
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", UserWarning)
-            res = difference_test(ref_codes, codes[i], codes[j], index=rec, interval=level,
-                                  seed=seeds[p], **opts)
+            if rec.on_pairs:  # an index of object pairs reads the labels themselves
+                res = difference_test(many.reference_codes, many.codes[i], many.codes[j],
+                                      index=rec, interval=spec, seed=seeds[p], **opts)
+            else:  # the three clusterings as one record, to the test itself
+                res = difference_of(many.three_way(i, j), rec, opts, "two-sided", "auto", spec,
+                                    check_seed(seeds[p]))
         frames.append(res.to_frame())
     frame = pd.DataFrame(pd.concat(frames, ignore_index=True))
     frame.insert(0, "b", [names[j] for _, j in pairs])
@@ -620,24 +528,13 @@ def agreement_matrix(clusterings, index="adjusted_rand", *, test=False, multiple
     misplaced_interval_settings(options)
     opts = check_options(options, rec.options, f"index {rec.name!r}")
     spec = NullSpec.of(method, model=model, n_sim=n_sim, seed=seed)
-    names, vectors = _named_clusterings(clusterings)
-    ref_name, ref = _reference(reference, names, vectors)
-    if isinstance(ref, int):  # a column of clusterings: out of the matrix
-        ref = vectors.pop(ref)
-        names.remove(ref_name)
-    if len(names) < 2:
-        raise ValueError(f"clusterings: at least two clusterings are needed, got {len(names)}"
-                         + (" besides the reference" if ref_name else ""))
-    codes, sizes = _encode(names + ([ref_name] if ref_name else []),
-                           vectors + ([ref] if ref_name else []))
-    if ref_name:
-        ref_codes, ref_size = codes.pop(), sizes.pop()
-    n = len(codes[0])
+    many = as_many_clusterings(clusterings, reference)
+    names, ref_name, n = list(many.names), many.reference, many.n
     if n < rec.min_n:
         raise ValueError(f"index {rec.name!r} needs at least {rec.min_n} objects "
                          f"({rec.min_n_reason}), got n = {n}")
 
-    values = _matrix_values(rec, opts, names, codes, sizes, progress=True)
+    values = _matrix_values(rec, opts, many, progress=True)
     k = len(names)
     pairs = _pair_list(k, rec.symmetric)
     n_ref = k if ref_name else 0
@@ -645,18 +542,18 @@ def agreement_matrix(clusterings, index="adjusted_rand", *, test=False, multiple
     seeds = (_seeds(spec.seed, len(pairs) + n_ref + n_diff) if (test or ispec is not None)
              else None)
 
-    def one(cx, cy, child):
+    def one(i, j, child):
+        clus = many.pair(i, j, keep=rec.on_pairs)  # the pair's record, converted once
         if test:  # the call's null settings with the child seed
-            return agreement_test(cx, cy, index=rec, method=replace(spec, seed=child),
+            return agreement_test(clus, index=rec, method=replace(spec, seed=child),
                                   alternative=alternative, interval=ispec, **opts)
         ci = None
         if ispec is not None:
-            ci = confidence_interval(cx, cy, index=rec, confidence_level=ispec.confidence_level,
-                                     method=ispec.method, n_resamples=ispec.n_resamples,
-                                     seed=ispec.generator(child), **opts)
+            ci = interval_of(clus, rec, opts,  # the pair's stream of the seed
+                             replace(ispec, seed=ispec.generator(child)))
         return ci
 
-    results = [one(codes[i], codes[j], seeds[p] if seeds else None)
+    results = [one(i, j, seeds[p] if seeds else None)
                for p, (i, j) in enumerate(pairs)] if (test or ispec is not None) else None
     rows = []
     for p, (i, j) in enumerate(pairs):
@@ -686,13 +583,11 @@ def agreement_matrix(clusterings, index="adjusted_rand", *, test=False, multiple
         ref_rows = []
         for c in range(k):
             child = seeds[len(pairs) + c] if seeds else None
-            r = one(ref_codes, codes[c], child)
+            r = one(-1, c, child)
             if test:
                 ref_rows.append(r.row())
             else:
-                buf = np.empty(n, dtype=np.int64)
-                tab = _table(ref_codes, ref_size, codes[c], sizes[c], buf)
-                value = float(_evaluator(rec, opts)(tab))
+                value = float(_evaluator(rec, opts)(many.table(-1, c)))
                 ref_rows.append(_na_row(value, rec.kind, r))
         ref_frame = _rows_frame(ref_rows, pd.Index(names, name="clustering"))
         ref_p = ref_frame["pvalue"].to_numpy(dtype=float, na_value=np.nan)
@@ -703,6 +598,5 @@ def agreement_matrix(clusterings, index="adjusted_rand", *, test=False, multiple
         if test:
             level = ispec.confidence_level if ispec is not None else 0.95
             out.reference_differences = _reference_differences(
-                rec, opts, names, codes, ref_codes, level, multiple,
-                seeds[len(pairs) + n_ref:])
+                rec, opts, many, level, multiple, seeds[len(pairs) + n_ref:])
     return out

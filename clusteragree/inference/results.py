@@ -496,7 +496,7 @@ class AgreementTest:
             The interval's confidence level.
         method : str, default "auto"
             "auto" (``confidence_interval``'s default method) or a method of
-            ``clusteragree.intervals.engine.METHODS`` ("BCa": Efron's bias-corrected and accelerated
+            ``clusteragree.intervals.METHODS`` ("BCa": Efron's bias-corrected and accelerated
             interval, "percentile", ...), in any case.
         n_resamples : int, default 9999
             Bootstrap resamples.
@@ -531,8 +531,7 @@ class AgreementTest:
                              "are not known: use ca.confidence_interval(x, y, index=...)")
         nd = self.null  # "auto" inverts the test of independence: this test's, when it is
         law = nd if nd.model in INDEPENDENCE_MODELS and nd.has_law else None
-        return interval_of(self.clusterings, self.record, self.options, spec.confidence_level,
-                           spec.engine_method, spec.n_resamples, spec.generator(), law=law)
+        return interval_of(self.clusterings, self.record, self.options, spec, law=law)
 
     def summary(self) -> str:
         """The test as R prints an ``htest`` (``str(res)``).

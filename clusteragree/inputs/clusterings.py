@@ -42,6 +42,8 @@ from .matrices import (check_same_objects, check_similarity_matrix, frame_matrix
                        is_labelled_matrix, looks_like_similarity_matrix)
 from .memberships import (COVER_KIND, MATRIX_KIND, check_no_empty_cluster, float_array,
                           is_labels, read_memberships, sets_to_memberships)
+from .resampling import (CHUNK_CELLS, bootstrap_objects, leave_one_out_objects,
+                         leave_one_out_tables, multinomial_draws)
 
 __all__ = ["Clusterings", "as_clusterings", "check_clustering"]
 
@@ -200,6 +202,107 @@ class Clusterings:
                 if tab is not None and tab.n >= 2:  # dense, or sparse for many clusters
                     self._labels_table = tab
         return self._labels_table or None
+
+    # -- the resampling batches (``clusteragree.inputs.resampling``) -------------------------
+
+    def leave_one_out_tables(self, chunk_cells: int = CHUNK_CELLS):
+        """The table with one object left out of each non-empty cell: the jackknife's tables.
+
+        Parameters
+        ----------
+        chunk_cells : int, default ``CHUNK_CELLS``
+            The most cells of the tables of one chunk.
+
+        Yields
+        ------
+        tables : numpy.ndarray, shape (b, K, Q)
+            The table less one in each of the next b non-empty cells (``np.nonzero`` order).
+        weights : numpy.ndarray, shape (b,)
+            Their counts: how many objects each table stands for.
+
+        Examples
+        --------
+        >>> from clusteragree.inputs import as_clusterings
+        >>> clus = as_clusterings([[2, 0], [1, 1]])
+        >>> [w.tolist() for _, w in clus.leave_one_out_tables()]
+        [[2, 1, 1]]
+        """
+        yield from leave_one_out_tables(np.asarray(self.table.counts), chunk_cells)
+
+    def bootstrap_tables(self, n_resamples: int, rng: np.random.Generator,
+                         chunk_cells: int = CHUNK_CELLS):
+        """Bootstrap resamples of the objects as tables: multinomial draws of the cells.
+
+        Each chunk is drawn from ``rng`` when it is asked for, so the memory a bootstrap
+        takes does not grow with ``n_resamples``.
+
+        Parameters
+        ----------
+        n_resamples : int
+            The resamples.
+        rng : numpy.random.Generator
+            The source of randomness.
+        chunk_cells : int, default ``CHUNK_CELLS``
+            The most cells of the tables of one chunk.
+
+        Yields
+        ------
+        numpy.ndarray, shape (b, K, Q)
+            The next b resampled tables.
+
+        Examples
+        --------
+        >>> from clusteragree.inputs import as_clusterings
+        >>> clus = as_clusterings([[2, 0], [1, 1]])
+        >>> [t.shape for t in clus.bootstrap_tables(3, np.random.default_rng(0))]
+        [(3, 2, 2)]
+        """
+        counts = np.asarray(self.table.counts)
+        n = int(counts.sum())
+        p = (counts / n).ravel()
+        for draws in multinomial_draws(n, p, n_resamples, rng, p.size, chunk_cells):
+            yield draws.reshape(-1, *counts.shape)
+
+    def leave_one_out_objects(self):
+        """The objects with each one left out in turn: the jackknife of an index of pairs.
+
+        Yields
+        ------
+        numpy.ndarray of int, shape (n - 1,)
+            The objects kept (``resampled_pair`` takes them from the clusterings).
+
+        Examples
+        --------
+        >>> from clusteragree.inputs import as_clusterings
+        >>> clus = as_clusterings([0, 0, 1], [0, 1, 1], table=False, pairs=["ndc"])
+        >>> [idx.tolist() for idx in clus.leave_one_out_objects()]
+        [[1, 2], [0, 2], [0, 1]]
+        """
+        yield from leave_one_out_objects(self.n)
+
+    def bootstrap_objects(self, n_resamples: int, rng: np.random.Generator):
+        """Bootstrap resamples of the objects, each drawn when it is asked for.
+
+        Parameters
+        ----------
+        n_resamples : int
+            The resamples.
+        rng : numpy.random.Generator
+            The source of randomness.
+
+        Yields
+        ------
+        numpy.ndarray of int, shape (n,)
+            The objects drawn (``resampled_pair`` takes them from the clusterings).
+
+        Examples
+        --------
+        >>> from clusteragree.inputs import as_clusterings
+        >>> clus = as_clusterings([0, 0, 1], [0, 1, 1], table=False, pairs=["ndc"])
+        >>> [idx.shape for idx in clus.bootstrap_objects(2, np.random.default_rng(0))]
+        [(3,), (3,)]
+        """
+        yield from bootstrap_objects(self.n, n_resamples, rng)
 
     @property
     def n(self) -> int:

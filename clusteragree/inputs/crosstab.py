@@ -25,6 +25,7 @@ _CHUNK_CELLS = 1 << 12  # the one-pass count is for tables of at most this many 
 
 
 _INT64 = np.iinfo(np.int64)
+_NATIVE_INT64 = np.dtype(np.int64)
 
 
 def _int_values(labels):
@@ -131,7 +132,8 @@ def _counts_from_zero(x, y):
     if hx is None or hy is None or (hx + 1) * (hy + 1) > _CHUNK_CELLS:
         return None  # a negative label, or a range far from 0
     K, Q = hx + 1, hy + 1
-    keys = np.multiply(x, Q, dtype=np.int64)
+    # native int64 labels times a Python int stay int64; narrower ones are widened first
+    keys = x * Q if x.dtype == _NATIVE_INT64 else np.multiply(x, Q, dtype=np.int64)
     keys += y
     counts = np.bincount(keys, minlength=K * Q).reshape(K, Q)
     return counts, np.arange(K), np.arange(Q)
@@ -139,9 +141,11 @@ def _counts_from_zero(x, y):
 
 def _unsigned_max(labels):
     """The largest of integer labels read as unsigned integers of the same size and byte order
-    (one pass), or None when a label is negative (its sign bit set)."""
+    (one pass, by ``argmax``, which costs less per call than a ufunc's reduction), or None when
+    a label is negative (its sign bit set)."""
     dtype = labels.dtype
-    top = int(np.maximum.reduce(labels.view(_UNSIGNED.get(dtype) or dtype.str.replace("i", "u"))))
+    unsigned = labels.view(_UNSIGNED.get(dtype) or dtype.str.replace("i", "u"))
+    top = unsigned.item(unsigned.argmax())
     return None if dtype.kind == "i" and top >> (8 * dtype.itemsize - 1) else top
 
 
@@ -265,7 +269,7 @@ def crosstab(x, y=None, *, data: pd.DataFrame | None = None, dropna: bool = Fals
         )
     if sparse is not None:
         check_bool(sparse, "sparse")
-    if is_dask(x) or is_dask(y):
+    if not (type(x) is np.ndarray and type(y) is np.ndarray) and (is_dask(x) or is_dask(y)):
         check_bool(dropna, "dropna")
         lx, ly, cells = dask_cells(x, y, crosstab, dropna=dropna, join=join)
         if use_sparse(*cells.shape, int(cells.sum())) if sparse is None else sparse:
@@ -279,7 +283,7 @@ def crosstab(x, y=None, *, data: pd.DataFrame | None = None, dropna: bool = Fals
         ix, iy = _int_values(x), _int_values(y)
         found = None if ix is None or iy is None else _one_pass_counts(ix, iy)
         if found is not None:
-            return counted_table(found[0], found[1], found[2], names)
+            return counted_table(found[0], found[1], found[2], names, n=len(x))
     cx, lx = _codes(x)
     cy, ly = _codes(y)
     K, Q = len(lx), len(ly)
@@ -298,7 +302,7 @@ def crosstab(x, y=None, *, data: pd.DataFrame | None = None, dropna: bool = Fals
             flat.ravel()
         )
         lx, ly = lx[rows], ly[cols]
-    return counted_table(counts, lx, ly, names)
+    return counted_table(counts, lx, ly, names, n=len(cx))
 
 
 def _is_scipy_sparse(obj) -> bool:

@@ -169,6 +169,10 @@ def check_label_pair(x, y, *, dropna: bool = False, names=("x", "y"), join: str 
     order; ``"inner"``: the labels in both); otherwise by position. Returns the two (possibly
     reordered or filtered) label vectors. ``join`` is checked by the public entry.
     """
+    if (type(x) is np.ndarray and type(y) is np.ndarray and x.ndim == 1 and y.ndim == 1
+            and 0 < len(x) == len(y) and x.dtype.kind in "iub" and y.dtype.kind in "iub"
+            and (dropna is False or dropna is True)):
+        return x, y  # two 1-D integer or boolean arrays of one length: no label is missing
     x = check_labels(x, names[0])
     y = check_labels(y, names[1])
     if isinstance(x, pd.Series) and isinstance(y, pd.Series):

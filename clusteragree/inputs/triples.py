@@ -16,11 +16,13 @@ from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
+from scipy import sparse
 
 from ..tables import check_counts
 from .labels import check_labels, common_objects, take_objects
+from .resampling import CHUNK_CELLS, leave_one_out_tables, leave_two_out_tables, multinomial_draws
 
-__all__ = ["ThreeWay", "as_three_way", "MAX_TABLE_CELLS"]
+__all__ = ["ThreeWay", "as_three_way", "three_way_of_codes", "MAX_TABLE_CELLS"]
 
 #: The most cells a 2-way table of the reference with a or b may have (dense int64 tables: the
 #: indices of the table take them dense).
@@ -28,6 +30,9 @@ MAX_TABLE_CELLS = 10**7
 
 #: The names of the three labellings, for the errors (their arguments' names).
 ARGUMENTS = ("reference", "a", "b")
+
+#: The axis of the 3-way table of a and of b.
+_AXES = {"a": 1, "b": 2}
 
 
 @dataclass(frozen=True)
@@ -79,6 +84,130 @@ class ThreeWay:
     def table_b(self) -> np.ndarray:
         """The K x Qb table of the reference (rows) and b (columns)."""
         return self._table(2)
+
+    # -- the resampling batches (``clusteragree.inputs.resampling``) -------------------------
+
+    def two_way_cells(self, which: str) -> np.ndarray:
+        """Each 3-way cell's cell of the 2-way table of the reference with a or b, numbered
+        among that table's non-empty cells in ``np.nonzero`` order (the order of its
+        ``leave_one_out_tables``).
+
+        Parameters
+        ----------
+        which : {"a", "b"}
+            The 2-way table.
+
+        Returns
+        -------
+        numpy.ndarray of int, shape (m,)
+            One number per non-empty 3-way cell (``cells``).
+
+        Examples
+        --------
+        >>> tw = as_three_way([0, 0, 1, 1], [0, 0, 1, 0], ["u", "v", "v", "v"])
+        >>> tw.cells.tolist(), tw.two_way_cells("a").tolist()
+        ([[0, 0, 0], [0, 0, 1], [1, 0, 1], [1, 1, 1]], [0, 0, 1, 2])
+        """
+        axis = _AXES[which]
+        table, Q = self._table(axis), self.shape[axis]
+        where = np.full(table.size, -1)
+        where[np.flatnonzero(table)] = np.arange(np.count_nonzero(table))
+        return where[self.cells[:, 0] * Q + self.cells[:, axis]]
+
+    def leave_one_out_tables(self, which: str, chunk_cells: int = CHUNK_CELLS):
+        """The 2-way table of the reference with a or b with one object left out of each of
+        its non-empty cells: the jackknife's tables, in chunks.
+
+        Parameters
+        ----------
+        which : {"a", "b"}
+            The 2-way table.
+        chunk_cells : int, default ``CHUNK_CELLS``
+            The most cells of the tables of one chunk.
+
+        Yields
+        ------
+        tables : numpy.ndarray, shape (b, K, Q)
+            The table less one in each of the next b non-empty cells (``np.nonzero`` order).
+        weights : numpy.ndarray, shape (b,)
+            Their counts.
+
+        Examples
+        --------
+        >>> tw = as_three_way([0, 0, 1, 1], [0, 0, 1, 0], ["u", "v", "v", "v"])
+        >>> [w.tolist() for _, w in tw.leave_one_out_tables("a")]
+        [[2, 1, 1]]
+        """
+        yield from leave_one_out_tables(self._table(_AXES[which]), chunk_cells)
+
+    def leave_two_out_tables(self, which: str, chunk_cells: int = CHUNK_CELLS):
+        """The 2-way table of the reference with a or b with two objects left out, of each
+        pair of its non-empty cells u <= v (the corrected jackknife's tables), in chunks.
+
+        Parameters
+        ----------
+        which : {"a", "b"}
+            The 2-way table.
+        chunk_cells : int, default ``CHUNK_CELLS``
+            The most cells of the tables of one chunk.
+
+        Yields
+        ------
+        u, v : numpy.ndarray of int, shape (b,)
+            The next b pairs of non-empty cells (``np.nonzero`` order; u == v for a cell
+            holding two objects or more).
+        tables : numpy.ndarray, shape (b, K, Q)
+            The table less one in cell u and one in cell v.
+
+        Examples
+        --------
+        >>> tw = as_three_way([0, 0, 1, 1], [0, 0, 1, 0], ["u", "v", "v", "v"])
+        >>> [(u.tolist(), v.tolist()) for u, v, _ in tw.leave_two_out_tables("a")]
+        [([0, 0, 0, 1], [0, 1, 2, 2])]
+        """
+        yield from leave_two_out_tables(self._table(_AXES[which]), chunk_cells)
+
+    def bootstrap_tables(self, n_resamples: int, rng: np.random.Generator,
+                         chunk_cells: int = CHUNK_CELLS):
+        """Bootstrap resamples of the objects as the two 2-way tables of each: a
+        multinomial draw of the 3-way table's non-empty cells, summed into its 2-way tables.
+
+        Each chunk is drawn from ``rng`` when it is asked for, so the memory a bootstrap
+        takes does not grow with ``n_resamples``.
+
+        Parameters
+        ----------
+        n_resamples : int
+            The resamples.
+        rng : numpy.random.Generator
+            The source of randomness.
+        chunk_cells : int, default ``CHUNK_CELLS``
+            The most cells of one chunk (the 3-way cells of a draw, or its larger 2-way
+            table).
+
+        Yields
+        ------
+        tables_a : numpy.ndarray, shape (b, K, Qa)
+            The next b resamples' tables of the reference and a.
+        tables_b : numpy.ndarray, shape (b, K, Qb)
+            The same resamples' tables of the reference and b.
+
+        Examples
+        --------
+        >>> tw = as_three_way([0, 0, 1, 1], [0, 0, 1, 0], ["u", "v", "v", "v"])
+        >>> [(a.shape, b.shape) for a, b in tw.bootstrap_tables(5, np.random.default_rng(0))]
+        [((5, 2, 2), (5, 2, 2))]
+        """
+        K, Qa, Qb = self.shape
+        m = self.weights.size
+        ones = np.ones(m, dtype=np.int64)
+        into = [sparse.csr_matrix((ones, (np.arange(m), self.cells[:, 0] * Q + self.cells[:, ax])),
+                                  shape=(m, K * Q)) for ax, Q in ((1, Qa), (2, Qb))]
+        p = self.weights / self.n
+        for draws in multinomial_draws(self.n, p, n_resamples, rng, max(m, K * Qa, K * Qb),
+                                       chunk_cells):
+            yield tuple(np.asarray((M.T @ draws.T).T, dtype=np.int64).reshape(-1, K, Q)
+                        for M, Q in zip(into, (Qa, Qb)))
 
     def describe(self) -> str:
         """The three labellings in words, for the ``data:`` line of a printed test."""
@@ -199,6 +328,8 @@ def as_three_way(reference, a=None, b=None, *, data=None, dropna: bool = False,
     >>> tw.n, tw.cells.tolist(), tw.weights.tolist()
     (7, [[0, 0, 0], [0, 1, 1], [1, 1, 0], [1, 1, 1]], [2, 1, 1, 3])
     """
+    if isinstance(reference, ThreeWay) and a is None and b is None and data is None:
+        return reference  # converted already (``ManyClusterings.three_way``)
     if join not in ("exact", "inner"):
         raise ValueError(f"join must be one of ['exact', 'inner'], got {join!r}")
     if a is None and b is None and data is None:
@@ -219,11 +350,45 @@ def as_three_way(reference, a=None, b=None, *, data=None, dropna: bool = False,
                             "same objects")
     arrays, names = _labels((reference, a, b), data, dropna, join)
     (cr, K), (ca_, Qa), (cb, Qb) = (_codes(v) for v in arrays)
+    return three_way_of_codes((cr, ca_, cb), (K, Qa, Qb), names)
+
+
+def three_way_of_codes(codes, sizes, names=ARGUMENTS) -> ThreeWay:
+    """The record of three labellings already coded (codes 0..K-1 of each, every code
+    present): the 3-way table's non-empty cells, counted by one bincount of the combined codes
+    (``np.unique`` where the table has many more cells than objects).
+
+    Parameters
+    ----------
+    codes : (array, array, array)
+        The integer codes of the reference, a and b.
+    sizes : (int, int, int)
+        Their numbers of clusters K, Qa, Qb.
+    names : (str, str, str), default ("reference", "a", "b")
+        Their names.
+
+    Returns
+    -------
+    ThreeWay
+
+    Raises
+    ------
+    ValueError
+        A 2-way table with the reference of more than ``MAX_TABLE_CELLS`` cells.
+
+    Examples
+    --------
+    >>> tw = three_way_of_codes(([0, 0, 1], [0, 1, 1], [1, 0, 0]), (2, 2, 2))
+    >>> tw.n, tw.table_a.tolist()
+    (3, [[1, 1], [0, 1]])
+    """
+    K, Qa, Qb = sizes
     for arg, Q in zip(ARGUMENTS[1:], (Qa, Qb)):
         if K * Q > MAX_TABLE_CELLS:
             raise ValueError(f"the table of reference and {arg} would have {K:,} x {Q:,} "
                              f"cells, more than {MAX_TABLE_CELLS:,}: difference_test evaluates "
                              "dense tables (too many clusters)")
+    cr, ca_, cb = (np.asarray(c, dtype=np.int64) for c in codes)
     size = K * Qa * Qb
     keys = (cr * Qa + ca_) * Qb + cb  # size <= 10**7 * n fits in int64
     if size <= max(4 * len(keys), 1 << 16):

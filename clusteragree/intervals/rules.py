@@ -1,4 +1,4 @@
-"""The interval rules of method="auto": jackknife, independence test inverted, perfect-agreement bound.
+"""Method "auto": the jackknife, the test of independence inverted, the perfect-agreement bound.
 
 An index estimates the index of the population its n objects were drawn from. Where that
 estimate is a smooth function of the population's cell proportions (the usual case), the
@@ -41,19 +41,24 @@ adjusted Wallace coefficient). Three things break it, and ``method="auto"`` answ
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
 
 import numpy as np
 from scipy import stats
 
-from ..indices import Index, values_on_tables
+from ..indices import Index, get_index, values_on_tables
 from ..indices.information import InfoState, info_state
 from ..indices.pairs import PairState, pair_state
+from ..inputs.resampling import leave_one_out_tables
+from ._methods import Draws, IntervalMethod, register_interval_method
+from .jackknife import (SAME_VALUES, jackknife_interval, jackknife_result, no_interval,
+                        pseudovalues)
+from .resamples import batch_values, table_jackknife
+from .result import ConfidenceInterval
 
-__all__ = ["IDENTITY", "POPULATION_N", "ROUNDING", "ZERO_AT_INDEPENDENCE", "JackknifeInterval", "Scale",
+__all__ = ["POPULATION_N", "ROUNDING", "ZERO_AT_INDEPENDENCE", "auto_interval",
            "cuts_at_independence", "equal_sizes", "independence_value",
-           "independence_value_se", "invert_independence_test", "jackknife_interval",
-           "off_matching_bound", "on_matching", "perfect_bound", "population_twin", "scale_of"]
+           "independence_value_se", "invert_independence_test", "off_matching_bound",
+           "on_matching", "perfect_bound", "population_twin"]
 
 #: Indices adjusted by their exact mean under the permutation null, whose value at
 #: independence is 0 exactly though no closed form of the population value is coded here
@@ -67,152 +72,6 @@ ROUNDING = 1e-12
 #: Objects of the large table on which ``perfect_bound`` evaluates a population (relative
 #: rounding of its cell proportions below 1e-6).
 POPULATION_N = 10**6
-
-
-@dataclass(frozen=True)
-class Scale:
-    """A monotone map of an index's range onto the real line, and back (``scale_of``)."""
-
-    name: str
-    forward: object
-    inverse: object
-
-    def fits(self, values) -> bool:
-        """Whether every value maps to a finite number (none on a bound of the range)."""
-        with np.errstate(divide="ignore", invalid="ignore"):
-            return bool(np.all(np.isfinite(self.forward(np.asarray(values, dtype=float)))))
-
-
-#: The identity scale.
-IDENTITY = Scale("identity", lambda v: v, lambda z: z)
-
-
-def scale_of(rec: Index) -> Scale:
-    """The scale on which the jackknife of ``rec`` is made, from the index's range [lo, hi].
-
-    Both bounds finite: atanh(2 (v - lo) / (hi - lo) - 1) (Fisher's z for a correlation-like
-    index); lo alone finite: log(v - lo); hi alone: -log(hi - v); neither: the identity.
-
-    Parameters
-    ----------
-    rec : Index
-        The index's record.
-
-    Returns
-    -------
-    Scale
-        ``.name``, ``.forward`` and ``.inverse`` (numpy functions).
-
-    Examples
-    --------
-    >>> s = scale_of(ca.get_index("rand"))
-    >>> s.name, float(s.forward(0.5)), round(float(s.inverse(s.forward(0.9))), 12)
-    ('atanh', 0.0, 0.9)
-    """
-    lo, hi = (float(v) for v in rec.range)
-    if math.isfinite(lo) and math.isfinite(hi):
-        width = hi - lo
-        return Scale("atanh", lambda v: np.arctanh(2 * (v - lo) / width - 1),
-                     lambda z: lo + width * (np.tanh(z) + 1) / 2)
-    if math.isfinite(lo):
-        return Scale("log", lambda v: np.log(v - lo), lambda z: lo + np.exp(z))
-    if math.isfinite(hi):
-        return Scale("log", lambda v: -np.log(hi - v), lambda z: hi - np.exp(-z))
-    return IDENTITY
-
-
-@dataclass(frozen=True)
-class JackknifeInterval:
-    """A jackknife t interval (``jackknife_interval``): bounds, and what they came from."""
-
-    low: float
-    high: float
-    center: float  # the bias-corrected estimate (on the index's own scale)
-    standard_error: float  # the jackknife standard error of the index (its own scale)
-    scale: str  # the scale the interval was made on
-
-
-def _pseudo(statistic, values, weights, n):
-    """The weighted pseudovalues' mean and the standard error of that mean."""
-    ps = n * statistic - (n - 1) * values
-    center = float(np.sum(weights * ps) / n)
-    var = float(np.sum(weights * (ps - center) ** 2)) / ((n - 1) * n)
-    return center, math.sqrt(max(var, 0.0))
-
-
-def jackknife_interval(rec: Index, statistic: float, values, weights,
-                       confidence_level: float, rescaled: bool = False) -> JackknifeInterval:
-    """The jackknife t interval of an index; rescaled, and widened by its bias correction.
-
-    With n objects (n = sum of the weights), theta the estimate and theta_(i) the index with
-    object i left out, on a scale z = g(theta): pseudovalues p_i = n z - (n - 1) z_(i), their
-    mean zbar (the bias-corrected estimate) and standard error
-    s = sqrt(sum (p_i - zbar)^2 / (n (n - 1))); t is the 1 - alpha/2 quantile of Student's t
-    with n - 1 degrees of freedom. Plain (``rescaled=False``, ``method="jackknife"``): g the
-    identity and the interval zbar -/+ t s. Rescaled ("auto" once independence is rejected):
-    g of ``scale_of``, and the interval g^-1 of [zbar - t s - max(b, 0), zbar + t s +
-    max(-b, 0)], widened on its side by b = g(theta) - g(theta_J), the index's own bias
-    correction (theta_J the mean of the pseudovalues of theta itself) carried to the scale
-    (g(theta) - zbar where theta_J lies outside the range). The curvature of g alone widens
-    nothing: an index that the jackknife finds unbiased (a U-statistic, as Rand's pair
-    counts) is not widened. Where a value lies on a bound of the range (g infinite) the
-    identity scale is used.
-
-    Parameters
-    ----------
-    rec : Index
-        The index's record (its range sets the scale).
-    statistic : float
-        The index on all n objects.
-    values, weights : array-like
-        The leave-one-out values and how many objects each stands for (a table: one value
-        per non-empty cell, weighted by its count; objects: n values of weight 1).
-    confidence_level : float
-        The nominal coverage.
-    rescaled : bool, default False
-        Make the interval on the index's scale, widened by the bias correction.
-
-    Returns
-    -------
-    JackknifeInterval
-
-    References
-    ----------
-    Efron, B. & Tibshirani, R. J. (1993), "An Introduction to the Bootstrap", ch. 11.
-
-    Examples
-    --------
-    The jackknife of the mean is the t interval:
-
-    >>> x = np.array([1.0, 2.0, 4.0, 7.0])
-    >>> n = x.size
-    >>> loo = (x.sum() - x) / (n - 1)
-    >>> ji = jackknife_interval(ca.get_index("mutual_info"), x.mean(), loo, np.ones(n), 0.95)
-    >>> ji.scale, round(ji.standard_error, 4), round(float(np.std(x, ddof=1) / 2), 4)
-    ('identity', 1.3229, 1.3229)
-    >>> t = float(stats.t.ppf(0.975, 3))
-    >>> bool(np.isclose(ji.low, x.mean() - t * ji.standard_error))
-    True
-    """
-    values = np.asarray(values, dtype=float)
-    weights = np.asarray(weights, dtype=float)
-    n = float(weights.sum())
-    t = float(stats.t.ppf(0.5 + confidence_level / 2, n - 1))
-    scale = scale_of(rec) if rescaled else IDENTITY
-    if not scale.fits(np.append(values, statistic)):
-        scale = IDENTITY
-    z, zv = float(scale.forward(statistic)), scale.forward(values)
-    zbar, s = _pseudo(z, zv, weights, n)
-    center, se = _pseudo(statistic, values, weights, n)
-    b = 0.0
-    if rescaled:  # the index's own bias correction, carried to the scale
-        with np.errstate(divide="ignore", invalid="ignore"):
-            b = z - float(scale.forward(center))
-        if not math.isfinite(b):
-            b = z - zbar
-    lo = float(scale.inverse(zbar - t * s - max(b, 0.0)))
-    hi = float(scale.inverse(zbar + t * s + max(-b, 0.0)))
-    return JackknifeInterval(lo, hi, center, se, scale.name)
 
 
 def population_twin(rec: Index, options: dict) -> str | None:
@@ -386,7 +245,7 @@ def independence_value_se(rec: Index, options: dict, counts) -> float:
         return math.nan
     if np.all(np.abs(loo - value) <= ROUNDING):
         return 0.0
-    return _pseudo(value, loo, counts[i, j].astype(float), float(counts.sum()))[1]
+    return pseudovalues(value, loo, counts[i, j].astype(float), float(counts.sum()))[1]
 
 
 def equal_sizes(counts, confidence_level: float) -> bool:
@@ -574,3 +433,125 @@ def perfect_bound(rec: Index, options: dict, counts, confidence_level: float) ->
     if not np.all(np.isfinite(vals)):
         return math.nan
     return float(vals.min() if rec.higher_is_better else vals.max())
+
+
+# -- method "auto" -----------------------------------------------------------------------------
+
+def _at_optimum(rec: Index, statistic: float) -> bool:
+    """Whether the estimate is the index's value at perfect agreement."""
+    opt = float(rec.optimum)
+    return math.isfinite(opt) and abs(statistic - opt) <= 1e-12 * max(1.0, abs(opt))
+
+
+def _twin_jackknife(rec: Index, options: dict, counts):
+    """The estimate, leave-one-out values and weights of the index whose population value
+    ``rec`` shares (``population_twin``), on the table ``counts``; None without a twin, a
+    table, or where the twin is not defined on the table."""
+    name = population_twin(rec, options) if counts is not None else None
+    if name is None:
+        return None
+    twin, failed = get_index(name), {}
+    statistic = batch_values([twin], {name: {}}, counts[None], failed, "the table")
+    jack = table_jackknife([twin], {name: {}}, leave_one_out_tables(counts), failed)
+    if failed:
+        return None
+    return twin, float(statistic[name][0]), *jack[name]
+
+
+def _perfect_agreement(d: Draws) -> ConfidenceInterval:
+    """The exact one-sided bound of a table on a matching whose index is at its optimum."""
+    rec, counts, level = d.rec, d.counts, d.confidence_level
+    bound = perfect_bound(rec, d.options, counts, level)
+    if (counts > 0).sum() < 2 or not math.isfinite(bound):
+        return no_interval(d, "auto", "the two clusterings are the same partition and the "
+                           "index has no one-sided bound there (one cluster, or not defined "
+                           "near it)")
+    low, high = sorted((bound, float(rec.optimum)))
+    return ConfidenceInterval(
+        index=rec.name, statistic=float(d.statistic), low=low, high=high,
+        confidence_level=level, method="exact bound at perfect agreement",
+        n_resamples=0, standard_error=0.0, bootstrap_distribution=np.empty(0),
+        resampling=d.resampling,
+        note=("one-sided: every object lies on a one-to-one matching of the clusters, so "
+              "every resample agrees perfectly; the bound is the least agreement of a "
+              "population with these cluster sizes and at most "
+              f"{100 * off_matching_bound(int(counts.sum()), level):.3g}% of "
+              "its objects off the matching (the exact binomial bound)"))
+
+
+def auto_interval(d: Draws) -> ConfidenceInterval:
+    """The interval of method "auto": the rules above, from the jackknife and the test.
+
+    At perfect agreement (a table on a matching, the index at its optimum) the exact
+    one-sided bound (``perfect_bound``). Otherwise the jackknife t interval: plain while the
+    test of independence does not reject (p > 1 - confidence_level), on the index's own
+    scale and widened by its bias correction once it does (and AMI's then made from its
+    ``population_twin``'s jackknife); then the test inverted at the independence value
+    (``invert_independence_test``); clipped to the index's range. Without the law of the
+    test (``d.law`` None) independence counts as rejected and the interval is the rescaled
+    jackknife's.
+
+    Parameters
+    ----------
+    d : Draws
+        The estimate, ``d.jackknife`` (values, weights), ``d.law`` (the index's permutation
+        law), ``d.counts`` (the table; None for an index of object pairs), ``d.options``.
+
+    Returns
+    -------
+    ConfidenceInterval
+        ``method`` says what made it ("jackknife", "jackknife, independence test inverted",
+        "exact bound at perfect agreement"), ``note`` how.
+
+    Examples
+    --------
+    >>> ci = ca.confidence_interval([[30, 5], [4, 25]], index="adjusted_rand", seed=1)
+    >>> ci.method, ci.closed
+    ('jackknife, independence test inverted', 'both')
+    """
+    rec, statistic, options, counts = d.rec, d.statistic, d.options, d.counts
+    level = d.confidence_level
+    if d.reason:
+        return no_interval(d, "auto", d.reason, warn=False)
+    if counts is not None and on_matching(counts) and _at_optimum(rec, statistic):
+        return _perfect_agreement(d)
+    values, weights = d.jackknife
+    law = d.law
+    pvalue = math.nan
+    if law is not None:
+        pvalue = law.pvalue(statistic, "greater" if rec.higher_is_better else "less")
+    rejected = not pvalue > 1 - level
+    if np.all(values == values[0]) and rejected:
+        return no_interval(d, "auto", SAME_VALUES)
+    notes, made_from = [], (rec, statistic, values, weights)
+    twin = _twin_jackknife(rec, options, counts) if rejected else None
+    if twin is not None:
+        made_from = twin
+        notes.append(f"made from {twin[0].name}'s jackknife: {rec.name}'s population value "
+                     f"is {twin[0].name}'s, and its chance adjustment hides the plug-in bias "
+                     "from its own jackknife")
+    ji = jackknife_interval(*made_from, level, rescaled=rejected)
+    low, high, closed, used = ji.low, ji.high, "both", "jackknife"
+    if ji.scale != "identity":
+        notes.append(f"jackknife t interval on the {ji.scale} scale, widened by its bias "
+                     "correction")
+    if law is not None:
+        value = independence_value(rec, options, counts, law.mean)
+        cut = cuts_at_independence(rec, options, counts, level)
+        low, high, closed, did = invert_independence_test(rec, low, high, pvalue, level,
+                                                          value, cut)
+        if did in ("contains", "excludes"):
+            used = "jackknife, independence test inverted"
+            notes.append(f"the test of independence (p = {pvalue:.3g}) "
+                         f"{'does not reject' if did == 'contains' else 'rejects'} it: the "
+                         f"interval {did} the independence value {value:.4g}")
+        elif did == "rejects":
+            notes.append(f"the test of independence rejects it (p = {pvalue:.3g}); the "
+                         "independence value depends on the unequal cluster sizes and is not "
+                         "cut off")
+    return jackknife_result(d, low, high, closed, used, notes, ji.standard_error, pvalue)
+
+
+register_interval_method(IntervalMethod(
+    "auto", "the jackknife, the test of independence inverted (auto)", auto_interval,
+    jackknife=True, independence_test=True))

@@ -19,25 +19,19 @@ reads any of these forms and names the argument in its errors.
 from __future__ import annotations
 
 import numbers
-import re
 from collections.abc import Mapping
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, fields, replace
 
 import numpy as np
 
-from .._validate import (check_choice, check_positive_int, check_real, check_seed, child_generator,
+from .._validate import (check_positive_int, check_real, check_seed, child_generator,
                           describe_object, suggest)
+from ..inputs import CHUNK_CELLS  # the resampled tables' cells held at once
+from ._methods import fewest_objects, get_interval_method, interval_methods
 
-__all__ = ["IntervalSpec", "as_interval_spec", "interval_methods", "misplaced_interval_settings",
-           "METHODS", "BOOTSTRAP_METHODS", "INDEPENDENCE_MODELS", "TEST_N_SIM", "CHUNK_CELLS",
-           "check_level", "check_method", "resampling_generator"]
-
-#: The interval methods: "auto" (the rules of ``clusteragree.intervals.rules``), the jackknife
-#: t interval, and the two bootstrap intervals as ``scipy.stats.bootstrap`` names them.
-METHODS = ("auto", "jackknife", "BCa", "percentile")
-
-#: The methods that draw bootstrap resamples (the others use the jackknife alone).
-BOOTSTRAP_METHODS = ("BCa", "percentile")
+__all__ = ["IntervalSpec", "as_interval_spec", "interval_spec_of", "interval_methods",
+           "misplaced_interval_settings", "fewest_objects", "INDEPENDENCE_MODELS",
+           "TEST_N_SIM", "CHUNK_CELLS", "check_level", "check_method", "resampling_generator"]
 
 #: The null models that are the permutation law of independence, the test "auto" inverts
 #: (both margins fixed; the objects of a pair index permuted): a caller's law of one of these
@@ -48,21 +42,31 @@ INDEPENDENCE_MODELS = ("perm", "objects")
 #: compute: the test decides p > alpha, and at p = 0.05 its standard error is then 0.007.
 TEST_N_SIM = 999
 
-#: Cells of the resampled tables held at once (int64: 8 bytes each), so the memory a
-#: bootstrap of a table takes does not grow with ``n_resamples``.
-CHUNK_CELLS = 2_000_000
-
 
 def check_method(method) -> str:
-    """One of ``METHODS``, in any case (as scipy takes "bca")."""
-    lower = {m.lower(): m for m in METHODS}
-    if isinstance(method, str) and method.lower() in lower:
-        return lower[method.lower()]
-    if isinstance(method, str):
-        close = suggest(method.lower(), lower)
-        raise ValueError(f"method must be one of {list(METHODS)}, got {method!r}."
-                         + re.sub(r"'(\w+)'", lambda m: repr(lower[m[1]]), close))
-    return check_choice(method, "method", METHODS)
+    """A registered interval method (``interval_methods``), in any case, as it spells itself.
+
+    Parameters
+    ----------
+    method : str
+        The name ("bca" is "BCa", as scipy takes it).
+
+    Returns
+    -------
+    str
+        The name in its canonical spelling.
+
+    Raises
+    ------
+    TypeError, ValueError
+        Not a string, or not a registered method (named, with a did-you-mean).
+
+    Examples
+    --------
+    >>> check_method("bca")
+    'BCa'
+    """
+    return get_interval_method(method).name
 
 
 def resampling_generator(seed) -> np.random.Generator:
@@ -130,38 +134,6 @@ def check_level(confidence_level) -> float:
                          f"{confidence_level!r}")
     return level
 
-def interval_methods() -> list[str]:
-    """The interval methods a spec may name: "auto" and ``clusteragree.intervals.engine.METHODS``.
-
-    Returns
-    -------
-    list of str
-        "auto" first, then the engine's methods as it spells them.
-
-    Examples
-    --------
-    >>> interval_methods()[0]
-    'auto'
-    """
-    return list(dict.fromkeys(["auto", *METHODS]))
-
-
-def _canonical_method(method) -> str:
-    """A method name in its canonical spelling, in any case; refused, named, otherwise."""
-    names = interval_methods()
-    if not isinstance(method, str):
-        raise TypeError(f"method must be an interval method name ({names}), got "
-                        f"{describe_object(method)} {method!r}")
-    lower = {m.lower(): m for m in names}
-    if method.lower() not in lower:
-        close = suggest(method.lower(), lower)
-        for low, name in lower.items():
-            close = close.replace(repr(low), repr(name))
-        raise ValueError(f"method must be one of {names} (in any case), got {method!r}."
-                         + close)
-    return lower[method.lower()]
-
-
 @dataclass(frozen=True, repr=False)
 class IntervalSpec:
     """How the confidence interval of an index is made: method, level, resamples, seed.
@@ -169,8 +141,8 @@ class IntervalSpec:
     Parameters
     ----------
     method : str, default "auto"
-        A method of ``clusteragree.intervals.engine.METHODS``, in any case: "auto" (the jackknife,
-        the test of independence inverted, the bound at perfect agreement:
+        A registered interval method (``interval_methods``), in any case: "auto" (the
+        jackknife, the test of independence inverted, the bound at perfect agreement:
         ``clusteragree.intervals.rules``), "jackknife", "BCa" or "percentile".
     confidence_level : float, default 0.95
         The nominal coverage, strictly between 0 and 1.
@@ -178,7 +150,7 @@ class IntervalSpec:
         Bootstrap resamples (at least 2).
     seed : None, int, numpy.random.SeedSequence or numpy.random.Generator
         The interval's own source of randomness; None (default): a stream of the call's own
-        ``seed`` (``clusteragree.intervals.engine.resampling_generator``), so the null's random
+        ``seed`` (``clusteragree.intervals.spec.resampling_generator``), so the null's random
         tables are the same with and without intervals and the same call seed gives the
         same intervals.
 
@@ -203,7 +175,7 @@ class IntervalSpec:
     seed: object = None
 
     def __post_init__(self):
-        object.__setattr__(self, "method", _canonical_method(self.method))
+        object.__setattr__(self, "method", check_method(self.method))
         object.__setattr__(self, "confidence_level", check_level(self.confidence_level))
         object.__setattr__(self, "n_resamples",
                            check_positive_int(self.n_resamples, "n_resamples", minimum=2))
@@ -230,31 +202,18 @@ class IntervalSpec:
         >>> ca.IntervalSpec(method="percentile", n_resamples=999).describe()
         '95% percentile intervals, 999 bootstrap resamples of the objects'
         """
-        if self.method in BOOTSTRAP_METHODS:
+        method = get_interval_method(self.method)
+        if method.bootstrap:
             return (f"{100 * self.confidence_level:g}% {self.method} intervals, "
                     f"{self.n_resamples:,} bootstrap resamples of the objects")
-        what = ("the jackknife, the test of independence inverted (auto)"
-                if self.method == "auto" else "the jackknife")
-        return f"{100 * self.confidence_level:g}% intervals by {what}"
-
-    @property
-    def engine_method(self) -> str:
-        """The method name given to ``clusteragree.intervals.engine.intervals_of``.
-
-        The engine takes every method a spec may name ("auto" among them), as it is.
-
-        Returns
-        -------
-        str
-            A method the engine takes.
-        """
-        return self.method
+        return f"{100 * self.confidence_level:g}% intervals by {method.description}"
 
     def needs(self, rec) -> int:
         """The fewest objects an interval of the index ``rec`` takes by this spec's method.
 
-        The index's own minimum, and one object more for a method that leaves one out (every
-        method but "percentile": BCa's acceleration and the jackknife); never fewer than 2.
+        The index's own minimum, and one object more for a method that leaves one out (its
+        record's ``jackknife``: every method but "percentile"); never fewer than 2
+        (``fewest_objects``).
 
         Parameters
         ----------
@@ -271,8 +230,7 @@ class IntervalSpec:
         >>> ca.IntervalSpec(method="BCa").needs(ca.get_index("rand"))
         3
         """
-        leave_one_out = 0 if self.engine_method == "percentile" else 1
-        return max(rec.min_n + leave_one_out, 2)
+        return get_interval_method(self.method).needs(rec)
 
     def generator(self, call_seed=None) -> np.random.Generator:
         """The bootstrap's generator: from the spec's own seed, else a stream of the call's.
@@ -356,6 +314,66 @@ def as_interval_spec(value, name: str = "interval") -> IntervalSpec | None:
         return IntervalSpec(**kwargs)
     except (TypeError, ValueError) as exc:
         raise type(exc)(f"{name}={value!r}: {exc}") from exc
+
+
+def interval_spec_of(interval=None, *, name: str = "interval", **settings) -> IntervalSpec:
+    """The spec of a call that takes ``interval=`` and the spec's fields as keywords too.
+
+    ``confidence_interval`` takes its settings either way: ``interval=`` (the forms
+    ``as_interval_spec`` reads) or the keywords ``confidence_level=``, ``method=``,
+    ``n_resamples=`` and ``seed=`` (None: not given). A keyword given beside ``interval=``
+    must say what the spec says, except ``seed=`` where the spec has none of its own (its
+    seed None): the keyword is then the spec's seed.
+
+    Parameters
+    ----------
+    interval : None, float, str, dict or IntervalSpec, optional
+        The spec, or one of its short forms; None: from the keywords alone.
+    name : str, default "interval"
+        The argument's name, for the errors.
+    **settings
+        ``IntervalSpec`` fields given as keywords, None where not given.
+
+    Returns
+    -------
+    IntervalSpec
+        The checked spec.
+
+    Raises
+    ------
+    TypeError, ValueError
+        A bad setting, named; a keyword that disagrees with ``interval``.
+
+    See Also
+    --------
+    as_interval_spec : The forms of ``interval=``.
+
+    Examples
+    --------
+    >>> interval_spec_of(None, method="BCa", confidence_level=None)
+    IntervalSpec(method='BCa')
+    >>> interval_spec_of(0.9, confidence_level=0.9, seed=1)
+    IntervalSpec(confidence_level=0.9, seed=1)
+    >>> interval_spec_of("percentile", method="BCa")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    ValueError: method='BCa' disagrees with interval='percentile' (its method is ...
+    """
+    given = {key: value for key, value in settings.items() if value is not None}
+    if interval is None:
+        return IntervalSpec(**given)
+    spec = as_interval_spec(interval, name)
+    keywords = IntervalSpec(**given)  # each keyword checked, in its canonical form
+    if "seed" in given and spec.seed is None:  # the spec has no seed of its own
+        spec = replace(spec, seed=given.pop("seed"))
+    for key in given:
+        mine, theirs = getattr(keywords, key), getattr(spec, key)
+        same = mine is theirs or ((key != "seed" or isinstance(mine, numbers.Integral))
+                                  and mine == theirs)
+        if not same:
+            raise ValueError(f"{key}={given[key]!r} disagrees with {name}={interval!r} (its "
+                             f"{key} is {theirs!r}): give the setting once")
+    return spec
 
 
 def misplaced_interval_settings(options) -> None:

@@ -31,7 +31,7 @@ from scipy import special, stats
 
 from .._display import format_log_pvalue, law_html, law_rows, plot_null, rows_lines
 from .._validate import check_choice, check_real
-from ..indices import get_index
+from ..indices import get_index, is_record
 from ._laws import TIE_RTOL, ExactLaw, Moments, SampledLaw, TailLaw, check_levels, tolerance
 from ._methods import Model, NullMethod, get_method, get_model
 
@@ -190,7 +190,7 @@ class NullDistribution:
     def __init__(self, index, method, *, values=None, probabilities=None, samples=None,
                  moments=None, tail=None, model="perm", options=None, details=None):
         # the engine passes its records (``NullRequest.null_of``); a user may give names
-        self.index = get_index(index)
+        self.index = index if is_record(index) else get_index(index)
         self.model_record = model if isinstance(model, Model) else get_model(model)
         self.method_record = (method if isinstance(method, NullMethod)
                               else get_method(method, self.model_record))

@@ -110,7 +110,8 @@ class NullSpec:
         True: importance sampling too (``method="importance"``'s estimator, 10,000 tilted
         tables; seconds to a minute per test group, skipped with a note when predicted above
         60 s), as the check of the saddlepoint p, or in its place where it is refused. False:
-        neither. Their accuracy: ``clusteragree.inference.beyond_floor``.
+        neither (``iadjust``'s default when its method is named by a string). Their
+        accuracy: ``clusteragree.inference.beyond_floor``.
 
     See Also
     --------

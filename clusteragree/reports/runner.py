@@ -32,10 +32,10 @@ from .._validate import check_bool, check_choice
 
 __all__ = ["REPORTS", "Report", "ReportError", "list_reports", "report_parameters",
            "coerce_parameters", "parse_assignments", "report", "notebooks_dir", "fingerprint",
-           "read_fingerprint", "render_examples", "examples_folder"]
+           "read_fingerprint", "render_examples", "examples_folder", "report_format"]
 
 
-def report(name: str = "agreement", output=None, format: str = "html", *, code: bool = False,
+def report(name: str = "agreement", output=None, format: str | None = None, *, code: bool = False,
            keep_notebook: bool = False, progress: bool = True, **parameters) -> Path:
     """Run a report notebook with ``parameters`` and render it; return the report's path.
 
@@ -45,8 +45,10 @@ def report(name: str = "agreement", output=None, format: str = "html", *, code: 
         A report of ``list_reports()`` (default "agreement").
     output : path, optional
         Where to write it (default ``reports/NAME.html`` or ``.pdf`` below the current folder).
-    format : {"html", "pdf"}
-        HTML (self-contained: figures embedded) or PDF (needs the ``[pdf]`` extra).
+    format : {"html", "pdf"}, optional
+        HTML (self-contained: figures embedded) or PDF (needs the ``[pdf]`` extra). None
+        (default): the suffix of ``output`` says which (".pdf" or ".html"), HTML without
+        one; a format that disagrees with the suffix is refused (a PDF named ``.html``).
     code : bool
         Show the notebook's code cells (hidden by default).
     keep_notebook : bool
@@ -109,7 +111,7 @@ def report(name: str = "agreement", output=None, format: str = "html", *, code: 
     ...                  output="runs.html")  # doctest: +SKIP
     """
     rep = get_report(name)
-    fmt = check_choice(format, "format", FORMATS)
+    fmt = report_format(format, output)
     check_bool(code, "code")
     check_bool(keep_notebook, "keep_notebook")
     if progress != "lines":
@@ -130,6 +132,53 @@ def report(name: str = "agreement", output=None, format: str = "html", *, code: 
                            progress)
         publish_memory_inputs(Path(staging) / given.file, folder)
     return path
+
+
+#: The suffixes of each format's file.
+_SUFFIXES = {".html": "html", ".htm": "html", ".pdf": "pdf"}
+
+
+def report_format(format, output) -> str:
+    """The format of a report: as given, or read from the suffix of ``output`` (HTML when it
+    has none); a format that disagrees with the suffix is refused before any work (a PDF
+    named ``.html`` would open as neither).
+
+    Parameters
+    ----------
+    format : {"html", "pdf"} or None
+        The format asked for, or None.
+    output : path or None
+        The report's path, or None (the default path takes the format's suffix).
+
+    Returns
+    -------
+    str
+        "html" or "pdf".
+
+    Raises
+    ------
+    ValueError
+        An unknown format, or one that disagrees with the suffix of ``output``.
+
+    See Also
+    --------
+    report : Renders a report in this format.
+
+    Examples
+    --------
+    >>> report_format(None, "a.pdf"), report_format(None, None), report_format("pdf", "a.PDF")
+    ('pdf', 'html', 'pdf')
+    """
+    suffix = Path(output).suffix.lower() if output is not None else ""
+    implied = _SUFFIXES.get(suffix)
+    if format is None:
+        return implied or "html"
+    fmt = check_choice(format, "format", FORMATS)
+    if implied is not None and implied != fmt:
+        kind = "a PDF" if implied == "pdf" else "an HTML"
+        raise ValueError(f"format={format!r} but output {str(output)!r} names {kind} file: give "
+                         f"output a .{fmt} suffix, or leave format out to write {kind[2:].strip()}")
+    return fmt
 
 
 def _memory_inputs(name: str, parameters: dict, declared: pd.DataFrame):

@@ -6,8 +6,9 @@
 * ``simulate``: the 540-data-set simulation design and its Gaussian mixtures;
 * ``mixture_overlap``: the overlap of a mixture's components (MixSim's definition);
 * ``stability``: weighted cross-validation and subsampling stability;
-* ``study``: the design x algorithms x indices study (its units run by ``grid.run_tasks``),
-  with its resumable folder; ``study_results``: its summaries in the thesis' tables;
+* ``study``: the design x algorithms x indices study (its units run by ``grid.run_tasks``);
+  ``store``: its results, one file per unit in the study's folder, read back and resumed;
+  ``study_results``: its summaries in the thesis' tables;
 * ``null_shapes``: the shapes of the paired indices' null laws across the design;
 * ``approximations``: the regression approximations of the null means of Jaccard,
   Gower-Legendre and Sokal-Sneath 2 refitted over the design, against the published ones and

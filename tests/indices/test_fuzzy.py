@@ -1083,6 +1083,8 @@ def test_buckets_a_bad_sample_leaves_too_large_are_split_again(max_depth, monkey
 @example(splitters=[1.0, 1.0 + 2**-52], values=[1.0, 1.0 + 2**-52, 1.0 - 2**-53, 2.0],
          cells=2**16)
 @example(splitters=[0.3], values=[0.3, 0.29, 0.31], cells=7)
+@example(splitters=[0.0, 5e-324], values=[0.0, 1e-300, 0.5], cells=1)  # cells / 5e-324 = inf
+@example(splitters=[1.7976931348623157e308, -1e292], values=[-1e308, 0.0], cells=7)  # hi - lo = inf
 def test_grid_buckets_equal_binary_search(splitters, values, cells):
     s = np.sort(np.array(splitters))
     v = np.array(values + [np.nextafter(t, d) for t in splitters[:5] for d in (-9.0, 9.0)]

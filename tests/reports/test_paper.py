@@ -138,6 +138,9 @@ def test_the_print_stylesheet_prints_figures_at_their_size_within_the_text_width
     assert float(re.search(r"font-size: ([\d.]+)pt", table).group(1)) >= 8
     assert "white-space: normal" in _declarations(".jp-OutputArea-output th")
     assert ".jp-MarkdownCell {" not in render._PRINT_CSS, "no text cell kept whole with the next"
+    assert "break-inside: auto" in _declarations(".jp-OutputArea-child")
+    assert "break-after: avoid" in _declarations(".jp-OutputArea-output caption")
+    assert "break-after: avoid" in _declarations(".jp-OutputArea-output hr")
 
 
 def _cells(*cells: str) -> str:
@@ -172,6 +175,38 @@ def test_text_is_kept_with_a_figure_when_short_and_headings_with_what_follows():
             for cell in BeautifulSoup(page, "html.parser").select(".jp-MarkdownCell")]
     assert kept == [True, False, False, True]
     assert f".{render.KEEP_WITH_NEXT} {{ break-after: avoid; }}" in render._PRINT_CSS
+
+
+@pytest.mark.slow  # nbconvert and WeasyPrint: seconds
+def test_an_output_that_does_not_fit_at_the_foot_of_a_page_breaks_there(tmp_path):
+    """nbconvert's lab template prints every output whole (``.jp-OutputArea-child
+    {break-inside: avoid-page}``): a list that did not fit at the foot of a page went whole
+    to the next with its heading, and the quick agreement report's session info went alone
+    to a ninth page, page 8 ending 87 px short. The print stylesheet lets an output break
+    between its lines, as text does; a rule stays with what follows it."""
+    import nbformat
+    from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook, new_output
+
+    pypdf = pytest.importorskip("pypdf")
+    weasyprint = pytest.importorskip("weasyprint")
+
+    def markdown_output(text):
+        return new_code_cell("", outputs=[new_output("display_data", {"text/markdown": text})])
+
+    filler = " ".join(f"word{i}" for i in range(300))
+    findings = "\n".join(f"- finding {i}" for i in range(1, 31))
+    nb = new_notebook(cells=[new_markdown_cell(f"# A report\n\n{filler}"),
+                             new_markdown_cell("## Reading"), markdown_output(findings),
+                             markdown_output("---\n\n**Session info** the footer.")])
+    executed = tmp_path / "report.ipynb"
+    nbformat.write(nb, str(executed))
+    page = render._render_html(executed, code=False)
+    pdf = weasyprint.HTML(string=page.replace("</head>", f"{render._PRINT_CSS}</head>", 1),
+                          base_url=str(tmp_path)).write_pdf()
+    pages = [p.extract_text() for p in pypdf.PdfReader(io.BytesIO(pdf)).pages]
+    assert len(pages) == 2
+    assert "Reading" in pages[0] and "finding 1\n" in pages[0] + "\n", "the list breaks"
+    assert "finding 30" in pages[1] and "Session info" in pages[1]
 
 
 @pytest.mark.slow  # papermill and WeasyPrint: seconds

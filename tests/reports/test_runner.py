@@ -415,3 +415,33 @@ def test_examples_are_rendered_into_the_clone_from_any_folder(tmp_path, monkeypa
     assert cli.main(["report", "--all"]) == 0
     assert {p.parent for p in seen} == {ROOT / "reports"} and len(seen) == len(NAMES) + 1
     assert not any(tmp_path.iterdir())
+
+
+def test_the_format_follows_the_output_suffix_and_a_disagreement_is_refused(tmp_path):
+    """Issue 45, trap 1: ``clusteragree report -o my.pdf --quick`` wrote an HTML document
+    named .pdf without a word."""
+    from clusteragree.reports.runner import report_format
+
+    assert report_format(None, "my.pdf") == "pdf"
+    assert report_format(None, tmp_path / "r.HTML") == "html"
+    assert report_format(None, "report") == "html" and report_format(None, None) == "html"
+    assert report_format("pdf", None) == "pdf" and report_format("html", "a.htm") == "html"
+    with pytest.raises(ValueError, match="names a PDF file"):
+        report_format("html", "my.pdf")
+    with pytest.raises(ValueError, match="names an HTML file"):
+        report_format("pdf", "my.html")
+    with pytest.raises(ValueError, match="format must be one of"):
+        report_format("docx", "my.docx")
+    with pytest.raises(ValueError, match="names a PDF file"):  # before any work
+        ca.report("agreement", output=tmp_path / "x.pdf", format="html", quick=True)
+    assert not (tmp_path / "x.pdf").exists()
+
+
+def test_the_command_line_leaves_the_format_to_the_suffix(monkeypatch, tmp_path):
+    from clusteragree import cli
+    from clusteragree.reports import runner
+
+    seen = {}
+    monkeypatch.setattr(runner, "report", lambda *a, **k: seen.update(k) or tmp_path / "a")
+    cli.main(["report", "-o", str(tmp_path / "my.pdf"), "--quick"])
+    assert seen["format"] is None and runner.report_format(seen["format"], seen["output"]) == "pdf"

@@ -19,7 +19,7 @@ import pandas as pd
 import pytest
 
 import clusteragree as ca
-from clusteragree.studies import study
+from clusteragree.studies import store, study
 from clusteragree.inference.agreement_tests import RESULT_COLUMNS
 from clusteragree.studies.simulate import design
 
@@ -201,7 +201,7 @@ def test_a_results_csv_reads_back_with_the_results_dtypes(serial, tmp_path):
     with_na.loc[0, ["null_skewness", "kind"]] = pd.NA
     with_na.loc[1, "n_sim"] = pd.NA
     with_na.to_csv(path, index=False)
-    pd.testing.assert_frame_equal(study.load_results(path), study._restore(with_na),
+    pd.testing.assert_frame_equal(study.load_results(path), store.restore(with_na),
                                   check_exact=True)
     assert study.load_results(path)["scenario"].tolist() == serial["scenario"].tolist()
 
@@ -517,7 +517,7 @@ def test_the_study_schema_types_the_result_columns_as_compare_does():
     """A study reads its numbers back with the dtypes of ``compare``'s results (nullable Float64,
     n_sim Int64), which its schema derives from ``RESULT_COLUMNS``."""
     frame = ca.compare([[30, 20], [10, 20]], indices=["rand"], method="exact")
-    schema = study._schema()
+    schema = store._schema()
     numbers = [c for c in RESULT_COLUMNS if str(frame[c].dtype) in ("Float64", "Int64")]
     assert numbers and "n_sim" in numbers
     for col in RESULT_COLUMNS:

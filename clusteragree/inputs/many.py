@@ -1,0 +1,252 @@
+"""The entry conversion of K clusterings of the same objects (``agreement_matrix``): one record.
+
+``as_many_clusterings`` reads a DataFrame (one column per clustering), a dict name -> labels or
+a list of label vectors, with an optional reference (one of them by name, or a label vector of
+its own), checks each labelling once as ``clusteragree.inputs.labels`` checks one (hard labels,
+no missing label, the same objects: pandas inputs on the same index), refuses names that
+collide once written as text (``{1: a, "1": b}``), and codes each clustering once (codes 0..K-1
+in the sorted order of its labels, in the narrowest integer type). The record then gives what
+the functions below it take, without converting anything again: the table of two clusterings
+(one ``bincount``), the ``Clusterings`` record of a pair and the ``ThreeWay`` record of the
+reference with two of them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+
+from .._validate import suggest
+from ..tables import ContingencyTable
+from .clusterings import Clusterings
+from .labels import check_labels
+from .triples import ThreeWay, three_way_of_codes
+
+__all__ = ["ManyClusterings", "as_many_clusterings"]
+
+#: One pair's table is dense: above this many cells it is refused (``ca.agreement`` takes it
+#: as a sparse table).
+MAX_TABLE_CELLS = 10**7
+
+
+@dataclass(frozen=True)
+class ManyClusterings:
+    """K hard partitions of the same n objects, each coded once (build with
+    ``as_many_clusterings``).
+
+    Attributes
+    ----------
+    names : tuple of str
+        The clusterings' names (the reference's not among them).
+    codes : tuple of numpy.ndarray
+        Each clustering's codes 0..K-1 (the sorted order of its labels where they sort).
+    labels : tuple of numpy.ndarray
+        Each clustering's labels, in the order of its codes.
+    reference : str or None
+        The reference's name, or None.
+    reference_codes, reference_labels : numpy.ndarray or None
+        The reference's codes and labels.
+
+    Examples
+    --------
+    >>> m = as_many_clusterings({"a": [0, 0, 1, 1], "b": ["u", "v", "v", "v"]})
+    >>> m.names, m.n, m.sizes, m.table(0, 1).tolist()
+    (('a', 'b'), 4, (2, 2), [[1, 1], [0, 2]])
+    """
+
+    names: tuple
+    codes: tuple
+    labels: tuple
+    reference: str | None = None
+    reference_codes: np.ndarray | None = None
+    reference_labels: np.ndarray | None = None
+
+    @property
+    def n(self) -> int:
+        """The number of objects."""
+        return len(self.codes[0])
+
+    @property
+    def sizes(self) -> tuple:
+        """The number of clusters of each clustering."""
+        return tuple(len(labels) for labels in self.labels)
+
+    def table(self, i: int, j: int, buf: np.ndarray | None = None) -> np.ndarray:
+        """The K x Q contingency table of clusterings i (rows) and j: one bincount of
+        ``code_i * Q + code_j`` (``buf``: an int64 work array of length n, reused by a
+        caller that makes many tables). ``i`` or ``j`` may be -1: the reference."""
+        (ci, ki), (cj, kj) = self._coded(i), self._coded(j)
+        if ki * kj > MAX_TABLE_CELLS:
+            raise ValueError(f"the table of clusterings[{self._name(i)!r}] and "
+                             f"clusterings[{self._name(j)!r}] would have {ki:,} x {kj:,} "
+                             "cells: too many for a dense table; ca.agreement compares them "
+                             "through a sparse table")
+        buf = np.empty(self.n, dtype=np.int64) if buf is None else buf
+        np.multiply(ci, kj, out=buf, dtype=np.int64)
+        np.add(buf, cj, out=buf, dtype=np.int64)
+        return np.bincount(buf, minlength=ki * kj).reshape(ki, kj)
+
+    def pair(self, i: int, j: int, keep: bool = False) -> Clusterings:
+        """The ``Clusterings`` record of clusterings i (x) and j (y), -1 for the reference:
+        their table, labelled by their labels and names, made from the codes (``keep``: the
+        two code vectors kept too, for an index of object pairs)."""
+        tab = ContingencyTable(self.table(i, j), self._labels(i), self._labels(j),
+                               names=(self._name(i), self._name(j)))
+        if not keep:
+            return Clusterings(tab, names=tab.names)
+        return Clusterings(tab, self._coded(i)[0], self._coded(j)[0], names=tab.names)
+
+    def three_way(self, i: int, j: int) -> ThreeWay:
+        """The ``ThreeWay`` record of the reference with clusterings i (a) and j (b)."""
+        if self.reference is None:
+            raise ValueError("these clusterings have no reference")
+        return three_way_of_codes((self.reference_codes, self.codes[i], self.codes[j]),
+                                  (len(self.reference_labels), *self.sizes_of(i, j)),
+                                  (self.reference, self.names[i], self.names[j]))
+
+    def sizes_of(self, *which: int) -> tuple:
+        """The number of clusters of the clusterings named by position (-1: the reference)."""
+        return tuple(len(self._labels(k)) for k in which)
+
+    def _coded(self, k: int):
+        return (self.reference_codes, len(self.reference_labels)) if k == -1 else (
+            self.codes[k], len(self.labels[k]))
+
+    def _labels(self, k: int) -> np.ndarray:
+        return self.reference_labels if k == -1 else self.labels[k]
+
+    def _name(self, k: int) -> str:
+        return self.reference if k == -1 else self.names[k]
+
+
+def _named(clusterings) -> tuple[list[str], list]:
+    """The clusterings' names and label vectors, from a DataFrame, a dict or a list; names
+    that are equal once written as text are refused (they would merge in the result)."""
+    if isinstance(clusterings, pd.DataFrame):
+        keys, vectors = list(clusterings.columns), [clusterings.iloc[:, k]
+                                                    for k in range(clusterings.shape[1])]
+    elif isinstance(clusterings, dict):
+        keys, vectors = list(clusterings), list(clusterings.values())
+    elif isinstance(clusterings, (list, tuple)):
+        keys, vectors = [k + 1 for k in range(len(clusterings))], list(clusterings)
+    else:
+        raise TypeError(f"clusterings must be a pandas DataFrame (one column per clustering), "
+                        f"a dict name -> labels or a list of label vectors, got "
+                        f"{type(clusterings).__name__}")
+    names = [str(k) for k in keys]
+    seen: dict = {}
+    for key, name in zip(keys, names):
+        if name in seen:
+            what = ("the DataFrame's column names" if isinstance(clusterings, pd.DataFrame)
+                    else "the clusterings' names")
+            raise ValueError(f"clusterings: {what} must be distinct as text, got {seen[name]!r} "
+                             f"and {key!r} (both read {name!r}); rename one of them")
+        seen[name] = key
+    return names, vectors
+
+
+def _coded(labels, name: str) -> tuple[np.ndarray, np.ndarray]:
+    """One clustering's labels checked (hard labels, none missing) and coded once: codes
+    0..K-1 in the sorted order of the labels present (first appearance where they do not
+    sort), in the narrowest integer type, and the labels in the order of their codes."""
+    what = f"clusterings[{name!r}]"
+    if isinstance(labels, np.ndarray) and labels.ndim == 2 and labels.shape[1] > 1:
+        raise TypeError(f"{what} is a matrix of shape {labels.shape}: agreement_matrix takes "
+                        "hard labels (one per object); compare memberships or similarity "
+                        "matrices pair by pair with ca.agreement")
+    values = check_labels(labels, what)
+    missing = pd.isna(values)
+    if np.any(missing):
+        raise ValueError(f"{what} contains missing labels (NaN/None; {int(np.sum(missing))} "
+                         "of them): label every object, or drop those objects from every "
+                         "clustering first")
+    try:
+        codes, uniques = pd.factorize(values, sort=True)
+    except TypeError:  # labels of mixed, unorderable types
+        codes, uniques = pd.factorize(values, sort=False)
+    # the narrowest integer type: the codes of 100 clusterings of 10**6 objects take 100 MB
+    codes = codes.astype(np.min_scalar_type(max(len(uniques) - 1, 0)), copy=False)
+    return codes, np.asarray(uniques)
+
+
+def _same_objects(names, vectors) -> None:
+    """The pandas inputs label the same objects (pandas labels of other objects would be
+    paired by position, silently)."""
+    indexes = [(n, v.index) for n, v in zip(names, vectors) if isinstance(v, pd.Series)]
+    for name, index in indexes[1:]:
+        if not index.equals(indexes[0][1]):
+            raise ValueError(
+                f"clusterings[{name!r}] labels other objects than "
+                f"clusterings[{indexes[0][0]!r}] (their pandas indexes differ); put the "
+                "clusterings in one DataFrame, or reindex them to the same objects")
+
+
+def as_many_clusterings(clusterings, reference=None) -> ManyClusterings:
+    """Convert K clusterings of the same objects (and a reference), once.
+
+    Parameters
+    ----------
+    clusterings : DataFrame, dict or list
+        One column per clustering, a dict name -> labels, or a list of label vectors (named
+        "1", "2", ...). A ``ManyClusterings`` record is returned as it is.
+    reference : str or array-like, optional
+        The name of one of the clusterings (taken out of those compared), or a label vector
+        of the same objects (named "reference").
+
+    Returns
+    -------
+    ManyClusterings
+        The record ``agreement_matrix`` passes down.
+
+    Raises
+    ------
+    TypeError
+        Not a DataFrame, dict or list; a matrix where labels are expected.
+    ValueError
+        Names equal as text, an unknown reference name, fewer than two clusterings besides
+        the reference, missing labels, clusterings of different lengths or pandas indexes.
+
+    See Also
+    --------
+    clusteragree.inputs.as_clusterings : The conversion of two clusterings.
+    clusteragree.agreement_matrix : Takes this record.
+
+    Examples
+    --------
+    >>> m = as_many_clusterings({"a": [0, 0, 1], "b": [1, 1, 0], "c": [0, 1, 1]},
+    ...                         reference="c")
+    >>> m.names, m.reference, m.reference_codes.tolist()
+    (('a', 'b'), 'c', [0, 1, 1])
+    """
+    if isinstance(clusterings, ManyClusterings):
+        return clusterings
+    names, vectors = _named(clusterings)
+    ref_name, ref = None, None
+    if reference is not None:
+        if isinstance(reference, str):
+            if reference not in names:
+                raise ValueError(f"reference={reference!r} is not a clustering's name; the "
+                                 f"names are {names}.{suggest(reference, names)}")
+            k = names.index(reference)
+            ref_name, ref = names.pop(k), vectors.pop(k)
+        else:
+            ref_name, ref = "reference", reference
+    if len(names) < 2:
+        raise ValueError(f"clusterings: at least two clusterings are needed, got {len(names)}"
+                         + (" besides the reference" if ref_name else ""))
+    every = names + ([ref_name] if ref_name else [])
+    given = vectors + ([ref] if ref_name else [])
+    _same_objects(every, given)
+    coded = []
+    for name, labels in zip(every, given):
+        codes, uniques = _coded(labels, name)
+        if coded and len(codes) != len(coded[0][0]):
+            raise ValueError(f"clusterings must label the same objects: clusterings[{name!r}] "
+                             f"has {len(codes):,} labels, clusterings[{every[0]!r}] has "
+                             f"{len(coded[0][0]):,}")
+        coded.append((codes, uniques))
+    ref_coded = coded.pop() if ref_name else (None, None)
+    return ManyClusterings(tuple(names), tuple(c for c, _ in coded), tuple(u for _, u in coded),
+                           ref_name, *ref_coded)
