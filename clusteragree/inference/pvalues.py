@@ -7,7 +7,8 @@
   sampling, known by its log10, with its standard error and method) and "none" (closed-form
   moments give no p-value). ``PValue.of`` makes it from the null law and the observed value;
   ``rows`` prints it (the printed test and its HTML table), ``columns`` gives its columns of
-  ``RESULT_COLUMNS``, ``brief`` writes it in a report's table (``from_row``: back from a frame).
+  ``RESULT_COLUMNS``, ``brief`` and ``brief_beyond`` write it in a report's table of tests
+  (``from_row``: back from a frame's row).
 * ``PValueSpec``: how a test reads its p-value (``plus_one``, ``beyond_floor``): settings of
   the test that ``NullSpec`` carries for the user and the null engine passes by.
 * ``beyond_floor_text``: a p-value known by its log10, in words.

@@ -22,8 +22,8 @@ from .._display import significant
 from ..inference.pvalues import PValue
 from ..inference.results import zscore_texts
 
-__all__ = ["pvalue_text", "method_text", "beyond_floor_texts", "interval_text", "table_of_tests", "table_of_intervals",
-           "table_of_laws"]
+__all__ = ["pvalue_text", "method_text", "beyond_floor_texts", "interval_text", "table_of_tests",
+           "table_of_intervals", "table_of_laws"]
 
 
 def pvalue_text(results: pd.DataFrame) -> pd.Series:
