@@ -437,6 +437,11 @@ def difference_of(tw: ThreeWay, rec: Index, opts: dict, alternative: str, method
     Returns
     -------
     DifferenceTest
+        As ``difference_test`` returns it.
+
+    See Also
+    --------
+    difference_test : The public function: its arguments checked, then this.
 
     Examples
     --------
