@@ -35,12 +35,14 @@ from .pvalues import PVALUE_BOUND_LEVEL, PValue, PValueSpec
 from .results import (FLOAT_COLUMNS, RESULT_COLUMNS, AgreementTest, ResultsFrame,
                       format_results, frame_notes, results_frame, skewed_rows)
 
-__all__ = ["agreement", "AgreementTest", "ResultsFrame", "agreement_test", "adjust", "compare",
-           "iadjust", "format_results", "frame_notes", "skewed_rows", "RESULT_COLUMNS",
+__all__ = ["agreement", "AgreementTest", "ResultsFrame", "agreement_test", "agreement_test_of",
+           "adjust", "compare", "iadjust", "format_results", "frame_notes", "skewed_rows", "RESULT_COLUMNS",
            "FLOAT_COLUMNS"]
 
 
-def _default_alternative(rec: Index, alternative):
+def default_alternative(rec: Index, alternative):
+    """The test's alternative, checked: None is the index's own direction ("greater" for a
+    similarity, "less" for a distance)."""
     if alternative is None:
         return "less" if rec.kind == "distance" else "greater"
     return check_choice(alternative, "alternative", ALTERNATIVES)
@@ -222,11 +224,53 @@ def agreement_test(x, y=None, index="adjusted_rand", method="auto", *, model=Non
     (0.283, 0.114)
     """
     rec = get_index(index)
-    alternative = _default_alternative(rec, alternative)
+    alternative = default_alternative(rec, alternative)
     ispec = as_interval_spec(interval)
     misplaced_interval_settings(options)
     spec = NullSpec.of(method, model=model, n_sim=n_sim, seed=seed)
     clusterings = entry(x, y, data, dropna, join, [rec])
+    return agreement_test_of(clusterings, rec, options, spec, alternative, ispec)
+
+
+def agreement_test_of(clusterings, rec: Index, options: dict, spec: NullSpec,
+                      alternative: str, ispec: IntervalSpec | None) -> AgreementTest:
+    """One test on clusterings converted once: ``agreement_test`` after its checks and its
+    conversion (``agreement_matrix`` hands each pair's record here). Nothing is converted or
+    checked again but the index's options, which the null engine's plan reads.
+
+    Parameters
+    ----------
+    clusterings : Clusterings
+        The two clusterings (``clusteragree.inputs.as_clusterings``).
+    rec : Index
+        The index's record.
+    options : dict
+        The index's options.
+    spec : NullSpec
+        The null.
+    alternative : str
+        "greater", "less" or "two-sided" (checked).
+    ispec : IntervalSpec or None
+        The interval made with the test, or None.
+
+    Returns
+    -------
+    AgreementTest
+        As ``agreement_test`` returns it.
+
+    See Also
+    --------
+    agreement_test : The public function: its arguments checked and converted, then this.
+
+    Examples
+    --------
+    >>> from clusteragree.inputs import as_clusterings
+    >>> clus = as_clusterings([0, 0, 1, 1, 2, 2], [0, 0, 1, 1, 1, 2])
+    >>> res = agreement_test_of(clus, ca.get_index("rand"), {}, ca.NullSpec("exact"),
+    ...                         "greater", None)
+    >>> res.pvalue == ca.agreement_test(clus, index="rand", method="exact").pvalue
+    True
+    """
     if ispec is not None and clusterings.n < ispec.needs(rec):  # before the null's checks
         raise ValueError(f"interval: n = {clusterings.n} is too few objects for "
                          f"a {ispec.method} interval of {rec.name!r} (it needs "
@@ -379,7 +423,7 @@ def compare(x, y=None, indices="paired", method="auto", *, model=None, n_sim=Non
     sokal_sneath    0.24973        0.03498
     """
     recs = index_records(indices)
-    sides = {r.name: _default_alternative(r, alternative) for r in recs}
+    sides = {r.name: default_alternative(r, alternative) for r in recs}
     ispec = as_interval_spec(interval)
     misplaced_interval_settings(options)
     spec = NullSpec.of(method, model=model, n_sim=n_sim, seed=seed)

@@ -16,15 +16,14 @@ import numpy as np
 import pandas as pd
 
 from .._docs import fill_doc
-from .._validate import (check_bool, check_choice, check_options, check_positive_int, check_seed,
+from .._validate import (check_bool, check_options, check_positive_int, check_seed,
                          suggest)
 from ..indices import evaluate_checked, get_index
 from ..inputs.many import as_many_clusterings
 from ..intervals import interval_of
 from ..intervals.spec import as_interval_spec, misplaced_interval_settings
 from ..nulls import NullSpec
-from ..nulls.distribution import ALTERNATIVES
-from .agreement_tests import agreement_test
+from .agreement_tests import agreement_test_of, default_alternative
 from .difference import difference_of, difference_test
 from .results import FLOAT_COLUMNS, INT_COLUMNS, RESULT_COLUMNS, ResultsFrame
 
@@ -515,8 +514,7 @@ def agreement_matrix(clusterings, index="adjusted_rand", *, test=False, multiple
                         "table; compare such clusterings pair by pair with ca.agreement")
     test = check_bool(test, "test")
     multiple = _check_multiple(multiple)
-    if alternative is not None:
-        check_choice(alternative, "alternative", ALTERNATIVES)
+    side = default_alternative(rec, alternative)
     if not test:  # the null's settings would be silently unused
         given = [f"{k}={v!r}" for k, v in (("method", method), ("model", model),
                                            ("n_sim", n_sim), ("alternative", alternative))
@@ -545,8 +543,7 @@ def agreement_matrix(clusterings, index="adjusted_rand", *, test=False, multiple
     def one(i, j, child):
         clus = many.pair(i, j, keep=rec.on_pairs)  # the pair's record, converted once
         if test:  # the call's null settings with the child seed
-            return agreement_test(clus, index=rec, method=replace(spec, seed=child),
-                                  alternative=alternative, interval=ispec, **opts)
+            return agreement_test_of(clus, rec, opts, replace(spec, seed=child), side, ispec)
         ci = None
         if ispec is not None:
             ci = interval_of(clus, rec, opts,  # the pair's stream of the seed
