@@ -32,6 +32,7 @@ from ..tables import ContingencyTable
 from .difference_results import DIFFERENCE_COLUMNS, DifferenceTest
 
 __all__ = ["DifferenceTest", "difference_test", "difference_of", "DIFFERENCE_COLUMNS", "METHODS",
+           "pair_difference_of",
            "INDEPENDENCE_LEVEL", "MAX_JACKKNIFE_CELLS", "MAX_CELL_PAIRS", "AUTO_CELL_PAIRS"]
 
 #: The ways of making the standard error, interval and p-value.
@@ -501,7 +502,53 @@ def _pair_test(rec, opts, reference, a, b, data, dropna, join, alternative, meth
         raise ValueError(f"method={method!r} resamples the 3-way table of hard partitions; "
                          f"index {rec.name!r} compares memberships or similarity matrices "
                          f"({rec.family}): use method='jackknife' (the object jackknife)")
-    (ca_, pa), (cb, pb) = _pair_inputs(rec, reference, a, b, data, dropna, join)
+    inputs = _pair_inputs(rec, reference, a, b, data, dropna, join)
+    return pair_difference_of(inputs, rec, opts, alternative, method, level, rng)
+
+
+def pair_difference_of(inputs, rec: Index, opts: dict, alternative: str, method: str,
+                       level: float, rng) -> DifferenceTest:
+    """The paired difference test of an index of object pairs on clusterings already
+    converted (the object jackknife; ``agreement_matrix`` makes the inputs from its record).
+
+    Parameters
+    ----------
+    inputs : ((Clusterings, tuple), (Clusterings, tuple))
+        The record of the reference with a and its pair as ``Clusterings.pair`` reads it,
+        then the same of the reference with b.
+    rec : Index
+        An index of object pairs.
+    opts : dict
+        Its options, checked.
+    alternative, method : str
+        Checked values ("jackknife": the only method of an index of object pairs).
+    level : float
+        The interval's level (nan: the test alone).
+    rng : numpy.random.Generator
+        The call's generator (the test of independence of each agreement).
+
+    Returns
+    -------
+    DifferenceTest
+        As ``difference_test`` returns it.
+
+    See Also
+    --------
+    difference_test : The public function: its arguments checked and converted, then this.
+
+    Examples
+    --------
+    >>> from clusteragree.inputs import as_clusterings
+    >>> reference = [0] * 6 + [1] * 6 + [2] * 6
+    >>> a, b = [0] * 6 + [1] * 5 + [2] * 7, [0] * 5 + [1] * 5 + [2] * 5 + [1, 2, 0]
+    >>> rec = ca.get_index("element_centric")
+    >>> pairs = [as_clusterings(reference, c, table=False, pairs=[rec.name]) for c in (a, b)]
+    >>> res = pair_difference_of([(c, c.pair(rec)) for c in pairs], rec, {}, "two-sided",
+    ...                          "jackknife", 0.95, np.random.default_rng(1))
+    >>> res.statistic == ca.difference_test(reference, a, b, index=rec).statistic
+    True
+    """
+    (ca_, pa), (cb, pb) = inputs
     n = pa[0].shape[0]
     need = max(3, fewest_objects(rec, leave_one_out=True))
     if n < need:

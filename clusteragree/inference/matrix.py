@@ -24,7 +24,7 @@ from ..intervals import interval_of
 from ..intervals.spec import as_interval_spec, misplaced_interval_settings
 from ..nulls import NullSpec
 from .agreement_tests import agreement_test_of, default_alternative
-from .difference import difference_of, difference_test
+from .difference import difference_of, pair_difference_of
 from .results import FLOAT_COLUMNS, INT_COLUMNS, RESULT_COLUMNS, ResultsFrame
 
 __all__ = ["MULTIPLE_METHODS", "AgreementMatrix", "agreement_matrix"]
@@ -184,8 +184,10 @@ def _reference_differences(rec, opts, many, level, multiple, seeds) -> pd.DataFr
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", UserWarning)
             if rec.on_pairs:  # an index of object pairs reads the labels themselves
-                res = difference_test(many.reference_codes, many.codes[i], many.codes[j],
-                                      index=rec, interval=spec, seed=seeds[p], **opts)
+                inputs = [(c, c.pair(rec)) for c in (many.pair(-1, i, keep=True),
+                                                     many.pair(-1, j, keep=True))]
+                res = pair_difference_of(inputs, rec, opts, "two-sided", "jackknife",
+                                         spec.confidence_level, check_seed(seeds[p]))
             else:  # the three clusterings as one record, to the test itself
                 res = difference_of(many.three_way(i, j), rec, opts, "two-sided", "auto", spec,
                                     check_seed(seeds[p]))
