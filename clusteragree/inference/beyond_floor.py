@@ -62,6 +62,31 @@ ACCURACY = ("importance sampling of tables tilted toward the observed value (10,
 _SPAWN = 2  # the child of the call's seed sequence (the intervals' bootstrap takes 1)
 
 
+def _conclude(pvalues, members, names, statistic, sp, why, est, slow, importance) -> list:
+    """Record what the saddlepoint (``sp``, or the reason ``why`` it was refused) and
+    importance sampling (``est``, or ``slow``: why there is none; asked for or not:
+    ``importance``) give the tests of one group; returns the note of the check, if any."""
+    if not importance:  # the saddlepoint alone (the default)
+        if sp is not None:
+            _record(pvalues, members, sp.log_pvalue, math.nan, "saddlepoint")
+        else:
+            _refused(pvalues, members, f"{names}: no p-value beyond the Monte Carlo floor "
+                     f"(the saddlepoint approximation is refused: {why}; "
+                     "NullSpec(beyond_floor=True) estimates it by importance sampling)")
+        return []
+    if sp is not None:
+        check = None if est is None else _check_text(sp.log_pvalue, est)
+        _record(pvalues, members, sp.log_pvalue, math.nan, "saddlepoint", check)
+        return [] if check is None else [f"{names}: the saddlepoint p checked by {check}"]
+    if est is not None:
+        _record(pvalues, members, est.log_pvalue, est.relative_se, "importance")
+    else:
+        _refused(pvalues, members, f"{names}: no p-value beyond the Monte Carlo floor "
+                 f"(the saddlepoint approximation is refused: {why}; importance sampling "
+                 f"of the tail of {statistic} {slow})")
+    return []
+
+
 def _generator(seed) -> np.random.Generator:
     """A stream of the call's seed of its own (a Generator goes on with its stream), so the
     null's tables and the intervals' resamples are the same with and without this."""
@@ -183,36 +208,21 @@ def add_beyond_floor(tests, clusterings, settings: PValueSpec, seed=None,
     for (stat, side), members in groups.items():
         value = float(STATISTICS[stat](counts))
         names = ", ".join(t.index for t in members.values())
+        why = slow = est = None
         try:
             sp = saddlepoint_tail(table.row_sums, table.col_sums, value, stat, side)
         except OutsideDomain as exc:
             sp, why = None, _outside(exc)
-        if rng is None:  # the saddlepoint alone (the default)
-            if sp is not None:
-                _record(pvalues, members, sp.log_pvalue, math.nan, "saddlepoint")
-            else:
-                _refused(pvalues, members, f"{names}: no p-value beyond the Monte Carlo floor "
-                         f"(the saddlepoint approximation is refused: {why}; "
-                         "NullSpec(beyond_floor=True) estimates it by importance sampling)")
-            continue
-        try:
-            est = tail_probability(table.row_sums, table.col_sums, value, stat, side,
-                                   DEFAULT_N_SIM, int(rng.integers(2**63)),
-                                   max_seconds=MAX_SECONDS, progress=progress)
-        except RunsDisagree as exc:  # it ran, and refused its own answer
-            est, slow = None, f"refused: {exc}"
-        except TooSlow as exc:
-            est, slow = None, f"skipped: {exc}"
-        if sp is not None:
-            check = None if est is None else _check_text(sp.log_pvalue, est)
-            _record(pvalues, members, sp.log_pvalue, math.nan, "saddlepoint", check)
-            if check is not None:
-                checks.append(f"{names}: the saddlepoint p checked by {check}")
-        elif est is not None:
-            _record(pvalues, members, est.log_pvalue, est.relative_se, "importance")
-        else:
-            _refused(pvalues, members, f"{names}: no p-value beyond the Monte Carlo floor "
-                     f"(the saddlepoint approximation is refused: {why}; importance sampling "
-                     f"of the tail of {STATISTIC_NAMES[stat]} {slow})")
+        if rng is not None:  # importance sampling asked for: as the check, or in its place
+            try:
+                est = tail_probability(table.row_sums, table.col_sums, value, stat, side,
+                                       DEFAULT_N_SIM, int(rng.integers(2**63)),
+                                       max_seconds=MAX_SECONDS, progress=progress)
+            except RunsDisagree as exc:  # it ran, and refused its own answer
+                slow = f"refused: {exc}"
+            except TooSlow as exc:
+                slow = f"skipped: {exc}"
+        checks += _conclude(pvalues, members, names, STATISTIC_NAMES[stat], sp, why, est, slow,
+                            rng is not None)
     notes = list(dict.fromkeys(pvalues[i].note for i in floor if pvalues[i].note))
     return pvalues, notes + checks
