@@ -36,6 +36,16 @@ SHIPPED = ["clusteragree/notebooks/agreement.ipynb", "clusteragree/data/statlog_
            "clusteragree/notebooks/clusterings.ipynb", "clusteragree/data/wine_clusterings.csv",
            "clusteragree/data/README.md", "clusteragree/data/thesis_study.csv.gz"]
 
+def _source_path(shipped: str) -> str:
+    """Where the repository (and so the sdist) holds a file the wheel ships inside the package:
+    clusteragree.notebooks and clusteragree.data are the folders notebooks/ and data/ at the
+    root (``package-dir`` in pyproject.toml)."""
+    for package in ("notebooks", "data"):
+        if shipped.startswith(f"clusteragree/{package}/"):
+            return shipped.removeprefix("clusteragree/")
+    return shipped
+
+
 #: Folders of a clone that are not the package's source (outputs, environments, caches).
 _NOT_SOURCE = {".git", ".venv", "build", "dist", "reports", "studies", ".pytest_cache",
                ".hypothesis", ".benchmarks"}
@@ -113,8 +123,9 @@ def test_installed_wheel_loads_every_dataset_and_renders_a_report(installed, tmp
         in_wheel = set(whl.namelist())
     with tarfile.open(sdist) as tar:
         in_sdist = {name.split("/", 1)[1] for name in tar.getnames() if "/" in name}
-    for path in SHIPPED:
-        assert path in in_wheel and path in in_sdist, path
+    for path in SHIPPED:  # the sdist holds them where the repository does (notebooks/, data/)
+        assert path in in_wheel and _source_path(path) in in_sdist, path
+    assert "clusteragree/data/export_data.py" in in_wheel  # the script that made the data
     assert any(name.endswith("/licenses/LICENSE") for name in in_wheel)
     assert not [name for name in in_wheel if name.startswith("docs/")]  # not package data
     assert {"LICENSE", "CITATION.cff"} <= in_sdist
@@ -180,3 +191,17 @@ def test_license_is_mit_and_named_in_the_readme():
     assert text.startswith("MIT License") and "2026 the clusteragree developers" in text
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     assert "## Citing" in readme and "CITATION.cff" in readme
+
+
+def test_every_subpackage_is_listed_for_the_wheel():
+    """pyproject.toml lists the packages (``packages.find`` cannot map notebooks/ and data/ at
+    the root into the package): a new subpackage of clusteragree/ left off the list would be
+    missing from every installed wheel."""
+    setup = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]
+    found = {".".join(p.parent.relative_to(ROOT).parts)
+             for p in (ROOT / "clusteragree").rglob("__init__.py")}
+    mapped = set(setup["package-dir"])
+    listed = set(setup["packages"])
+    assert found | mapped == listed, sorted(found ^ (listed - mapped))
+    for package, folder in setup["package-dir"].items():
+        assert (ROOT / folder / "__init__.py").is_file(), package
