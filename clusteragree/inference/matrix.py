@@ -171,6 +171,48 @@ def _adjusted(pvalues: np.ndarray, multiple) -> np.ndarray:
     return out
 
 
+def _refuse_unused(**settings) -> None:
+    """The settings of the pairs' tests given with ``test=False``, refused (they would be
+    silently unused); ``method="auto"``, the default, passes."""
+    given = [f"{k}={v!r}" for k, v in settings.items()
+             if v is not None and not (k == "method" and v == "auto")]
+    if given:
+        raise ValueError(f"{', '.join(given)}: settings of the tests of the pairs, which "
+                         "test=False does not make; pass test=True")
+
+
+def _square_pvalues(frame, pairs, names, symmetric: bool):
+    """The p-values of the pairs' tests and their adjusted values as two square frames (NA on
+    the diagonal, and below it for an asymmetric index's untested pairs)."""
+    k = len(names)
+    pv, pa = np.full((k, k), np.nan), np.full((k, k), np.nan)
+    p_vec = frame["pvalue"].to_numpy(dtype=float, na_value=np.nan)
+    adjusted = frame["pvalue_adjusted"].to_numpy(dtype=float, na_value=np.nan)
+    for p, (i, j) in enumerate(pairs):
+        pv[i, j], pa[i, j] = p_vec[p], adjusted[p]
+        if symmetric:
+            pv[j, i], pa[j, i] = p_vec[p], adjusted[p]
+    return _square(pv, names, "Float64"), _square(pa, names, "Float64")
+
+
+def _reference_frame(rec, opts, many, test: bool, multiple, results) -> pd.DataFrame:
+    """Each clustering against the reference in the result schema with ``pvalue_adjusted``:
+    ``results`` the tests (``test=True``) or the intervals (or None) of the pairs."""
+    rows = []
+    for c, r in enumerate(results):
+        if test:
+            rows.append(r.row())
+        else:
+            value = float(_evaluator(rec, opts)(many.table(-1, c)))
+            rows.append(_na_row(value, rec.kind, r))
+    frame = _rows_frame(rows, pd.Index(list(many.names), name="clustering"))
+    p_vec = frame["pvalue"].to_numpy(dtype=float, na_value=np.nan)
+    frame["pvalue_adjusted"] = pd.array(
+        _adjusted(p_vec, multiple) if test else np.full(len(rows), np.nan), dtype="Float64")
+    frame.attrs["reference"] = many.reference
+    return frame
+
+
 def _reference_differences(rec, opts, many, level, multiple, seeds) -> pd.DataFrame:
     """The paired difference tests of every two clusterings' agreements with the reference
     (``difference_test``, its jackknife): one row per pair (a, b) with a before b in the
@@ -518,12 +560,7 @@ def agreement_matrix(clusterings, index="adjusted_rand", *, test=False, multiple
     multiple = _check_multiple(multiple)
     side = default_alternative(rec, alternative)
     if not test:  # the null's settings would be silently unused
-        given = [f"{k}={v!r}" for k, v in (("method", method), ("model", model),
-                                           ("n_sim", n_sim), ("alternative", alternative))
-                 if v is not None and not (k == "method" and v == "auto")]
-        if given:
-            raise ValueError(f"{', '.join(given)}: settings of the tests of the pairs, which "
-                             "test=False does not make; pass test=True")
+        _refuse_unused(method=method, model=model, n_sim=n_sim, alternative=alternative)
     ispec = as_interval_spec(interval)
     misplaced_interval_settings(options)
     opts = check_options(options, rec.options, f"index {rec.name!r}")
@@ -569,31 +606,11 @@ def agreement_matrix(clusterings, index="adjusted_rand", *, test=False, multiple
     if test:
         out.tests = {(names[i], names[j]): results[p] for p, (i, j) in enumerate(pairs)}
         out.null = _null_words(results)
-        pv = np.full((k, k), np.nan)
-        pa = np.full((k, k), np.nan)
-        adjusted = frame["pvalue_adjusted"].to_numpy(dtype=float, na_value=np.nan)
-        for p, (i, j) in enumerate(pairs):
-            pv[i, j], pa[i, j] = p_vec[p], adjusted[p]
-            if rec.symmetric:
-                pv[j, i], pa[j, i] = p_vec[p], adjusted[p]
-        out.pvalue = _square(pv, names, "Float64")
-        out.pvalue_adjusted = _square(pa, names, "Float64")
+        out.pvalue, out.pvalue_adjusted = _square_pvalues(frame, pairs, names, rec.symmetric)
     if ref_name:
-        ref_rows = []
-        for c in range(k):
-            child = seeds[len(pairs) + c] if seeds else None
-            r = one(-1, c, child)
-            if test:
-                ref_rows.append(r.row())
-            else:
-                value = float(_evaluator(rec, opts)(many.table(-1, c)))
-                ref_rows.append(_na_row(value, rec.kind, r))
-        ref_frame = _rows_frame(ref_rows, pd.Index(names, name="clustering"))
-        ref_p = ref_frame["pvalue"].to_numpy(dtype=float, na_value=np.nan)
-        ref_frame["pvalue_adjusted"] = pd.array(
-            _adjusted(ref_p, multiple) if test else np.full(k, np.nan), dtype="Float64")
-        ref_frame.attrs["reference"] = ref_name
-        out.reference = ref_frame
+        ref_seeds = seeds[len(pairs):len(pairs) + n_ref] if seeds else [None] * k
+        out.reference = _reference_frame(rec, opts, many, test, multiple,
+                                         [one(-1, c, s) for c, s in enumerate(ref_seeds)])
         if test:
             level = ispec.confidence_level if ispec is not None else 0.95
             out.reference_differences = _reference_differences(
