@@ -46,8 +46,9 @@ def _check_pdf_support():
         import weasyprint  # noqa: F401
     except (ImportError, OSError) as exc:
         raise ImportError("PDF reports need WeasyPrint and the system's Pango library: "
-                          'pip install -e ".[pdf]" (and, on Debian, apt-get install '
-                          f"libpango-1.0-0 libpangoft2-1.0-0); the import said: {exc}") from None
+                          'pip install "clusteragree[pdf]" (in a clone: pip install -e ".[pdf]"; '
+                          "on Debian also apt-get install libpango-1.0-0 libpangoft2-1.0-0); "
+                          f"the import said: {exc}") from None
 
 
 class _ProgressLines:

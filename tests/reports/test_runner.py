@@ -445,3 +445,12 @@ def test_the_command_line_leaves_the_format_to_the_suffix(monkeypatch, tmp_path)
     monkeypatch.setattr(runner, "report", lambda *a, **k: seen.update(k) or tmp_path / "a")
     cli.main(["report", "-o", str(tmp_path / "my.pdf"), "--quick"])
     assert seen["format"] is None and runner.report_format(seen["format"], seen["output"]) == "pdf"
+
+
+def test_a_missing_pdf_engine_says_what_a_wheel_user_installs(monkeypatch):
+    """Issue 45, trap 11: the hint told a wheel user to pip install -e ".[pdf]"."""
+    from clusteragree.reports import render
+
+    monkeypatch.setitem(sys.modules, "weasyprint", None)  # import weasyprint: ImportError
+    with pytest.raises(ImportError, match=r'pip install "clusteragree\[pdf\]" \(in a clone'):
+        render._check_pdf_support()  # noqa: SLF001
