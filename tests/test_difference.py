@@ -461,3 +461,32 @@ def test_auto_falls_back_to_the_plain_jackknife_where_the_corrected_variance_is_
     assert auto.method == "jackknife" and "not positive" in auto.note
     assert (auto.standard_error, auto.pvalue) == (plain.standard_error, plain.pvalue)
     assert math.isnan(forced.pvalue) and "not positive" in forced.note
+
+
+def test_three_objects_give_an_interval_the_difference_can_take_and_no_nan():
+    """Issue 45, trap 4: numpy's "invalid value encountered in divide" (ARI on the tables with
+    two of 3 objects left out) and an interval [-1.14, 7.47] for a difference in [-2, 2]."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", RuntimeWarning)
+        warnings.simplefilter("ignore", UserWarning)  # near independence, said in the note
+        res = ca.difference_test([0, 1, 1], [0, 1, 0], [0, 0, 1])
+    assert res.method == "jackknife"  # "auto": no tables with two objects left out
+    low, high = res.confidence_interval()
+    assert -2 <= low <= high <= 2 and "cut to the differences the index can take" in res.note
+    with pytest.raises(ValueError, match=r"needs n >= 4 .* got n = 3: use method='jackknife'"):
+        ca.difference_test([0, 1, 1], [0, 1, 0], [0, 0, 1], method="corrected")
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_every_interval_lies_where_the_difference_can(seed):
+    rng = np.random.default_rng(seed)
+    n = int(rng.integers(4, 9))
+    ref, a, b = (rng.integers(0, 3, n) for _ in range(3))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UserWarning)
+        for index in ("adjusted_rand", "rand", "jaccard"):
+            width = np.ptp(ca.get_index(index).range)
+            for method in ("jackknife", "auto"):
+                low, high = ca.difference_test(ref, a, b, index=index, method=method,
+                                               seed=seed).confidence_interval()
+                assert (np.isnan(low) and np.isnan(high)) or -width <= low <= high <= width
