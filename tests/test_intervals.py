@@ -413,3 +413,11 @@ def test_interval_from_draws_refuses_bad_arguments_by_name(kwargs, match):
                 jackknife=([0.5, 0.5], [1.0, 1.0]), method="BCa") | kwargs
     with pytest.raises(ValueError, match=match):
         interval_from_draws(**args)
+
+
+def test_numpy_takes_an_interval_as_the_pair_it_unpacks_to():
+    """Issue 45, trap 7: ``np.round(ci, 4)`` raised TypeError (``tuple(ci)`` worked)."""
+    ci = confidence_interval([[30, 5], [4, 25]], index="rand", seed=1)
+    assert np.round(ci, 4).tolist() == [round(ci.low, 4), round(ci.high, 4)]
+    assert np.asarray(ci).tolist() == list(ci) == [ci[0], ci[1]] and len(ci) == 2
+    assert np.asarray(ci, dtype=np.float32).dtype == np.float32

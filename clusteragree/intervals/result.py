@@ -90,6 +90,17 @@ class ConfidenceInterval:
         yield self.low
         yield self.high
 
+    def __len__(self) -> int:
+        return 2
+
+    def __getitem__(self, i):
+        return (self.low, self.high)[i]
+
+    def __array__(self, dtype=None, copy=None):
+        """The bounds as an array, so numpy takes the interval as the pair it unpacks to
+        (``np.round(ci, 4)``, ``np.asarray(ci)``)."""
+        return np.array([self.low, self.high], dtype=dtype)
+
     def __repr__(self) -> str:
         pct = f"{100 * self.confidence_level:g}%"
         size = f", B = {self.n_resamples}" if self.n_resamples else ""
