@@ -330,3 +330,25 @@ def test_plots_name_index_model_and_method(kind):
     plt.close(fig)
     with pytest.raises(ValueError, match="kind must be one of"):
         m.plot("pie")
+
+
+def test_the_matrix_shows_an_html_table_and_its_p_values_never_print_as_zero():
+    """Issue 45, trap 2: AgreementMatrix showed as plain text in Jupyter, and m.reference and
+    m.reference_differences printed p = 8.5e-56 and an adjusted 5.5e-73 as 0.0."""
+    import re
+    import warnings
+
+    runs = ca.load_dataset("wine_clusterings")[["class", "kmeans_3", "ward_3", "average_3"]]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UserWarning)
+        m = ca.agreement_matrix(runs, reference="class", test=True, seed=1, n_sim=199)
+    page = m._repr_html_()
+    assert m.title in page and "p-values of the tests, holm-adjusted" in page
+    assert re.search(r">\d\.\d+e-\d+<", page)  # a tiny p in scientific notation
+    for frame in (m.reference, m.reference_differences):
+        text = frame[["statistic", "pvalue", "pvalue_adjusted"]].to_string()
+        for column in ("pvalue", "pvalue_adjusted"):
+            tiny = frame[column].astype(float) < 1e-10
+            assert tiny.any() and not re.search(r"\s0\.0\s", text), text
+    no_test = ca.agreement_matrix(runs[["kmeans_3", "ward_3"]])._repr_html_()
+    assert "adjusted_rand" in no_test and "p-values" not in no_test

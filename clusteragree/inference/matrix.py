@@ -15,6 +15,7 @@ from dataclasses import dataclass, field, replace
 import numpy as np
 import pandas as pd
 
+from .._display import format_pvalue, table
 from .._docs import fill_doc
 from .._validate import (check_bool, check_options, check_positive_int, check_seed,
                          suggest)
@@ -234,7 +235,7 @@ def _reference_differences(rec, opts, many, level, multiple, seeds) -> pd.DataFr
                 res = difference_of(many.three_way(i, j), rec, opts, "two-sided", "auto", spec,
                                     check_seed(seeds[p]))
         frames.append(res.to_frame())
-    frame = pd.DataFrame(pd.concat(frames, ignore_index=True))
+    frame = ResultsFrame(pd.concat(frames, ignore_index=True))  # printed p-values to 3 digits
     frame.insert(0, "b", [names[j] for _, j in pairs])
     frame.insert(0, "a", [names[i] for i, _ in pairs])
     p_vec = frame["pvalue"].to_numpy(dtype=float, na_value=np.nan)
@@ -323,6 +324,19 @@ class AgreementMatrix:
 
     def __repr__(self) -> str:
         return f"AgreementMatrix: {self.title}\n{self.statistic.round(4).to_string()}"
+
+    def _repr_html_(self) -> str:
+        """Jupyter's view: the matrix under its title, then the p-values of the pairs' tests
+        (adjusted, when they were) to 3 significant digits, never a positive p as 0."""
+        out = table(self.statistic, self.title).to_html()
+        shown = self.pvalue_adjusted if self.multiple else self.pvalue
+        if shown is not None:
+            words = (f"p-values of the tests, {self.multiple}-adjusted" if self.multiple
+                     else "p-values of the tests")
+            out += table(shown.astype(object).map(lambda p: "" if pd.isna(p)
+                                                  else format_pvalue(float(p))),
+                         words).to_html()
+        return out
 
     def to_frame(self) -> ResultsFrame:
         """The long form: one row per pair of clusterings.

@@ -649,10 +649,10 @@ class ResultsFrame(pd.DataFrame):
         return ResultsFrame
 
     def _pvalues_shown(self, na_rep) -> pd.DataFrame:
-        """A plain copy whose p-value columns are text to 3 significant digits
-        (``pvalue_texts``: pandas would print 1e-62 as 0.0 beside 0.0368) and whose z is
+        """A plain copy whose p-value columns, adjusted ones too, are text to 3 significant
+        digits (``pvalue_texts``: pandas would print 1e-62 as 0.0 beside 0.0368) and whose z is
         text (``zscore_texts``: starred beside a skewed law, "> 50" at the p floor)."""
-        cols = [c for c in (*PVALUE_COLUMNS, "zscore") if c in self.columns
+        cols = [c for c in (*PVALUE_COLUMNS, "pvalue_adjusted", "zscore") if c in self.columns
                 and pd.api.types.is_numeric_dtype(self[c])] if self.columns.is_unique else []
         if not cols:
             return pd.DataFrame(self)
