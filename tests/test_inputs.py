@@ -310,3 +310,11 @@ def test_a_missing_value_among_string_labels_is_missing():
         ca.agreement(["a", np.nan, "b", "b"], [0, 1, 1, 1])
     assert ca.agreement(["a", np.nan, "b", "b"], [0, 1, 1, 1], dropna=True) == 1.0
     assert ca.crosstab(["b", "a", "b"], [0, 1, 1]).row_labels.tolist() == ["a", "b"]
+
+
+@pytest.mark.parametrize("labels", [[{"a": 1}, {"b": 2}, {"a": 1}],
+                                    pd.Series([[1], [2], [1]])])
+def test_unhashable_labels_are_refused_by_name(labels):
+    """Issue 45, trap 10: labels that are dicts gave pandas' bare "unhashable type: 'dict'"."""
+    with pytest.raises(TypeError, match=r"^x holds the label .* which cannot be a cluster label"):
+        ca.agreement(labels, [0, 1, 0])

@@ -70,7 +70,21 @@ def check_labels(labels, name: str) -> pd.Series | np.ndarray:
                 "clusters, values in [0, 1]) are a different kind of input")
     if len(out) == 0:
         raise ValueError(f"{name} is empty: at least one object is needed")
+    if out.dtype == object:
+        _check_hashable(out, name)
     return out
+
+
+def _check_hashable(labels, name: str) -> None:
+    """Labels are told apart as dict keys are: an unhashable one (a dict, a list) is refused by
+    name, not by pandas' bare "unhashable type"."""
+    for label in labels:
+        try:
+            hash(label)
+        except TypeError:
+            raise TypeError(f"{name} holds the label {label!r}, a {type(label).__name__}, which "
+                            "cannot be a cluster label (labels must be hashable: numbers, "
+                            "strings, tuples)") from None
 
 
 def _unless_mixed(labels, strings: np.ndarray) -> np.ndarray:

@@ -396,9 +396,9 @@ def write_memory_inputs(inputs: MemoryInputs, folder, shown_as: str | None = Non
         path.unlink()
         raise ValueError(
             f"{'table' if is_table else 'x and y'}: the labels do not survive a CSV file (read "
-            f"back from {inputs.file}, labels whose text is a number, such as '01' and '1', or "
-            "that look alike, become one): give labels whose text tells them apart, e.g. "
-            "strings such as 'c01'")
+            f"back from {inputs.file} they are text: labels such as '01' and '1' become one, "
+            "and dates, times and other objects come back as other labels): give labels "
+            "whose text tells them apart, e.g. strings such as 'c01' (labels.astype(str))")
     params["in_memory"] = (f"{inputs.note}; written to {shown_as or folder.name}/{inputs.file} "
                            "beside the report")
     return params

@@ -85,6 +85,9 @@ def test_series_are_paired_by_their_index_in_the_written_file(tmp_path):
     (dict(data=pd.DataFrame({"a": [1, 2]}), x="a", y="b"), "y='b' is not a column of data"),
     (dict(table=[[1, -2], [3, 4]]), "non-negative"),
     (dict(x=["01", "1", "1", "2"], y=[1, 2, 2, 1]), "the labels do not survive a CSV file"),
+    # issue 45, trap 10: dates were refused as "labels whose text is a number"
+    (dict(x=list(pd.to_datetime(["2020-01-01", "2020-01-02", "2020-01-03"] * 2)),
+          y=[0, 1, 2, 0, 1, 1]), "dates, times and other objects come back as other labels"),
     (dict(name="null-distributions", x=[1, 2], y=[1, 2]),
      "report 'null-distributions' has no parameter 'x'"),
 ])
