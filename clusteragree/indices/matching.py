@@ -180,9 +180,11 @@ def greedy_pairing_totals(counts: np.ndarray) -> np.ndarray:
     10.0
     """
     K, Q = counts.shape[-2:]
-    left = counts.reshape(-1, K, Q).astype(np.int64)  # a copy: used cells become -1
+    # a copy (used cells become -1): int64 counts, or floats for real-valued ones (weights)
+    kind = np.float64 if np.asarray(counts).dtype.kind == "f" else np.int64
+    left = counts.reshape(-1, K, Q).astype(kind)
     rows = np.arange(len(left))
-    total = np.zeros(len(left), dtype=np.int64)
+    total = np.zeros(len(left), dtype=kind)
     for _ in range(min(K, Q)):
         flat = left.reshape(len(left), K * Q).argmax(axis=1)
         r, c = np.divmod(flat, Q)
