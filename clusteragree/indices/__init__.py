@@ -7,7 +7,8 @@ Every index is a ``TableIndex`` (a function of the contingency table of two part
 (``clusteragree.inference.agreement_tests``) import what they need from here, never from its private modules:
 the records (``index_records``), the one conversion of a call's input for them (``entry``),
 their evaluation on a table or a batch of tables (``evaluate``, ``evaluate_checked``,
-``evaluate_sparse``, ``values_on_tables``), ``STATISTICS`` for the table indices' additive
+``evaluate_sparse``, ``values_on_tables``; on tables of sums of non-integer sample weights,
+``evaluate_weighted``), ``STATISTICS`` for the table indices' additive
 statistics; ``evaluate_pairwise``, ``pair_vectors``, ``gather_objects`` and, for the bootstrap
 (``clusteragree.intervals.engine``), ``evaluate_resample`` for the indices of object pairs.
 
@@ -37,12 +38,13 @@ from ._records import Index, PairIndex
 from ._table_index import TableIndex
 from ._registry import REGISTRY, get_index, is_record, one_index, register_groups
 from ._evaluate import (entry, evaluate, evaluate_checked, evaluate_sparse, evaluate_table,
-                        values_on_tables)
+                        evaluate_weighted, values_on_tables)
 from .catalogue import catalogue_markdown
 from .mari import mari_null_moments
 
 __all__ = ["list_indices", "catalogue_markdown", "get_index", "one_index", "is_record",
-           "evaluate", "evaluate_checked", "evaluate_sparse", "evaluate_table", "values_on_tables",
+           "evaluate", "evaluate_checked", "evaluate_sparse", "evaluate_table", "evaluate_weighted",
+           "values_on_tables",
            "entry", "index_records", "resolve_indices", "resolve_call",
            "mari_null_moments",
            "group_members", "skip_undefined",
@@ -412,7 +414,10 @@ def list_indices(family: str | None = None) -> pd.DataFrame:
         non-exhaustive hard, similarity matrix; empty for indices of a contingency table),
         ``range``, ``optimum``, ``symmetric``, ``reflexive`` (whether a clustering compared
         with itself always reaches the optimum: False for russel_rao, mutual_info, smi, ...;
-        see ``clusteragree.indices``), ``statistic`` (s or t: the additive cell
+        see ``clusteragree.indices``), ``real_counts`` (whether it is defined on a table
+        of real-valued counts, sums of non-integer sample weights: False for the adjusted
+        and standardised indices whose null moments are laws of integer tables, ...; see
+        ``evaluate_weighted``), ``statistic`` (s or t: the additive cell
         statistic it is a function of, given the margins), ``exact_moments`` (the null
         moments that have a closed form), ``vectorised``, ``options`` (with their defaults),
         ``aliases`` and ``reference`` (each index's source: authors, year, title).
@@ -472,6 +477,7 @@ def list_indices(family: str | None = None) -> pd.DataFrame:
             "optimum": rec.optimum,
             "symmetric": rec.symmetric,
             "reflexive": rec.reflexive,
+            "real_counts": rec.real_counts,
             "statistic": (rec.statistic if isinstance(rec, TableIndex) else None) or "",
             "exact_moments": _exact_moments(rec),
             "vectorised": rec.vectorised,

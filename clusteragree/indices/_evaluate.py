@@ -9,7 +9,9 @@ counts or a sparse table already checked at a public entry; ``values_on_tables``
 several indices on one batch of tables (random, resampled or enumerated), each additive
 statistic computed once. The records (``clusteragree.indices._records``) say what an index is
 and how it treats degenerate tables; everything here only calls them, and refuses a nan, which
-would be a degenerate case the registry missed.
+would be a degenerate case the registry missed. ``evaluate_weighted`` evaluates the indices
+declared for real-valued counts on tables of sums of non-integer sample weights, and refuses
+the others.
 """
 
 from __future__ import annotations
@@ -23,12 +25,20 @@ from .._validate import check_options
 from ..inputs import Clusterings, as_clusterings
 from ..tables import check_counts
 from ._common import STATISTICS, compact_tables
-from ._records import Index, PairIndex
+from ._records import REGISTRY, Index, PairIndex
 from ._registry import get_index
 from ._table_index import TableIndex
+from .information import info_state, real_info_state
+from .pairs import pair_state, real_pair_state
 
 __all__ = ["entry", "evaluate", "evaluate_checked", "evaluate_sparse", "evaluate_table",
-           "values_on_tables"]
+           "evaluate_weighted", "values_on_tables"]
+
+#: The state of real-valued tables for each family state of integer ones (``TableIndex.state``):
+#: an index of real counts that reads a state is evaluated on the same state of real counts.
+REAL_STATES = {pair_state: real_pair_state, info_state: real_info_state}
+#: A weighted value beyond the index's range by more than this (relative) is refused.
+RANGE_RTOL = 1e-9
 
 
 def entry(x, y, data, dropna, join, recs, batch: bool = False) -> Clusterings:
@@ -376,3 +386,168 @@ def values_on_tables(indices, options, tables, margins=None) -> dict:
         out[rec.name] = np.asarray(values, dtype=float)
     return out
 
+
+
+def evaluate_weighted(rec, counts, options) -> np.ndarray:
+    """Evaluate a table index on a table of real-valued counts: sums of sample weights.
+
+    With non-integer ``sample_weight`` the contingency table holds the sums of the objects'
+    weights, and the weighted index is its formula on these real counts: pair counts
+    C(m, 2) = m (m - 1) / 2 of real m (a11 = sum C(n_ij, 2), p and q of the margins,
+    T = C(n, 2)), entropies and matchings of real counts, n the total weight. Only an index
+    declared for real counts (``real_counts``) is evaluated; any other is refused before any
+    work, with the reason its definition needs whole counts and indices that take weights.
+    The registry's rules for degenerate tables hold as on integer tables (identical
+    partitions take the optimum; a vanishing denominator the index's fallback), and empty
+    rows and columns are left out, as ``ContingencyTable`` leaves them out. A value that is
+    nan or outside the index's range is refused: cells or margins lighter than 1 have
+    negative pair counts, on which the pair-counting formulas can leave their range.
+
+    Parameters
+    ----------
+    rec : str or TableIndex
+        The index: a name of ``ca.list_indices()`` or a record.
+    counts : array-like of float
+        One K x Q table of non-negative, finite real counts with a positive total, or a batch
+        of them, shape ``(B, K, Q)``.
+    options : dict or None
+        The index's keyword options (checked here, defaults filled in); None: the defaults.
+
+    Returns
+    -------
+    numpy.ndarray
+        The index of each table, float: a 0-d array for one table, shape ``(B,)`` for a
+        batch.
+
+    Raises
+    ------
+    TypeError
+        Counts that are not real numbers, or an option the index does not take.
+    ValueError
+        An index whose definition needs whole counts (or not declared for real counts, or an
+        index of object pairs); counts that are negative, not finite, of the wrong shape or
+        with a zero total; a total weight below the index's ``min_n`` (2 for pair counting);
+        or a value that is nan or outside the index's range on this table.
+
+    See Also
+    --------
+    evaluate : An index on a table of whole counts.
+    clusteragree.list_indices : The indices.
+
+    Examples
+    --------
+    >>> table = np.array([[2.5, 0.5], [1.0, 3.0]])      # sums of the objects' weights
+    >>> float(evaluate_weighted("ari", table, None))    # (4.75 - 3.75) / (8.875 - 3.75)
+    0.1951219512195122
+    >>> float(evaluate_weighted("purity", 10 * table, {}))  # (2.5 + 3) / 7 at any scale
+    0.7857142857142857
+    >>> evaluate_weighted("nmi", np.stack([table, [[2.0, 0.0], [0.0, 5.0]]]), {}).round(4)
+    array([0.2597, 1.    ])
+    >>> evaluate_weighted("ami", table, {})               # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    ValueError: index 'adjusted_mutual_info' needs whole counts (its expected mutual ...
+    """
+    rec = get_index(rec)
+    _refuse_whole_counts(rec)
+    opts = check_options(options, rec.options, f"index {rec.name!r}")
+    arr = _check_real_counts(counts)
+    if arr.size == 0:
+        return np.empty(arr.shape[:-2])
+    totals = arr.sum(axis=(-2, -1))
+    if rec.min_n > 1 and totals.min() < rec.min_n:
+        raise ValueError(
+            f"index {rec.name!r} needs a total weight of at least {rec.min_n} "
+            f"({rec.min_n_reason}), got a table of total weight {float(totals.min()):g}: its "
+            "counts are the sums of the weights, so scale sample_weight to sum to the number "
+            "of objects, as whole counts do")
+    with np.errstate(invalid="ignore", divide="ignore", over="ignore"):
+        if rec.state is not None:
+            values = rec.func(REAL_STATES[rec.state](arr), **opts)
+        elif arr.ndim == 2:
+            values = rec.on_counts(_drop_empty(arr), **opts)
+        else:
+            values = np.empty(len(arr))
+            for where, sub in compact_tables(arr):
+                values[where] = rec.on_counts(sub, **opts)
+    values = np.asarray(values, dtype=float).reshape(arr.shape[:-2])
+    _check_weighted_values(rec, values)
+    return values
+
+
+def _takers(rec: Index) -> str:
+    """Indices that take real-valued counts, of ``rec``'s family first, for a refusal."""
+    names = [r.name for r in sorted(REGISTRY.values(), key=lambda r: r.family != rec.family)
+             if r.real_counts and r.kind != "statistic"]
+    return ", ".join(names[:6]) + ", ..."
+
+
+def _refuse_whole_counts(rec: Index) -> None:
+    """Refuse an index that is not declared for real-valued counts, saying why."""
+    if rec.real_counts and isinstance(rec, TableIndex):
+        return
+    use = (f"with non-integer sample_weight use an index of real-valued counts "
+           f"({_takers(rec)}; the column real_counts of ca.list_indices()), or integer "
+           "sample_weight")
+    if isinstance(rec, PairIndex):
+        why = ("compares clusterings object pair by object pair, not a table of real-valued "
+               "counts")
+    elif rec.whole_counts_reason:
+        why = f"needs whole counts ({rec.whole_counts_reason})"
+    else:
+        why = "is not declared for real-valued counts (sums of non-integer weights)"
+    raise ValueError(f"index {rec.name!r} {why}: {use}")
+
+
+def _check_real_counts(counts) -> np.ndarray:
+    """One table or a batch (B, K, Q) of non-negative finite reals, each with a positive total,
+    as float64."""
+    try:
+        arr = np.asarray(counts)
+    except ValueError as exc:
+        raise TypeError(f"counts must be a 2-D table of real counts: {exc}") from None
+    if arr.dtype.kind not in "biuf":
+        raise TypeError(f"counts must hold real numbers (sums of weights), got dtype "
+                        f"{arr.dtype}")
+    if arr.ndim not in (2, 3):
+        raise ValueError(f"counts must be a K x Q table or a batch (B, K, Q) of them, got "
+                         f"shape {arr.shape}")
+    if arr.shape[-1] == 0 or arr.shape[-2] == 0:
+        raise ValueError(f"counts is empty (shape {arr.shape}): a table needs a row and a "
+                         "column")
+    arr = arr.astype(float)
+    if not arr.size:
+        return arr
+    if not np.isfinite(arr).all():
+        raise ValueError("counts contains NaN or infinite values; sums of weights must be "
+                         "finite")
+    if arr.min() < 0:
+        raise ValueError(f"counts must be non-negative sums of weights, got {arr.min():g}")
+    if (arr.sum(axis=(-2, -1)) <= 0).any():
+        raise ValueError("counts has a table with no weight (all counts are 0)")
+    return arr
+
+
+def _drop_empty(table: np.ndarray) -> np.ndarray:
+    """One table without its empty rows and columns (as ``ContingencyTable`` drops them)."""
+    return table[table.sum(axis=1) > 0][:, table.sum(axis=0) > 0]
+
+
+def _check_weighted_values(rec: Index, values: np.ndarray) -> None:
+    """Refuse a weighted value that is nan or outside the index's range."""
+    lo, hi = rec.range
+    tol_lo = RANGE_RTOL * max(1.0, abs(lo)) if math.isfinite(lo) else 0.0
+    tol_hi = RANGE_RTOL * max(1.0, abs(hi)) if math.isfinite(hi) else 0.0
+    bad = np.isnan(values) | (values < lo - tol_lo) | (values > hi + tol_hi)
+    if not bad.any():
+        return
+    where = "" if values.ndim == 0 else f" (table {int(np.flatnonzero(bad)[0])} of the batch)"
+    value = float(values[bad].ravel()[0]) if values.ndim else float(values)
+    why = ("pair counts C(m, 2) = m (m - 1) / 2 are negative for cells or margins lighter "
+           "than 1" if getattr(rec, "statistic", None) == "s" else
+           "the weighted table leaves its formula undefined")
+    raise ValueError(
+        f"index {rec.name!r} is not defined on this table of weights{where}: it gives "
+        f"{value:g}, outside its range [{lo:g}, {hi:g}] ({why}); scale sample_weight so that "
+        "the objects weigh about 1 each, or use an index that takes any weights, such as "
+        "nmi or purity")

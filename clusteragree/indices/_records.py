@@ -33,6 +33,14 @@ Degenerate tables are decided here, once, for every index:
   fixed optimum (mutual information, Russel-Rao, the statistics) and fuzzy measures that equal
   fuzzy clusterings need not bring to their optimum; the tests check every flag on (x, x).
 * A result is never nan: a nan left over would be a bug, and the evaluation raises on it.
+
+Real-valued counts. A table of sums of non-integer weights (``sample_weight``) is evaluated by
+``evaluate_weighted`` for the indices declared ``real_counts=True`` (formulas of the cells
+and margins: pair counts C(m, 2) = m (m - 1) / 2 of real m, entropies, matchings); an index
+whose definition needs whole counts (a null law of integer tables, a count of objects) says
+why in ``whole_counts_reason`` and is refused. The rules above hold there too, n being the
+total weight; a value that is nan or outside the index's range (pair counts of cells lighter
+than 1 are negative) is refused.
 """
 
 from __future__ import annotations
@@ -100,7 +108,16 @@ on_sparse : callable, optional
     non-zero cells of their table (a ``scipy.sparse.csr_array``, no empty row or column) and
     its margins, for a sparse table (``clusteragree.sparse_tables``), when it is not a function
     of s or t (those are computed from the cells by ``of_statistic``); None: the index
-    needs the dense table."""}
+    needs the dense table.
+real_counts : bool, default False
+    Whether the index's definition holds for real-valued counts: a table of sums of
+    non-integer weights (``sample_weight``), on which ``evaluate_weighted`` computes it (pair
+    counts C(m, 2) = m (m - 1) / 2, entropies and matchings of real m). False, the default,
+    until the index is declared for them: it is then refused on such a table.
+whole_counts_reason : str, default ""
+    Why an index with ``real_counts=False`` needs whole counts (e.g. "its expected mutual
+    information is a law of integer tables"), for that refusal; empty for an index that was
+    not checked."""}
 
 
 def fill_fields(cls):
@@ -169,12 +186,19 @@ class Index:
     describe: Callable | None = None
     # (cells, rows, cols, **options) -> the index from a sparse table's non-zero cells (CSR)
     on_sparse: Callable | None = None
+    # Is the definition one of real-valued counts (sums of non-integer sample weights)? Off
+    # unless declared, so that an index nobody checked is refused on weighted tables.
+    real_counts: bool = False
+    whole_counts_reason: str = ""  # why not, for that refusal
 
     def __post_init__(self):
         if type(self) is Index:
             raise TypeError("an index is a TableIndex or a PairIndex, not a bare Index")
         if self.kind not in ("similarity", "distance", "statistic"):
             raise ValueError(f"bad kind {self.kind!r} for {self.name}")
+        if self.real_counts and self.whole_counts_reason:
+            raise ValueError(f"index {self.name!r}: real_counts=True takes no "
+                             "whole_counts_reason")
 
     @property
     def higher_is_better(self) -> bool:

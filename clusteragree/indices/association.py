@@ -53,7 +53,7 @@ def _chi_parts(counts):
     return chi2, n, (a > 0).sum(axis=-1), (b > 0).sum(axis=-1)
 
 
-@register(name="chi_squared", title="Pearson's chi-squared statistic of the table",
+@register(name="chi_squared", real_counts=True, title="Pearson's chi-squared statistic of the table",
           kind="statistic", range=(0.0, math.inf), optimum=math.nan, symmetric=True,
           aliases=("chisq", "chi2"), reference="Pearson (1900); " + _MIRKIN, reflexive=False,
           **_ASSOC)
@@ -70,7 +70,7 @@ def chi_squared(counts):
     return _chi_parts(counts)[0]
 
 
-@register(name="cramers_v", title="Cramer's V", kind="similarity", range=(0.0, 1.0),
+@register(name="cramers_v", real_counts=True, title="Cramer's V", kind="similarity", range=(0.0, 1.0),
           optimum=1.0, symmetric=True, reference="Cramer (1946), Mathematical Methods of "
           "Statistics; " + _MIRKIN, **_ASSOC)
 def cramers_v(counts):
@@ -86,7 +86,7 @@ def cramers_v(counts):
     return np.minimum(np.sqrt(ratio(chi2, n * (np.minimum(K, Q) - 1), False, 1.0, 0.0)), 1.0)
 
 
-@register(name="tschuprow_t", title="Tschuprow's T", kind="similarity", range=(0.0, 1.0),
+@register(name="tschuprow_t", real_counts=True, title="Tschuprow's T", kind="similarity", range=(0.0, 1.0),
           optimum=1.0, symmetric=True, aliases=("tschuprow",),
           reference="Tschuprow (1939), Principles of the Mathematical Theory of Correlation; "
           + _MIRKIN, **_ASSOC)
@@ -105,7 +105,7 @@ _MATCH = dict(family="set matching", vectorised=False)
 _BATCHED_MATCH = dict(family="set matching")
 
 
-@register(name="maximum_match", title="Maximum-match measure (greedy pairing)",
+@register(name="maximum_match", real_counts=True, title="Maximum-match measure (greedy pairing)",
           kind="similarity", range=(0.0, 1.0), optimum=1.0, symmetric=True,
           aliases=("mmm",), options={"pairing": "greedy"},
           reference="Meila & Heckerman (2001), \"An experimental comparison of model-based "
@@ -135,7 +135,7 @@ def _above_chance(share, M):
     return np.where(M > 1, (share - 1.0 / safe) / (1.0 - 1.0 / safe), 0.0)
 
 
-@register(name="normalized_pivoted_accuracy", title="Normalised pivoted accuracy (NPA)",
+@register(name="normalized_pivoted_accuracy", real_counts=True, title="Normalised pivoted accuracy (NPA)",
           kind="similarity", range=(0.0, 1.0), optimum=1.0, symmetric=True, aliases=("npa",),
           reference=_GAGOLEWSKI, **_BATCHED_MATCH)
 def normalized_pivoted_accuracy(counts):
@@ -156,7 +156,7 @@ def normalized_pivoted_accuracy(counts):
     return _above_chance(A, M)
 
 
-@register(name="normalized_clustering_accuracy", title="Normalised clustering accuracy (NCA)",
+@register(name="normalized_clustering_accuracy", real_counts=True, title="Normalised clustering accuracy (NCA)",
           kind="similarity", range=(-1.0, 1.0), optimum=1.0, symmetric=False, aliases=("nca",),
           reference='Gagolewski, M. (2025), "Normalised clustering accuracy: an asymmetric '
           'external cluster validity measure", Journal of Classification 42; ' + _GAGOLEWSKI,

@@ -25,12 +25,12 @@ from typing import NamedTuple
 from .._docs import fill
 from .._moments.cells import expected_mutual_information, expected_mutual_information_batch
 from .._validate import check_choice
-from ._common import ratio, sum_xlogx, xlogx
+from ._common import identical, ratio, sum_xlogx, xlogx
 from ._registry import register
 
 __doc__ = fill(__doc__)
 
-__all__ = ["InfoState", "info_state", "entropies", "expected_mutual_info", "log_base"]
+__all__ = ["InfoState", "info_state", "real_info_state", "entropies", "expected_mutual_info", "log_base"]
 
 _VINH = "Vinh, Epps & Bailey (2010)"
 #: Differences of MI and E[MI] below this (relative) are rounding, not information.
@@ -79,15 +79,48 @@ def info_state(t, rows, cols) -> InfoState:
     """
     rows = np.asarray(rows, dtype=np.int64)
     cols = np.asarray(cols, dtype=np.int64)
-    t = np.asarray(t, dtype=float)
+    return _state_of(np.asarray(t, dtype=float), rows, cols, None)
+
+
+def real_info_state(counts) -> InfoState:
+    """Entropies and MI of real-valued tables (sums of sample weights), from their cells and
+    margins as ``info_state`` has them from integer ones: the state that every information
+    index reads (``evaluate_weighted``).
+
+    Parameters
+    ----------
+    counts : numpy.ndarray
+        A table or a batch of tables of non-negative reals, shape ``(..., K, Q)``.
+
+    Returns
+    -------
+    InfoState
+        H(x), H(y), H(x, y), MI (nats) and n (the total weight); ``same`` read from where the
+        cells are non-zero; the margins as floats.
+
+    Examples
+    --------
+    >>> S = real_info_state(np.array([[1.5, 0.5], [0.0, 2.0]]))
+    >>> round(float(S.hx), 6), round(float(S.mi), 6)    # H(x) = log 2: two rows of weight 2
+    (0.693147, 0.380396)
+    """
+    c = np.asarray(counts, dtype=float)
+    t = xlogx(c).sum(axis=(-2, -1))
+    return _state_of(t, c.sum(axis=-1), c.sum(axis=-2), identical(c))
+
+
+def _state_of(t, rows, cols, same) -> InfoState:
+    """``info_state`` from t and margins (int64, or floats for real counts); ``same`` None:
+    read from t, which equals sum a log a = sum b log b exactly on identical partitions."""
     n = rows.sum(axis=-1).astype(float)
     sa = xlogx(rows).sum(axis=-1)
     sb = xlogx(cols).sum(axis=-1)
     hx, hy = _entropy_of_sizes(rows, n), _entropy_of_sizes(cols, n)
     hxy = np.maximum(np.log(n) - t / n, 0.0)
     mi = np.maximum((t - sa - sb + n * np.log(n)) / n, 0.0)
-    tol = SAME_RTOL * np.maximum(np.maximum(np.abs(sa), np.abs(sb)), 1.0)
-    same = (np.abs(t - sa) <= tol) & (np.abs(t - sb) <= tol)
+    if same is None:
+        tol = SAME_RTOL * np.maximum(np.maximum(np.abs(sa), np.abs(sb)), 1.0)
+        same = (np.abs(t - sa) <= tol) & (np.abs(t - sb) <= tol)
     shape = np.broadcast(t, n).shape
     fit = (lambda v: v) if all(np.shape(v) == shape for v in (hx, hy, n)) else (
         lambda v: np.broadcast_to(v, shape))
@@ -156,7 +189,7 @@ def info_state_of_means(m) -> InfoState:
 _INFO = dict(family="information", statistic="t", state=info_state,
              mean_state=info_state_of_means)
 
-@register(name="entropy_x", reflexive=False, linear=True, affine_state=True, title="Entropy of x (rows)", kind="statistic",
+@register(name="entropy_x", real_counts=True, reflexive=False, linear=True, affine_state=True, title="Entropy of x (rows)", kind="statistic",
           range=(0.0, math.inf), optimum=math.nan, symmetric=False, options={"base": None},
           reference="Shannon (1948)", **_INFO)
 def entropy_x(S, base=None):
@@ -164,7 +197,7 @@ def entropy_x(S, base=None):
     return S.hx / log_base(base)
 
 
-@register(name="entropy_y", reflexive=False, linear=True, affine_state=True, title="Entropy of y (columns)", kind="statistic",
+@register(name="entropy_y", real_counts=True, reflexive=False, linear=True, affine_state=True, title="Entropy of y (columns)", kind="statistic",
           range=(0.0, math.inf), optimum=math.nan, symmetric=False, options={"base": None},
           reference="Shannon (1948)", **_INFO)
 def entropy_y(S, base=None):
@@ -172,7 +205,7 @@ def entropy_y(S, base=None):
     return S.hy / log_base(base)
 
 
-@register(name="joint_entropy", reflexive=False, linear=True, affine_state=True, title="Joint entropy", kind="statistic", range=(0.0, math.inf),
+@register(name="joint_entropy", real_counts=True, reflexive=False, linear=True, affine_state=True, title="Joint entropy", kind="statistic", range=(0.0, math.inf),
           optimum=math.nan, symmetric=True, options={"base": None}, reference="Shannon (1948)",
           **_INFO)
 def joint_entropy(S, base=None):
@@ -180,7 +213,7 @@ def joint_entropy(S, base=None):
     return S.hxy / log_base(base)
 
 
-@register(name="mutual_info", reflexive=False, linear=True, affine_state=True, title="Mutual information", kind="similarity",
+@register(name="mutual_info", real_counts=True, reflexive=False, linear=True, affine_state=True, title="Mutual information", kind="similarity",
           range=(0.0, math.inf), optimum=math.inf, symmetric=True, aliases=("mi",),
           options={"base": None}, reference="Amorim (2015), Ch.5 eq 4; " + _VINH, **_INFO)
 def mutual_info(S, base=None):
@@ -193,7 +226,7 @@ def _nmi(S, den_of):
     return np.minimum(ratio(S.mi, den_of(S.hx, S.hy, S.hxy), S.same, 1.0, 0.0), 1.0)
 
 
-@register(name="nmi_min", linear=True, title="NMI, normalised by min H (NMI1)", kind="similarity",
+@register(name="nmi_min", real_counts=True, linear=True, title="NMI, normalised by min H (NMI1)", kind="similarity",
           range=(0.0, 1.0), optimum=1.0, symmetric=True, aliases=("nmi1",),
           reference="Strehl & Ghosh (2002); Amorim (2015), Table 3", **_INFO)
 def nmi_min(S):
@@ -205,7 +238,7 @@ def nmi_min(S):
     return _nmi(S, lambda hx, hy, hxy: np.minimum(hx, hy))
 
 
-@register(name="nmi_sqrt", linear=True, title="NMI, normalised by sqrt(H H) (NMI2)", kind="similarity",
+@register(name="nmi_sqrt", real_counts=True, linear=True, title="NMI, normalised by sqrt(H H) (NMI2)", kind="similarity",
           range=(0.0, 1.0), optimum=1.0, symmetric=True, aliases=("nmi2", "nmi_geometric"),
           reference="Strehl & Ghosh (2002); Amorim (2015), Table 3", **_INFO)
 def nmi_sqrt(S):
@@ -213,7 +246,7 @@ def nmi_sqrt(S):
     return _nmi(S, lambda hx, hy, hxy: np.sqrt(hx * hy))
 
 
-@register(name="nmi_sum", linear=True, title="NMI, normalised by (H + H)/2 (NMI3)", kind="similarity",
+@register(name="nmi_sum", real_counts=True, linear=True, title="NMI, normalised by (H + H)/2 (NMI3)", kind="similarity",
           range=(0.0, 1.0), optimum=1.0, symmetric=True,
           aliases=("nmi", "nmi3", "nmi_arithmetic"),
           reference="Fred & Jain (2003); Amorim (2015), Table 3", **_INFO)
@@ -222,14 +255,14 @@ def nmi_sum(S):
     return _nmi(S, lambda hx, hy, hxy: (hx + hy) / 2)
 
 
-@register(name="nmi_max", linear=True, title="NMI, normalised by max H", kind="similarity", range=(0.0, 1.0),
+@register(name="nmi_max", real_counts=True, linear=True, title="NMI, normalised by max H", kind="similarity", range=(0.0, 1.0),
           optimum=1.0, symmetric=True, reference="Kvalseth (1987); " + _VINH, **_INFO)
 def nmi_max(S):
     """NMI_max = MI / max(H(x), H(y))."""
     return _nmi(S, lambda hx, hy, hxy: np.maximum(hx, hy))
 
 
-@register(name="nmi_joint", title="MI over joint entropy (MIH)", kind="similarity",
+@register(name="nmi_joint", real_counts=True, title="MI over joint entropy (MIH)", kind="similarity",
           range=(0.0, 1.0), optimum=1.0, symmetric=True, aliases=("mih",),
           reference="Horibe (1985); Kraskov et al. (2005); Amorim (2015), Table 3", **_INFO)
 def nmi_joint(S):
@@ -237,7 +270,7 @@ def nmi_joint(S):
     return _nmi(S, lambda hx, hy, hxy: hxy)
 
 
-@register(name="variation_of_information", linear=True, affine_state=True, title="Variation of information", kind="distance",
+@register(name="variation_of_information", real_counts=True, linear=True, affine_state=True, title="Variation of information", kind="distance",
           range=(0.0, math.inf), optimum=0.0, symmetric=True, aliases=("vi",),
           options={"base": None}, reference="Meila (2007); Amorim (2015), Table 3", **_INFO)
 def variation_of_information(S, base=None):
@@ -246,6 +279,9 @@ def variation_of_information(S, base=None):
 
 
 @register(name="nvi", linear=True, affine_state=True, title="VI normalised by log n", kind="distance", range=(0.0, 1.0),
+          whole_counts_reason=("its normaliser log n is the largest VI of n objects, and a "
+                               "total weight is not a number of objects: the value would "
+                               "change with the weights' scale"),
           optimum=0.0, symmetric=True, reference="Meila (2007)", **_INFO)
 def nvi(S):
     """NVI = VI / log n, in [0, 1] (n = 1 gives 0)."""
@@ -253,7 +289,7 @@ def nvi(S):
     return np.clip(ratio(vi, np.log(S.n), S.same, 0.0, 0.0), 0.0, 1.0)
 
 
-@register(name="nvi_sum", linear=True, title="VI normalised by H(x) + H(y)", kind="distance",
+@register(name="nvi_sum", real_counts=True, linear=True, title="VI normalised by H(x) + H(y)", kind="distance",
           range=(0.0, 1.0), optimum=0.0, symmetric=True,
           reference=("Vinh et al. (2010); Rezaei, M. & Franti, P. (2016), \"Set matching "
                      "measures for external cluster validity\", IEEE Transactions on "
@@ -264,6 +300,8 @@ def nvi_sum(S):
 
 
 @register(name="adjusted_mutual_info", linear=True, title="Adjusted mutual information", kind="similarity",
+          whole_counts_reason=("its expected mutual information is a law of integer tables, "
+                               "hypergeometric cells of whole margins"),
           range=(-1.0, 1.0), optimum=1.0, symmetric=True, aliases=("ami",),
           options={"average": "arithmetic"}, reference=_VINH, **_INFO)
 def adjusted_mutual_info(S, average="arithmetic"):
@@ -280,7 +318,7 @@ def adjusted_mutual_info(S, average="arithmetic"):
     return ratio(num, den, S.same, 1.0, 0.0)
 
 
-@register(name="homogeneity", linear=True, title="Homogeneity (of y's clusters w.r.t. x's classes)",
+@register(name="homogeneity", real_counts=True, linear=True, title="Homogeneity (of y's clusters w.r.t. x's classes)",
           kind="similarity", range=(0.0, 1.0), optimum=1.0, symmetric=False,
           reference="Rosenberg & Hirschberg (2007)", **_INFO)
 def homogeneity(S):
@@ -289,7 +327,7 @@ def homogeneity(S):
     return np.minimum(ratio(S.mi, S.hx, S.same, 1.0, 1.0), 1.0)
 
 
-@register(name="completeness", linear=True, title="Completeness (of y's clusters w.r.t. x's classes)",
+@register(name="completeness", real_counts=True, linear=True, title="Completeness (of y's clusters w.r.t. x's classes)",
           kind="similarity", range=(0.0, 1.0), optimum=1.0, symmetric=False,
           reference="Rosenberg & Hirschberg (2007)", **_INFO)
 def completeness(S):
@@ -298,7 +336,7 @@ def completeness(S):
     return np.minimum(ratio(S.mi, S.hy, S.same, 1.0, 1.0), 1.0)
 
 
-@register(name="v_measure", linear=True, title="V-measure", kind="similarity", range=(0.0, 1.0), optimum=1.0,
+@register(name="v_measure", real_counts=True, linear=True, title="V-measure", kind="similarity", range=(0.0, 1.0), optimum=1.0,
           symmetric=False, options={"beta": 1.0}, reference="Rosenberg & Hirschberg (2007)",
           **_INFO)
 def v_measure(S, beta=1.0):

@@ -51,7 +51,10 @@ def mari_expected_pairs(counts) -> np.ndarray:
     return (p * q - a11 - shared) / ((n - 2) * (n - 3) / 2)
 
 
-@register(name="mari", title="Modified adjusted Rand index", kind="similarity",
+@register(name="mari", whole_counts_reason=(
+              "its chance term counts couples of object pairs with no object in common, "
+              "C(n - 2, 2) of them: a count of whole objects"),
+          title="Modified adjusted Rand index", kind="similarity",
           range=(-1.0, 1.0), optimum=1.0, symmetric=True, aliases=("modified_adjusted_rand",),
           family="pairs of pairs", min_n=4,
           min_n_reason="two object pairs with no object in common: MARI counts such couples",

@@ -198,7 +198,7 @@ def _n(counts):
     return counts.sum(axis=(-2, -1)).astype(float)
 
 
-@register(name="purity", title="Purity (of y's clusters w.r.t. x's classes)", kind="similarity",
+@register(name="purity", real_counts=True, title="Purity (of y's clusters w.r.t. x's classes)", kind="similarity",
           range=(0.0, 1.0), optimum=1.0, symmetric=False,
           reference="Zhao & Karypis (2001); " + _REZAEI, on_sparse=purity_sparse, **_MATCH)
 def purity(counts):
@@ -210,7 +210,7 @@ def purity(counts):
     return counts.max(axis=-2).sum(axis=-1) / _n(counts)
 
 
-@register(name="inverse_purity", title="Inverse purity (of x's classes w.r.t. y's clusters)",
+@register(name="inverse_purity", real_counts=True, title="Inverse purity (of x's classes w.r.t. y's clusters)",
           kind="similarity", range=(0.0, 1.0), optimum=1.0, symmetric=False, aliases=("mhm",),
           reference="Amigo et al. (2009); " + _REZAEI, on_sparse=inverse_purity_sparse,
           **_MATCH)
@@ -223,7 +223,7 @@ def inverse_purity(counts):
     return counts.max(axis=-1).sum(axis=-1) / _n(counts)
 
 
-@register(name="f_measure", title="F-measure (class-weighted best match)", kind="similarity",
+@register(name="f_measure", real_counts=True, title="F-measure (class-weighted best match)", kind="similarity",
           range=(0.0, 1.0), optimum=1.0, symmetric=False, options={"reference": "x"},
           reference="Larsen & Aone (1999); " + _REZAEI, on_sparse=f_measure_sparse, **_MATCH)
 def f_measure(counts, reference="x"):
@@ -244,7 +244,7 @@ def f_measure(counts, reference="x"):
     return (a * f.max(axis=-1)).sum(axis=-1) / _n(counts)
 
 
-@register(name="van_dongen", title="Van Dongen distance (normalised, NVD)", kind="distance",
+@register(name="van_dongen", real_counts=True, title="Van Dongen distance (normalised, NVD)", kind="distance",
           range=(0.0, 1.0), optimum=0.0, symmetric=True, aliases=("nvd",),
           reference="van Dongen (2000); " + _REZAEI, on_sparse=van_dongen_sparse, **_MATCH)
 def van_dongen(counts):
@@ -254,7 +254,7 @@ def van_dongen(counts):
     return (2 * n - best) / (2 * n)
 
 
-@register(name="van_dongen_similarity", title="Van Dongen similarity (1 - NVD)",
+@register(name="van_dongen_similarity", real_counts=True, title="Van Dongen similarity (1 - NVD)",
           kind="similarity", range=(0.0, 1.0), optimum=1.0, symmetric=True,
           reference="van Dongen (2000); " + _REZAEI, on_sparse=van_dongen_similarity_sparse, **_MATCH)
 def van_dongen_similarity(counts):
@@ -262,7 +262,7 @@ def van_dongen_similarity(counts):
     return 1.0 - van_dongen(counts)
 
 
-@register(name="criterion_h", title="Criterion H (Meila & Heckerman)", kind="distance",
+@register(name="criterion_h", real_counts=True, title="Criterion H (Meila & Heckerman)", kind="distance",
           range=(0.0, 1.0), optimum=0.0, symmetric=True, options={"pairing": "greedy"},
           reference="Meila & Heckerman (2001); " + _REZAEI, on_sparse=criterion_h_sparse, **_MATCH)
 def criterion_h(counts, pairing="greedy"):
@@ -273,7 +273,7 @@ def criterion_h(counts, pairing="greedy"):
     return 1.0 - pair(counts) / _n(counts)
 
 
-@register(name="accuracy", title="Accuracy after optimal matching", kind="similarity",
+@register(name="accuracy", real_counts=True, title="Accuracy after optimal matching", kind="similarity",
           range=(0.0, 1.0), optimum=1.0, symmetric=True, aliases=("matching_accuracy",),
           reference="Meila & Heckerman (2001); " + _REZAEI, on_sparse=accuracy_sparse, **_MATCH)
 def accuracy(counts):
@@ -308,7 +308,10 @@ def _check_matching(matching, K: int, Q: int) -> np.ndarray:
     return m
 
 
-@register(name="kappa", title="Cohen's kappa after optimal matching", kind="similarity",
+@register(name="kappa", whole_counts_reason=(
+              "its optimal matching of a table too large to enumerate (6 x 6 and up) breaks "
+              "ties by a chance term below one count, which only whole counts keep apart"),
+          title="Cohen's kappa after optimal matching", kind="similarity",
           range=(-1.0, 1.0), optimum=1.0, symmetric=True, options={"matching": None},
           reference="Cohen (1960); Reilly et al. (2005)", **_MATCH)
 def kappa(counts, matching=None):
@@ -432,7 +435,7 @@ def _psi(counts, simplified: bool, clip: bool) -> np.ndarray:
     return value.reshape(counts.shape[:-2])
 
 
-@register(name="psi", title="Pair sets index (PSI)", kind="similarity", range=(0.0, 1.0),
+@register(name="psi", real_counts=True, title="Pair sets index (PSI)", kind="similarity", range=(0.0, 1.0),
           optimum=1.0, symmetric=True, options={"simplified": False, "clip": True},
           reference=_REZAEI, on_sparse=psi_sparse, **_MATCH)
 def psi(counts, simplified=False, clip=True):
@@ -453,7 +456,7 @@ def psi(counts, simplified=False, clip=True):
     return _psi(counts, simplified, clip)
 
 
-@register(name="psi_distance", title="Pair sets index, distance form (1 - PSI)",
+@register(name="psi_distance", real_counts=True, title="Pair sets index, distance form (1 - PSI)",
           kind="distance", range=(0.0, 1.0), optimum=0.0, symmetric=True,
           options={"simplified": False}, reference=_REZAEI, on_sparse=psi_distance_sparse, **_MATCH)
 def psi_distance(counts, simplified=False):

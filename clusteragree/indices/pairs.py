@@ -18,10 +18,10 @@ from typing import NamedTuple
 import numpy as np
 
 from .._docs import cite
-from ._common import INT64_SAFE_N, needs_big_integers, ratio
+from ._common import INT64_SAFE_N, identical, needs_big_integers, ratio
 from ._registry import register
 
-__all__ = ["PairState", "pair_state", "PAIR_COUNTING"]
+__all__ = ["PairState", "pair_state", "real_pair_state", "PAIR_COUNTING"]
 
 _AMORIM = cite("amorim2015") + ", Ch.2 Table 5"
 
@@ -118,9 +118,46 @@ def pair_state_of_means(m) -> PairState:
     return PairState(*f, same=np.asarray(False))
 
 
-#: The registry fields every index of the pair counts shares (those of ``association`` too).
+def real_pair_state(counts) -> PairState:
+    """Pair counts of real-valued tables (sums of sample weights), C(m, 2) = m (m - 1) / 2 of
+    real m: the state that every index of the pair counts reads (``evaluate_weighted``).
+
+    Parameters
+    ----------
+    counts : numpy.ndarray
+        A table or a batch of tables of non-negative reals, shape ``(..., K, Q)``.
+
+    Returns
+    -------
+    PairState
+        a11 = sum C(n_ij, 2), p = sum C(a_i, 2), q = sum C(b_j, 2), T = C(n, 2), in floats;
+        a10 = sum_i sum_(j < j') n_ij n_ij' and a01 likewise (so that they are 0 exactly on
+        identical partitions, ``same``, read from where the cells are non-zero).
+
+    Examples
+    --------
+    >>> P = real_pair_state(np.array([[1.5, 0.5], [0.0, 2.0]]))
+    >>> [float(v) for v in (P.a11, P.p, P.q, P.T)]   # a11 = C(1.5, 2) + C(0.5, 2) + C(2, 2)
+    [1.25, 2.0, 2.25, 6.0]
+    """
+    c = np.asarray(counts, dtype=float)
+    rows, cols = c.sum(axis=-1), c.sum(axis=-2)
+    n = rows.sum(axis=-1)
+    s = np.einsum("...ij,...ij->...", c, c)
+    sa = np.einsum("...i,...i->...", rows, rows)
+    sb = np.einsum("...j,...j->...", cols, cols)
+    same = identical(c)
+    a11, p, q, T = (s - n) / 2, (sa - n) / 2, (sb - n) / 2, n * (n - 1) / 2
+    a10 = np.where(same, 0.0, (sa - s) / 2)
+    a01 = np.where(same, 0.0, (sb - s) / 2)
+    f = [np.asarray(v, dtype=float) for v in (a11, a10, a01, T - p - q + a11, p, q, T, n)]
+    return PairState(*f, same=np.asarray(same))
+
+
+#: The registry fields every index of the pair counts shares (those of ``association`` too):
+#: each is a formula of the pair counts, which real counts define too (``real_pair_state``).
 PAIR_COUNTING = dict(family="pair counting", min_n=2, statistic="s", state=pair_state,
-                     mean_state=pair_state_of_means)
+                     mean_state=pair_state_of_means, real_counts=True)
 
 
 @register(name="rand", linear=True, affine_state=True, title="Rand index", kind="similarity", range=(0.0, 1.0), optimum=1.0,

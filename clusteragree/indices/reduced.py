@@ -292,7 +292,9 @@ def _describe_rmi(counts, base=None, count="auto", max_work=None) -> str:
             "count='exact' to count the tables")
 
 
-@register(name="rmi", linear=True, title="Reduced mutual information", kind="similarity",
+@register(name="rmi", whole_counts_reason=(
+              "log Omega counts the integer tables with the observed margins"),
+          linear=True, title="Reduced mutual information", kind="similarity",
           range=(-math.inf, math.inf), optimum=math.inf, symmetric=True, reflexive=False,
           aliases=("reduced_mutual_info",),
           options={"base": None, "count": "auto", "max_work": None}, reference=_NCY,

@@ -381,7 +381,10 @@ def _round_up(seconds: float) -> int:
     return int(math.ceil(seconds / step) * step)
 
 
-@register(name="smi", linear=True, title="Standardised mutual information", kind="similarity",
+@register(name="smi", whole_counts_reason=(
+              "its mean and variance are exact moments of MI over the integer tables with the "
+              "observed margins"),
+          linear=True, title="Standardised mutual information", kind="similarity",
           range=(-math.inf, math.inf), optimum=math.inf, symmetric=True, reflexive=False,
           aliases=("standardized_mutual_info", "standardised_mutual_info"),
           options={"moments": "auto", "max_seconds": DEFAULT_MAX_SECONDS},
@@ -425,7 +428,10 @@ def smi(S, moments="auto", max_seconds=DEFAULT_MAX_SECONDS):
     return np.where(sd > 0, num / np.where(sd > 0, sd, 1.0), 0.0)
 
 
-@register(name="sri", linear=True, title="Standardised Rand index", kind="similarity",
+@register(name="sri", whole_counts_reason=(
+              "its mean and variance are exact moments of sum n_ij^2 over integer tables with "
+              "the observed margins"),
+          linear=True, title="Standardised Rand index", kind="similarity",
           range=(-math.inf, math.inf), optimum=math.inf, symmetric=True, reflexive=False,
           aliases=("standardized_rand", "standardised_rand"), reference=_ROMANO,
           family="pair counting", min_n=2, statistic="s", state=_smi_state)

@@ -204,7 +204,10 @@ def _check_q(q):
     return float(q)
 
 
-@register(name="ami_tsallis", title="Adjusted mutual information of Tsallis order q (AMI_q)",
+@register(name="ami_tsallis", whole_counts_reason=(
+              "its expected MI_q is a law of integer tables, hypergeometric cells of whole "
+              "margins"),
+          title="Adjusted mutual information of Tsallis order q (AMI_q)",
           kind="similarity", range=(-math.inf, 1.0), optimum=1.0, symmetric=True,
           aliases=("ami_q", "tsallis_ami"), options={"q": 2.0}, family="information",
           reference=_ROMANO16)
@@ -242,7 +245,10 @@ def ami_tsallis(counts, q=2.0):
     return ratio(num, den, identical(c.astype(np.int64)), 1.0, 0.0)
 
 
-@register(name="smi_tsallis", title="Standardised mutual information of Tsallis order q (SMI_q)",
+@register(name="smi_tsallis", whole_counts_reason=(
+              "its mean and variance are exact moments over the integer tables with the "
+              "observed margins"),
+          title="Standardised mutual information of Tsallis order q (SMI_q)",
           kind="similarity", range=(-math.inf, math.inf), optimum=math.inf, symmetric=True,
           reflexive=False, aliases=("smi_q", "tsallis_smi"), options={"q": 2.0},
           family="information", reference=_ROMANO16)
