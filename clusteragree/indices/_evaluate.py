@@ -533,19 +533,24 @@ def _drop_empty(table: np.ndarray) -> np.ndarray:
     return table[table.sum(axis=1) > 0][:, table.sum(axis=0) > 0]
 
 
-def _check_weighted_values(rec: Index, values: np.ndarray) -> None:
-    """Refuse a weighted value that is nan or outside the index's range."""
-    lo, hi = rec.range
-    tol_lo = RANGE_RTOL * max(1.0, abs(lo)) if math.isfinite(lo) else 0.0
-    tol_hi = RANGE_RTOL * max(1.0, abs(hi)) if math.isfinite(hi) else 0.0
-    bad = np.isnan(values) | (values < lo - tol_lo) | (values > hi + tol_hi)
+def _check_weighted_values(rec: TableIndex, values: np.ndarray) -> None:
+    """Refuse a weighted value that is nan, or outside the range of an index of the pair
+    counts (which real counts can make negative; the other formulas of real counts are
+    ratios of non-negative sums, within range as on whole counts)."""
+    bad = np.isnan(values)
+    pairs = rec.state is pair_state
+    if pairs:
+        lo, hi = rec.range
+        tol_lo = RANGE_RTOL * max(1.0, abs(lo)) if math.isfinite(lo) else 0.0
+        tol_hi = RANGE_RTOL * max(1.0, abs(hi)) if math.isfinite(hi) else 0.0
+        bad |= (values < lo - tol_lo) | (values > hi + tol_hi)
     if not bad.any():
         return
+    lo, hi = rec.range
     where = "" if values.ndim == 0 else f" (table {int(np.flatnonzero(bad)[0])} of the batch)"
     value = float(values[bad].ravel()[0]) if values.ndim else float(values)
     why = ("pair counts C(m, 2) = m (m - 1) / 2 are negative for cells or margins lighter "
-           "than 1" if getattr(rec, "statistic", None) == "s" else
-           "the weighted table leaves its formula undefined")
+           "than 1" if pairs else "the weighted table leaves its formula undefined")
     raise ValueError(
         f"index {rec.name!r} is not defined on this table of weights{where}: it gives "
         f"{value:g}, outside its range [{lo:g}, {hi:g}] ({why}); scale sample_weight so that "

@@ -105,7 +105,7 @@ def real_info_state(counts) -> InfoState:
     (0.693147, 0.380396)
     """
     c = np.asarray(counts, dtype=float)
-    t = xlogx(c).sum(axis=(-2, -1))
+    t = xlogx(c).reshape(c.shape[:-2] + (-1,)).sum(axis=-1)  # as ``sum_xlogx`` sums them
     return _state_of(t, c.sum(axis=-1), c.sum(axis=-2), identical(c))
 
 
