@@ -400,8 +400,10 @@ def evaluate_weighted(rec, counts, options) -> np.ndarray:
     The registry's rules for degenerate tables hold as on integer tables (identical
     partitions take the optimum; a vanishing denominator the index's fallback), and empty
     rows and columns are left out, as ``ContingencyTable`` leaves them out. A value that is
-    nan or outside the index's range is refused: cells or margins lighter than 1 have
-    negative pair counts, on which the pair-counting formulas can leave their range.
+    nan is refused, and so is a value of an index of the pair counts outside its range:
+    cells or margins lighter than 1 have negative pair counts, on which those formulas can
+    leave their range (the indices of the pair counts also depend on the weights' scale, as
+    C(m, 2) does; the information and matching indices do not).
 
     Parameters
     ----------
@@ -427,7 +429,8 @@ def evaluate_weighted(rec, counts, options) -> np.ndarray:
         An index whose definition needs whole counts (or not declared for real counts, or an
         index of object pairs); counts that are negative, not finite, of the wrong shape or
         with a zero total; a total weight below the index's ``min_n`` (2 for pair counting);
-        or a value that is nan or outside the index's range on this table.
+        or a value that is nan (or, for an index of the pair counts, outside its range) on
+        this table.
 
     See Also
     --------

@@ -39,8 +39,8 @@ Real-valued counts. A table of sums of non-integer weights (``sample_weight``) i
 and margins: pair counts C(m, 2) = m (m - 1) / 2 of real m, entropies, matchings); an index
 whose definition needs whole counts (a null law of integer tables, a count of objects) says
 why in ``whole_counts_reason`` and is refused. The rules above hold there too, n being the
-total weight; a value that is nan or outside the index's range (pair counts of cells lighter
-than 1 are negative) is refused.
+total weight; a value that is nan, or for an index of the pair counts outside its range (pair
+counts of cells or margins lighter than 1 are negative), is refused.
 """
 
 from __future__ import annotations
