@@ -32,7 +32,7 @@ _PUBLIC = {
     "list_reports": ".reports.runner", "report": ".reports.runner",
     "report_parameters": ".reports.runner",
     "ContingencyTable": ".tables", "PairCounts": ".tables",
-    "crosstab": ".inputs",
+    "crosstab": ".inputs", "Noise": ".inputs", "NoiseLabelWarning": ".inputs",
 }
 
 

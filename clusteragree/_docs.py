@@ -103,6 +103,20 @@ data : DataFrame, optional
 dropna : bool, default False
     Leave out the objects whose label is missing (NaN or None) in ``x`` or ``y``; by default
     a missing label is an error.""",
+    "noise": """\
+noise : {"cluster", "singletons", "drop"} or Noise, optional
+    How objects labelled as noise (-1, as DBSCAN and HDBSCAN mark them) are compared:
+    "cluster" counts the noise label as one cluster, "singletons" makes each noise object a
+    cluster of its own, "drop" leaves noise objects out (``ca.Noise`` sets another label or
+    one side only, e.g. a reference unknown for some objects). Default: labels as given, with
+    a ``NoiseLabelWarning`` when integer labels hold -1 beside labels >= 0. The result states
+    the policy, the noise counts and how many objects were compared.""",
+    "sample_weight": """\
+sample_weight : array-like of shape (n,), optional
+    A non-negative weight per object, as scikit-learn's metrics take it: whole numbers give
+    exactly the results of repeating the objects; other weights give the indices of the
+    table of weight sums (pair counts m (m - 1) / 2 of real m), which the null laws of
+    integer tables do not cover (they refuse such weights by name).""",
     "join": """\
 join : {"exact", "inner"}, default "exact"
     How two pandas objects (Series of labels, DataFrames of memberships or similarity

@@ -283,7 +283,7 @@ def test_no_spread_with_a_nonzero_difference_is_na_with_the_reason():
     (dict(confidence_level=0.9), TypeError, r"confidence_level= is a setting of the interval"),
     (dict(a=np.eye(4)), TypeError, r"a is a 2-D array.*hard partitions"),
     (dict(b=[{0, 1}, {2, 3}]), TypeError, r"b is a cover"),
-    (dict(a=[0, 1, None, 1]), ValueError, r"a contain missing labels"),
+    (dict(a=[0, 1, None, 1]), ValueError, r"a contains missing labels"),
     (dict(b=None), TypeError, r"b is missing"),
 ])
 def test_bad_arguments_are_refused_by_name_before_any_work(kwargs, error, match):

@@ -41,7 +41,8 @@ REAL_STATES = {pair_state: real_pair_state, info_state: real_info_state}
 RANGE_RTOL = 1e-9
 
 
-def entry(x, y, data, dropna, join, recs, batch: bool = False) -> Clusterings:
+def entry(x, y, data, dropna, join, recs, batch: bool = False, noise=None,
+          sample_weight=None, real_weights: bool = False) -> Clusterings:
     """The one conversion of a public call's clusterings for the indices ``recs``.
 
     Parameters
@@ -61,6 +62,13 @@ def entry(x, y, data, dropna, join, recs, batch: bool = False) -> Clusterings:
         table index, and the clusterings are read for the indices of object pairs.
     batch : bool, default False
         ``x`` may be a batch of tables (``clusteragree.agreement``).
+    noise : str or Noise, optional
+        The noise policy (``clusteragree.inputs.objects``).
+    sample_weight : array-like, optional
+        One weight per object.
+    real_weights : bool, default False
+        The call takes non-integer weights (a table of weight sums); otherwise they are
+        refused by name.
 
     Returns
     -------
@@ -81,9 +89,18 @@ def entry(x, y, data, dropna, join, recs, batch: bool = False) -> Clusterings:
     [[1, 1], [0, 2]]
     """
     pairs = [r.name for r in recs if isinstance(r, PairIndex)]
-    return as_clusterings(x, y, data=data, dropna=dropna, join=join,
-                          table=len(pairs) < len(recs),  # a table index among them
-                          pairs=pairs, batch=batch)
+    clusterings = as_clusterings(x, y, data=data, dropna=dropna, join=join,
+                                 table=len(pairs) < len(recs),  # a table index among them
+                                 pairs=pairs, batch=batch, noise=noise,
+                                 sample_weight=sample_weight)
+    if clusterings.weighted is not None and not real_weights:
+        raise ValueError(
+            "sample_weight holds weights that are not whole numbers: their table of weight "
+            "sums is not a table of counts, and this call's null laws and tests are laws of "
+            "integer tables. ca.agreement gives the weighted indices and "
+            "ca.confidence_interval their interval (a bootstrap of the weighted objects); "
+            "integer weights (repeated objects) work everywhere")
+    return clusterings
 
 
 @fill_doc

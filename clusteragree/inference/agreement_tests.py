@@ -25,7 +25,8 @@ import pandas as pd
 from .._docs import fill_doc
 from .._validate import check_choice, check_real
 from ..indices import (Index, entry, evaluate_checked, evaluate_pairwise, evaluate_table,
-                       get_index, group_members, index_records, resolve_call, skip_undefined)
+                       evaluate_weighted, get_index, group_members, index_records, resolve_call,
+                       skip_undefined)
 from ..intervals import INDEPENDENCE_MODELS, IntervalSpec, interval_of, intervals_of
 from ..intervals.spec import as_interval_spec, misplaced_interval_settings
 from ..nulls import NullDistribution, NullSpec, plan, run
@@ -88,7 +89,7 @@ def _test_of(rec: Index, nd: NullDistribution, request, alternative: str,
 
 @fill_doc
 def agreement(x, y=None, index="adjusted_rand", *, data=None, dropna=False, join="exact",
-              **options):
+              noise=None, sample_weight=None, **options):
     """Agreement between two clusterings by one or several indices.
 
     Parameters
@@ -101,6 +102,8 @@ def agreement(x, y=None, index="adjusted_rand", *, data=None, dropna=False, join
     %(data)s
     %(dropna)s
     %(join)s
+    %(noise)s
+    %(sample_weight)s
     %(**options)s
 
     Returns
@@ -128,7 +131,8 @@ def agreement(x, y=None, index="adjusted_rand", *, data=None, dropna=False, join
     {'rand': 0.833, 'adjusted_rand': 0.571}
     """
     names, single, recs, opts = resolve_call(index, options)
-    clusterings = entry(x, y, data, dropna, join, recs, batch=True)
+    clusterings = entry(x, y, data, dropna, join, recs, batch=True, noise=noise,
+                        sample_weight=sample_weight, real_weights=True)
 
     def one(name):
         rec = recs[names.index(name)]
@@ -137,6 +141,8 @@ def agreement(x, y=None, index="adjusted_rand", *, data=None, dropna=False, join
             if table is not None:  # two label vectors: the index's form on their table
                 return evaluate_table(rec, table, opts[name])
             return np.asarray(evaluate_pairwise(rec, clusterings.pair(rec), opts[name]))
+        if clusterings.weighted is not None:  # non-integer weights: the weight sums
+            return evaluate_weighted(rec, clusterings.weighted.counts, opts[name])
         if clusterings.table is not None:  # one table, dense or sparse
             return evaluate_table(rec, clusterings.table, opts[name])
         return evaluate_checked(rec, clusterings.counts, opts[name])  # a batch of tables
@@ -163,7 +169,7 @@ def agreement(x, y=None, index="adjusted_rand", *, data=None, dropna=False, join
 @fill_doc
 def agreement_test(x, y=None, index="adjusted_rand", method="auto", *, model=None, n_sim=None,
                    seed=None, alternative=None, interval=None, data=None, dropna=False,
-                   join="exact", **options) -> AgreementTest:
+                   join="exact", noise=None, sample_weight=None, **options) -> AgreementTest:
     """Test whether two clusterings agree more than chance, by any index.
 
     Parameters
@@ -188,6 +194,8 @@ def agreement_test(x, y=None, index="adjusted_rand", method="auto", *, model=Non
     %(data)s
     %(dropna)s
     %(join)s
+    %(noise)s
+    %(sample_weight)s
     %(**options)s
 
     Returns
@@ -228,7 +236,7 @@ def agreement_test(x, y=None, index="adjusted_rand", method="auto", *, model=Non
     ispec = as_interval_spec(interval)
     misplaced_interval_settings(options)
     spec = NullSpec.of(method, model=model, n_sim=n_sim, seed=seed)
-    clusterings = entry(x, y, data, dropna, join, [rec])
+    clusterings = entry(x, y, data, dropna, join, [rec], noise=noise, sample_weight=sample_weight)
     return agreement_test_of(clusterings, rec, options, spec, alternative, ispec)
 
 
@@ -291,6 +299,7 @@ def agreement_test_of(clusterings, rec: Index, options: dict, spec: NullSpec,
 @fill_doc
 def adjust(x, y=None, index="adjusted_rand", method="auto", center="mean", *, model=None,
            n_sim=None, seed=None, optimum=None, data=None, dropna=False, join="exact",
+           noise=None, sample_weight=None,
            **options) -> float:
     """The chance-adjusted value of an index.
 
@@ -314,6 +323,8 @@ def adjust(x, y=None, index="adjusted_rand", method="auto", center="mean", *, mo
     %(data)s
     %(dropna)s
     %(join)s
+    %(noise)s
+    %(sample_weight)s
     %(**options)s
 
     Returns
@@ -348,7 +359,7 @@ def adjust(x, y=None, index="adjusted_rand", method="auto", center="mean", *, mo
     if optimum is not None:
         check_real(optimum, "optimum", "a number (the index's max or min)")
     spec = NullSpec.of(method, model=model, n_sim=n_sim, seed=seed)
-    requests = plan(entry(x, y, data, dropna, join, [rec]), [rec], spec, options)
+    requests = plan(entry(x, y, data, dropna, join, [rec], noise=noise, sample_weight=sample_weight), [rec], spec, options)
     nd = run(requests)[rec.name]
     return nd.adjust(_observed(rec, requests[0]), center, optimum=optimum)
 
@@ -356,6 +367,7 @@ def adjust(x, y=None, index="adjusted_rand", method="auto", center="mean", *, mo
 @fill_doc
 def compare(x, y=None, indices="paired", method="auto", *, model=None, n_sim=None, seed=None,
             alternative=None, interval=IntervalSpec(), data=None, dropna=False, join="exact",
+            noise=None, sample_weight=None,
             **options) -> pd.DataFrame:
     """Many indices side by side, with their nulls from the same random tables.
 
@@ -387,6 +399,8 @@ def compare(x, y=None, indices="paired", method="auto", *, model=None, n_sim=Non
     %(data)s
     %(dropna)s
     %(join)s
+    %(noise)s
+    %(sample_weight)s
     %(**options)s
 
     Returns
@@ -427,7 +441,7 @@ def compare(x, y=None, indices="paired", method="auto", *, model=None, n_sim=Non
     ispec = as_interval_spec(interval)
     misplaced_interval_settings(options)
     spec = NullSpec.of(method, model=model, n_sim=n_sim, seed=seed)
-    clusterings = entry(x, y, data, dropna, join, recs)
+    clusterings = entry(x, y, data, dropna, join, recs, noise=noise, sample_weight=sample_weight)
     requests = plan(clusterings, recs, spec, options, optional=group_members(indices))
     nulls = run(requests)
     not_defined = requests[0].not_defined
@@ -449,6 +463,9 @@ def compare(x, y=None, indices="paired", method="auto", *, model=None, n_sim=Non
             floor_notes.append(f"pvalue_beyond_floor: where the Monte Carlo p-value is at its "
                                f"floor, the p-value by {accuracy}")
     notes += floor_notes
+    coverage = clusterings.coverage
+    if coverage is not None and coverage.notable:  # which objects, beside every table
+        notes.insert(0, f"objects: {coverage.describe(clusterings.names)}")
     frame = results_frame(tests)
     if not_defined:  # group members not defined for this table: rows of NA, reasons in attrs
         frame = frame.reindex(pd.Index([r.name for r in recs], name="index"))
@@ -457,6 +474,7 @@ def compare(x, y=None, indices="paired", method="auto", *, model=None, n_sim=Non
             frame[col] = frame[col].astype(object).where(frame[col].notna(), pd.NA)
         frame.loc[list(not_defined), "kind"] = [r.kind for r in recs if r.name in not_defined]
     frame.attrs.update(data=clusterings.describe(), seed=spec.seed, table=clusterings.table,
+                       coverage=coverage,
                        null=sorted({t.null.describe() for t in tests}),
                        not_defined=not_defined, notes=notes, beyond_floor_notes=floor_notes,
                        n_tests=_n_tests(tests),
@@ -515,7 +533,8 @@ def _n_tests(tests) -> int:
 
 @fill_doc
 def iadjust(x, y=None, *, indices="paired", method="patefield", n_sim=None, seed=None,
-            data=None, dropna=False, join="exact", **options) -> pd.DataFrame:
+            data=None, dropna=False, join="exact", noise=None, sample_weight=None,
+            **options) -> pd.DataFrame:
     """The thesis' IADJUST: ``compare`` with 17,000 Patefield tables and the paired indices.
 
     The p-value is the thesis' share #{T >= t} / B (``NullSpec(plus_one=False)``, the
@@ -545,6 +564,8 @@ def iadjust(x, y=None, *, indices="paired", method="patefield", n_sim=None, seed
     %(data)s
     %(dropna)s
     %(join)s
+    %(noise)s
+    %(sample_weight)s
     %(**options)s
         Other ``compare`` arguments (``model=``, ``alternative=``, ``interval=``: 0.95 or an
         ``IntervalSpec`` adds ``compare``'s intervals) pass through too.
@@ -587,4 +608,5 @@ def iadjust(x, y=None, *, indices="paired", method="patefield", n_sim=None, seed
                          beyond_floor=False)
         n_sim = seed = None
     return compare(x, y, indices=indices, method=method, n_sim=n_sim, seed=seed, data=data,
-                   dropna=dropna, join=join, **options)
+                   dropna=dropna, join=join, noise=noise, sample_weight=sample_weight,
+                   **options)

@@ -14,15 +14,18 @@ object left out in turn.
 from __future__ import annotations
 
 import math
+from dataclasses import replace
 import warnings
 
 import numpy as np
+import pandas as pd
 from scipy import stats
 
 from .._validate import check_choice, check_options, check_seed
 from ..indices import Index, evaluate_checked, evaluate_pairwise, one_index, values_on_tables
 from ..inputs import as_clusterings
-from ..inputs.triples import ThreeWay, as_three_way
+from ..inputs.objects import as_noise
+from ..inputs.triples import ThreeWay, as_three_way, three_labellings
 from ..intervals import independence_laws
 from ..intervals.resamples import pair_jackknife, table_jackknife
 from ..intervals.jackknife import jackknife_interval
@@ -225,8 +228,8 @@ def _boot_interval(boot, level, alternative):
 
 def difference_test(reference, a=None, b=None, index="adjusted_rand", *,
                     alternative="two-sided", interval=0.95, method="auto",
-                    seed=None, data=None, dropna=False, join="exact",
-                    **options) -> DifferenceTest:
+                    seed=None, data=None, dropna=False, join="exact", noise=None,
+                    sample_weight=None, **options) -> DifferenceTest:
     """Which clustering agrees better with a reference: Delta = I(ref, a) - I(ref, b), tested.
 
     Parameters
@@ -270,6 +273,14 @@ def difference_test(reference, a=None, b=None, index="adjusted_rand", *,
         label is an error.
     join : {"exact", "inner"}, default "exact"
         How three pandas Series are paired by their index.
+    noise : {"cluster", "singletons", "drop"} or Noise, optional
+        How objects labelled as noise are compared (``ca.Noise``): side "x" is the
+        reference, side "y" the clusterings a and b; under "drop" an object noise in any of
+        the three (on the sides the policy covers) is left out of both agreements, so that
+        they stay paired.
+    sample_weight : array-like of shape (n,), optional
+        Whole numbers: each object repeated that many times. Other weights are refused (the
+        test resamples tables of objects).
     **options
         The index's options (``ca.list_indices()`` lists them).
 
@@ -408,9 +419,26 @@ def difference_test(reference, a=None, b=None, index="adjusted_rand", *,
     rng = check_seed(seed)
     if rec.on_pairs:
         level = spec.confidence_level if spec is not None else math.nan
+        if noise is not None or sample_weight is not None:  # the objects selected once
+            arrays, names, weights, cov = three_labellings((reference, a, b), data, dropna,
+                                                           join, as_noise(noise), sample_weight)
+            if cov.weights == "real":
+                raise ValueError("sample_weight holds weights that are not whole numbers: the "
+                                 "paired difference test's jackknife leaves whole objects out; "
+                                 "integer weights (repeated objects) work")
+            if weights is not None:
+                arrays = [np.repeat(v, weights.astype(np.int64)) for v in arrays]
+            reference, a, b = (pd.Series(v, name=name) for v, name in zip(arrays, names))
+            result = _pair_test(rec, opts, reference, a, b, None, dropna, join, alternative,
+                                method, level, rng)
+            if cov.notable:  # the objects compared, in the data line
+                result = replace(result, data_name=f"{result.data_name}; "
+                                 f"{cov.describe((names[0], f'{names[1]} or {names[2]}'))}")
+            return result
         return _pair_test(rec, opts, reference, a, b, data, dropna, join, alternative, method,
                           level, rng)
-    tw = as_three_way(reference, a, b, data=data, dropna=dropna, join=join)
+    tw = as_three_way(reference, a, b, data=data, dropna=dropna, join=join, noise=noise,
+                      sample_weight=sample_weight)
     return difference_of(tw, rec, opts, alternative, method, spec, rng)
 
 

@@ -111,7 +111,7 @@ def _matrix_values(rec, opts, many, progress: bool) -> np.ndarray:
             held = 0
 
     for i in range(k):  # the diagonal: a clustering against itself
-        add(i, i, np.diag(np.bincount(codes[i], minlength=sizes[i])))
+        add(i, i, np.diag(many.counted(codes[i], sizes[i])))
     buf = np.empty(len(codes[0]), dtype=np.int64)
     pairs = [(i, j) for i in range(k) for j in range(i + 1, k)]
     if progress and len(pairs) >= _PROGRESS_PAIRS:
@@ -277,6 +277,9 @@ class AgreementMatrix:
         the pairs by ``multiple``); None otherwise.
     null : str
         The model and method of the tests ("no test" without them).
+    noise : str
+        The noise policy in words ("" without one); under "drop" each pair compares the
+        objects noise in neither, and ``rows`` has their number (``n_compared``).
 
     See Also
     --------
@@ -305,6 +308,7 @@ class AgreementMatrix:
     reference: pd.DataFrame | None = None
     reference_differences: pd.DataFrame | None = None
     null: str = "no test"
+    noise: str = ""
 
     @property
     def names(self) -> list:
@@ -317,6 +321,8 @@ class AgreementMatrix:
         method, the adjustment."""
         what = "dissimilarity" if self.kind == "distance" else self.kind
         text = f"{self.index} ({what}) of {len(self.names)} clusterings"
+        if self.noise:
+            text += f"; {self.noise}"
         if self.pvalue is None:
             return f"{text}; {self.null}"
         adjust = f", p-values {self.multiple}-adjusted" if self.multiple else ""
@@ -463,7 +469,8 @@ def _null_words(tests) -> str:
 @fill_doc
 def agreement_matrix(clusterings, index="adjusted_rand", *, test=False, multiple="holm",
                      reference=None, method="auto", model=None, n_sim=None, seed=None,
-                     alternative=None, interval=None, **options) -> AgreementMatrix:
+                     alternative=None, interval=None, noise=None, sample_weight=None,
+                     **options) -> AgreementMatrix:
     """One index over every pair of several clusterings of the same objects.
 
     Each clustering's labels are encoded once (``pandas.factorize``); each pair's
@@ -523,6 +530,13 @@ def agreement_matrix(clusterings, index="adjusted_rand", *, test=False, multiple
         Confidence intervals of each pair's index (``ci_low``, ``ci_high`` in ``to_frame()``)
         as ``ca.compare`` takes them: a level, a method name, a dict of ``IntervalSpec``
         fields or an ``IntervalSpec``. Each pair's bootstrap draws from its child seed.
+    noise : {"cluster", "singletons", "drop"} or Noise, optional
+        How objects labelled as noise (-1) are compared (``ca.Noise``): side "x" is the
+        reference, "y" the clusterings compared. Under "drop" each pair compares the objects
+        noise in neither (``rows["n_compared"]`` says how many).
+    sample_weight : array-like of shape (n,), optional
+        Whole-number weights: each object counted that many times (other weights are
+        refused: ``ca.agreement`` takes them pair by pair).
     %(**options)s
 
     Returns
@@ -579,7 +593,7 @@ def agreement_matrix(clusterings, index="adjusted_rand", *, test=False, multiple
     misplaced_interval_settings(options)
     opts = check_options(options, rec.options, f"index {rec.name!r}")
     spec = NullSpec.of(method, model=model, n_sim=n_sim, seed=seed)
-    many = as_many_clusterings(clusterings, reference)
+    many = as_many_clusterings(clusterings, reference, noise=noise, sample_weight=sample_weight)
     names, ref_name, n = list(many.names), many.reference, many.n
     if n < rec.min_n:
         raise ValueError(f"index {rec.name!r} needs at least {rec.min_n} objects "
@@ -615,8 +629,11 @@ def agreement_matrix(clusterings, index="adjusted_rand", *, test=False, multiple
                                         else np.full(len(pairs), np.nan), dtype="Float64")
     frame.insert(0, "y", [names[j] for _, j in pairs])
     frame.insert(0, "x", [names[i] for i, _ in pairs])
+    if many.noise is not None:
+        frame["n_compared"] = [many.coverage(i, j).n_compared for i, j in pairs]
     out = AgreementMatrix(statistic=_square(values, names), index=rec.name, kind=rec.kind,
-                          multiple=multiple if test else None, rows=ResultsFrame(frame))
+                          multiple=multiple if test else None, rows=ResultsFrame(frame),
+                          noise=many.noise.describe() if many.noise is not None else "")
     if test:
         out.tests = {(names[i], names[j]): results[p] for p, (i, j) in enumerate(pairs)}
         out.null = _null_words(results)

@@ -12,6 +12,8 @@ of its pairs and triples without converting again.
 * ``memberships``: membership matrices, their kind, covers given as lists of sets;
 * ``matrices``: similarity, co-association and consensus matrices;
 * ``crosstab``: the contingency table of two hard partitions;
+* ``objects``: which objects are compared: noise labels (``Noise``), missing references,
+  sample weights, and the ``Coverage`` every result states;
 * ``clusterings``: the record, and the reading of the two clusterings for each index;
 * ``triples`` and ``many``: the records of three and of K clusterings;
 * ``resampling``: the records' resampling batches (objects left out, objects drawn).
@@ -23,10 +25,11 @@ from __future__ import annotations
 
 from .clusterings import Clusterings, as_clusterings
 from .crosstab import crosstab
+from .objects import Noise, NoiseLabelWarning
 from .memberships import COVER_KIND, KIND_DEFINITIONS, KINDS, MATRIX_KIND, MEMBERSHIP_KINDS
 from .resampling import CHUNK_CELLS, resampled_pair
 
 #: The entry's public face; the readers below (labels, memberships, matrices) are imported by
 #: name by the index catalogue, which checks the kinds of clustering each index takes.
-__all__ = ["Clusterings", "as_clusterings", "crosstab", "KINDS", "KIND_DEFINITIONS",
+__all__ = ["Clusterings", "as_clusterings", "crosstab", "Noise", "NoiseLabelWarning", "KINDS", "KIND_DEFINITIONS",
            "MEMBERSHIP_KINDS", "COVER_KIND", "MATRIX_KIND", "CHUNK_CELLS", "resampled_pair"]

@@ -35,9 +35,11 @@ import pandas as pd
 from .._docs import fill_doc
 from .._validate import check_choice
 from ..tables import ContingencyTable, as_counts
-from .crosstab import as_table, crosstab
+from .crosstab import as_table, crosstab, data_columns, is_table
 from .dask_tables import is_dask
 from .labels import JOINS, common_objects, is_indexed, take_objects
+from .objects import (Coverage, WeightedTable, as_noise, select_objects, warn_noise_convention,
+                      weighted_table)
 from .matrices import (check_same_objects, check_similarity_matrix, frame_matrix,
                        is_labelled_matrix, looks_like_similarity_matrix)
 from .memberships import (COVER_KIND, MATRIX_KIND, check_no_empty_cluster, float_array,
@@ -71,6 +73,11 @@ class Clusterings:
     counts : numpy.ndarray, optional
         A checked batch of tables of shape (..., K, Q), when ``table`` is None
         (``ca.agreement`` on a batch); otherwise the table's counts.
+    coverage : Coverage, optional
+        Which objects were compared (a noise policy, objects left out, sample weights);
+        None: all as given.
+    weighted : WeightedTable, optional
+        The table of weight sums, with non-integer ``sample_weight`` (``table`` is then None).
 
     Attributes
     ----------
@@ -93,8 +100,13 @@ class Clusterings:
     """
 
     def __init__(self, table: ContingencyTable | None, x=None, y=None, names=("x", "y"),
-                 objects=None, counts=None):
+                 objects=None, counts=None, coverage: Coverage | None = None,
+                 weighted: WeightedTable | None = None):
         self.table = table
+        #: which objects were compared (noise, missing labels, weights); None: all as given
+        self.coverage = coverage
+        #: the table of weight sums, with non-integer ``sample_weight`` (``table`` is then None)
+        self.weighted = weighted
         # the counts of the table, or of a batch of tables (``as_clusterings(batch=True)``)
         # (None for a sparse table, which has no dense counts)
         self.counts = (counts if table is None else table.counts if table.dense else None)
@@ -306,7 +318,9 @@ class Clusterings:
 
     @property
     def n(self) -> int:
-        """The number of objects."""
+        """The number of objects (with integer weights: of the objects repeated)."""
+        if self.weighted is not None:
+            return len(self.weighted.object_weights)
         if self.table is not None:
             return self.table.n
         if self._objects is not None:
@@ -322,17 +336,26 @@ class Clusterings:
             "x and y (2 x 3 table, n = 80)", or the shapes of the two clusterings.
         """
         left, right = self.names
-        if self.table is not None:
+        if self.weighted is not None:
+            K, Q = self.weighted.shape
+            text = f"{left} and {right} ({K} x {Q} table of weight sums)"
+        elif self.table is not None:
             K, Q = self.table.shape
-            return f"{left} and {right} ({K} x {Q} table, n = {self.table.n})"
-        sx = np.shape(take_objects(self._x, self._objects))
-        sy = np.shape(take_objects(self._y, self._objects))
-        return f"{left} and {right} ({' x '.join(map(str, sx))} and {' x '.join(map(str, sy))})"
+            text = f"{left} and {right} ({K} x {Q} table, n = {self.table.n})"
+        else:
+            sx = np.shape(take_objects(self._x, self._objects))
+            sy = np.shape(take_objects(self._y, self._objects))
+            text = (f"{left} and {right} ({' x '.join(map(str, sx))} and "
+                    f"{' x '.join(map(str, sy))})")
+        if self.coverage is not None and self.coverage.notable:
+            text += "; " + self.coverage.describe(self.names)
+        return text
 
 
 @fill_doc
 def as_clusterings(x, y=None, *, data=None, dropna: bool = False, join: str = "exact",
-                   table: bool = True, pairs=(), batch: bool = False) -> Clusterings:
+                   table: bool = True, pairs=(), batch: bool = False, noise=None,
+                   sample_weight=None) -> Clusterings:
     """Convert what a public function was given, once.
 
     Parameters
@@ -350,6 +373,8 @@ def as_clusterings(x, y=None, *, data=None, dropna: bool = False, join: str = "e
     batch : bool, default False
         ``x`` alone may be a batch of tables of shape (..., K, Q) (``ca.agreement``), kept as
         ``counts`` (its ``table`` is then None).
+    %(noise)s
+    %(sample_weight)s
 
     Returns
     -------
@@ -376,11 +401,17 @@ def as_clusterings(x, y=None, *, data=None, dropna: bool = False, join: str = "e
     [[2, 0], [0, 2]]
     """
     pairs = list(pairs)
+    noise = as_noise(noise)
+    if noise is not None or sample_weight is not None or (
+            dropna is True and _partial_labels(x, y, data)):
+        return _selected(x, y, data, dropna, join, table, pairs, noise, sample_weight)
     if (table and not pairs and data is None and type(x) is np.ndarray
             and type(y) is np.ndarray and x.ndim == 1 and y.ndim == 1):
         # two 1-D numpy label vectors, the commonest call: what follows would only find that
         # they are not Dask, sets, pandas or 2-D; crosstab checks them
         tab = crosstab(x, y, dropna=dropna, join=join)
+        if tab.dense:  # sorted labels (a sparse table's may not be)
+            warn_noise_convention(tab.row_labels, tab.col_labels, tab.names)
         return Clusterings(tab, names=tab.names)
     if isinstance(x, Clusterings):
         if y is not None or data is not None:
@@ -422,8 +453,70 @@ def as_clusterings(x, y=None, *, data=None, dropna: bool = False, join: str = "e
     tab = as_table(take_objects(x, objects), take_objects(y, objects), data=data,
                    dropna=dropna, join=join) if table else None
     names = tab.names if tab is not None else (_name_of(x, "x"), _name_of(y, "y"))
+    if tab is not None and not given_table:
+        warn_noise_convention(tab.row_labels, tab.col_labels, names)
+    elif tab is None and is_labels(x) and is_labels(y):
+        warn_noise_convention(*(np.unique(np.asarray(v)) if np.asarray(v).dtype.kind == "i"
+                                else () for v in (x, y)), names)
     return Clusterings(tab, x if pairs else None, y if pairs else None, names=names,
                        objects=objects if pairs else None)
+
+
+def _partial_labels(x, y, data) -> bool:
+    """Two label vectors (or two columns of pandas data) that ``dropna=True`` may leave
+    objects out of: their record states how many (``Coverage``)."""
+    if data is not None:
+        return isinstance(data, pd.DataFrame)
+    return (y is not None and not isinstance(x, Clusterings) and not is_dask(x)
+            and not is_dask(y) and is_labels(x) and is_labels(y))
+
+
+def _selected(x, y, data, dropna, join, table, pairs, noise, sample_weight) -> Clusterings:
+    """The record of two label vectors with a noise policy or sample weights
+    (``clusteragree.inputs.objects``): the policy applied and the objects selected once,
+    then the table counted, of weight sums for non-integer weights."""
+    what = "noise=" if sample_weight is None else "sample_weight="
+    if isinstance(x, Clusterings):
+        raise TypeError(f"{what} applies to labels, and these clusterings were converted "
+                        "already: pass the labels")
+    if data is not None:
+        if is_dask(data):
+            raise TypeError(f"{what} with Dask data: .compute() the two columns first")
+        x, y, names = data_columns(data, x, y)
+    elif y is None or is_table(x) and not is_labels(x):
+        raise TypeError(f"{what} needs the label of each object, not a contingency table: "
+                        "pass the two clusterings' labels")
+    else:
+        names = (_name_of(x, "x"), _name_of(y, "y"))
+    if is_dask(x) or is_dask(y):
+        raise TypeError(f"{what} with Dask inputs: .compute() the labels first")
+    for obj, name in zip((x, y), names):
+        if not is_labels(obj):
+            raise TypeError(f"{what} applies to label vectors (hard partitions), and {name} is "
+                            "not one (memberships, a cover or a similarity matrix): pass labels")
+    xs, ys, weights, coverage = select_objects(x, y, names=names, dropna=dropna, join=join,
+                                               noise=noise, sample_weight=sample_weight)
+    if coverage.weights == "real":
+        if pairs:
+            raise TypeError(
+                f"index {pairs[0]!r} compares the objects pair by pair, and non-integer "
+                "sample_weight gives a table of weight sums: use an index of the table")
+        wt = weighted_table(xs, ys, weights, names)
+        return Clusterings(None, names=names, coverage=coverage, weighted=wt)
+    tab = None
+    if table and weights is not None:  # whole numbers: the table of the objects repeated
+        wt = weighted_table(xs, ys, weights, names)
+        tab = ContingencyTable(np.rint(wt.counts).astype(np.int64), wt.row_labels,
+                               wt.col_labels, names)
+    elif table:
+        tab = crosstab(pd.Series(xs, name=names[0]), pd.Series(ys, name=names[1]))
+    if noise is None and tab is not None:
+        warn_noise_convention(tab.row_labels, tab.col_labels, names)
+    if pairs and weights is not None:  # the indices of object pairs see the objects repeated
+        reps = weights.astype(np.int64)
+        xs, ys = np.repeat(xs, reps), np.repeat(ys, reps)
+    return Clusterings(tab, xs if pairs else None, ys if pairs else None, names=names,
+                       coverage=coverage)
 
 
 def check_clustering(obj, name: str, accepted, objects=None) -> tuple[np.ndarray, str, str]:

@@ -245,20 +245,7 @@ def crosstab(x, y=None, *, data: pd.DataFrame | None = None, dropna: bool = Fals
     check_choice(join, "join", JOINS)
     names = ("x", "y")
     if data is not None:
-        if not (isinstance(data, pd.DataFrame) or is_dask(data) and hasattr(data, "columns")):
-            raise TypeError(f"data must be a pandas or Dask DataFrame, got "
-                            f"{type(data).__name__}")
-        for arg, value in (("x", x), ("y", y)):
-            if not isinstance(value, str):
-                raise TypeError(f"with data=..., {arg} must be a column name, got {value!r}")
-            if value not in data.columns:
-                cols = [str(c) for c in data.columns]
-                raise ValueError(
-                    f"{arg}={value!r} is not a column of data (columns: {cols})."
-                    + suggest(value, cols)
-                )
-        names = (x, y)
-        x, y = data[x], data[y]
+        x, y, names = data_columns(data, x, y)
     else:
         if y is None:
             raise TypeError("crosstab needs two labellings: crosstab(x, y)")
@@ -303,6 +290,21 @@ def crosstab(x, y=None, *, data: pd.DataFrame | None = None, dropna: bool = Fals
         )
         lx, ly = lx[rows], ly[cols]
     return counted_table(counts, lx, ly, names, n=len(cx))
+
+
+def data_columns(data, x, y):
+    """The columns ``x`` and ``y`` of ``data`` (a pandas or Dask DataFrame), and their names;
+    each refusal names the argument."""
+    if not (isinstance(data, pd.DataFrame) or is_dask(data) and hasattr(data, "columns")):
+        raise TypeError(f"data must be a pandas or Dask DataFrame, got {type(data).__name__}")
+    for arg, value in (("x", x), ("y", y)):
+        if not isinstance(value, str):
+            raise TypeError(f"with data=..., {arg} must be a column name, got {value!r}")
+        if value not in data.columns:
+            cols = [str(c) for c in data.columns]
+            raise ValueError(f"{arg}={value!r} is not a column of data (columns: {cols})."
+                             + suggest(value, cols))
+    return data[x], data[y], (x, y)
 
 
 def _is_scipy_sparse(obj) -> bool:

@@ -13,7 +13,8 @@ import pandas as pd
 
 from .._validate import describe_object
 
-__all__ = ["check_labels", "JOINS", "is_indexed", "common_objects", "take_objects", "check_label_pair"]
+__all__ = ["check_labels", "JOINS", "is_indexed", "common_objects", "take_objects", "check_label_pair",
+           "missing_mask"]
 
 
 def check_labels(labels, name: str) -> pd.Series | np.ndarray:
@@ -102,7 +103,7 @@ def _unless_mixed(labels, strings: np.ndarray) -> np.ndarray:
     return np.array(labels, dtype=object)
 
 
-def _missing_mask(labels) -> np.ndarray | None:
+def missing_mask(labels) -> np.ndarray | None:
     """Where labels are missing; None, without a pass, for numpy integers and booleans."""
     if isinstance(labels.dtype, np.dtype) and labels.dtype.kind in "iub":
         return None  # no integer is missing: nothing to look at
@@ -198,7 +199,7 @@ def check_label_pair(x, y, *, dropna: bool = False, names=("x", "y"), join: str 
         )
     if not isinstance(dropna, (bool, np.bool_)):
         raise TypeError(f"dropna must be True or False, got {dropna!r}")
-    masks = (_missing_mask(x), _missing_mask(y))
+    masks = (missing_mask(x), missing_mask(y))
     if masks[0] is None and masks[1] is None:  # integer or boolean labels: none is missing
         return x, y
     missing = {name: mask for name, mask in zip(names, masks)

@@ -13,7 +13,7 @@ reference with two of them.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 import pandas as pd
@@ -22,6 +22,8 @@ from .._validate import suggest
 from ..tables import ContingencyTable
 from .clusterings import Clusterings
 from .labels import check_labels
+from .objects import (Coverage, Noise, as_noise, as_singletons, check_sample_weight, noise_mask,
+                      warn_noise_convention)
 from .triples import ThreeWay, three_way_of_codes
 
 __all__ = ["ManyClusterings", "as_many_clusterings"]
@@ -62,11 +64,46 @@ class ManyClusterings:
     reference: str | None = None
     reference_codes: np.ndarray | None = None
     reference_labels: np.ndarray | None = None
+    noise: Noise | None = None
+    noise_masks: tuple | None = None
+    reference_noise: np.ndarray | None = None
+    weights: np.ndarray | None = None
+
+    def _kept(self, *which: int) -> np.ndarray | None:
+        """The objects compared by the clusterings ``which`` under ``noise="drop"``: those
+        noise in none of them (None: all)."""
+        if self.noise is None or self.noise.policy != "drop":
+            return None
+        masks = [self.reference_noise if k == -1 else self.noise_masks[k] for k in which]
+        return ~np.logical_or.reduce(masks)
+
+    def coverage(self, *which: int) -> Coverage | None:
+        """What a pair (or the reference and a pair) compares: the ``Coverage`` of the noise
+        policy (None without one)."""
+        if self.noise is None:
+            return None
+        masks = [self.reference_noise if k == -1 else self.noise_masks[k] for k in which]
+        kept = self._kept(*which)
+        n = len(self.codes[0])
+        return Coverage(n, n if kept is None else int(kept.sum()), noise=self.noise,
+                        noise_counts=(int(masks[0].sum()),
+                                      int(np.logical_or.reduce(masks[1:]).sum())))
 
     @property
     def n(self) -> int:
-        """The number of objects."""
-        return len(self.codes[0])
+        """The number of objects (with integer weights: of the objects repeated)."""
+        return len(self.codes[0]) if self.weights is None else int(self.weights.sum())
+
+    def counted(self, codes: np.ndarray, size: int, kept: np.ndarray | None = None
+                ) -> np.ndarray:
+        """``np.bincount`` of ``codes`` over the objects ``kept`` (all: None), each counted
+        its weight times."""
+        w = self.weights
+        if kept is not None:
+            codes, w = codes[kept], None if w is None else w[kept]
+        if w is None:
+            return np.bincount(codes, minlength=size)
+        return np.bincount(codes, weights=w, minlength=size).round().astype(np.int64)
 
     @property
     def sizes(self) -> tuple:
@@ -83,10 +120,16 @@ class ManyClusterings:
                              f"clusterings[{self._name(j)!r}] would have {ki:,} x {kj:,} "
                              "cells: too many for a dense table; ca.agreement compares them "
                              "through a sparse table")
-        buf = np.empty(self.n, dtype=np.int64) if buf is None else buf
+        buf = np.empty(len(ci), dtype=np.int64) if buf is None else buf
         np.multiply(ci, kj, out=buf, dtype=np.int64)
         np.add(buf, cj, out=buf, dtype=np.int64)
-        return np.bincount(buf, minlength=ki * kj).reshape(ki, kj)
+        kept = self._kept(i, j)
+        if kept is not None and not kept.any():  # noise="drop": the objects noise in neither
+            raise ValueError(f"noise='drop' leaves no object to compare "
+                             f"clusterings[{self._name(i)!r}] and "
+                             f"clusterings[{self._name(j)!r}]: every object is noise in one "
+                             "of them")
+        return self.counted(buf, ki * kj, kept).reshape(ki, kj)
 
     def pair(self, i: int, j: int, keep: bool = False) -> Clusterings:
         """The ``Clusterings`` record of clusterings i (x) and j (y), -1 for the reference:
@@ -94,17 +137,37 @@ class ManyClusterings:
         two code vectors kept too, for an index of object pairs)."""
         tab = ContingencyTable(self.table(i, j), self._labels(i), self._labels(j),
                                names=(self._name(i), self._name(j)))
+        coverage = self.coverage(i, j)
         if not keep:
-            return Clusterings(tab, names=tab.names)
-        return Clusterings(tab, self._coded(i)[0], self._coded(j)[0], names=tab.names)
+            return Clusterings(tab, names=tab.names, coverage=coverage)
+        kept = self._kept(i, j)
+        ci, cj = self._coded(i)[0], self._coded(j)[0]
+        reps = self.weights
+        if kept is not None:
+            ci, cj = ci[kept], cj[kept]
+            reps = None if reps is None else reps[kept]
+        if reps is not None:  # the objects repeated, for an index of object pairs
+            ci, cj = np.repeat(ci, reps), np.repeat(cj, reps)
+        return Clusterings(tab, ci, cj, names=tab.names, coverage=coverage)
 
     def three_way(self, i: int, j: int) -> ThreeWay:
         """The ``ThreeWay`` record of the reference with clusterings i (a) and j (b)."""
         if self.reference is None:
             raise ValueError("these clusterings have no reference")
-        return three_way_of_codes((self.reference_codes, self.codes[i], self.codes[j]),
-                                  (len(self.reference_labels), *self.sizes_of(i, j)),
-                                  (self.reference, self.names[i], self.names[j]))
+        codes = (self.reference_codes, self.codes[i], self.codes[j])
+        kept = self._kept(-1, i, j)
+        weights = self.weights
+        if weights is not None:  # objects of weight 0 are not there
+            kept = weights > 0 if kept is None else kept & (weights > 0)
+        if kept is not None:  # the codes of the objects kept: some may be gone
+            codes = tuple(pd.factorize(c[kept], sort=True)[0] for c in codes)
+            sizes = tuple(int(c.max()) + 1 for c in codes)
+            weights = None if weights is None else weights[kept]
+        else:
+            sizes = (len(self.reference_labels), *self.sizes_of(i, j))
+        tw = three_way_of_codes(codes, sizes, (self.reference, self.names[i], self.names[j]),
+                                weights=weights)
+        return replace(tw, coverage=self.coverage(-1, i, j))
 
     def sizes_of(self, *which: int) -> tuple:
         """The number of clusters of the clusterings named by position (-1: the reference)."""
@@ -147,10 +210,12 @@ def _named(clusterings) -> tuple[list[str], list]:
     return names, vectors
 
 
-def _coded(labels, name: str) -> tuple[np.ndarray, np.ndarray]:
+def _coded(labels, name: str, noise: Noise | None = None, side: str = "y"):
     """One clustering's labels checked (hard labels, none missing) and coded once: codes
     0..K-1 in the sorted order of the labels present (first appearance where they do not
-    sort), in the narrowest integer type, and the labels in the order of their codes."""
+    sort), in the narrowest integer type, the labels in the order of their codes, and where
+    the labels are noise (all False without a policy for ``side``); under "singletons" each
+    noise object has a code of its own."""
     what = f"clusterings[{name!r}]"
     if isinstance(labels, np.ndarray) and labels.ndim == 2 and labels.shape[1] > 1:
         raise TypeError(f"{what} is a matrix of shape {labels.shape}: agreement_matrix takes "
@@ -162,13 +227,18 @@ def _coded(labels, name: str) -> tuple[np.ndarray, np.ndarray]:
         raise ValueError(f"{what} contains missing labels (NaN/None; {int(np.sum(missing))} "
                          "of them): label every object, or drop those objects from every "
                          "clustering first")
+    mask = (noise_mask(values, noise.label) if noise is not None and noise.applies_to(side)
+            else np.zeros(len(values), dtype=bool))
+    if noise is not None and noise.policy == "singletons":
+        values = as_singletons(values.to_numpy() if isinstance(values, pd.Series) else values,
+                               mask)
     try:
         codes, uniques = pd.factorize(values, sort=True)
     except TypeError:  # labels of mixed, unorderable types
         codes, uniques = pd.factorize(values, sort=False)
     # the narrowest integer type: the codes of 100 clusterings of 10**6 objects take 100 MB
     codes = codes.astype(np.min_scalar_type(max(len(uniques) - 1, 0)), copy=False)
-    return codes, np.asarray(uniques)
+    return codes, np.asarray(uniques), mask
 
 
 def _same_objects(names, vectors) -> None:
@@ -183,7 +253,8 @@ def _same_objects(names, vectors) -> None:
                 "clusterings in one DataFrame, or reindex them to the same objects")
 
 
-def as_many_clusterings(clusterings, reference=None) -> ManyClusterings:
+def as_many_clusterings(clusterings, reference=None, noise=None,
+                        sample_weight=None) -> ManyClusterings:
     """Convert K clusterings of the same objects (and a reference), once.
 
     Parameters
@@ -194,6 +265,12 @@ def as_many_clusterings(clusterings, reference=None) -> ManyClusterings:
     reference : str or array-like, optional
         The name of one of the clusterings (taken out of those compared), or a label vector
         of the same objects (named "reference").
+    noise : str or Noise, optional
+        The noise policy (``clusteragree.inputs.objects``): side "x" is the reference, "y"
+        the clusterings compared; without a reference the side must be "both". Under "drop"
+        each pair compares the objects noise in neither.
+    sample_weight : array-like, optional
+        Whole-number weights, one per object: each object counted that many times.
 
     Returns
     -------
@@ -239,14 +316,40 @@ def as_many_clusterings(clusterings, reference=None) -> ManyClusterings:
     every = names + ([ref_name] if ref_name else [])
     given = vectors + ([ref] if ref_name else [])
     _same_objects(every, given)
-    coded = []
+    noise = as_noise(noise)
+    if noise is not None and noise.side != "both" and ref_name is None:
+        raise ValueError(f"noise side={noise.side!r} names the reference (x) or the "
+                         "clusterings compared with it (y): give reference=, or side='both'")
+    coded, masks = [], []
     for name, labels in zip(every, given):
-        codes, uniques = _coded(labels, name)
+        codes, uniques, mask = _coded(labels, name, noise,
+                                      "x" if ref_name and name == ref_name and len(
+                                          coded) == len(names) else "y")
+        masks.append(mask)
+        if noise is None:
+            warn_noise_convention(uniques if uniques.dtype.kind == "i" else (), (), (name, ""))
         if coded and len(codes) != len(coded[0][0]):
             raise ValueError(f"clusterings must label the same objects: clusterings[{name!r}] "
                              f"has {len(codes):,} labels, clusterings[{every[0]!r}] has "
                              f"{len(coded[0][0]):,}")
         coded.append((codes, uniques))
+    weights = None
+    if sample_weight is not None:
+        first = given[0]
+        weights, kind = check_sample_weight(
+            sample_weight, len(coded[0][0]), first.index if isinstance(first, pd.Series) else None)
+        if kind == "real":
+            raise ValueError("sample_weight holds weights that are not whole numbers: "
+                             "agreement_matrix counts tables of objects (whole-number weights "
+                             "repeat objects); ca.agreement takes other weights pair by pair")
+        weights = weights.astype(np.int64)
     ref_coded = coded.pop() if ref_name else (None, None)
+    ref_mask = masks.pop() if ref_name else None
+    for name, mask in zip(every, masks):
+        if noise is not None and noise.policy == "drop" and mask.all():
+            raise ValueError(f"noise='drop' leaves no object of clusterings[{name!r}]: every "
+                             f"object is noise (label {noise.label!r})")
     return ManyClusterings(tuple(names), tuple(c for c, _ in coded), tuple(u for _, u in coded),
-                           ref_name, *ref_coded)
+                           ref_name, *ref_coded, noise=noise,
+                           noise_masks=tuple(masks) if noise is not None else None,
+                           reference_noise=ref_mask, weights=weights)

@@ -12,7 +12,7 @@ array. A K x Qa x Qb array of counts is read as that table.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 import pandas as pd
@@ -20,9 +20,10 @@ from scipy import sparse
 
 from ..tables import check_counts
 from .labels import check_labels, common_objects, take_objects
+from .objects import Coverage, as_noise, select_labellings, warn_noise_convention
 from .resampling import CHUNK_CELLS, leave_one_out_tables, leave_two_out_tables, multinomial_draws
 
-__all__ = ["ThreeWay", "as_three_way", "three_way_of_codes", "MAX_TABLE_CELLS"]
+__all__ = ["ThreeWay", "as_three_way", "three_labellings", "three_way_of_codes", "MAX_TABLE_CELLS"]
 
 #: The most cells a 2-way table of the reference with a or b may have (dense int64 tables: the
 #: indices of the table take them dense).
@@ -50,6 +51,9 @@ class ThreeWay:
     names : (str, str, str)
         The names of the reference, a and b (Series names, column names of ``data``, or
         "reference", "a", "b").
+    coverage : Coverage, optional
+        Which objects were compared (a noise policy, objects left out, integer sample
+        weights); None: all as given.
 
     Examples
     --------
@@ -62,6 +66,7 @@ class ThreeWay:
     weights: np.ndarray
     shape: tuple
     names: tuple = ARGUMENTS
+    coverage: Coverage | None = None
 
     @property
     def n(self) -> int:
@@ -213,8 +218,10 @@ class ThreeWay:
         """The three labellings in words, for the ``data:`` line of a printed test."""
         r, a, b = self.names
         K, Qa, Qb = self.shape
-        return (f"reference = {r}, a = {a}, b = {b} (n = {self.n:,}; "
-                f"{K} x {Qa} x {Qb} table)")
+        text = f"reference = {r}, a = {a}, b = {b} (n = {self.n:,}; {K} x {Qa} x {Qb} table)"
+        if self.coverage is not None and self.coverage.notable:
+            text += "; " + self.coverage.describe((r, f"{a} or {b}"))
+        return text
 
 
 def _refuse_non_labels(obj, name: str) -> None:
@@ -239,8 +246,9 @@ def _refuse_non_labels(obj, name: str) -> None:
             "partition of memberships U pass U.argmax(axis=1))")
 
 
-def _labels(values, data, dropna: bool, join: str):
-    """The three labellings checked, paired and with missing labels dropped or refused."""
+def three_labellings(values, data, dropna: bool, join: str, noise=None, sample_weight=None):
+    """The three labellings checked, paired, with missing labels dropped or refused and the
+    noise policy applied (``clusteragree.inputs.objects.select_labellings``)."""
     names = list(ARGUMENTS)
     if data is not None:
         if not isinstance(data, pd.DataFrame):
@@ -269,22 +277,11 @@ def _labels(values, data, dropna: bool, join: str):
         if len(v) != len(labs[0]):
             raise ValueError(f"{arg} must label the same objects as reference: reference has "
                              f"{len(labs[0])} labels, {arg} has {len(v)}")
-    arrays = [v.to_numpy() if isinstance(v, pd.Series) and isinstance(v.dtype, np.dtype)
-              else v for v in labs]
-    missing = {arg: np.asarray(pd.isna(v), dtype=bool) for arg, v in zip(ARGUMENTS, arrays)
-               if not (isinstance(v, np.ndarray) and v.dtype.kind in "iub")}
-    missing = {k: m for k, m in missing.items() if m.any()}
-    if missing and not isinstance(dropna, (bool, np.bool_)):
+    if not isinstance(dropna, (bool, np.bool_)):
         raise TypeError(f"dropna must be True or False, got {dropna!r}")
-    if missing:
-        if not dropna:
-            counts = ", ".join(f"{k}: {int(m.sum())}" for k, m in missing.items())
-            raise ValueError(f"{' and '.join(missing)} contain missing labels (NaN/None; "
-                             f"{counts}); pass dropna=True to leave those objects out")
-        keep = ~np.logical_or.reduce(list(missing.values()))
-        arrays = [v[keep] if isinstance(v, np.ndarray) else v[keep].reset_index(drop=True)
-                  for v in arrays]
-    return arrays, tuple(names)
+    arrays, weights, coverage = select_labellings(labs, tuple(names), "xyy", dropna=dropna,
+                                                  noise=noise, sample_weight=sample_weight)
+    return arrays, tuple(names), weights, coverage
 
 
 def _codes(labels) -> tuple[np.ndarray, int]:
@@ -298,7 +295,7 @@ def _codes(labels) -> tuple[np.ndarray, int]:
 
 
 def as_three_way(reference, a=None, b=None, *, data=None, dropna: bool = False,
-                 join: str = "exact") -> ThreeWay:
+                 join: str = "exact", noise=None, sample_weight=None) -> ThreeWay:
     """Three labellings of the same objects (or their 3-way table), converted once.
 
     Parameters
@@ -348,12 +345,27 @@ def as_three_way(reference, a=None, b=None, *, data=None, dropna: bool = False,
         if value is None:
             raise TypeError(f"{arg} is missing: pass three labellings reference, a, b of the "
                             "same objects")
-    arrays, names = _labels((reference, a, b), data, dropna, join)
+    noise = as_noise(noise)
+    arrays, names, weights, coverage = three_labellings((reference, a, b), data, dropna, join,
+                                                        noise, sample_weight)
+    if coverage.weights == "real":
+        raise ValueError("sample_weight holds weights that are not whole numbers: the paired "
+                         "difference test resamples integer tables of objects; integer weights "
+                         "(repeated objects) work")
+    if weights is not None:
+        keep = weights > 0
+        arrays, weights = [v[keep] for v in arrays], weights[keep].astype(np.int64)
     (cr, K), (ca_, Qa), (cb, Qb) = (_codes(v) for v in arrays)
-    return three_way_of_codes((cr, ca_, cb), (K, Qa, Qb), names)
+    tw = three_way_of_codes((cr, ca_, cb), (K, Qa, Qb), names, weights=weights)
+    if noise is None:
+        for other, labels in zip(names[1:], arrays[1:]):
+            warn_noise_convention(np.unique(arrays[0]) if arrays[0].dtype.kind == "i" else (),
+                                  np.unique(labels) if labels.dtype.kind == "i" else (),
+                                  (names[0], other))
+    return replace(tw, coverage=coverage)
 
 
-def three_way_of_codes(codes, sizes, names=ARGUMENTS) -> ThreeWay:
+def three_way_of_codes(codes, sizes, names=ARGUMENTS, weights=None) -> ThreeWay:
     """The record of three labellings already coded (codes 0..K-1 of each, every code
     present): the 3-way table's non-empty cells, counted by one bincount of the combined codes
     (``np.unique`` where the table has many more cells than objects).
@@ -366,6 +378,8 @@ def three_way_of_codes(codes, sizes, names=ARGUMENTS) -> ThreeWay:
         Their numbers of clusters K, Qa, Qb.
     names : (str, str, str), default ("reference", "a", "b")
         Their names.
+    weights : numpy.ndarray of int, optional
+        How many times each object counts (integer sample weights: repeated objects).
 
     Returns
     -------
@@ -391,7 +405,10 @@ def three_way_of_codes(codes, sizes, names=ARGUMENTS) -> ThreeWay:
     cr, ca_, cb = (np.asarray(c, dtype=np.int64) for c in codes)
     size = K * Qa * Qb
     keys = (cr * Qa + ca_) * Qb + cb  # size <= 10**7 * n fits in int64
-    if size <= max(4 * len(keys), 1 << 16):
+    if weights is not None:  # repeated objects: the same table, counted with multiplicities
+        where, inverse = np.unique(keys, return_inverse=True)
+        weights = np.bincount(inverse.ravel(), weights=weights).round().astype(np.int64)
+    elif size <= max(4 * len(keys), 1 << 16):
         flat = np.bincount(keys, minlength=size)
         where = np.flatnonzero(flat)
         weights = flat[where]

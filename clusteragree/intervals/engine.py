@@ -24,6 +24,8 @@ measures the coverage of each method on a grid of populations.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 
 from .._docs import fill_doc
@@ -36,6 +38,7 @@ from ._methods import Draws, get_interval_method
 from .resamples import pair_bootstrap, pair_jackknife, table_bootstrap, table_jackknife
 from .result import ConfidenceInterval
 from .spec import TEST_N_SIM, IntervalSpec, check_level, interval_spec_of
+from .weighted import weighted_interval
 
 __all__ = ["confidence_interval", "interval_of", "intervals_of", "interval_from_draws",
            "independence_laws"]
@@ -355,7 +358,8 @@ def interval_from_draws(index, statistic, bootstrap=None, jackknife=None, *,
 @fill_doc
 def confidence_interval(x, y=None, index="adjusted_rand", *, interval=None,
                         confidence_level=None, method=None, n_resamples=None, seed=None,
-                        data=None, dropna=False, join="exact", **options) -> ConfidenceInterval:
+                        data=None, dropna=False, join="exact", noise=None, sample_weight=None,
+                        **options) -> ConfidenceInterval:
     """A bootstrap confidence interval of an index: the objects resampled with replacement.
 
     The interval's target is the index of the population the n objects were drawn from (for
@@ -400,6 +404,10 @@ def confidence_interval(x, y=None, index="adjusted_rand", *, interval=None,
     %(data)s
     %(dropna)s
     %(join)s
+    %(noise)s
+    %(sample_weight)s
+        With weights that are not whole numbers, the objects are resampled with their
+        weights (a bootstrap of the objects: "auto" is then "BCa").
     %(**options)s
 
     Returns
@@ -482,5 +490,12 @@ def confidence_interval(x, y=None, index="adjusted_rand", *, interval=None,
                             n_resamples=n_resamples, seed=seed)
     opts = check_options(options, rec.options, f"index {rec.name!r}")
     clusterings = as_clusterings(x, y, data=data, dropna=dropna, join=join,
-                                 table=not rec.on_pairs, pairs=[rec.name] if rec.on_pairs else [])
-    return interval_of(clusterings, rec, opts, spec)
+                                 table=not rec.on_pairs, pairs=[rec.name] if rec.on_pairs else [],
+                                 noise=noise, sample_weight=sample_weight)
+    if clusterings.weighted is not None:
+        ci = weighted_interval(clusterings.weighted, rec, opts, spec)
+    else:
+        ci = interval_of(clusterings, rec, opts, spec)
+    if clusterings.coverage is not None and clusterings.coverage.notable:
+        ci = replace(ci, coverage=clusterings.coverage.describe(clusterings.names))
+    return ci

@@ -53,6 +53,9 @@ class ConfidenceInterval:
         How "auto" made the interval (one sentence), or "".
     independence_pvalue : float
         "auto": the p-value of the test of independence it inverted (nan otherwise).
+    coverage : str
+        Which objects were compared, when not all as given (a noise policy, objects left
+        out, sample weights), in words; "" otherwise.
 
     See Also
     --------
@@ -85,6 +88,7 @@ class ConfidenceInterval:
     closed: str = "both"
     note: str = ""
     independence_pvalue: float = math.nan
+    coverage: str = ""
 
     def __iter__(self):
         yield self.low
@@ -104,8 +108,9 @@ class ConfidenceInterval:
     def __repr__(self) -> str:
         pct = f"{100 * self.confidence_level:g}%"
         size = f", B = {self.n_resamples}" if self.n_resamples else ""
+        on = f"; {self.coverage}" if self.coverage else ""
         return (f"ConfidenceInterval({self.index} = {self.statistic:.4g}, {pct} {self.method} "
-                f"{self.bracketed()}{size})")
+                f"{self.bracketed()}{size}{on})")
 
     def bracketed(self, digits: int = 4) -> str:
         """The bounds in brackets that say which belong to the interval: "[a, b]", "(a, b]".

@@ -883,7 +883,8 @@ class NullDistribution:
     def __repr__(self) -> str:
         head = (f"NullDistribution({self.index.name}, method={self.method!r}, "
                 f"model={self.model!r}, {self._law.what()})")
-        return "\n".join([head, *rows_lines(law_rows(self))])
+        objects = [f"objects: {self.details['objects']}"] if "objects" in self.details else []
+        return "\n".join([head, *objects, *rows_lines(law_rows(self))])
 
     def _repr_html_(self) -> str:
         """Jupyter: the summary as a table and, when the law is known, its plot."""

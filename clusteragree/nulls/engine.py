@@ -278,9 +278,21 @@ def run(requests) -> dict:
     return out
 
 
+def _stated(laws: dict, clusterings) -> dict:
+    """The laws with the objects they are laws of in their details, when not all as given
+    (a noise policy, objects left out, weights): their printout says it."""
+    coverage = clusterings.coverage
+    if coverage is not None and coverage.notable:
+        for law in laws.values():
+            law.details["objects"] = coverage.describe(clusterings.names)
+            law.details["n_compared"] = coverage.n_compared
+    return laws
+
+
 @fill_doc
 def null_distributions(x, indices="paired", method="exact", *, y=None, model=None, n_sim=None,
                        seed=None, data=None, dropna=False, join="exact",
+                       noise=None, sample_weight=None,
                        **options) -> dict[str, NullDistribution]:
     """Null distributions of several indices, all from the same random tables or permutations.
 
@@ -300,6 +312,8 @@ def null_distributions(x, indices="paired", method="exact", *, y=None, model=Non
     %(data)s
     %(dropna)s
     %(join)s
+    %(noise)s
+    %(sample_weight)s
     %(**options)s
 
     Returns
@@ -324,15 +338,17 @@ def null_distributions(x, indices="paired", method="exact", *, y=None, model=Non
     """
     spec = NullSpec.of(method, model=model, n_sim=n_sim, seed=seed)
     recs = index_records(indices)
-    clusterings = entry(x, y, data, dropna, join, recs)
-    laws = run(plan(clusterings, recs, spec, options, optional=group_members(indices)))
+    clusterings = entry(x, y, data, dropna, join, recs, noise=noise,
+                        sample_weight=sample_weight)
+    laws = _stated(run(plan(clusterings, recs, spec, options, optional=group_members(indices))),
+                   clusterings)
     return {r.name: laws[r.name] for r in recs if r.name in laws}  # in the order asked
 
 
 @fill_doc
 def null_distribution(x, y=None, index="adjusted_rand", method="exact", *, model=None,
                       n_sim=None, seed=None, data=None, dropna=False, join="exact",
-                      **options) -> NullDistribution:
+                      noise=None, sample_weight=None, **options) -> NullDistribution:
     """The null distribution of an index for the observed clusterings.
 
     Parameters
@@ -351,6 +367,8 @@ def null_distribution(x, y=None, index="adjusted_rand", method="exact", *, model
     %(data)s
     %(dropna)s
     %(join)s
+    %(noise)s
+    %(sample_weight)s
     %(**options)s
 
     Returns
@@ -381,5 +399,6 @@ def null_distribution(x, y=None, index="adjusted_rand", method="exact", *, model
     """
     rec = one_index(index, "for several use null_distributions() or compare()")
     spec = NullSpec.of(method, model=model, n_sim=n_sim, seed=seed)
-    clusterings = entry(x, y, data, dropna, join, [rec])
-    return run(plan(clusterings, [rec], spec, options))[rec.name]
+    clusterings = entry(x, y, data, dropna, join, [rec], noise=noise,
+                        sample_weight=sample_weight)
+    return _stated(run(plan(clusterings, [rec], spec, options)), clusterings)[rec.name]
