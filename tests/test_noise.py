@@ -274,3 +274,11 @@ def test_matrix_integer_weights_are_the_objects_repeated():
     np.testing.assert_allclose(d1, d2, rtol=1e-12)
     with pytest.raises(ValueError, match="whole numbers"):
         ca.agreement_matrix(cl, sample_weight=w + 0.5)
+
+
+def test_a_policy_that_would_miss_noise_written_as_text_is_refused():
+    x = np.array(["0", "0", "1", "-1", "1", "-1"], dtype=object)
+    y = [0, 0, 1, 1, 1, 0]
+    with pytest.raises(ValueError, match="holds the text '-1'"):
+        ca.agreement(x, y, noise="drop")
+    assert ca.agreement(x, y, noise=ca.Noise("drop", label="-1")) == 1.0

@@ -385,6 +385,21 @@ def select_objects(x, y, *, names=("x", "y"), dropna: bool = False, join: str = 
     return x, y, weights, coverage
 
 
+def _as_text_only(labellings, names, sides, masks, noise: Noise) -> None:
+    """Refuse a policy that found no noise label in a labelling holding the label's text
+    (labels read from a file as text hold '-1', not -1): the policy would silently do
+    nothing."""
+    if isinstance(noise.label, str):
+        return
+    text = str(noise.label)
+    for labels, name, side, mask in zip(labellings, names, sides, masks):
+        if noise.applies_to(side) and not mask.any() and noise_mask(labels, text).any():
+            raise ValueError(
+                f"noise={noise.policy!r} looks for the label {noise.label!r} and {name} holds "
+                f"none, but holds the text {text!r} (labels read as text?): pass "
+                f"ca.Noise({noise.policy!r}, label={text!r}), or convert the labels to numbers")
+
+
 def select_labellings(labellings, names, sides, *, dropna: bool = False,
                       noise: Noise | None = None, sample_weight=None):
     """Labellings of the same objects (checked and paired already) with the noise policy
@@ -424,6 +439,8 @@ def select_labellings(labellings, names, sides, *, dropna: bool = False,
                 masks[i] = noise_mask(labels, noise.label) & ~missing[i]
     noise_counts = tuple(int(np.logical_or.reduce(
         [m for m, s in zip(masks, sides) if s == side]).sum()) for side in "xy")
+    if noise is not None and noise.policy != "cluster":
+        _as_text_only(labellings, names, sides, masks, noise)
     if noise is not None and noise.policy == "drop":
         keep &= ~np.logical_or.reduce(masks)
     if not keep.any():

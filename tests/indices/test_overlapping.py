@@ -492,7 +492,11 @@ def test_element_centric_from_labels_keeps_the_entry_rules():
     test = ca.agreement_test(x, y, index="ecs", n_sim=20, seed=1)
     assert test.statistic == value
     with pytest.raises(ValueError, match="missing labels"):
-        ca.agreement([0, 1, np.nan, 1], [0, 1, 1, 1], index="ecs", dropna=True)
+        ca.agreement([0, 1, np.nan, 1], [0, 1, 1, 1], index="ecs")
+    # dropna=True leaves the object out, as for every index of labels (issue 43: partial
+    # references), where it used to be refused for the indices of object pairs
+    assert ca.agreement([0, 1, np.nan, 1], [0, 1, 1, 1], index="ecs", dropna=True) == (
+        ca.agreement([0, 1, 1], [0, 1, 1], index="ecs"))
     with pytest.raises(ValueError, match="same objects"):
         ca.agreement([0, 1, 1], [0, 1], index="ecs")
     with pytest.raises(ValueError, match="needs n >= 2"):
