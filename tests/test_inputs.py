@@ -99,7 +99,7 @@ BAD = [
     ("lengths", lambda: ca.agreement([0, 1, 1], [0, 1]), ValueError,
      r"^x and y must label the same objects"),
     ("missing labels", lambda: ca.agreement([0, None, 1], [0, 1, 1]), ValueError,
-     r"^x contain missing labels"),
+     r"^x contains missing labels"),
     ("dropna not bool", lambda: ca.agreement(X6, Y6, dropna="yes"), TypeError,
      r"^dropna must be True or False"),
     ("series misaligned", lambda: ca.agreement(*_series_pair()), ValueError,
@@ -306,7 +306,7 @@ def test_a_list_mixing_1_and_the_string_1_keeps_them_apart(form):
 
 def test_a_missing_value_among_string_labels_is_missing():
     """numpy also read nan among strings as the label "nan"."""
-    with pytest.raises(ValueError, match=r"x contain missing labels"):
+    with pytest.raises(ValueError, match=r"x contains missing labels"):
         ca.agreement(["a", np.nan, "b", "b"], [0, 1, 1, 1])
     assert ca.agreement(["a", np.nan, "b", "b"], [0, 1, 1, 1], dropna=True) == 1.0
     assert ca.crosstab(["b", "a", "b"], [0, 1, 1]).row_labels.tolist() == ["a", "b"]

@@ -208,7 +208,8 @@ def check_label_pair(x, y, *, dropna: bool = False, names=("x", "y"), join: str 
         if not dropna:
             counts = ", ".join(f"{n}: {int(m.sum())}" for n, m in missing.items())
             raise ValueError(
-                f"{' and '.join(missing)} contain missing labels (NaN/None; {counts}); "
+                f"{' and '.join(missing)} {'contain' if len(missing) > 1 else 'contains'} "
+                f"missing labels (NaN/None; {counts}); "
                 "pass dropna=True to leave those objects out"
             )
         keep = ~np.logical_or.reduce(list(missing.values()))

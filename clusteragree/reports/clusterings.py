@@ -313,6 +313,29 @@ def heatmap_precision(k: int) -> str:
     return "to 2 decimals" if k > MANY_CLUSTERINGS else "to 3 significant digits"
 
 
+def two_decimals(value: float) -> str:
+    """A value to 2 decimals, a negative value that rounds to zero written "0.00" (not
+    "-0.00", which reads as a sign that is not there).
+
+    Parameters
+    ----------
+    value : float
+        The value.
+
+    Returns
+    -------
+    str
+        E.g. "0.00" for -0.004, "-0.01" for -0.006.
+
+    Examples
+    --------
+    >>> two_decimals(-0.004), two_decimals(-0.006), two_decimals(0.5)
+    ('0.00', '-0.01', '0.50')
+    """
+    text = f"{value:.2f}"
+    return "0.00" if text == "-0.00" else text
+
+
 def plot_heatmap(m):
     """``m.plot()`` (the heatmap, values annotated) on a figure sized for the number of
     clusterings and at most as wide as a printed page's text (``PAPER_WIDTH``), the
@@ -340,7 +363,7 @@ def plot_heatmap(m):
     for text, value in zip(ax.texts, values):
         text.set_fontsize(PAPER_FONT if many else 9)
         if many:  # "-0.00477" is wider than a cell of a page-wide 12 x 12 heatmap
-            text.set_text(f"{value:.2f}")
+            text.set_text(two_decimals(value))
     ax.tick_params(axis="y", labelrotation=0)
     ax.set_xticks(ax.get_xticks(), [str(n) for n in m.names], rotation=40, ha="right",
                   rotation_mode="anchor")
