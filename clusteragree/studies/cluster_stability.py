@@ -522,7 +522,8 @@ def _one_resample(X: np.ndarray, plan: _Plan, seq: np.random.SeedSequence):
     singletons = mask if plan.noise is not None and plan.noise.policy == "singletons" else None
     values = best_match_jaccard(plan.codes[rows], codes, plan.n_original,
                                 singletons=singletons)
-    return rows, values, len(names)
+    small = np.int32 if len(X) < 2**31 else np.int64  # rows cross from a worker: half size
+    return rows.astype(small, copy=False), values, len(names)
 
 
 def _run(X, plan, seeds, n_jobs, client, progress):
@@ -541,11 +542,24 @@ def _run(X, plan, seeds, n_jobs, client, progress):
         return client.gather(futures)
     if n_jobs == 1:
         return [_one_resample(X, plan, s) for s in tqdm(seeds, **bar)]
-    from joblib import Parallel, delayed
+    from joblib import Parallel, delayed, effective_n_jobs
 
+    # a few chunks per worker: the data and the plan cross to a worker once per chunk, not
+    # once per resample (hashing and pickling them cost more than a small fit)
+    chunks = np.array_split(np.arange(len(seeds)),
+                            min(len(seeds), 4 * effective_n_jobs(n_jobs)))
     jobs = Parallel(n_jobs=n_jobs, return_as="generator")(
-        delayed(_one_resample)(X, plan, s) for s in seeds)
-    return list(tqdm(jobs, **bar))
+        delayed(_chunk)(X, plan, [seeds[i] for i in c]) for c in chunks)
+    out = []
+    with tqdm(**bar) as pbar:
+        for done in jobs:
+            out += done
+            pbar.update(len(done))
+    return out
+
+
+def _chunk(X, plan, seeds):
+    return [_one_resample(X, plan, s) for s in seeds]
 
 
 # -- the study --------------------------------------------------------------------------------
@@ -698,7 +712,7 @@ def cluster_stability(data, clusterer, *, scheme="bootstrap", n_resamples=100, s
     with _limit(threads):
         labels = _cluster(clusterer, kind, X, state)
     codes, names, mask = _codes(labels, noise)
-    if noise is None:
+    if noise is None and labels.dtype.kind == "i":  # integer labels: -1 may mean noise
         warn_noise_convention(np.unique(labels), np.array([]), names=("the clustering", ""))
     if len(names) == 0:
         raise ValueError("the clusterer labelled every object as noise: no cluster to assess")
