@@ -20,6 +20,7 @@ from ._version import __version__ as __version__
 _PUBLIC = {
     "nulls": ".nulls", "NullSpec": ".nulls",
     "simulate": ".studies", "stability": ".studies", "study": ".studies",
+    "cluster_stability": ".studies", "ClusterStability": ".studies",
     "list_datasets": ".datasets", "load_dataset": ".datasets",
     "get_index": ".indices", "list_indices": ".indices", "mari_null_moments": ".indices",
     "membership_kind": ".indices.fuzzy", "coassociation": ".indices.matrices",
@@ -106,6 +107,8 @@ __all__ = [
     "NullSpec",
     "simulate",
     "stability",
+    "cluster_stability",
+    "ClusterStability",
     "study",
     "PairCounts",
     "agreement",

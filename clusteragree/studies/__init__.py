@@ -6,6 +6,9 @@
 * ``simulate``: the 540-data-set simulation design and its Gaussian mixtures;
 * ``mixture_overlap``: the overlap of a mixture's components (MixSim's definition);
 * ``stability``: weighted cross-validation and subsampling stability;
+* ``cluster_stability``: the stability of each cluster under resampling (Hennig 2007, fpc's
+  ``clusterboot``); its function and result class are this package's ``cluster_stability``
+  and ``ClusterStability`` (and ``ca.cluster_stability``, ``ca.ClusterStability``);
 * ``study``: the design x algorithms x indices study (its units run by ``grid.run_tasks``);
   ``store``: its results, one file per unit in the study's folder, read back and resumed;
   ``study_results``: its summaries in the thesis' tables;
@@ -18,5 +21,8 @@
 """
 
 from .._docs import fill
+from .cluster_stability import ClusterStability, cluster_stability
+
+__all__ = ["ClusterStability", "cluster_stability"]
 
 __doc__ = fill(__doc__)

@@ -66,7 +66,7 @@ _HORTA = cite("horta2015")
 
 # -- checks -----------------------------------------------------------------------------------
 
-def _check_data(X, name: str = "X") -> np.ndarray:
+def check_data(X, name: str = "X") -> np.ndarray:
     """X as a 2-D float array (objects x features) with finite entries."""
     if isinstance(X, pd.DataFrame):
         bad = [str(c) for c, t in X.dtypes.items()
@@ -347,7 +347,7 @@ def weighted_cv(X, k, algorithm="kmeans", seed=None, *, repeats=None,
     >>> df.columns.tolist()
     ['repeat', 'n', 'k', 'k_training', 'k_test', 'adjusted_rand']
     """
-    X = _check_data(X)
+    X = check_data(X)
     n = len(X)
     k = _check_k(k, n, room=n // 2, why="in each half of the split (n // 2)")
     algorithm = _check_algorithm(algorithm)
@@ -454,7 +454,7 @@ def external_table(X, y, k, algorithm="kmeans", seed=None, *, n_init=None,
     (('class', 'cluster'), 1.0)
     """
     frame_index = X.index if isinstance(X, pd.DataFrame) else None
-    X = _check_data(X)
+    X = check_data(X)
     n = len(X)
     y = check_labels(y, "y")
     if len(y) != n:
@@ -611,7 +611,7 @@ def subsample_stability(X, ks=range(2, 7), algorithm="em", *, n_subsamples=100, 
     >>> res.best_k, res.table.columns.tolist()
     (3, ['k', 'stability', 'sd', 'n_pairs', 'prototype'])
     """
-    X = _check_data(X)
+    X = check_data(X)
     n = len(X)
     n_subsamples = check_positive_int(n_subsamples, "n_subsamples", minimum=3)  # sd: 3 pairs
     fraction = _check_fraction(fraction)
