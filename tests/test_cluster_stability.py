@@ -19,7 +19,7 @@ import pytest
 
 import clusteragree as ca
 from clusteragree.inputs import NoiseLabelWarning
-from clusteragree.studies.cluster_stability import best_match_jaccard, draw_resample
+from clusteragree.studies.clusterwise import best_match_jaccard, draw_resample
 
 DATA = Path(__file__).parent / "data"
 

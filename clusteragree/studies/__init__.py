@@ -21,7 +21,7 @@
 """
 
 from .._docs import fill
-from .cluster_stability import ClusterStability, cluster_stability
+from .clusterwise import ClusterStability, cluster_stability
 
 __all__ = ["ClusterStability", "cluster_stability"]
 
