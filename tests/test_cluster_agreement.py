@@ -160,6 +160,20 @@ def test_pvalues_are_hypergeometric_tails_adjusted_over_distinct_cells(multiple)
         np.testing.assert_allclose([v[1] for v in cells.values()], expect, rtol=1e-12)
 
 
+@pytest.mark.parametrize("n", [7, 60, 2_000, 10**6])
+def test_the_upward_tail_sum_equals_scipys_survival_function(n):
+    from clusteragree.inference.clusters import _upper_tail
+
+    rng = np.random.default_rng(n)
+    a, b = rng.integers(1, n + 1, 400), rng.integers(1, n + 1, 400)
+    v = rng.integers(np.maximum(1, a + b - n), np.minimum(a, b) + 1)
+    got = _upper_tail(v, n, a, b)
+    ok = ~np.isnan(got)
+    assert ok.sum() > 100  # the cells above the mode
+    want = hypergeom.logsf(v[ok] - 1, n, a[ok], b[ok])
+    np.testing.assert_allclose(got[ok], want, rtol=1e-8, atol=1e-8)
+
+
 def test_a_pvalue_below_the_doubles_keeps_its_logarithm_and_is_never_printed_as_0():
     x = np.repeat([0, 1], 1000)
     res = ca.cluster_agreement(x, x)
