@@ -225,14 +225,15 @@ def _splits(tab, cells: _Cells, share: float) -> pd.DataFrame:
     return out.astype({"overlap": "int64", "share": "float64"})
 
 
-def _notes(splits: pd.DataFrame, side: str, labels) -> list:
-    """Each cluster's split or merge in words ("" for the others)."""
+def _notes(splits: pd.DataFrame, side: str, labels, names) -> list:
+    """Each cluster's split or merge in words, naming the other clustering ("" for the
+    others)."""
     notes = dict.fromkeys(range(len(labels)), "")
     part = splits[splits["side"] == side]
     if part.empty:
         return list(notes.values())
     index = {lab: k for k, lab in enumerate(np.asarray(labels, dtype=object).tolist())}
-    other = "y" if side == "x" else "x"
+    other = names[1] if side == "x" else names[0]
     for label, rows in part.groupby("cluster", sort=False):
         words = ", ".join(f"{p} ({s:.0%})" for p, s in zip(rows["part"], rows["share"]))
         verb = "split over" if side == "x" else "merges"
@@ -563,7 +564,7 @@ def cluster_agreement(x, y=None, *, match="one-to-one", multiple="holm", split_s
                                         else np.full(k, np.nan)),
             "log10_pvalue": na_float(log10[np.minimum(at, p.size - 1)] if p.size
                                      else np.full(k, np.nan)),
-            "note": _notes(splits, side, labels)}))
+            "note": _notes(splits, side, labels, clus.names)}))
     frame = ResultsFrame(pd.concat(sides, ignore_index=True), columns=list(CLUSTER_COLUMNS))
     underflow = frame.index[(frame["pvalue"] == 0).fillna(False).to_numpy(dtype=bool)]
     if len(underflow):  # printed "<1e-300", never 0
