@@ -7,10 +7,14 @@ Built on the intervals, nulls and indices wings below it (never the reverse):
 * ``pvalues`` -- ``PValue``, a test's p-value as one object, and ``PValueSpec``, its settings;
 * ``beyond_floor`` -- p-values beyond the Monte Carlo floor (saddlepoint, importance sampling);
 * ``difference`` and ``difference_results`` -- ``difference_test`` and ``DifferenceTest``;
-* ``matrix`` and ``matrix_plots`` -- ``agreement_matrix`` and ``AgreementMatrix``, its plots.
+* ``matrix`` and ``matrix_plots`` -- ``agreement_matrix`` and ``AgreementMatrix``, its plots;
+* ``clusters`` and ``cluster_results`` -- ``cluster_agreement`` and ``ClusterAgreement``: which
+  clusters agree.
 """
 
 from .agreement_tests import adjust, agreement, agreement_test, compare, format_results, iadjust
+from .cluster_results import ClusterAgreement
+from .clusters import cluster_agreement
 from .difference import difference_test
 from .difference_results import DifferenceTest
 from .matrix import AgreementMatrix, agreement_matrix
@@ -18,4 +22,5 @@ from .results import RESULT_COLUMNS, AgreementTest, ResultsFrame, frame_notes
 
 __all__ = ["agreement", "agreement_test", "adjust", "compare", "iadjust", "format_results",
            "AgreementTest", "ResultsFrame", "RESULT_COLUMNS", "frame_notes", "difference_test",
-           "DifferenceTest", "agreement_matrix", "AgreementMatrix"]
+           "DifferenceTest", "agreement_matrix", "AgreementMatrix", "cluster_agreement",
+           "ClusterAgreement"]

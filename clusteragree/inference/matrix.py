@@ -28,7 +28,8 @@ from .agreement_tests import agreement_test_of, default_alternative
 from .difference import difference_of, pair_difference_of
 from .results import FLOAT_COLUMNS, INT_COLUMNS, RESULT_COLUMNS, ResultsFrame
 
-__all__ = ["MULTIPLE_METHODS", "AgreementMatrix", "agreement_matrix"]
+__all__ = ["MULTIPLE_METHODS", "AgreementMatrix", "agreement_matrix", "check_multiple",
+           "adjusted_pvalues"]
 
 #: The multiplicity adjustments of ``statsmodels.stats.multitest.multipletests`` by their full
 #: names (its short aliases, e.g. "hs" or "fdr_i", are accepted too).
@@ -47,7 +48,7 @@ def _multiple_aliases() -> dict:
     return {k: v for k, v in multitest_alias.items() if v != "lfdr"}
 
 
-def _check_multiple(multiple):
+def check_multiple(multiple):
     """``multiple``: None or a name ``multipletests`` takes (checked before any work)."""
     if multiple is None:
         return None
@@ -159,7 +160,7 @@ def _rows_frame(rows: list, index: pd.Index) -> ResultsFrame:
     return frame.astype(types)
 
 
-def _adjusted(pvalues: np.ndarray, multiple) -> np.ndarray:
+def adjusted_pvalues(pvalues: np.ndarray, multiple) -> np.ndarray:
     """``multipletests``' adjusted p-values of a family (NA where a p-value is NA)."""
     from statsmodels.stats.multitest import multipletests
 
@@ -209,7 +210,8 @@ def _reference_frame(rec, opts, many, test: bool, multiple, results) -> pd.DataF
     frame = _rows_frame(rows, pd.Index(list(many.names), name="clustering"))
     p_vec = frame["pvalue"].to_numpy(dtype=float, na_value=np.nan)
     frame["pvalue_adjusted"] = pd.array(
-        _adjusted(p_vec, multiple) if test else np.full(len(rows), np.nan), dtype="Float64")
+        adjusted_pvalues(p_vec, multiple) if test else np.full(len(rows), np.nan),
+        dtype="Float64")
     frame.attrs["reference"] = many.reference
     return frame
 
@@ -239,7 +241,7 @@ def _reference_differences(rec, opts, many, level, multiple, seeds) -> pd.DataFr
     frame.insert(0, "b", [names[j] for _, j in pairs])
     frame.insert(0, "a", [names[i] for i, _ in pairs])
     p_vec = frame["pvalue"].to_numpy(dtype=float, na_value=np.nan)
-    frame["pvalue_adjusted"] = pd.array(_adjusted(p_vec, multiple), dtype="Float64")
+    frame["pvalue_adjusted"] = pd.array(adjusted_pvalues(p_vec, multiple), dtype="Float64")
     return frame
 
 
@@ -585,7 +587,7 @@ def agreement_matrix(clusterings, index="adjusted_rand", *, test=False, multiple
                         "label vectors: agreement_matrix takes an index of the contingency "
                         "table; compare such clusterings pair by pair with ca.agreement")
     test = check_bool(test, "test")
-    multiple = _check_multiple(multiple)
+    multiple = check_multiple(multiple)
     side = default_alternative(rec, alternative)
     if not test:  # the null's settings would be silently unused
         _refuse_unused(method=method, model=model, n_sim=n_sim, alternative=alternative)
@@ -625,7 +627,7 @@ def agreement_matrix(clusterings, index="adjusted_rand", *, test=False, multiple
         rows.append(r.row() if test else _na_row(values[i, j], rec.kind, r))
     frame = _rows_frame(rows, pd.RangeIndex(len(pairs)))
     p_vec = frame["pvalue"].to_numpy(dtype=float, na_value=np.nan)
-    frame["pvalue_adjusted"] = pd.array(_adjusted(p_vec, multiple) if test
+    frame["pvalue_adjusted"] = pd.array(adjusted_pvalues(p_vec, multiple) if test
                                         else np.full(len(pairs), np.nan), dtype="Float64")
     frame.insert(0, "y", [names[j] for _, j in pairs])
     frame.insert(0, "x", [names[i] for i, _ in pairs])
