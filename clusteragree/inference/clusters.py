@@ -267,7 +267,8 @@ def pair_decomposition(table) -> pd.DataFrame:
       across it; its value is the share of those pairs that y treats alike (together inside,
       apart across: t_i + (a_i (n - a_i) - sum_j n_ij (b_j - n_ij)) / 2 of them), its weight
       their number / (2 N); likewise for y. Each side's rows alone sum to the Rand index,
-      so the two sides are weighted one half each.
+      so the two sides are weighted one half each. (This construction is the package's own,
+      checked against the overall index by the tests; it is not taken from the paper.)
 
     A cluster of one object has no pair inside it: its Wallace and adjusted values are NaN
     with weight 0. Where the overall index's denominator is 0 (a clustering that is all
