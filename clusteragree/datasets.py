@@ -10,7 +10,8 @@ has them (nothing is downloaded):
   ``(X, y)``, X a DataFrame of numeric features and y the classes, on the same index;
 * clusterings (``CLUSTERINGS``): several clusterings of the same objects with their classes,
   one column each (the wine data by k-means, Ward, average linkage and a Gaussian mixture at
-  k = 2, 3, 4); ``load_dataset`` returns the DataFrame, ready for ``agreement_matrix``.
+  k = 2, 3, 4; the wine data by HDBSCAN and DBSCAN, whose label -1 is noise); ``load_dataset``
+  returns the DataFrame, ready for ``agreement_matrix``.
 
 ``list_datasets()`` lists them all.
 
@@ -215,6 +216,15 @@ CLUSTERINGS = {
         "features: k-means, Ward, average linkage and a Gaussian mixture (gmm) at k = 2, 3, 4 "
         "(columns kmeans_2, ward_2, average_2, gmm_2, ..., gmm_4; labels 1..k)",
         DATA["wine"].source + "; clustered once with scikit-learn (fixed seeds) by "
+        "data/export_data.py"),
+    "wine_noise": Clusterings(
+        "wine_noise.csv", "class",
+        "the 178 wines' cultivar (class) and 6 density-based clusterings of their 13 "
+        "standardised features, -1 marking noise (objects left unclustered): HDBSCAN with "
+        "min_cluster_size 5, 10, 15 and DBSCAN (min_samples 5) with eps 2.0, 2.2, 2.4 "
+        "(columns hdbscan_5, hdbscan_10, hdbscan_15, dbscan_2.0, dbscan_2.2, dbscan_2.4; "
+        "clusters 1..k); 36 to 85 noise objects each",
+        DATA["wine"].source + "; clustered once with scikit-learn 1.9.1 (deterministic) by "
         "data/export_data.py"),
 }
 

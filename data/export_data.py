@@ -24,12 +24,23 @@ How the CSV files were made, so that anyone can make them again:
   does not depend on how scikit-learn numbers clusters. ``wine_clusterings()`` computes them
   (``tests/test_datasets.py`` compares the file with it); only this file is rewritten by
   ``python data/export_data.py wine_clusterings`` (scikit-learn only).
+* ``wine_noise.csv``: the same 178 wines, their class and 6 density-based clusterings of the 13
+  standardised features (``StandardScaler``), made with scikit-learn 1.9.1, whose labels -1 are
+  noise (objects left unclustered): ``HDBSCAN(min_cluster_size=m, copy=True)`` (other settings
+  at their defaults: ``min_samples=None``, i.e. m, Euclidean metric,
+  ``cluster_selection_method="eom"``, ``allow_single_cluster=False``) for m = 5, 10, 15
+  (columns ``hdbscan_5``, ``hdbscan_10``, ``hdbscan_15``; 58, 75 and 82 noise objects, 2
+  clusters each) and ``DBSCAN(eps=e, min_samples=5)`` (Euclidean) for e = 2.0, 2.2, 2.4
+  (columns ``dbscan_2.0``, ``dbscan_2.2``, ``dbscan_2.4``; 85, 55 and 36 noise objects; 5, 2
+  and 2 clusters). The clusters are renumbered 1, 2, ... in order of first appearance, -1
+  kept. Both algorithms are deterministic (no seed); ``wine_noise()`` computes them and
+  ``python data/export_data.py wine_noise`` rewrites this file alone (scikit-learn only).
 
 Requirements (development only, never at run time): Debian's ``r-cran-mlbench``
 (``apt-get install r-cran-mlbench``; its data live in /usr/lib/R/site-library/mlbench/data/),
 ``pip install pyreadr scikit-learn``. Run from anywhere:
 ``python data/export_data.py`` (it writes beside itself; with names, e.g.
-``wine_clusterings``, only those files).
+``wine_clusterings`` or ``wine_noise``, only those files).
 Columns holding only whole numbers are written as integers, the others with the shortest
 representation that reads back to the same float (pandas' default), so that a CSV read back
 equals its source exactly.
@@ -158,8 +169,61 @@ def export_wine_clusterings() -> None:
     print("wine_clusterings", frame.shape)
 
 
+#: The density-based clusterings of ``wine_noise.csv``, in the order of its columns: column ->
+#: (algorithm, its settings). Labels -1 are noise.
+NOISE_CLUSTERINGS = {
+    "hdbscan_5": ("HDBSCAN", {"min_cluster_size": 5}),
+    "hdbscan_10": ("HDBSCAN", {"min_cluster_size": 10}),
+    "hdbscan_15": ("HDBSCAN", {"min_cluster_size": 15}),
+    "dbscan_2.0": ("DBSCAN", {"eps": 2.0, "min_samples": 5}),
+    "dbscan_2.2": ("DBSCAN", {"eps": 2.2, "min_samples": 5}),
+    "dbscan_2.4": ("DBSCAN", {"eps": 2.4, "min_samples": 5}),
+}
+#: The scikit-learn that made ``wine_noise.csv`` (both algorithms are deterministic).
+WINE_NOISE_SKLEARN = "1.9.1"
+
+
+def _noise_labels(labels) -> list[int]:
+    """Clusters renumbered 1, 2, ... in order of first appearance; noise (-1) kept as -1."""
+    labels = [int(v) for v in labels]
+    order = {}
+    for v in labels:
+        if v != -1 and v not in order:
+            order[v] = len(order) + 1
+    return [-1 if v == -1 else order[v] for v in labels]
+
+
+def wine_noise() -> pd.DataFrame:
+    """The wine data's class and its 6 density-based clusterings (``wine_noise.csv``), computed.
+
+    Returns
+    -------
+    DataFrame
+        One row per object of ``wine.csv``, in its order: ``class`` (its text) and the columns
+        of ``NOISE_CLUSTERINGS``: -1 for noise, the clusters 1 ... k in order of first
+        appearance.
+    """
+    from sklearn.cluster import DBSCAN, HDBSCAN
+    from sklearn.preprocessing import StandardScaler
+
+    wine = pd.read_csv(HERE / "wine.csv")
+    features = StandardScaler().fit_transform(wine.drop(columns="class").to_numpy(float))
+    out = pd.DataFrame({"class": wine["class"].astype(str)})
+    for column, (algorithm, settings) in NOISE_CLUSTERINGS.items():
+        model = (HDBSCAN(copy=True, **settings) if algorithm == "HDBSCAN"
+                 else DBSCAN(**settings))
+        out[column] = _noise_labels(model.fit_predict(features))
+    return out
+
+
+def export_wine_noise() -> None:
+    frame = wine_noise()
+    frame.to_csv(HERE / "wine_noise.csv", index=False)
+    print("wine_noise", frame.shape, {c: int((frame[c] == -1).sum()) for c in frame.columns[1:]})
+
+
 EXPORTS = {"sklearn": export_sklearn, "mlbench": export_mlbench,
-           "wine_clusterings": export_wine_clusterings}
+           "wine_clusterings": export_wine_clusterings, "wine_noise": export_wine_noise}
 
 
 if __name__ == "__main__":

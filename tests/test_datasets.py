@@ -216,7 +216,7 @@ def test_data_files_are_small():
 def test_loading_needs_neither_scikit_learn_nor_pyreadr():
     code = ("import sys, clusteragree as ca\n"
             "for name in ca.datasets.DATA: ca.load_dataset(name, dropna=False)\n"
-            "ca.load_dataset('wine_clusterings')\n"
+            "for name in ca.datasets.CLUSTERINGS: ca.load_dataset(name)\n"
             "ca.datasets.list_datasets()\n"
             "print(sorted(m for m in ('sklearn', 'pyreadr') if m in sys.modules))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
@@ -290,3 +290,46 @@ def test_wine_clusterings_seeded_ones_reproduce_from_the_script():
     runs = ca.load_dataset("wine_clusterings")
     differ = [c for c in WINE_COLUMNS[1:] if made[c].tolist() != runs[c].tolist()]
     assert differ == [], f"scikit-learn {sklearn.__version__} clusters differently: {differ}"
+
+
+# -- density-based clusterings with noise -----------------------------------------------------
+
+#: The columns of wine_noise.csv as its README documents them, with each clustering's number of
+#: noise objects (-1) and of clusters.
+WINE_NOISE = {"hdbscan_5": (58, 2), "hdbscan_10": (75, 2), "hdbscan_15": (82, 2),
+              "dbscan_2.0": (85, 5), "dbscan_2.2": (55, 2), "dbscan_2.4": (36, 2)}
+
+
+def test_every_set_of_clusterings_is_tested():
+    assert set(CLUSTERINGS) == {"wine_clusterings", "wine_noise"}
+
+
+def test_wine_noise_has_the_documented_columns_noise_and_clusters():
+    runs = ca.load_dataset("wine_noise")
+    assert list(runs.columns) == ["class", *WINE_NOISE] and runs.shape == (178, 7)
+    assert not runs.isna().to_numpy().any()
+    _, y = ca.load_dataset("wine")
+    assert list(runs["class"]) == list(y.astype(str))  # the wine data's objects, in order
+    for column, (noise, k) in WINE_NOISE.items():
+        labels = runs[column].tolist()
+        assert labels.count(-1) == noise, column
+        assert 0 < noise < len(labels)  # a sizeable share, never all
+        clusters = [v for v in labels if v != -1]
+        # clusters 1 ... k in order of first appearance, as the script says
+        assert list(dict.fromkeys(clusters)) == list(range(1, k + 1)), column
+    with open(data_dir() / "wine_noise.csv", newline="") as fh:
+        rows = list(csv.reader(fh))
+    assert rows[0] == ["class", *WINE_NOISE]
+    assert [[int(v) for v in r[1:]] for r in rows[1:]] == runs.iloc[:, 1:].to_numpy().tolist()
+
+
+def test_wine_noise_reproduces_from_the_script():
+    """HDBSCAN and DBSCAN have no randomness: the script gives the file's labels."""
+    pytest.importorskip("sklearn")
+    script = _export_script()
+    made = script.wine_noise()
+    runs = ca.load_dataset("wine_noise")
+    assert list(made.columns) == ["class", *script.NOISE_CLUSTERINGS] == list(runs.columns)
+    differ = [c for c in WINE_NOISE if made[c].tolist() != runs[c].tolist()]
+    assert differ == [], (f"this scikit-learn clusters differently from "
+                          f"{script.WINE_NOISE_SKLEARN}: {differ}")
