@@ -8,6 +8,8 @@
     clusteragree report --all                  every report with its defaults into the
                                                repository's reports/ (run from a clone)
     clusteragree report NAME --parameters      a report's parameters, their defaults and help
+    clusteragree report NAME --noise drop      the label -1 (noise) as a policy says:
+                                               cluster, singletons or drop
     clusteragree demo [--dataset statlog_em]   agreement of a shipped table by every index,
                                                and adjusted for chance (IADJUST), as text
     clusteragree indices                       the catalogue of indices
@@ -28,6 +30,10 @@ from ._validate import check_positive_int, check_seed
 
 # Each subcommand imports what it uses when it runs: ``clusteragree --help`` imports no
 # pandas, scipy or matplotlib (the package's ``__init__`` is lazy too).
+
+#: The noise policies ``--noise`` takes (those of ``clusteragree.Noise``; a test checks that
+#: they are the same), named here so that ``--help`` imports no statistics.
+NOISE_POLICIES = ("cluster", "singletons", "drop")
 
 
 def _agreement_frame(tab):
@@ -154,6 +160,9 @@ def _report(args) -> int:
     if args.quick:  # shorthand for -p quick=true; it overrides nothing given explicitly
         if params.setdefault("quick", "true").strip().lower() in ("false", "no", "0", "off"):
             raise ValueError(f"--quick contradicts -p quick={params['quick']}")
+    if args.noise is not None:  # shorthand for -p noise=POLICY; it must not contradict one
+        if params.setdefault("noise", args.noise) != args.noise:
+            raise ValueError(f"--noise {args.noise} contradicts -p noise={params['noise']}")
     path = report(args.name, output=args.output, format=args.format, code=args.code,
                   keep_notebook=args.keep_notebook, progress=_progress(), **params)
     print(f"wrote {path}")
@@ -256,6 +265,11 @@ def main(argv=None) -> int:
     p_rep.add_argument("--format", default=None,
                        help="html or pdf (the [pdf] extra); default: the suffix of -o, else html")
     p_rep.add_argument("--quick", action="store_true", help="shorthand for -p quick=true")
+    p_rep.add_argument("--noise", choices=NOISE_POLICIES, default=None,
+                       help="shorthand for -p noise=POLICY (the agreement and clusterings "
+                            "reports): what the label -1 of density-based clusterers (HDBSCAN, "
+                            "DBSCAN) means: one cluster, each object a cluster of its own, or "
+                            "objects left out; default: the labels as given")
     code = p_rep.add_mutually_exclusive_group()
     code.add_argument("--code", action="store_true", help="show the code cells")
     code.add_argument("--no-code", action="store_true", help="hide the code cells (default)")

@@ -215,6 +215,14 @@ def _check_multiple(value, name):
     check_choice(value, name, MULTIPLE_METHODS)
 
 
+def _check_noise(value, name):
+    """``noise``: None (the labels as given) or a policy of ``clusteragree.Noise``, by name."""
+    from ..cli import NOISE_POLICIES
+
+    if value is not None:
+        check_choice(value, f"{name} (None: the labels as given)", NOISE_POLICIES)
+
+
 def _check_n_values(value, name):
     parts = [part for part in value.split(",") if part.strip()]
     try:
@@ -240,6 +248,7 @@ PARAMETER_RANGES = {
     "n_values": _check_n_values,
     "model": _check_model,
     "alternative": _check_alternative,
+    "noise": _check_noise,
     "confidence_level": lambda value, name: check_level(value),
 }
 

@@ -245,6 +245,9 @@ def test_a_law_too_large_is_refused_in_the_reports_terms(name, monkeypatch):
     (["report", "--quick", "-p", "n_sim=0"], "parameter n_sim must be >= 1, got 0"),
     (["report", "null-distributions", "-p", "reference=1"], "parameter reference must be"),
     (["report", "--quick", "-p", "quick=no"], "--quick contradicts -p quick=no"),
+    (["report", "-p", "noise=dorp"], "Did you mean 'drop'"),
+    (["report", "clusterings", "--noise", "drop", "-p", "noise=cluster"],
+     "--noise drop contradicts -p noise=cluster"),
 ])
 def test_cli_errors_exit_2_with_one_line(argv, message, capsys, monkeypatch):
     monkeypatch.setattr(render, "_execute", lambda *a, **k: pytest.fail("notebook started"))
@@ -280,6 +283,35 @@ def test_quick_never_overrides_a_parameter_given(name, given, expected, tmp_path
     with pytest.raises(SystemExit):
         cli.main(argv)
     assert seen == [expected, expected], "the given values reach the notebook, on both paths"
+
+
+@pytest.mark.parametrize("name", ["agreement", "clusterings"])
+def test_noise_reaches_the_notebook_from_the_command_line_and_from_python(name, tmp_path,
+                                                                          monkeypatch):
+    """Issue 43: ``--noise POLICY`` is ``-p noise=POLICY``; without it no noise parameter is
+    passed (the notebook's default, None: the labels as given, and the same fingerprint)."""
+    seen = []
+
+    def record(notebook, out, params, progress):
+        seen.append(params)
+        raise ReportError("stopped before the kernel")
+
+    monkeypatch.setattr(render, "_execute", record)
+    assert report_parameters(name).loc["noise", "default"] is None
+    dataset = {"clusterings": ["-p", "dataset=wine_noise"], "agreement": []}[name]
+    for argv in (["--noise", "singletons"], ["-p", "noise=singletons"], []):
+        with pytest.raises(SystemExit):
+            cli.main(["report", name, "--quick", "-o", str(tmp_path / "r.html"), *dataset,
+                      *argv])
+    with pytest.raises(ReportError):
+        ca.report(name, output=tmp_path / "r.html", quick=True, noise="singletons",
+                  **({"dataset": "wine_noise"} if name == "clusterings" else {}))
+    assert [p.get("noise") for p in seen] == ["singletons", "singletons", None, "singletons"]
+    assert "noise" not in seen[2]
+
+
+def test_the_command_lines_noise_policies_are_the_packages():
+    assert cli.NOISE_POLICIES == tuple(ca.inputs.NOISE_POLICIES)
 
 
 def test_cli_list_and_parameters(capsys):
