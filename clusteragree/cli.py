@@ -122,8 +122,9 @@ def _parameters_table(params, default_width: int = 16) -> str:
     """A report's parameters as an aligned table under a header: name, type, default, help,
     two spaces between columns; a default wider than ``default_width`` is printed whole and
     its help goes on the next line, in the help column."""
-    rows = [(str(key), str(row["type"]), repr(row["default"]), str(row["help"]))
-            for key, row in params.iterrows()]
+    # by cell, not iterrows(): a row's Series turns a default None (noise) into nan
+    rows = [(str(key), str(params.at[key, "type"]), repr(params.at[key, "default"]),
+             str(params.at[key, "help"])) for key in params.index]
     head = ("parameter", "type", "default", "help")
     widths = [max(len(head[i]), *(len(r[i]) for r in rows)) for i in range(2)]
     widths.append(max(len(head[2]), *(len(r[2]) for r in rows if len(r[2]) <= default_width)))

@@ -93,6 +93,16 @@ def _check_agreement_inputs(params: dict) -> None:
 
     keys = ("dataset", "table_file", "data_file", "x_column", "y_column", "x_file", "y_file")
     tab, _ = load_clusterings(**{k: params[k] for k in keys if k in params})
+    if params.get("noise") is not None:  # the policy acts on the labels: plan its table
+        from ..inputs import as_clusterings
+        from .helpers import load_labels, noise_policy
+
+        labels = load_labels(**{k: params[k] for k in keys if k in params})
+        if labels is None:
+            raise ValueError(f"noise={params['noise']!r} needs each object's labels, and a "
+                             "contingency table has none: give data_file with x_column and "
+                             "y_column, or x_file and y_file (or the labels in memory)")
+        tab = as_clusterings(*labels, noise=noise_policy(params["noise"], *labels)).table
     names = [s.strip() for s in params.get("indices", "paired").split(",") if s.strip()]
     resolved, _ = resolve_indices(names)
     method, model = params.get("method", "auto"), params.get("model", "perm")
@@ -151,8 +161,16 @@ def _check_clusterings_inputs(params: dict) -> None:
     spec = NullSpec.of(method, model=model)
     pairs = [(ref, b) for b in names] + [(a, b) for i, a in enumerate(names)
                                          for b in names[i + 1:]]
+    noise = params.get("noise")
     for a, b in pairs:  # every test's null law planned: one too large is refused here
-        tab = crosstab(frame[a], frame[b])
+        if noise is None:
+            tab = crosstab(frame[a], frame[b])
+        else:  # the policy acts on the labels: plan its table
+            from ..inputs import as_clusterings
+            from .helpers import noise_policy
+
+            tab = as_clusterings(frame[a], frame[b],
+                                 noise=noise_policy(noise, frame[a], frame[b])).table
         with _report_budget():
             plan(entry(tab, None, None, False, "exact", [rec]), [rec], spec)
 

@@ -146,7 +146,7 @@ def reference_table(m) -> pd.DataFrame:
 
 def best_against_others(frame: pd.DataFrame, reference: str, names, index: str, *,
                         agreements: pd.Series, kind: str, multiple: str = "holm",
-                        confidence_level: float = 0.95, seed=None) -> pd.DataFrame:
+                        confidence_level: float = 0.95, seed=None, noise=None) -> pd.DataFrame:
     """The best clustering's paired difference with each other one, by ``ca.difference_test``.
 
     The best is the clustering of highest agreement with the reference (lowest, for a
@@ -176,6 +176,9 @@ def best_against_others(frame: pd.DataFrame, reference: str, names, index: str, 
     seed : int, optional
         Each test draws from its own child of ``numpy.random.SeedSequence(seed)``, in the
         order of ``names``.
+    noise : Noise or str, optional
+        The noise policy of every test (``ca.difference_test``'s ``noise=``); None: the
+        labels as given.
 
     Returns
     -------
@@ -197,7 +200,7 @@ def best_against_others(frame: pd.DataFrame, reference: str, names, index: str, 
         with warnings.catch_warnings(record=True):  # kept in res.note, said in the report
             warnings.simplefilter("always")
             res = difference_test(frame[reference], frame[best], frame[b], index=index,
-                                  interval=confidence_level, seed=child)
+                                  interval=confidence_level, seed=child, noise=noise)
         low, high = res.confidence_interval()
         method = res.method
         rows.append({"clustering": b, "agreement_b": res.agreement_b,
@@ -244,7 +247,7 @@ def difference_table(diffs: pd.DataFrame, index: str) -> pd.DataFrame:
     }, index=pd.Index(diffs.index, name="b"))
 
 
-def near_identical(frame: pd.DataFrame, names, share: float) -> pd.DataFrame:
+def near_identical(frame: pd.DataFrame, names, share: float, noise=None) -> pd.DataFrame:
     """The pairs of clusterings that put at least ``share`` of the objects the same way.
 
     "The same way" is the best one-to-one matching of the two clusterings' clusters (the
@@ -259,6 +262,9 @@ def near_identical(frame: pd.DataFrame, names, share: float) -> pd.DataFrame:
         The clusterings.
     share : float
         The least share of objects matched.
+    noise : Noise, optional
+        The noise policy the shares follow (``agreement_matrix``'s ``noise=``); the noise
+        label is then not counted as a cluster in ``same_k``.
 
     Returns
     -------
@@ -274,9 +280,10 @@ def near_identical(frame: pd.DataFrame, names, share: float) -> pd.DataFrame:
     """
     from ..inference.matrix import agreement_matrix
 
-    shares = agreement_matrix(frame[list(names)], index="accuracy").to_frame()
+    shares = agreement_matrix(frame[list(names)], index="accuracy", noise=noise).to_frame()
     keep = shares[shares["statistic"].astype(float) >= share - 1e-12]
-    sizes = {c: frame[c].nunique() for c in names}
+    noise_label = [] if noise is None else [noise.label]
+    sizes = {c: frame[c][~frame[c].isin(noise_label)].nunique() for c in names}
     out = pd.DataFrame({"x": keep["x"].to_numpy(), "y": keep["y"].to_numpy(),
                         "share": keep["statistic"].astype(float).to_numpy()})
     out["same_k"] = [sizes[x] == sizes[y] for x, y in zip(out["x"], out["y"])]

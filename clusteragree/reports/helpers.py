@@ -32,7 +32,8 @@ __all__ = ["setup", "table", "significant", "DIGITS", "load_clusterings",
            "pvalue_text", "method_text", "interval_text", "table_of_tests", "table_of_laws",
            "table_of_intervals",
            "reading", "adjusted_widths", "EXPECTED", "LEVEL", "PAPER_WIDTH", "PAPER_FONT",
-           "FIGURE_DPI", "fit_title"]
+           "FIGURE_DPI", "fit_title", "load_labels", "noise_policy", "noise_sentence",
+           "noise_convention"]
 
 #: The width of a printed report's text, in inches: A4 less the print stylesheet's 12 mm margins
 #: (186 mm; Letter's is wider). A figure at most this wide prints at its own size (the
@@ -332,6 +333,139 @@ def load_clusterings(dataset: str = "statlog_em", table_file: str = "", data_fil
         tab = crosstab(pd.Series(x, name=Path(x_file).stem), pd.Series(y, name=Path(y_file).stem))
         return tab, f"the labels in {_name(x_file)} (rows) and {_name(y_file)} (columns)"
     return load_dataset(dataset), f"built-in data set {dataset}: {DATASETS[dataset][2]}"
+
+
+def load_labels(dataset: str = "statlog_em", table_file: str = "", data_file: str = "",
+                x_column: str = "", y_column: str = "", x_file: str = "", y_file: str = ""):
+    """The two clusterings' labels of the agreement report, where its source has them.
+
+    The same sources as ``load_clusterings`` (and checked by it first): ``data_file`` with
+    ``x_column`` and ``y_column``, or ``x_file`` and ``y_file``. A contingency table (the
+    built-in ``dataset`` or ``table_file``) has no objects, so no labels: None.
+
+    Returns
+    -------
+    tuple of two Series, or None
+        x and y, named after their columns (or their files' stems); a file's labels as text.
+
+    Examples
+    --------
+    >>> load_labels() is None                   # the built-in Statlog table
+    True
+    """
+    from pathlib import Path
+
+    if data_file:
+        frame = _read_csv(data_file, "data_file")
+        return frame[x_column], frame[y_column]
+    if x_file and y_file:
+        return (pd.Series(_read_labels(x_file, "x_file"), name=Path(x_file).stem),
+                pd.Series(_read_labels(y_file, "y_file"), name=Path(y_file).stem))
+    return None
+
+
+def noise_policy(noise, *labellings):
+    """A report's ``noise`` parameter as the ``clusteragree.Noise`` its calls take.
+
+    The noise label is -1; where the labels are text (a file of labels, a CSV read as text)
+    and hold the text "-1" but not the number, it is "-1", which ``Noise(policy)`` (label -1,
+    a number) would not match.
+
+    Parameters
+    ----------
+    noise : {"cluster", "singletons", "drop"} or None
+        The report's parameter; None (the labels as given) gives None.
+    *labellings : Series
+        The clusterings the policy applies to.
+
+    Returns
+    -------
+    Noise or None
+
+    Examples
+    --------
+    >>> noise_policy("drop", pd.Series(["a", "b"]), pd.Series(["0", "-1"]))
+    Noise(policy='drop', label='-1', side='both')
+    >>> noise_policy("singletons", pd.Series(["a", "b"]), pd.Series([0, -1])).label
+    -1
+    """
+    from ..inputs import Noise
+
+    if noise is None:
+        return None
+    values = [set(pd.Series(labels).tolist()) for labels in labellings]
+    text = not any(-1 in v for v in values) and any("-1" in v for v in values)
+    return Noise(noise, label="-1" if text else -1)
+
+
+#: A noise policy in words, for a report's Run line.
+NOISE_WORDS = {"cluster": "the label -1 is one more cluster",
+               "singletons": "each object labelled -1 is a cluster of its own (noise counts "
+                             "against agreement)",
+               "drop": "the objects labelled -1 are left out (the agreement of the objects "
+                       "clustered; read it beside the share compared)"}
+
+
+def noise_convention(labellings: dict) -> list:
+    """The clusterings whose labels follow the noise convention: whole numbers, -1 beside
+    labels >= 0 (as ``clusteragree.NoiseLabelWarning`` reads them), as numbers or as text.
+
+    Parameters
+    ----------
+    labellings : dict or DataFrame
+        Name -> labels (or a table's row or column labels).
+
+    Examples
+    --------
+    >>> noise_convention({"a": [0, 1, -1], "b": ["0", "-1", "1"], "c": [1, 2, 3]})
+    ['a', 'b']
+    """
+    out = []
+    for name, labels in labellings.items():
+        values = set(pd.Series(labels).tolist())
+        for noise in (-1, "-1"):
+            others = values - {noise}
+            if noise in values and others and all(
+                    str(v).isdigit() if isinstance(v, str) else
+                    (isinstance(v, (int, np.integer)) and not isinstance(v, bool) and v >= 0)
+                    for v in others):
+                out.append(name)
+                break
+    return out
+
+
+def noise_sentence(policy, coverages: dict, unchosen=()) -> str:
+    """The Markdown sentence a report states its noise policy and coverage in.
+
+    Parameters
+    ----------
+    policy : Noise or None
+        The policy (``noise_policy``); None: the labels as given.
+    coverages : dict
+        A comparison's name -> its ``clusteragree.inputs.Coverage`` (``as_clusterings``'s).
+    unchosen : sequence of str, optional
+        Without a policy, the clusterings that follow the noise convention
+        (``noise_convention``): the sentence says their -1 was counted as one cluster.
+
+    Returns
+    -------
+    str
+        "**Noise:** policy *drop*: ...; hdbscan_5: 58 noise objects, 120 of 178 objects
+        compared (67%); ...", or "" without a policy (and nothing ``unchosen``).
+    """
+    if policy is None:
+        if not unchosen:
+            return ""
+        return (f"**Noise:** not chosen: the label -1 of {', '.join(unchosen)} is counted as one "
+                "cluster, as given (the parameter noise: *singletons* or *drop* for the other "
+                "readings).")
+    parts = []
+    for name, cov in coverages.items():
+        noise = sum(cov.noise_counts)
+        share = f"{cov.n_compared:,} of {cov.n_given:,} objects compared ({cov.share_compared:.0%})"
+        parts.append(f"{name}: {noise:,} noise object{'' if noise == 1 else 's'}, {share}")
+    return (f"**Noise:** policy *{policy.policy}*: {NOISE_WORDS[policy.policy]}; "
+            + "; ".join(parts) + ".")
 
 
 def _refuse_column(name: str, value, where: str, columns, why: str = "is not a column of"):

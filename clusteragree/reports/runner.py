@@ -96,7 +96,7 @@ def report(name: str = "agreement", output=None, format: str | None = None, *, c
     >>> ca.report("agreement", n_simm=500)
     Traceback (most recent call last):
     ...
-    ValueError: report 'agreement' has no parameter 'n_simm'; its parameters: dataset, table_file, data_file, x_column, y_column, x_file, y_file, in_memory, indices, model, method, alternative, confidence_level, n_sim, beyond_floor, seed, quick. Did you mean 'n_sim'?
+    ValueError: report 'agreement' has no parameter 'n_simm'; its parameters: dataset, table_file, data_file, x_column, y_column, x_file, y_file, in_memory, indices, model, method, alternative, noise, confidence_level, n_sim, beyond_floor, seed, quick. Did you mean 'n_sim'?
 
     A quick run of the default report (about 15 seconds), and one of two labellings held in
     memory (written to ``mine-inputs/data.csv`` beside the report):

@@ -47,7 +47,7 @@ def test_report_is_registered_with_its_parameters():
     assert REPORTS["clusterings"].notebook == "clusterings.ipynb"
     params = report_parameters("clusterings")
     assert list(params.index) == ["dataset", "data_file", "columns", "reference", "in_memory",
-                                  "index", "model", "method", "n_sim", "multiple",
+                                  "index", "model", "method", "noise", "n_sim", "multiple",
                                   "confidence_level", "near_identical", "seed", "quick"]
     defaults = params["default"].to_dict()
     assert defaults["dataset"] == "wine_clusterings" and defaults["reference"] == "class"

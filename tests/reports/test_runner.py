@@ -298,20 +298,39 @@ def test_noise_reaches_the_notebook_from_the_command_line_and_from_python(name, 
 
     monkeypatch.setattr(render, "_execute", record)
     assert report_parameters(name).loc["noise", "default"] is None
-    dataset = {"clusterings": ["-p", "dataset=wine_noise"], "agreement": []}[name]
+    if name == "clusterings":
+        source = {"dataset": "wine_noise"}
+    else:  # a policy needs each object's labels: a CSV, not the default table
+        data = tmp_path / "wine_noise.csv"
+        ca.load_dataset("wine_noise").to_csv(data, index=False)
+        source = {"data_file": str(data), "x_column": "class", "y_column": "hdbscan_5"}
+    given = [arg for key, value in source.items() for arg in ("-p", f"{key}={value}")]
     for argv in (["--noise", "singletons"], ["-p", "noise=singletons"], []):
         with pytest.raises(SystemExit):
-            cli.main(["report", name, "--quick", "-o", str(tmp_path / "r.html"), *dataset,
-                      *argv])
+            cli.main(["report", name, "--quick", "-o", str(tmp_path / "r.html"), *given, *argv])
     with pytest.raises(ReportError):
-        ca.report(name, output=tmp_path / "r.html", quick=True, noise="singletons",
-                  **({"dataset": "wine_noise"} if name == "clusterings" else {}))
+        ca.report(name, output=tmp_path / "r.html", quick=True, noise="singletons", **source)
     assert [p.get("noise") for p in seen] == ["singletons", "singletons", None, "singletons"]
     assert "noise" not in seen[2]
 
 
+@pytest.mark.parametrize("source", [{}, {"table_file": "table.csv"}])
+def test_noise_with_a_contingency_table_is_refused_before_the_kernel_starts(source, tmp_path,
+                                                                           monkeypatch):
+    """A table has no objects, so no policy can act on their labels (``ca.compare`` refuses
+    it too): the report says which sources have labels, before any work."""
+    monkeypatch.setattr(render, "_execute", lambda *a, **k: pytest.fail("notebook started"))
+    if source:
+        ca.load_dataset("statlog_em").to_frame().to_csv(tmp_path / "table.csv")
+        source = {"table_file": str(tmp_path / "table.csv")}
+    with pytest.raises(ValueError, match="noise='drop' needs each object's labels"):
+        ca.report("agreement", output=tmp_path / "r.html", noise="drop", **source)
+
+
 def test_the_command_lines_noise_policies_are_the_packages():
-    assert cli.NOISE_POLICIES == tuple(ca.inputs.NOISE_POLICIES)
+    from clusteragree.inputs.objects import POLICIES
+
+    assert cli.NOISE_POLICIES == POLICIES
 
 
 def test_cli_list_and_parameters(capsys):
