@@ -310,3 +310,44 @@ def test_quick_render_with_a_distance_reads_lower_as_better(tmp_path):
     assert f"{best} agrees best with class: variation_of_information = {vi[best]:.4f}" in text
     assert "lower is better" in text and "after Bonferroni's adjustment" in text
     assert "One pair of clusterings puts 95% or more" in text
+
+
+# -- noise (issue 43) ---------------------------------------------------------------------------
+
+def test_near_identical_follows_the_noise_policy():
+    """Two clusterings that differ only in which objects they call noise are near-identical
+    once noise is left out of each pair; the noise label is not counted as a cluster."""
+    runs = pd.DataFrame({"a": [1, 1, 2, 2, -1, -1], "b": [1, 1, 2, 2, 1, 2],
+                         "c": [1, 2, 1, 2, 1, 2]})
+    assert near_identical_pairs(runs, None) == []
+    drop = ca.Noise("drop")
+    out = report.near_identical(runs, ["a", "b", "c"], 0.95, noise=drop)
+    assert out[["x", "y", "share", "same_k"]].to_dict("records") == [
+        {"x": "a", "y": "b", "share": 1.0, "same_k": True}]
+
+
+def near_identical_pairs(runs, noise):
+    with pytest.warns(ca.NoiseLabelWarning):
+        out = report.near_identical(runs, list(runs.columns), 0.95, noise=noise)
+    return out[["x", "y"]].to_dict("records")
+
+
+@pytest.mark.slow  # papermill: seconds
+@pytest.mark.parametrize("policy", ["drop", None])
+def test_quick_render_of_noise_states_the_policy_and_the_coverage(policy, tmp_path):
+    out = ca.report("clusterings", dataset="wine_noise", noise=policy, quick=True,
+                    output=tmp_path / "n.html", progress=False)
+    text = _text(out)
+    assert not re.search(r"Traceback|\b[A-Z]\w*(Error|Exception|Warning)\b", text)
+    runs = ca.load_dataset("wine_noise")
+    if policy is None:
+        assert ("Noise: not chosen: the label -1 of hdbscan_5, hdbscan_10, hdbscan_15, "
+                "dbscan_2.0, dbscan_2.2, dbscan_2.4 is counted as one cluster") in text
+        return
+    assert "Noise: policy drop : the objects labelled -1 are left out" in text
+    for column in runs.columns[1:]:
+        kept = runs[column] != -1
+        ari = ca.agreement(runs.loc[kept, "class"], runs.loc[kept, column])
+        assert (f"{column}: {int((~kept).sum())} noise objects, {int(kept.sum())} of 178 "
+                "objects compared") in text
+        assert f"{column} {ari:.4f}" in text  # the table of each against the reference
