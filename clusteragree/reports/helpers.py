@@ -343,10 +343,28 @@ def load_labels(dataset: str = "statlog_em", table_file: str = "", data_file: st
     ``x_column`` and ``y_column``, or ``x_file`` and ``y_file``. A contingency table (the
     built-in ``dataset`` or ``table_file``) has no objects, so no labels: None.
 
+    Parameters
+    ----------
+    dataset : str, default "statlog_em"
+        A built-in table (it has no labels).
+    table_file : str, optional
+        A CSV contingency table (it has no labels).
+    data_file : str, optional
+        A CSV with one row per object.
+    x_column, y_column : str, optional
+        The columns of ``data_file`` holding the two clusterings.
+    x_file, y_file : str, optional
+        Two text files with one label per line.
+
     Returns
     -------
     tuple of two Series, or None
         x and y, named after their columns (or their files' stems); a file's labels as text.
+
+    See Also
+    --------
+    load_clusterings : The same sources' table (it checks them).
+    noise_policy : The policy the labels are compared under.
 
     Examples
     --------
@@ -381,6 +399,12 @@ def noise_policy(noise, *labellings):
     Returns
     -------
     Noise or None
+        The policy with the noise label of the labels' type.
+
+    See Also
+    --------
+    noise_sentence : The policy and the coverage in a report's words.
+    clusteragree.Noise : The policies.
 
     Examples
     --------
@@ -414,6 +438,15 @@ def noise_convention(labellings: dict) -> list:
     ----------
     labellings : dict or DataFrame
         Name -> labels (or a table's row or column labels).
+
+    Returns
+    -------
+    list of str
+        The names of those clusterings, in the order given.
+
+    See Also
+    --------
+    noise_sentence : Says, without a policy, that their -1 was counted as one cluster.
 
     Examples
     --------
@@ -452,6 +485,15 @@ def noise_sentence(policy, coverages: dict, unchosen=()) -> str:
     str
         "**Noise:** policy *drop*: ...; hdbscan_5: 58 noise objects, 120 of 178 objects
         compared (67%); ...", or "" without a policy (and nothing ``unchosen``).
+
+    See Also
+    --------
+    noise_policy : The policy of a report's ``noise`` parameter.
+
+    Examples
+    --------
+    >>> noise_sentence(None, {}, ["hdbscan_5"])[:60]
+    '**Noise:** not chosen: the label -1 of hdbscan_5 is counted '
     """
     if policy is None:
         if not unchosen:
