@@ -235,10 +235,10 @@ def _check_multiple(value, name):
 
 def _check_noise(value, name):
     """``noise``: None (the labels as given) or a policy of ``clusteragree.Noise``, by name."""
-    from ..cli import NOISE_POLICIES
+    from ..inputs.objects import POLICIES
 
     if value is not None:
-        check_choice(value, f"{name} (None: the labels as given)", NOISE_POLICIES)
+        check_choice(value, f"{name} (None: the labels as given)", POLICIES)
 
 
 def _check_n_values(value, name):
