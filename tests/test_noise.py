@@ -282,3 +282,35 @@ def test_a_policy_that_would_miss_noise_written_as_text_is_refused():
     with pytest.raises(ValueError, match="holds the text '-1'"):
         ca.agreement(x, y, noise="drop")
     assert ca.agreement(x, y, noise=ca.Noise("drop", label="-1")) == 1.0
+
+
+def test_singletons_with_integer_weights_are_the_objects_repeated():
+    x = np.array([0, 0, 1, 1, -1, -1, 2, 2])
+    y = np.array([0, 0, 1, 1, 1, -1, 2, 0])
+    w = np.array([1, 2, 1, 3, 2, 3, 1, 2])
+    rx, ry = np.repeat(x, w), np.repeat(y, w)
+    for index in ("adjusted_rand", "nmi_sum", "jaccard"):
+        want = ca.agreement(rx, ry, index=index, noise="singletons")
+        assert ca.agreement(x, y, index=index, noise="singletons", sample_weight=w) == (
+            pytest.approx(want, abs=1e-12))
+    m = ca.agreement_matrix({"x": x, "y": y, "z": x[::-1]}, noise="singletons",
+                            sample_weight=w, index="rand")
+    r = ca.agreement_matrix({"x": rx, "y": ry, "z": np.repeat(x[::-1], w)},
+                            noise="singletons", index="rand")
+    np.testing.assert_allclose(m.statistic.to_numpy(float), r.statistic.to_numpy(float),
+                               atol=1e-12)
+
+
+def test_a_policy_on_one_side_still_warns_of_the_other_sides_minus_one():
+    x, y = _labels(seed=13)
+    with pytest.warns(ca.NoiseLabelWarning, match="^y uses the label -1"):
+        ca.agreement(x, y, noise=ca.Noise("drop", side="x"))
+
+
+def test_the_matrix_reference_frame_says_how_many_objects_each_comparison_kept():
+    rng = np.random.default_rng(14)
+    cl = {k: np.where(rng.random(40) < 0.2, -1, rng.integers(0, 3, 40)) for k in "rab"}
+    m = ca.agreement_matrix(cl, reference="r", noise="drop", index="rand")
+    for name in "ab":
+        assert m.reference.loc[name, "n_compared"] == int(((cl["r"] != -1)
+                                                           & (cl[name] != -1)).sum())

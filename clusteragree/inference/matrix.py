@@ -212,6 +212,8 @@ def _reference_frame(rec, opts, many, test: bool, multiple, results) -> pd.DataF
     frame["pvalue_adjusted"] = pd.array(
         adjusted_pvalues(p_vec, multiple) if test else np.full(len(rows), np.nan),
         dtype="Float64")
+    if many.noise is not None:  # the objects each comparison with the reference kept
+        frame["n_compared"] = [many.coverage(-1, c).n_compared for c in range(len(rows))]
     frame.attrs["reference"] = many.reference
     return frame
 

@@ -510,8 +510,11 @@ def _selected(x, y, data, dropna, join, table, pairs, noise, sample_weight) -> C
                                wt.col_labels, names)
     elif table:
         tab = crosstab(pd.Series(xs, name=names[0]), pd.Series(ys, name=names[1]))
-    if noise is None and tab is not None:
-        warn_noise_convention(tab.row_labels, tab.col_labels, names)
+    if tab is not None and (noise is None or noise.side != "both"):
+        # labels as given on a side no policy covers: -1 there is one cluster, said once
+        rows = tab.row_labels if noise is None or noise.side == "y" else ()
+        cols = tab.col_labels if noise is None or noise.side == "x" else ()
+        warn_noise_convention(rows, cols, names)
     if pairs and weights is not None:  # the indices of object pairs see the objects repeated
         reps = weights.astype(np.int64)
         xs, ys = np.repeat(xs, reps), np.repeat(ys, reps)

@@ -253,6 +253,27 @@ def _same_objects(names, vectors) -> None:
                 "clusterings in one DataFrame, or reindex them to the same objects")
 
 
+def _noise_repeated(every, given, ref_name, noise: Noise, sample_weight):
+    """Under "singletons" with whole-number weights, each noise object of weight w (noise in
+    any clustering the policy covers) as w objects of weight 1, so that each copy is a cluster
+    of its own, as repeating the objects would make it."""
+    values = [check_labels(v, f"clusterings[{name!r}]") for name, v in zip(every, given)]
+    first = values[0]
+    weights, kind = check_sample_weight(
+        sample_weight, len(first), first.index if isinstance(first, pd.Series) else None)
+    if kind == "real":
+        return given, sample_weight  # refused below, by name
+    noisy = np.zeros(len(first), dtype=bool)
+    for name, v in zip(every, values):
+        side = "x" if ref_name is not None and name == ref_name else "y"
+        if noise.applies_to(side):
+            noisy |= noise_mask(v, noise.label)
+    reps = np.where(noisy, weights, 1).astype(np.int64)
+    repeated = [np.repeat(v.to_numpy() if isinstance(v, pd.Series) else np.asarray(v), reps)
+                for v in values]
+    return repeated, np.repeat(np.where(noisy, 1.0, weights), reps)
+
+
 def as_many_clusterings(clusterings, reference=None, noise=None,
                         sample_weight=None) -> ManyClusterings:
     """Convert K clusterings of the same objects (and a reference), once.
@@ -320,6 +341,8 @@ def as_many_clusterings(clusterings, reference=None, noise=None,
     if noise is not None and noise.side != "both" and ref_name is None:
         raise ValueError(f"noise side={noise.side!r} names the reference (x) or the "
                          "clusterings compared with it (y): give reference=, or side='both'")
+    if noise is not None and noise.policy == "singletons" and sample_weight is not None:
+        given, sample_weight = _noise_repeated(every, given, ref_name, noise, sample_weight)
     coded, masks = [], []
     for name, labels in zip(every, given):
         codes, uniques, mask = _coded(labels, name, noise,

@@ -242,7 +242,8 @@ class Coverage:
         return "; ".join(parts)
 
     def as_dict(self) -> dict:
-        """The coverage as flat fields (the columns results frames carry)."""
+        """The coverage as flat fields (for a table of several comparisons, such as the
+        reports' and ``agreement_matrix``'s)."""
         return {"noise_policy": None if self.noise is None else self.noise.policy,
                 "n_noise_x": self.noise_counts[0], "n_noise_y": self.noise_counts[1],
                 "n_given": self.n_given, "n_compared": self.n_compared}
@@ -458,6 +459,12 @@ def select_labellings(labellings, names, sides, *, dropna: bool = False,
         values, masks = [v[keep] for v in values], [m[keep] for m in masks]
         weights = None if weights is None else weights[keep]
     if noise is not None and noise.policy == "singletons":
+        if kind == "integer":  # a noise object of weight w is w objects, each its own cluster
+            noisy = np.logical_or.reduce(masks)
+            reps = np.where(noisy, weights, 1).astype(np.int64)
+            values = [np.repeat(v, reps) for v in values]
+            masks = [np.repeat(m, reps) for m in masks]
+            weights = np.repeat(np.where(noisy, 1.0, weights), reps)
         values = [as_singletons(v, m) for v, m in zip(values, masks)]
     if weights is not None and not weights.sum() > 0:
         raise ValueError("sample_weight weighs every object compared 0: at least one object "

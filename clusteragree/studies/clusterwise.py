@@ -3,7 +3,7 @@
 
 The data are clustered once. Each of B resamples is clustered again, and every original
 cluster C is compared with each cluster D of the resample's clustering on the objects of the
-resample: the Jaccard |C' & D| / |C' | D| of C' (C restricted to the resample's objects) and D;
+resample: the Jaccard ``|C' & D| / |C' | D|`` of C' (C restricted to the resample's objects) and D;
 the best match's Jaccard is the cluster's value in that resample (0 when nothing matches,
 fpc's ``zerobyzero = 0``). A cluster's stability is the mean of its B values; a value
 ``<= dissolution`` (0.5) counts as the cluster "dissolved", one ``> recover`` (0.75) as
@@ -365,7 +365,7 @@ def best_match_jaccard(original, resampled, n_original: int, *, singletons=None)
 
     On the objects of a resample (one entry per object, in the same order in both), the
     Jaccard of original cluster k restricted to them, C', and resample cluster q, D, is
-    |C' & D| / |C' | D|; a cluster's value is the largest over q (0 when C' and every D are
+    ``|C' & D| / |C' | D|``; a cluster's value is the largest over q (0 when C' and every D are
     empty: fpc's ``zerobyzero = 0``).
 
     Parameters
@@ -380,7 +380,7 @@ def best_match_jaccard(original, resampled, n_original: int, *, singletons=None)
         The number of original clusters.
     singletons : array of bool, optional
         The resample's noise objects that are clusters of their own ("singletons"): each is a
-        candidate match, of Jaccard 1 / |C'| for the cluster it was in.
+        candidate match, of Jaccard ``1 / |C'|`` for the cluster it was in.
 
     Returns
     -------
@@ -616,7 +616,7 @@ def cluster_stability(data, clusterer, *, scheme="bootstrap", n_resamples=100, s
         objects outside every cluster: an original cluster's object that a resample calls
         noise is missing from its best match, and a resample cluster's object that was noise
         originally is an extra in it. Under "singletons" each of a resample's noise objects
-        is also a candidate match of its own (Jaccard 1 / |C'|). Default: labels as given,
+        is also a candidate match of its own (Jaccard ``1 / |C'|``). Default: labels as given,
         with a ``NoiseLabelWarning`` when the original labels hold -1 beside labels >= 0.
     seed : None, int, SeedSequence or Generator, optional
         The root of the streams: the original clustering's random_state and one child seed
