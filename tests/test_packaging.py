@@ -205,3 +205,15 @@ def test_every_subpackage_is_listed_for_the_wheel():
     assert found | mapped == listed, sorted(found ^ (listed - mapped))
     for package, folder in setup["package-dir"].items():
         assert (ROOT / folder / "__init__.py").is_file(), package
+
+
+def test_the_changelog_has_the_package_version_with_its_date():
+    """Keep a Changelog: the version the package says it is has its section, dated, above the
+    older ones; the citation's release date is that section's date."""
+    text = (ROOT / "CHANGELOG.md").read_text(encoding="utf-8")
+    released = re.findall(r"(?m)^## \[(\d+\.\d+\.\d+)\](?: - (\d{4}-\d{2}-\d{2}))?$", text)
+    assert released and released[0][0] == ca.__version__, released[:2]
+    assert released[0][1], "the current version's section has no date"
+    assert "## [Unreleased]" in text.split(f"## [{ca.__version__}]")[0]
+    cff = (ROOT / "CITATION.cff").read_text(encoding="utf-8")
+    assert f'date-released: "{released[0][1]}"' in cff

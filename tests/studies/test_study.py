@@ -214,7 +214,8 @@ def test_a_results_csv_reads_back_with_the_results_dtypes(serial, tmp_path):
     (dict(algorithms=["em"]), "algorithms: the folder has [kmeans, em], this run asks [em]"),
     (dict(model="num"), "model: the folder has perm, this run asks num"),
     (dict(design="n=130"), "design: the folder has 3 rows (sha256 "),
-    (dict(version="9.9"), "clusteragree_version: the folder has 0.1.0, this run asks 9.9"),
+    (dict(version="9.9"), "clusteragree_version: the folder has "
+                          f"{__import__('clusteragree').__version__}, this run asks 9.9"),
 ])
 def test_other_settings_are_refused_naming_the_setting(change, line, finished_folder,
                                                        small_design, monkeypatch):
