@@ -129,9 +129,10 @@ index : str or Index
     "nmi_sqrt").""",
     "indices": """\
 indices : str or list of str
-    Index names or aliases (``ca.list_indices()``), a group ("paired", "simple",
-    "pair counting", "information", "set matching", "fuzzy", "matrix", "overlapping",
-    "all") or a list of them. An index that belongs to a requested group but is not defined
+    Index names or aliases (``ca.list_indices()``), a group ("common": ARI, AMI, NMI,
+    Rand, Jaccard, Fowlkes-Mallows and VI; "paired", "simple", "pair counting",
+    "information", "set matching", "fuzzy", "matrix", "overlapping", "all") or a list of
+    them. An index that belongs to a requested group but is not defined
     for this input (e.g. kappa on a non-square table) is left out with a warning (NA in a
     table of results); an index named on its own raises instead.""",
     "method": """\

@@ -56,10 +56,14 @@ __all__ = ["list_indices", "catalogue_markdown", "get_index", "one_index", "is_r
            "STATISTICS", "STATISTIC_NAMES", "compact_tables", "evaluate_pairwise", "pair_vectors",
            "gather_objects", "evaluate_resample", "ResampleRefused"]
 
-#: Named groups of indices. "paired" and "simple" are the eight indices of paired agreement and
+#: Named groups of indices. "common": the indices users look for first. "paired" and "simple" are the eight indices of paired agreement and
 #: the indices of simple agreement of Amorim, M. J. (2015), "On clustering stability", PhD
 #: thesis, ISCTE - University Institute of Lisbon (VI is the thesis' "NVI").
 GROUPS: dict[str, tuple[str, ...]] = {
+    # the indices users look for first (scikit-learn's ARI and AMI among them): compare's
+    # default
+    "common": ("adjusted_rand", "adjusted_mutual_info", "nmi_sum", "rand", "jaccard",
+               "fowlkes_mallows", "variation_of_information"),
     "paired": ("rand", "gower_legendre", "jaccard", "czekanowski", "goodman_kruskal",
                "sokal_sneath", "sokal_sneath2", "fowlkes_mallows"),
     "simple": ("nmi_min", "nmi_sqrt", "nmi_sum", "nmi_joint", "variation_of_information"),

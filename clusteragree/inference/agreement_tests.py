@@ -97,7 +97,7 @@ def agreement(x, y=None, index="adjusted_rand", *, data=None, dropna=False, join
     %(x, y)s
         ``x`` alone may also be a batch of tables of shape (..., K, Q).
     index : str, Index or list of str, default "adjusted_rand"
-        An index name or alias (``ca.list_indices()``), a group ("paired", "simple",
+        An index name or alias (``ca.list_indices()``), a group ("common", "paired", "simple",
         "pair counting", "information", "set matching", "all") or a list of them.
     %(data)s
     %(dropna)s
@@ -365,7 +365,7 @@ def adjust(x, y=None, index="adjusted_rand", method="auto", center="mean", *, mo
 
 
 @fill_doc
-def compare(x, y=None, indices="paired", method="auto", *, model=None, n_sim=None, seed=None,
+def compare(x, y=None, indices="common", method="auto", *, model=None, n_sim=None, seed=None,
             alternative=None, interval=IntervalSpec(), data=None, dropna=False, join="exact",
             noise=None, sample_weight=None,
             **options) -> pd.DataFrame:
@@ -429,7 +429,8 @@ def compare(x, y=None, indices="paired", method="auto", *, model=None, n_sim=Non
 
     Examples
     --------
-    >>> df = ca.compare(ca.ContingencyTable([[30, 20], [10, 20]]), method="exact")
+    >>> df = ca.compare(ca.ContingencyTable([[30, 20], [10, 20]]), indices="paired",
+    ...                 method="exact")
     >>> df.loc[["rand", "sokal_sneath"], ["null_mean", "adjusted_mean"]].round(5)
                   null_mean  adjusted_mean
     index                                 
