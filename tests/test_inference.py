@@ -368,7 +368,11 @@ def test_the_functions_of_one_index_share_one_default_index_and_tests_default_to
               ca.nulls.null_distribution]
     assert {inspect.signature(f).parameters["index"].default for f in single} == \
         {"adjusted_rand"}
-    assert inspect.signature(ca.compare).parameters["indices"].default == "paired"
+    # compare: the indices users look for first (issue 45, trap 6); iadjust: the thesis' eight
+    assert inspect.signature(ca.compare).parameters["indices"].default == "common"
+    assert inspect.signature(ca.iadjust).parameters["indices"].default == "paired"
+    assert {"adjusted_rand", "adjusted_mutual_info"} <= set(ca.compare([[5, 1], [1, 5]],
+                                                                       interval=None).index)
     for test in (ca.agreement_test, ca.adjust, ca.compare):
         assert inspect.signature(test).parameters["method"].default == "auto", test
     # the thesis' IADJUST keeps its Patefield tables; the interval's method is auto (issue 30)
