@@ -352,3 +352,17 @@ def test_the_matrix_shows_an_html_table_and_its_p_values_never_print_as_zero():
             assert tiny.any() and not re.search(r"\s0\.0\s", text), text
     no_test = ca.agreement_matrix(runs[["kmeans_3", "ward_3"]])._repr_html_()
     assert "adjusted_rand" in no_test and "p-values" not in no_test
+
+
+def test_a_monte_carlo_floor_keeps_its_sign_in_a_frame_of_some_columns():
+    """Issue 45, trap 2: m.reference[["statistic", "pvalue"]] printed a floor 1/(B + 1) as
+    "0.001", not "<0.001"; the reference frame put 6 NA interval columns before the p-values."""
+    runs = ca.load_dataset("wine_clusterings")
+    m = ca.agreement_matrix(runs[["class", "kmeans_3", "ward_3", "average_3"]],
+                            reference="class", test=True, seed=1, method="patefield",
+                            n_sim=999)
+    text = m.reference[["statistic", "pvalue"]].to_string()
+    assert "<0.001" in text and "kmeans_3" in text
+    assert "<0.001" in m.rows[["x", "y", "pvalue"]].to_string()
+    assert list(m.reference.columns[:3]) == ["statistic", "pvalue", "pvalue_adjusted"]
+    assert set(m.reference.columns) >= set(ca.inference.RESULT_COLUMNS)  # the schema kept

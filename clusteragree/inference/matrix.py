@@ -152,12 +152,27 @@ def _na_row(statistic: float, kind: str, ci=None) -> dict:
     return row
 
 
-def _rows_frame(rows: list, index: pd.Index) -> ResultsFrame:
-    """Rows of the schema as a frame with its dtypes (Float64, Int64: NA stays NA)."""
+def _kept_attrs(frame: pd.DataFrame) -> ResultsFrame:
+    """``frame`` as a ResultsFrame with its attrs (the p-values that are bounds)."""
+    out = ResultsFrame(frame)
+    out.attrs.update(frame.attrs)
+    return out
+
+
+def _rows_frame(rows: list, index: pd.Index, results=None) -> ResultsFrame:
+    """Rows of the schema as a frame with its dtypes (Float64, Int64: NA stays NA); with the
+    tests they came from (``results``), the p-values that are bounds (a Monte Carlo floor),
+    so that a frame of some of its columns still prints "<0.001" (``pvalue_texts``)."""
     frame = ResultsFrame(rows, columns=list(RESULT_COLUMNS), index=index)
     types = {c: "Float64" for c in FLOAT_COLUMNS}
     types.update({c: "Int64" for c in INT_COLUMNS})
-    return frame.astype(types)
+    frame = frame.astype(types)
+    if results is not None:
+        frame.attrs["pvalue_bound"] = {
+            i: r.pvalue_detail.bound_reason for i, r in zip(index, results)
+            if getattr(r, "pvalue_detail", None) is not None
+            and r.pvalue_detail.bound_reason is not None}
+    return frame
 
 
 def adjusted_pvalues(pvalues: np.ndarray, multiple) -> np.ndarray:
@@ -207,13 +222,18 @@ def _reference_frame(rec, opts, many, test: bool, multiple, results) -> pd.DataF
         else:
             value = float(_evaluator(rec, opts)(many.table(-1, c)))
             rows.append(_na_row(value, rec.kind, r))
-    frame = _rows_frame(rows, pd.Index(list(many.names), name="clustering"))
+    frame = _rows_frame(rows, pd.Index(list(many.names), name="clustering"),
+                        results if test else None)
     p_vec = frame["pvalue"].to_numpy(dtype=float, na_value=np.nan)
     frame["pvalue_adjusted"] = pd.array(
         adjusted_pvalues(p_vec, multiple) if test else np.full(len(rows), np.nan),
         dtype="Float64")
     if many.noise is not None:  # the objects each comparison with the reference kept
         frame["n_compared"] = [many.coverage(-1, c).n_compared for c in range(len(rows))]
+    # what a reader looks for first, then the rest of the schema: the p-values were pushed
+    # off screen by the interval columns (NA without intervals)
+    first = ["statistic", "pvalue", "pvalue_adjusted"]
+    frame = frame[first + [c for c in frame.columns if c not in first]]
     frame.attrs["reference"] = many.reference
     return frame
 
@@ -627,7 +647,7 @@ def agreement_matrix(clusterings, index="adjusted_rand", *, test=False, multiple
     for p, (i, j) in enumerate(pairs):
         r = results[p] if results else None
         rows.append(r.row() if test else _na_row(values[i, j], rec.kind, r))
-    frame = _rows_frame(rows, pd.RangeIndex(len(pairs)))
+    frame = _rows_frame(rows, pd.RangeIndex(len(pairs)), results if test else None)
     p_vec = frame["pvalue"].to_numpy(dtype=float, na_value=np.nan)
     frame["pvalue_adjusted"] = pd.array(adjusted_pvalues(p_vec, multiple) if test
                                         else np.full(len(pairs), np.nan), dtype="Float64")
@@ -636,7 +656,7 @@ def agreement_matrix(clusterings, index="adjusted_rand", *, test=False, multiple
     if many.noise is not None:
         frame["n_compared"] = [many.coverage(i, j).n_compared for i, j in pairs]
     out = AgreementMatrix(statistic=_square(values, names), index=rec.name, kind=rec.kind,
-                          multiple=multiple if test else None, rows=ResultsFrame(frame),
+                          multiple=multiple if test else None, rows=_kept_attrs(frame),
                           noise=many.noise.describe() if many.noise is not None else "")
     if test:
         out.tests = {(names[i], names[j]): results[p] for p, (i, j) in enumerate(pairs)}
