@@ -528,7 +528,10 @@ def _one_resample(X: np.ndarray, plan: _Plan, seq: np.random.SeedSequence):
 
 def _run(X, plan, seeds, n_jobs, client, progress):
     """Every resample, in order: here, in joblib's processes, or on the Dask cluster."""
-    from tqdm.auto import tqdm
+    if progress:  # tqdm.auto warns in a notebook without ipywidgets: only for a bar shown
+        from tqdm.auto import tqdm
+    else:
+        from tqdm import tqdm
 
     bar = dict(total=len(seeds), desc="resamples", unit="resample", disable=not progress)
     if client is not None:
