@@ -235,7 +235,9 @@ class ClusterStability:
                                 (s["recover"], "recovered", "--"),
                                 (0.85, "highly stable", "-.")):
             ax.axhline(y, color="0.3", linestyle=style, linewidth=0.8)
-            ax.text(pos[-1] + 0.45, y, f" {words}", va="center", fontsize=7, color="0.3")
+            # beside the frame, not across it: x in axes coordinates, y in data coordinates
+            ax.text(1.01, y, words, transform=ax.get_yaxis_transform(), va="center",
+                    fontsize=7, color="0.3", clip_on=False)
         ax.set_xticks(pos, [str(c) for c in self.jaccard.columns])
         ax.set_xlim(0.4, pos[-1] + 0.6)
         ax.set_ylim(-0.02, 1.02)
