@@ -16,7 +16,6 @@ import pytest
 import clusteragree as ca
 from clusteragree import cli
 from clusteragree.reports import clusters as per_cluster
-from clusteragree.reports.helpers import read_features
 from clusteragree.reports.runner import REPORTS, report_parameters
 
 render = importlib.import_module("clusteragree.reports.render")  # where the notebook runs
