@@ -173,6 +173,29 @@ def _check_clusterings_inputs(params: dict) -> None:
                                  noise=noise_policy(noise, frame[a], frame[b])).table
         with _report_budget():
             plan(entry(tab, None, None, False, "exact", [rec]), [rec], spec)
+    _check_stability_inputs(params, frame, names)
+
+
+def _check_stability_inputs(params: dict, frame, names) -> None:
+    """The clusterings report's stability section: ``features_file`` (numeric, one row per
+    object of the clusterings) and ``stability_columns`` (clusterings of the report whose
+    algorithm it can rerun), checked without scikit-learn."""
+    from .clusters import ALGORITHMS, algorithm_of
+    from .helpers import read_features
+
+    if params.get("features_file"):
+        read_features(params["features_file"], len(frame))
+    for column in [s.strip() for s in params.get("stability_columns", "").split(",")
+                   if s.strip()]:
+        if column not in names:
+            raise ValueError(f"parameter stability_columns: {column!r} is not one of the "
+                             f"clusterings compared ({', '.join(names)})."
+                             + suggest(column, names))
+        if algorithm_of(column) is None:
+            raise ValueError(f"parameter stability_columns: {column!r} names no algorithm the "
+                             "report can rerun (it reruns "
+                             + ", ".join(f"{a}_k" for a in ALGORITHMS)
+                             + ": e.g. kmeans_3 is k-means with 3 clusters)")
 
 
 def _check_alternative(value, name):
@@ -209,8 +232,10 @@ REPORTS: dict[str, Report] = {r.name: r for r in (
     Report("clusterings", "clusterings.ipynb",
            "many clusterings of the same objects: their agreement matrix and map, each "
            "against a reference with its test and interval, the best against each other one "
-           "by paired difference tests (Holm-adjusted), and the verdict in words",
-           check=_check_clusterings_inputs, quick={"n_sim": 2000},
+           "by paired difference tests (Holm-adjusted), the stability of each cluster when "
+           "the data are given, and the verdict in words",
+           check=_check_clusterings_inputs,
+           quick={"n_sim": 2000, "stability_resamples": 20},
            memory=read_memory_clusterings),
 )}
 
@@ -267,6 +292,7 @@ PARAMETER_RANGES = {
     "model": _check_model,
     "alternative": _check_alternative,
     "noise": _check_noise,
+    "stability_resamples": lambda value, name: check_positive_int(value, name, minimum=2),
     "confidence_level": lambda value, name: check_level(value),
 }
 

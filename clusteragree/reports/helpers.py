@@ -33,7 +33,7 @@ __all__ = ["setup", "table", "significant", "DIGITS", "load_clusterings",
            "table_of_intervals",
            "reading", "adjusted_widths", "EXPECTED", "LEVEL", "PAPER_WIDTH", "PAPER_FONT",
            "FIGURE_DPI", "fit_title", "load_labels", "noise_policy", "noise_sentence",
-           "noise_convention"]
+           "noise_convention", "read_features"]
 
 #: The width of a printed report's text, in inches: A4 less the print stylesheet's 12 mm margins
 #: (186 mm; Letter's is wider). A figure at most this wide prints at its own size (the
@@ -155,6 +155,8 @@ EXPECTED = {
                  "object",
     "x_file": "a UTF-8 text file with one label per line",
     "y_file": "a UTF-8 text file with one label per line",
+    "features_file": "a CSV file in UTF-8 with a header row naming the measurements and one "
+                     "row per object, in the order of the clusterings",
 }
 
 
@@ -619,6 +621,56 @@ def load_clusterings_frame(dataset: str = "wine_clusterings", data_file: str = "
                              f"label{'s' if len(lines) > 1 else ''} (empty fields, on line "
                              f"{shown} of the file): label every object, or drop those rows")
     return frame.reset_index(drop=True), reference, names, source
+
+
+def read_features(path: str, n_objects: int) -> pd.DataFrame:
+    """A ``features_file``: a CSV of numeric measurements, one row per object, checked.
+
+    Parameters
+    ----------
+    path : str
+        The file.
+    n_objects : int
+        The objects of the clusterings (the file must have as many rows, in the same order).
+
+    Returns
+    -------
+    DataFrame
+        The measurements, as floats.
+
+    Raises
+    ------
+    ValueError, FileNotFoundError
+        A file that is not there or not a CSV, a column that is not numeric, a missing
+        value, or another number of rows than the clusterings have objects; each error names
+        ``features_file``.
+
+    See Also
+    --------
+    load_clusterings_frame : The clusterings whose objects the rows measure.
+
+    Examples
+    --------
+    >>> read_features("no-such.csv", 3)
+    Traceback (most recent call last):
+    ...
+    FileNotFoundError: features_file: no such file 'no-such.csv'
+    """
+    p = _readable(path, "features_file")
+    frame = _read_csv(path, "features_file")
+    if len(frame) != n_objects:
+        raise _refuse("features_file", p, f"it has {len(frame):,} rows and the clusterings "
+                      f"{n_objects:,} objects")
+    for column in frame.columns:
+        values = pd.to_numeric(frame[column], errors="coerce")
+        bad = np.flatnonzero(values.isna().to_numpy())
+        if len(bad):
+            raw = frame[column].iloc[bad[0]]
+            what = "an empty field" if pd.isna(raw) else repr(raw)
+            raise _refuse("features_file", p, f"column {column!r} holds {what} on line "
+                          f"{bad[0] + 2}, not a number (leave labels and names out)")
+        frame[column] = values.astype(float)
+    return frame
 
 
 def fit_title(text: str, fontsize: float, width: float = PAPER_WIDTH) -> str:

@@ -235,7 +235,9 @@ class ClusterStability:
                                 (s["recover"], "recovered", "--"),
                                 (0.85, "highly stable", "-.")):
             ax.axhline(y, color="0.3", linestyle=style, linewidth=0.8)
-            ax.text(pos[-1] + 0.45, y, f" {words}", va="center", fontsize=7, color="0.3")
+            # beside the frame, not across it: x in axes coordinates, y in data coordinates
+            ax.text(1.01, y, words, transform=ax.get_yaxis_transform(), va="center",
+                    fontsize=7, color="0.3", clip_on=False)
         ax.set_xticks(pos, [str(c) for c in self.jaccard.columns])
         ax.set_xlim(0.4, pos[-1] + 0.6)
         ax.set_ylim(-0.02, 1.02)
@@ -528,7 +530,10 @@ def _one_resample(X: np.ndarray, plan: _Plan, seq: np.random.SeedSequence):
 
 def _run(X, plan, seeds, n_jobs, client, progress):
     """Every resample, in order: here, in joblib's processes, or on the Dask cluster."""
-    from tqdm.auto import tqdm
+    if progress:  # tqdm.auto warns in a notebook without ipywidgets: only for a bar shown
+        from tqdm.auto import tqdm
+    else:
+        from tqdm import tqdm
 
     bar = dict(total=len(seeds), desc="resamples", unit="resample", disable=not progress)
     if client is not None:

@@ -47,13 +47,15 @@ def test_report_is_registered_with_its_parameters():
     assert REPORTS["clusterings"].notebook == "clusterings.ipynb"
     params = report_parameters("clusterings")
     assert list(params.index) == ["dataset", "data_file", "columns", "reference", "in_memory",
-                                  "index", "model", "method", "noise", "n_sim", "multiple",
-                                  "confidence_level", "near_identical", "seed", "quick"]
+                                  "index", "model", "method", "noise", "features_file",
+                                  "stability_columns", "stability_resamples", "standardize",
+                                  "n_sim", "multiple", "confidence_level", "near_identical",
+                                  "seed", "quick"]
     defaults = params["default"].to_dict()
     assert defaults["dataset"] == "wine_clusterings" and defaults["reference"] == "class"
     assert defaults["index"] == "adjusted_rand" and defaults["multiple"] == "holm"
     assert defaults["columns"] == "" and defaults["quick"] is False
-    assert REPORTS["clusterings"].quick == {"n_sim": 2000}
+    assert REPORTS["clusterings"].quick == {"n_sim": 2000, "stability_resamples": 20}
 
 
 # -- refusals before the kernel starts ------------------------------------------------------
