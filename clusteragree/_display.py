@@ -25,7 +25,7 @@ if TYPE_CHECKING:  # pragma: no cover
 __all__ = ["DIGITS", "FIGURE_DPI", "PVALUE_DIGITS", "significant", "format_pvalue", "figure_html",
            "definition_table", "table", "plot_null", "law_html", "support", "lattice_edges",
            "MAX_BARS", "EXACT_BINS", "Row", "rows_lines", "rows_text", "rows_html",
-           "law_rows"]
+           "law_rows", "apa_number", "apa_pvalue", "apa_bound", "apa_interval", "word_list"]
 
 #: Significant digits of every number a report or an HTML result shows.
 DIGITS = 4
@@ -166,6 +166,182 @@ def format_log_pvalue(log10_p: float, how: str = "", digits: int = PVALUE_DIGITS
     if log10_p < -300:
         return f"< 1e-300 (log10 p = {log10_p:.1f}{sep + how if how else ''})"
     return f"≈ {format_pvalue(10.0 ** log10_p, digits)}{f' ({how})' if how else ''}"
+
+
+def _missing(x) -> bool:
+    """None, NA or nan: a part of a sentence left out."""
+    if x is None or type(x).__name__ == "NAType":
+        return True
+    return isinstance(x, numbers.Real) and math.isnan(float(x))
+
+
+def apa_number(x, digits: int = 2) -> str:
+    """One number for a sentence of a paper, to ``digits`` decimals (APA: 2 for an index).
+
+    Parameters
+    ----------
+    x : number, None or NA
+        The value.
+    digits : int, default 2
+        Decimals.
+
+    Returns
+    -------
+    str
+        "0.43", "-0.05", "1,234.57"; "∞" and "-∞" for infinite bounds; "" for a missing
+        value (a sentence leaves it out, never "nan").
+
+    See Also
+    --------
+    apa_pvalue : A p-value.
+
+    Examples
+    --------
+    >>> apa_number(0.4321), apa_number(-0.05), apa_number(float("nan")), apa_number(3, 1)
+    ('0.43', '-0.05', '', '3.0')
+    """
+    if _missing(x):
+        return ""
+    x = float(x)
+    if math.isinf(x):
+        return "∞" if x > 0 else "-∞"
+    return f"{x:,.{digits}f}"
+
+
+def _no_zero(text: str) -> str:
+    """APA: no leading zero before a number that cannot exceed 1 ("0.031" -> ".031")."""
+    return text[1:] if text.startswith("0.") else text
+
+
+def apa_pvalue(p, symbol: str = "p") -> str:
+    """A p-value as APA writes it: 3 decimals without the leading zero, "< .001" below .001.
+
+    Parameters
+    ----------
+    p : float, None or NA
+        The p-value.
+    symbol : str, default "p"
+        What it is called ("p", "p_adj").
+
+    Returns
+    -------
+    str
+        "p = .031", "p < .001", "p > .999"; "" for a missing p-value.
+
+    See Also
+    --------
+    apa_bound : A p-value known by a bound (a Monte Carlo floor).
+
+    Examples
+    --------
+    >>> apa_pvalue(0.0312), apa_pvalue(2e-9), apa_pvalue(1.0), apa_pvalue(None)
+    ('p = .031', 'p < .001', 'p > .999', '')
+    """
+    if _missing(p):
+        return ""
+    p = float(p)
+    if p < 0.001:
+        return f"{symbol} < .001"
+    if p > 0.999:
+        return f"{symbol} > .999"
+    return f"{symbol} = {_no_zero(f'{p:.3f}')}"
+
+
+def apa_bound(bound: float, symbol: str = "p") -> str:
+    """A p-value known to lie below ``bound`` (a Monte Carlo p-value at its floor 1/(B + 1)),
+    the bound rounded up to one significant digit, so that the statement stays true.
+
+    Parameters
+    ----------
+    bound : float
+        The bound, in (0, 1].
+    symbol : str, default "p"
+        What it is called.
+
+    Returns
+    -------
+    str
+        "p < .0001" (B = 9,999), "p < .001" (B = 999), "p < .00006" (B = 17,000).
+
+    See Also
+    --------
+    apa_pvalue : A p-value known by its value.
+
+    Examples
+    --------
+    >>> apa_bound(1 / 10000), apa_bound(1 / 1000), apa_bound(1 / 17001), apa_bound(1 / 200)
+    ('p < .0001', 'p < .001', 'p < .00006', 'p < .005')
+    """
+    bound = float(bound)
+    exponent = math.floor(math.log10(bound))
+    lead = math.ceil(round(bound / 10.0 ** exponent, 9))  # 1e-4 stays 1e-4, 5.88e-5 -> 6e-5
+    if lead == 10:
+        lead, exponent = 1, exponent + 1
+    if exponent >= 0:
+        return f"{symbol} < {lead * 10 ** exponent}"
+    return f"{symbol} < {_no_zero(f'{lead * 10.0 ** exponent:.{-exponent}f}')}"
+
+
+def apa_interval(low, high, level, closed: str = "both", digits: int = 2) -> str:
+    """A confidence interval as APA writes it: "95% CI [0.12, 0.88]".
+
+    Parameters
+    ----------
+    low, high : float
+        The bounds (infinite for a one-sided interval).
+    level : float
+        The confidence level, e.g. 0.95.
+    closed : {"both", "left", "right", "neither"}, default "both"
+        Which bounds belong to the interval: an open bound gets a parenthesis, "(0.00, 0.31]".
+    digits : int, default 2
+        Decimals of the bounds.
+
+    Returns
+    -------
+    str
+        The interval, or "" when a bound or the level is missing.
+
+    See Also
+    --------
+    apa_number : Its numbers.
+
+    Examples
+    --------
+    >>> apa_interval(0.1234, 0.88, 0.95), apa_interval(0.0, 0.31, 0.9, closed="right")
+    ('95% CI [0.12, 0.88]', '90% CI (0.00, 0.31]')
+    >>> apa_interval(0.05, float("inf"), 0.95), apa_interval(float("nan"), 1, 0.95)
+    ('95% CI [0.05, ∞)', '')
+    """
+    if _missing(low) or _missing(high) or _missing(level):
+        return ""
+    left = "[" if closed in ("both", "left") and not math.isinf(low) else "("
+    right = "]" if closed in ("both", "right") and not math.isinf(high) else ")"
+    return (f"{100 * float(level):g}% CI {left}{apa_number(low, digits)}, "
+            f"{apa_number(high, digits)}{right}")
+
+
+def word_list(items) -> str:
+    """Items joined as a sentence joins them: "a", "a and b", "a, b and c".
+
+    Parameters
+    ----------
+    items : iterable of str
+        The items.
+
+    Returns
+    -------
+    str
+        The list in words ("" for none).
+
+    Examples
+    --------
+    >>> word_list(["0.95"]), word_list(["0.95", "1.00"]), word_list("abc")
+    ('0.95', '0.95 and 1.00', 'a, b and c')
+    """
+    items = [str(i) for i in items]
+    if len(items) <= 1:
+        return "".join(items)
+    return f"{', '.join(items[:-1])} and {items[-1]}"
 
 
 def figure_html(fig, width_px: int = 520) -> str:

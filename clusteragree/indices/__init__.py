@@ -39,10 +39,10 @@ from ._table_index import TableIndex
 from ._registry import REGISTRY, get_index, is_record, one_index, register_groups
 from ._evaluate import (entry, evaluate, evaluate_checked, evaluate_sparse, evaluate_table,
                         evaluate_weighted, values_on_tables)
-from .catalogue import catalogue_markdown
+from .catalogue import ABBREVIATIONS, abbreviation, catalogue_markdown
 from .mari import mari_null_moments
 
-__all__ = ["list_indices", "catalogue_markdown", "get_index", "one_index", "is_record",
+__all__ = ["list_indices", "catalogue_markdown", "abbreviation", "ABBREVIATIONS", "get_index", "one_index", "is_record",
            "evaluate", "evaluate_checked", "evaluate_sparse", "evaluate_table", "evaluate_weighted",
            "values_on_tables",
            "entry", "index_records", "resolve_indices", "resolve_call",

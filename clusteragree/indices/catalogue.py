@@ -12,11 +12,37 @@ clusterings takes (``PairIndex.kinds``; both in ``docs/guide/memberships.md``);
 
 from __future__ import annotations
 
+import re
+
 from ..inputs import KINDS
 from ._records import Index, PairIndex
-from ._registry import REGISTRY
+from ._registry import REGISTRY, get_index
 
-__all__ = ["catalogue_markdown", "catalogue_rows", "kinds_markdown"]
+__all__ = ["catalogue_markdown", "catalogue_rows", "kinds_markdown", "ABBREVIATIONS",
+           "abbreviation"]
+
+#: The short names papers give the indices, for a sentence of a paper (``.sentence()`` of the
+#: results); an index not listed is named by the code its title ends with ("Pair sets index
+#: (PSI)": PSI), or by its title.
+ABBREVIATIONS: dict[str, str] = {
+    "rand": "Rand", "adjusted_rand": "ARI", "jaccard": "Jaccard", "czekanowski": "Dice",
+    "fowlkes_mallows": "FMI", "adjusted_fowlkes_mallows": "AFMI", "mirkin": "Mirkin",
+    "hubert_gamma": "Hubert's Gamma", "morey_agresti": "ARI (Morey & Agresti)",
+    "mutual_info": "MI", "nmi_sum": "NMI", "nmi_min": "NMI_min", "nmi_sqrt": "NMI_sqrt",
+    "nmi_max": "NMI_max", "nmi_joint": "NMI_joint", "variation_of_information": "VI",
+    "nvi": "NVI", "nvi_sum": "NVI_sum", "adjusted_mutual_info": "AMI",
+    "homogeneity": "homogeneity", "completeness": "completeness", "v_measure": "V-measure",
+    "purity": "purity", "inverse_purity": "inverse purity", "f_measure": "F-measure",
+    "van_dongen": "NVD", "accuracy": "accuracy", "kappa": "Cohen's kappa",
+    "chi_squared": "chi-squared", "cramers_v": "Cramer's V", "tschuprow_t": "Tschuprow's T",
+    "smi": "SMI", "sri": "SRI", "mari": "MARI", "rmi": "RMI", "element_centric": "ECS",
+    "omega": "Omega", "bc": "BCubed F", "ami_tsallis": "AMI_q", "smi_tsallis": "SMI_q",
+    "onmi_lfk": "ONMI", "onmi_mgh": "ONMI_max", "sokal_sneath2": "Sokal & Sneath 2",
+    "entropy_x": "H(x)", "entropy_y": "H(y)", "joint_entropy": "H(x, y)",
+    "overlap": "overlap coefficient", "van_dongen_similarity": "1 - NVD",
+    "psi_distance": "1 - PSI", "ndc": "NDC", "md11": "11MD", "d2_11": "11D2", "db12": "12DB",
+    "csi10": "10CSI", "bri08p": "08BRIp", "bri08m": "08BRIm",
+}
 
 #: The rows of each table, in order: (label, test on a record).
 _HARD = ("pair counting", "pairs of pairs", "information", "set matching", "association")
@@ -45,6 +71,38 @@ def _entry(rec: Index) -> str:
     if what:
         notes.append(", ".join(what))
     return rec.name + (f" ({'; '.join(notes)})" if notes else "")
+
+
+def abbreviation(index) -> str:
+    """The short name a paper gives an index: "ARI", "AMI", "NMI", "Rand", "Jaccard", ...
+
+    Parameters
+    ----------
+    index : str or Index
+        A name, an alias or a record.
+
+    Returns
+    -------
+    str
+        ``ABBREVIATIONS``' entry; else the code the index's title ends with, in parentheses
+        ("Pair sets index (PSI)": "PSI", a code of two capitals at least); else its title.
+
+    See Also
+    --------
+    list_indices : The registry's names and titles.
+
+    Examples
+    --------
+    >>> abbreviation("ari"), abbreviation("nmi"), abbreviation("psi"), abbreviation("peirce")
+    ('ARI', 'NMI', 'PSI', 'Peirce')
+    """
+    rec = get_index(index)
+    if rec.name in ABBREVIATIONS:
+        return ABBREVIATIONS[rec.name]
+    match = re.search(r"\(([A-Za-z0-9_]+)\)$", rec.title)
+    if match and sum(c.isupper() for c in match.group(1)) >= 2:
+        return match.group(1)
+    return rec.title
 
 
 def catalogue_rows() -> dict[str, list[str]]:

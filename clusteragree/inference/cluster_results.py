@@ -139,6 +139,39 @@ class ClusterAgreement:
         return ("exact one-sided P(N_ij >= n_ij) of each paired cell given both margins "
                 f"(hypergeometric){adjust}")
 
+    def sentence(self, digits: int = 2) -> str:
+        """The clusters' agreement in one sentence to paste into a paper, APA style.
+
+        How many clusters of each side there were and how many pairs were matched, how many
+        paired cells overlapped beyond chance (p < .05 after the multiplicity adjustment;
+        each test conditional on the pairing, ``caveat``), the largest split (or merge) and
+        the number of objects.
+
+        Parameters
+        ----------
+        digits : int, default 2
+            Decimals of numbers (the shares of a split are whole percentages).
+
+        Returns
+        -------
+        str
+            One sentence, ending with a period.
+
+        See Also
+        --------
+        caveat : Why the p-values are conditional on the pairing.
+
+        Examples
+        --------
+        >>> res = ca.cluster_agreement(np.repeat([0, 1, 2], 10),
+        ...                            np.r_[np.repeat([0, 1], 10), np.repeat([2, 3], 5)])
+        >>> print(res.sentence())
+        Of 3 clusters of x and 4 of y, 3 pairs were matched one-to-one, 3 of them overlapping beyond chance after Holm adjustment (one-sided hypergeometric tests of the paired cells, conditional on the pairing; n = 30 objects); the largest split: x cluster 2 over y clusters 2 (50%) and 3 (50%).
+        """
+        from .sentences import cluster_sentence
+
+        return cluster_sentence(self, digits)
+
     def caveat(self) -> str:
         """Why the p-values are conditional on the pairing, in one sentence.
 

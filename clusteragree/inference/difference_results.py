@@ -273,6 +273,40 @@ class DifferenceTest:
         """
         return str(self)
 
+    def sentence(self, digits: int = 2) -> str:
+        """The test in one sentence to paste into a paper, APA style.
+
+        It names which clustering agreed better with the reference (only when p < .05), the
+        difference of the index (ΔARI, ...) with its interval, the test (the paired
+        jackknife's t with its degrees of freedom, or the paired bootstrap), p as APA writes
+        it and the number of objects.
+
+        Parameters
+        ----------
+        digits : int, default 2
+            Decimals of the difference, its interval and t (p-values: 3, APA's).
+
+        Returns
+        -------
+        str
+            One sentence, ending with a period; a part the test lacks is left out.
+
+        See Also
+        --------
+        summary : The whole test, as R prints it.
+
+        Examples
+        --------
+        >>> ref = np.repeat([0, 1, 2], 20)
+        >>> a, b = ref.copy(), ref.copy()
+        >>> a[::10], b[::3] = 0, 0                   # a errs on 4 objects, b on 13
+        >>> print(ca.difference_test(ref, a, b, index="ari").sentence())
+        a agreed with the reference better than b (ΔARI = 0.38, 95% CI [0.08, 0.69]; corrected paired jackknife t(59) = 2.55, p = .013; n = 60 objects).
+        """
+        from .sentences import difference_sentence
+
+        return difference_sentence(self, digits)
+
     def _repr_html_(self) -> str:
         """Jupyter: the printed test's numbers as a table."""
         return rows_html(TITLE, self._rows())

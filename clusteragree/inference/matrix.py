@@ -368,6 +368,39 @@ class AgreementMatrix:
                          words).to_html()
         return out
 
+    def sentence(self, digits: int = 2) -> str:
+        """The matrix in one sentence to paste into a paper, APA style.
+
+        The range of the index over the pairs; with tests (``test=True``) how many pairs
+        agreed beyond chance (p < .05 in the index's direction of agreement) after the
+        multiplicity adjustment, and the tests in words; with a reference, the clustering
+        that agreed best with it.
+
+        Parameters
+        ----------
+        digits : int, default 2
+            Decimals of the index (p-values: 3, APA's).
+
+        Returns
+        -------
+        str
+            One sentence, ending with a period.
+
+        See Also
+        --------
+        title : What the matrix holds, in words.
+
+        Examples
+        --------
+        >>> m = ca.agreement_matrix({"a": [0, 0, 1, 1], "b": [0, 0, 1, 2], "c": [0, 1, 0, 1]},
+        ...                         index="rand")
+        >>> m.sentence()
+        'Across the 3 pairs of 3 clusterings, Rand ranged from 0.33 to 0.83 (no tests).'
+        """
+        from .sentences import matrix_sentence
+
+        return matrix_sentence(self, digits)
+
     def to_frame(self) -> ResultsFrame:
         """The long form: one row per pair of clusterings.
 

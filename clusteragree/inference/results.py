@@ -544,6 +544,42 @@ class AgreementTest:
         """
         return str(self)
 
+    def sentence(self, digits: int = 2) -> str:
+        """The test in one sentence to paste into a paper, APA style (as R's easystats
+        ``report()`` writes one).
+
+        It names the index by the short name papers give it (ARI, AMI, NMI, Rand, ...), its
+        value and its interval (when the test carries one: ``agreement_test(interval=...)``),
+        the test in words (its null model and method), p as APA writes it (p = .031, p <
+        .001; a Monte Carlo p-value at its floor as its bound 1/(B + 1), with the p-value
+        beyond the floor where there is one) and the objects compared (with the noise left
+        out, when it was). It says "beyond chance" only when p < .05 in the index's
+        direction of agreement; otherwise "no more than chance would give".
+
+        Parameters
+        ----------
+        digits : int, default 2
+            Decimals of the index and its interval (p-values: 3, APA's).
+
+        Returns
+        -------
+        str
+            One sentence, ending with a period; a part the test lacks is left out.
+
+        See Also
+        --------
+        summary : The whole test, as R prints it.
+
+        Examples
+        --------
+        >>> res = ca.agreement_test([[30, 20], [10, 20]], index="ari", method="exact")
+        >>> res.sentence()
+        'The two clusterings agreed beyond chance (ARI = 0.05; exact permutation test, p = .037; n = 80 objects).'
+        """
+        from .sentences import agreement_sentence
+
+        return agreement_sentence(self, digits)
+
     def __str__(self) -> str:
         return rows_text(self.null.method_record.title, self._rows())
 

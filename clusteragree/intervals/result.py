@@ -7,6 +7,9 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from .._display import apa_interval, apa_number
+from ..indices import abbreviation
+
 __all__ = ["ConfidenceInterval"]
 
 
@@ -138,6 +141,51 @@ class ConfidenceInterval:
         left = "[" if self.closed in ("both", "left") else "("
         right = "]" if self.closed in ("both", "right") else ")"
         return f"{left}{self.low:.{digits}g}, {self.high:.{digits}g}{right}"
+
+    def sentence(self, digits: int = 2) -> str:
+        """The interval in one sentence to paste into a paper, APA style: "ARI = 0.43, 95% CI
+        [0.12, 0.88] (BCa bootstrap, 9,999 resamples)."
+
+        It says what the interval knows: the index by the short name papers give it, the
+        estimate, the interval with its brackets (an open bound in parentheses), the method
+        and its resamples, and which objects were compared when not all as given. The
+        interval does not know how many objects there were unless its coverage says so: the
+        test that carries it (``AgreementTest.sentence``) says n.
+
+        Parameters
+        ----------
+        digits : int, default 2
+            Decimals of the estimate and the bounds.
+
+        Returns
+        -------
+        str
+            One sentence, ending with a period; without bounds (``reason``), the reason why.
+
+        See Also
+        --------
+        bracketed : The bounds alone.
+
+        Examples
+        --------
+        >>> ConfidenceInterval("adjusted_rand", 0.2, 0.0, 0.3, 0.95, "jackknife, independence "
+        ...                    "test inverted", 0, 0.05, np.empty(0), closed="right").sentence()
+        'ARI = 0.20, 95% CI (0.00, 0.30] (jackknife, independence test inverted).'
+        """
+        value = (f"{abbreviation(self.index)} = {apa_number(self.statistic, digits)}"
+                 if apa_number(self.statistic, digits) else abbreviation(self.index))
+        how = self.method
+        if self.n_resamples:
+            bootstrap = "" if "bootstrap" in how else " bootstrap"
+            how = f"{how}{bootstrap}, {self.n_resamples:,} resamples"
+        details = "; ".join(d for d in (how, self.coverage) if d)
+        interval = apa_interval(self.low, self.high, self.confidence_level, self.closed,
+                                digits)
+        if not interval:
+            level = f"{100 * self.confidence_level:g}%"
+            why = f": {self.reason}" if self.reason else ""
+            return f"{value}; no {level} CI ({details}){why}."
+        return f"{value}, {interval}" + (f" ({details})" if details else "") + "."
 
     def contains(self, value: float) -> bool:
         """Whether ``value`` lies in the interval (its open bounds left out).

@@ -40,7 +40,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
-from .._display import definition_table, significant, table
+from .._display import apa_number, definition_table, significant, table, word_list
 from .._validate import check_bool, check_choice, check_fraction, check_positive_int
 from ..inputs.objects import Noise, as_noise, noise_mask, warn_noise_convention
 from .grid import root_seed
@@ -71,6 +71,14 @@ _SCHEME_WORDS = {
     "noise": "replacement by noise: each object with probability {share}, uniform noise on "
              "+-{scale} sd along the principal axes",
 }
+
+#: Hennig's readings (``READINGS``) as a sentence says them, best first.
+_SENTENCE_READINGS = {"highly stable": "highly stable", "stable (valid)": "stable",
+                      "patterns, membership doubtful": "doubtful",
+                      "not to be trusted": "not to be trusted", "NA": "not assessable"}
+
+#: The resampling schemes as a sentence names them.
+_SCHEME_NOUNS = {"bootstrap": "bootstrap", "subset": "subset", "noise": "noise-replacement"}
 
 _HENNIG = ('Hennig, C. (2007), "Cluster-wise assessment of cluster stability", Computational '
            'Statistics & Data Analysis 52, 258-271')
@@ -155,6 +163,72 @@ class ClusterStability:
         out = self.summary.copy()
         out.attrs.update(self.settings)
         return out
+
+    def sentence(self, digits: int = 2) -> str:
+        """The clusters' stability in one sentence to paste into a paper, with Hennig's reading.
+
+        The clusters grouped by Hennig's reading of their mean Jaccard (highly stable >=
+        0.85, stable >= 0.75, doubtful >= 0.6, not to be trusted below), each group with its
+        clusters and means, then the scheme and the number of resamples.
+
+        Parameters
+        ----------
+        digits : int, default 2
+            Decimals of the mean Jaccards.
+
+        Returns
+        -------
+        str
+            One sentence, ending with a period.
+
+        See Also
+        --------
+        to_frame : The clusters' figures.
+
+        References
+        ----------
+        Hennig, C. (2007), "Cluster-wise assessment of cluster stability", Computational
+        Statistics & Data Analysis 52, 258-271.
+
+        Examples
+        --------
+        >>> X, _ = ca.load_dataset("iris")
+        >>> def split_petals(data):
+        ...     return np.digitize(data[:, 2], [2.5, 5.0])
+        >>> res = ca.cluster_stability(X, split_petals, n_resamples=5, seed=1, progress=False)
+        >>> res.sentence()
+        'All 3 clusters were highly stable (clusters 0, 1 and 2: mean bootstrap Jaccard 1.00, 1.00 and 1.00) over B = 5 bootstrap resamples (Hennig, 2007).'
+        """
+        t = self.summary
+        s = self.settings
+        noun = _SCHEME_NOUNS[s["scheme"]]
+        groups = []
+        for band, said in _SENTENCE_READINGS.items():
+            rows = t[t["reading"] == band]
+            if len(rows):
+                groups.append((said, rows))
+        parts = []
+        for g, (words, rows) in enumerate(groups):
+            clusters = word_list(str(c) for c in rows["cluster"])
+            means = word_list(apa_number(v, digits) for v in rows["mean_jaccard"]
+                              if np.isfinite(v))
+            label = "cluster" if len(rows) == 1 else "clusters"
+            what = f"mean {noun} Jaccard " if g == 0 else ""
+            inside = f"{label} {clusters}" + (f": {what}{means}" if means else "")
+            verb = ("was" if len(rows) == 1 else "were") if g == 0 else ""
+            parts.append((len(rows), verb, words, inside))
+        k = len(t)
+        settings = f"over B = {s['n_resamples']:,} {noun} resamples"
+        if s["noise"] == "drop" and s.get("n_noise"):
+            settings += f", {s['n_noise']:,} noise objects left out"
+        settings += " (Hennig, 2007)"
+        if len(parts) == 1:
+            _, verb, words, inside = parts[0]
+            head = ("The one cluster" if k == 1 else f"All {k} clusters")
+            return f"{head} {verb} {words} ({inside}) {settings}."
+        said = [f"{n} {verb + ' ' if verb else ''}{words} ({inside})" for n, verb, words, inside
+                in parts]
+        return f"Of {k} clusters, {word_list(said)} {settings}."
 
     def _header(self) -> list[tuple[str, str]]:
         s = self.settings
