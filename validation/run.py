@@ -6,6 +6,8 @@
 Writes, from a clone (the package imported is the clone's):
 
 - ``labels.csv``: the label pairs (seeded; ``comparisons.label_pairs``);
+- ``python_versions.csv``: the versions of Python, the package, numpy, scipy, pandas and
+  scikit-learn;
 - ``r_values.csv``, ``r_versions.csv``: R's values (by ``r_values.R``; kept with ``--no-r``);
 - ``r_comparison.csv``, ``sklearn_comparison.csv``: each reference value beside the package's,
   with the absolute and relative error and a status;
@@ -58,7 +60,6 @@ def r_comparison(pairs) -> pd.DataFrame:
 
 def sklearn_comparison(pairs) -> pd.DataFrame:
     """scikit-learn's values beside the package's, and the contingency tables cell by cell."""
-    import sklearn
     from sklearn import metrics
     from sklearn.metrics.cluster import contingency_matrix
 
@@ -85,8 +86,20 @@ def sklearn_comparison(pairs) -> pd.DataFrame:
                      "abs_error": 0.0 if same else np.inf,
                      "rel_error": 0.0 if same else np.nan,
                      "status": "agree" if same else "DISAGREE"})
-    print(f"scikit-learn {sklearn.__version__}")
     return pd.DataFrame(rows)
+
+
+def python_versions() -> pd.DataFrame:
+    """The versions the Python side was computed with."""
+    import platform
+
+    import scipy
+    import sklearn
+
+    return pd.DataFrame({"package": ["Python", "clusteragree", "numpy", "scipy", "pandas",
+                                     "scikit-learn"],
+                         "version": [platform.python_version(), ca.__version__, np.__version__,
+                                     scipy.__version__, pd.__version__, sklearn.__version__]})
 
 
 def exact_laws() -> tuple[pd.DataFrame, pd.DataFrame]:
@@ -145,6 +158,7 @@ def main(argv=None) -> int:
                         str(cmp.RESULTS / "labels.csv"), str(cmp.RESULTS / "r_values.csv")],
                        check=True)
         print("wrote validation/results/r_values.csv, r_versions.csv (Rscript)")
+    _write(python_versions(), "python_versions.csv")
     r = r_comparison(pairs)
     _write(r, "r_comparison.csv")
     sk = sklearn_comparison(pairs)
