@@ -201,3 +201,23 @@ def test_the_benchmark_summary_is_the_stored_benchmark_tables():
     stored = _read("benchmarks.csv")
     fresh = cmp.benchmark_summaries()
     pd.testing.assert_frame_equal(fresh.fillna("").astype(str), stored.fillna("").astype(str))
+
+
+# -- the page ----------------------------------------------------------------------------------
+
+def test_the_docs_page_shows_every_stored_table():
+    sys.path.insert(0, str(ROOT / "docs" / "_ext"))
+    import validation_page
+
+    page = validation_page.validation_page()
+    for ref in (*cmp.R_CORRESPONDENCE, *(f"sklearn {name}" for name in
+                                         cmp.SKLEARN_CORRESPONDENCE)):
+        assert f"`{ref}`" in page, ref
+    for source in _read("benchmarks.csv")["source"]:
+        assert f"`{source}`" in page, source
+    assert all(f"`{package}`" in page for package in cmp.R_MISSING)
+    doc = (ROOT / "docs" / "validation.md").read_text(encoding="utf-8")
+    assert "```{include} _generated/validation.md" in doc
+    assert "python validation/run.py" in doc
+    assert "\nvalidation\n" in (ROOT / "docs" / "index.md").read_text(encoding="utf-8")
+    assert "(docs/validation.md)" in (ROOT / "README.md").read_text(encoding="utf-8")
