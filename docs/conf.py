@@ -7,7 +7,9 @@ Build it from the repository's root with warnings as errors::
 
 The API reference (``api/``) is generated from the docstrings by autosummary and numpydoc; the
 catalogue of indices (``_generated/catalogue.md``) is written from the index registry before the
-build (``_ext/catalogue_page.py``); the rendered example reports (``reports/*.html`` at the
+build (``_ext/catalogue_page.py``), and the tables of the validation page
+(``_generated/validation.md``) from the stored results of ``validation/run.py``
+(``_ext/validation_page.py``); the rendered example reports (``reports/*.html`` at the
 repository's root) are copied into the site as they are (``html_extra_path``). Nothing is
 fetched from the internet and no notebook is executed. A cold build (what ``.ci/run`` does)
 starts from ``rm -rf docs/_build docs/_generated docs/api/generated``: a page generated for a
@@ -45,6 +47,7 @@ extensions = [
     "catalogue_page",
     "dataset_table",
     "report_pages",
+    "validation_page",
     "public_names",
 ]
 
@@ -99,4 +102,4 @@ html_theme_options = {
     "show_toc_level": 2,
     "secondary_sidebar_items": ["page-toc"],
 }
-html_sidebars = {"index": [], "catalogue": [], "reports": []}
+html_sidebars = {"index": [], "catalogue": [], "reports": [], "validation": []}

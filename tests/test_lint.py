@@ -17,7 +17,7 @@ ROOT = Path(__file__).resolve().parent.parent
 def test_pyflakes_checks_pass():
     ruff = shutil.which("ruff") or str(Path(sys.executable).with_name("ruff"))
     res = subprocess.run([ruff, "check", "--select", "F,E9", "clusteragree", "tests",
-                          "benchmarks", "docs"], cwd=ROOT, capture_output=True, text=True)
+                          "benchmarks", "docs", "validation"], cwd=ROOT, capture_output=True, text=True)
     assert res.returncode == 0, res.stdout + res.stderr
 
 
@@ -30,7 +30,7 @@ def test_sources_are_cited_by_authors_year_and_title():
     files = [ROOT / "README.md", *sorted(p for p in (ROOT / "docs").rglob("*.md")
                                          if "_build" not in p.parts),
              *sorted((ROOT / "clusteragree" / "notebooks").glob("*.ipynb"))]
-    for folder in ("clusteragree", "tests", "benchmarks", "docs"):
+    for folder in ("clusteragree", "tests", "benchmarks", "docs", "validation"):
         files += sorted(p for p in (ROOT / folder).rglob("*.py") if "_build" not in p.parts)
     hits = [f"{path.relative_to(ROOT)}:{i}: {line.strip()}"
             for path in files if path != Path(__file__).resolve()
