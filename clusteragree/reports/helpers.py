@@ -243,6 +243,9 @@ def _readable(path: str, name: str):
     from pathlib import Path
 
     p = Path(path).expanduser()
+    if p.is_dir():  # "no such file" would send the user looking for a file that is there
+        raise IsADirectoryError(f"{name} {str(p)!r} is a directory, not a file; expected "
+                                f"{EXPECTED[name]}")
     if not p.is_file():
         raise FileNotFoundError(f"{name}: no such file {str(p)!r}")
     return p

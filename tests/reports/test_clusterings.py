@@ -114,6 +114,29 @@ def test_a_file_with_a_missing_label_or_a_bad_column_is_refused_naming_it(tmp_pa
         ca.report("clusterings", data_file=path, output=tmp_path / "r.html")
 
 
+def test_too_few_objects_and_a_directory_are_refused_naming_data_file(tmp_path, monkeypatch):
+    """issue 45, trap 9: a two-row CSV failed inside the notebook after 18 s, naming
+    ``interval=None`` (no report parameter); a directory was "no such file"."""
+    monkeypatch.setattr(render, "_execute",
+                        lambda *a, **k: pytest.fail("the notebook was started"))
+    two = tmp_path / "two.csv"
+    two.write_text("class,a,b\n1,1,2\n2,2,1\n")
+    start = time.perf_counter()
+    with pytest.raises(ValueError, match=r"data_file 'two.csv' has 2 objects; the clusterings "
+                                         r"report needs at least 3 \(one row per object\)"):
+        ca.report("clusterings", data_file=two, output=tmp_path / "r.html")
+    assert time.perf_counter() - start < 5
+    noisy = tmp_path / "noisy.csv"
+    noisy.write_text("class,a,b\n1,1,2\n2,-1,1\n1,-1,2\n2,2,-1\n")
+    with pytest.raises(ValueError, match=r"data_file 'noisy.csv' has 2 of its 4 objects "
+                                         r"compared by class and a under noise='drop'"):
+        ca.report("clusterings", data_file=noisy, noise="drop", output=tmp_path / "r.html")
+    with pytest.raises(IsADirectoryError, match=r"data_file '.*' is a directory, not a file; "
+                                                r"expected a CSV file"):
+        ca.report("clusterings", data_file=tmp_path, output=tmp_path / "r.html")
+    assert not (tmp_path / "r.html").exists()
+
+
 def test_cli_refuses_a_bad_reference_in_one_line(capsys, monkeypatch):
     monkeypatch.setattr(render, "_execute", lambda *a, **k: pytest.fail("notebook started"))
     with pytest.raises(SystemExit) as stop:
