@@ -266,7 +266,7 @@ REPORTS: dict[str, Report] = {r.name: r for r in (
            "by paired difference tests (Holm-adjusted), the stability of each cluster when "
            "the data are given, and the verdict in words",
            check=_check_clusterings_inputs,
-           quick={"n_sim": 2000, "stability_resamples": 20},
+           quick={"n_sim": 2000, "stability_resamples": 20, "beyond_floor": False},
            memory=read_memory_clusterings),
 )}
 
