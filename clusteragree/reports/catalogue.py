@@ -162,6 +162,7 @@ def _check_clusterings_inputs(params: dict) -> None:
     pairs = [(ref, b) for b in names] + [(a, b) for i, a in enumerate(names)
                                          for b in names[i + 1:]]
     noise = params.get("noise")
+    need = _fewest_objects(rec, params["confidence_level"])
     for a, b in pairs:  # every test's null law planned: one too large is refused here
         if noise is None:
             tab = crosstab(frame[a], frame[b])
@@ -171,9 +172,39 @@ def _check_clusterings_inputs(params: dict) -> None:
 
             tab = as_clusterings(frame[a], frame[b],
                                  noise=noise_policy(noise, frame[a], frame[b])).table
+        if tab.n < need:
+            raise ValueError(_too_few(params, rec, need, tab.n, a, b, len(frame)))
         with _report_budget():
             plan(entry(tab, None, None, False, "exact", [rec]), [rec], spec)
     _check_stability_inputs(params, frame, names)
+
+
+def _fewest_objects(rec, level) -> int:
+    """The fewest objects the clusterings report takes with index ``rec``: its intervals at
+    ``level`` (the jackknife leaves one object out) and its paired differences (the jackknife,
+    at least 3)."""
+    from ..intervals._methods import fewest_objects
+    from ..intervals.spec import as_interval_spec
+
+    return max(as_interval_spec(level).needs(rec), 3, fewest_objects(rec, leave_one_out=True))
+
+
+def _too_few(params: dict, rec, need: int, n: int, a: str, b: str, rows: int) -> str:
+    """The clusterings report's refusal of too few objects, naming the parameter that gave
+    them (it failed inside the notebook, naming ``interval=None``, no report parameter)."""
+    if params.get("in_memory"):
+        source = "data (given in memory)"
+    elif params.get("data_file"):
+        source = f"data_file {Path(params['data_file']).name!r}"
+    else:
+        source = f"dataset {params['dataset']!r}"
+    compared = (f"{n:,} objects" if n == rows else
+                f"{n:,} of its {rows:,} objects compared by {a} and {b} under noise="
+                f"{params.get('noise')!r}")
+    return (f"{source} has {compared}; the clusterings report needs at least {need} (one row "
+            f"per object): the {rec.name} intervals and the paired differences leave one "
+            "object out at a time (the jackknife). Give more objects"
+            + (", or another noise policy" if n != rows else ""))
 
 
 def _check_stability_inputs(params: dict, frame, names) -> None:
@@ -235,7 +266,7 @@ REPORTS: dict[str, Report] = {r.name: r for r in (
            "by paired difference tests (Holm-adjusted), the stability of each cluster when "
            "the data are given, and the verdict in words",
            check=_check_clusterings_inputs,
-           quick={"n_sim": 2000, "stability_resamples": 20},
+           quick={"n_sim": 2000, "stability_resamples": 20, "beyond_floor": False},
            memory=read_memory_clusterings),
 )}
 

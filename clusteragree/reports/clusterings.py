@@ -24,9 +24,9 @@ import pandas as pd
 
 from .._display import format_pvalue, significant
 from .helpers import PAPER_FONT, PAPER_WIDTH, fit_title
-from .results import interval_text, method_text, pvalue_text
+from .results import beyond_floor_texts, interval_text, method_text, pvalue_text
 
-__all__ = ["LEVEL", "best_against_others", "better", "check_index", "difference_table",
+__all__ = ["LEVEL", "BEYOND_FLOOR", "beyond_floor", "best_against_others", "better", "check_index", "difference_table",
            "near_identical", "plot_agreements", "plot_differences", "plot_heatmap", "plot_map",
            "heatmap_precision", "MANY_CLUSTERINGS",
            "reading", "reference_table"]
@@ -113,7 +113,64 @@ def _adjusted_text(raw: pd.DataFrame, adjusted) -> list[str]:
     return out
 
 
-def reference_table(m) -> pd.DataFrame:
+#: The columns of a p-value beyond the Monte Carlo floor (``ca.compare``'s frames).
+BEYOND_FLOOR = ["pvalue_beyond_floor", "pvalue_beyond_floor_se", "log10_pvalue_beyond_floor",
+                "beyond_floor_method"]
+
+
+def beyond_floor(frame: pd.DataFrame, reference: str, m, *, importance: bool = True,
+                 method: str = "auto", model: str = "perm", n_sim: int | None = None,
+                 seed=None, noise=None) -> pd.DataFrame:
+    """The p-value beyond the Monte Carlo floor of each clustering whose test against the
+    reference sits at the floor (no simulated table as extreme), as the agreement report
+    gives it: ``ca.compare`` of that pair with ``NullSpec(beyond_floor=...)``.
+
+    The matrix's own tests are left without it: with ``beyond_floor=True`` every floored pair
+    of the matrix (66 for 12 clusterings) would take seconds to a minute of importance
+    sampling; the reference's tests are the ones the report reads.
+
+    Parameters
+    ----------
+    frame : DataFrame
+        The reference's column and the clusterings'.
+    reference : str
+        The reference's column.
+    m : AgreementMatrix
+        With ``reference=`` and ``test=True``: which tests are at the floor.
+    importance : bool, default True
+        Importance sampling (``NullSpec(beyond_floor=True)``: seconds to a minute per test),
+        else the saddlepoint approximation only, where it answers.
+    method, model, n_sim, seed, noise
+        The matrix's (each pair's draws are its own: the estimate beyond the floor does not
+        use them).
+
+    Returns
+    -------
+    DataFrame
+        Indexed by the clusterings at the floor, the ``BEYOND_FLOOR`` columns (NA where no
+        estimate was made); ``attrs["notes"]`` the notes of ``ca.compare`` on them (their
+        accuracy, or why there is none), each once.
+    """
+    from ..inference.agreement_tests import compare
+    from ..nulls import NullSpec
+
+    ref = m.reference
+    floored = [c for c, k in zip(ref.index, ref["n_extreme"]) if not pd.isna(k) and k == 0]
+    rows, notes = [], []
+    spec = NullSpec(method=method, beyond_floor=True if importance else None)
+    for c in floored:
+        res = compare(frame[reference], frame[c], indices=[m.index], method=spec, model=model,
+                      n_sim=n_sim, seed=seed, interval=None, noise=noise)
+        rows.append(res.iloc[0][BEYOND_FLOOR].rename(c))
+        notes += [f"{c}: {n.split(': ', 1)[1]}" if n.startswith(f"{m.index}: ") else n
+                  for n in res.attrs.get("beyond_floor_notes", [])]
+    out = (pd.DataFrame(rows) if rows else pd.DataFrame(columns=BEYOND_FLOOR))
+    out.index.name = "clustering"
+    out.attrs["notes"] = list(dict.fromkeys(notes))
+    return out
+
+
+def reference_table(m, beyond: pd.DataFrame | None = None) -> pd.DataFrame:
     """Each clustering against the reference (``AgreementMatrix.reference``) as the report
     shows it, best first.
 
@@ -121,24 +178,34 @@ def reference_table(m) -> pd.DataFrame:
     ----------
     m : AgreementMatrix
         With ``reference=`` and ``test=True``.
+    beyond : DataFrame, optional
+        ``beyond_floor(...)``: the p-values beyond the Monte Carlo floor of the clusterings
+        whose p-value is at it.
 
     Returns
     -------
     DataFrame
         Indexed by clustering: the index's value (``significant`` in the report's table),
         the interval (headed by its level), the p-value (a Monte Carlo floor as a bound with
-        its count), the adjusted p-value (headed by the adjustment) and the null's method.
+        its count), "p beyond the floor" (its estimate and method, "≈ 2.4e-74 (IS, s.e. 5%)",
+        where some p-value at the floor has one: a 3 x 3 table's exact 1e-73 and a 3 x 4
+        table's floor of 5.88e-05 read as if the second agreed less), the adjusted p-value
+        (headed by the adjustment) and the null's method.
     """
     ref = m.reference
     order = _order(ref["statistic"].astype(float), m.kind)
     ref = ref.loc[order]
+    if beyond is not None and len(beyond):
+        ref = ref.drop(columns=[c for c in BEYOND_FLOOR if c in ref]).join(beyond[BEYOND_FLOOR])
     level = float(ref["ci_level"].dropna().iloc[0]) if ref["ci_level"].notna().any() else None
     head = f"{100 * level:g}% interval" if level else "interval"
+    texts = beyond_floor_texts(ref) if beyond is not None else pd.Series("", index=ref.index)
     return pd.DataFrame({
         m.index: ref["statistic"].astype(float),
         head: interval_text(ref),
         "p-value": [_p(p) if text == "0" else text
                     for p, text in zip(ref["pvalue"], pvalue_text(ref))],
+        **({"p beyond the floor": texts.to_numpy()} if (texts != "").any() else {}),
         f"p-value ({m.multiple}-adjusted)": _adjusted_text(ref, ref["pvalue_adjusted"]),
         "method": method_text(ref),
     }, index=pd.Index(order, name="clustering"))

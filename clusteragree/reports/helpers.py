@@ -33,7 +33,8 @@ __all__ = ["setup", "table", "significant", "DIGITS", "load_clusterings",
            "table_of_intervals",
            "reading", "adjusted_widths", "EXPECTED", "LEVEL", "PAPER_WIDTH", "PAPER_FONT",
            "FIGURE_DPI", "fit_title", "load_labels", "noise_policy", "noise_sentence",
-           "noise_convention", "read_features"]
+           "noise_convention", "read_features", "RANDOM_MODELS_MAX_N",
+           "random_models_left_out"]
 
 #: The width of a printed report's text, in inches: A4 less the print stylesheet's 12 mm margins
 #: (186 mm; Letter's is wider). A figure at most this wide prints at its own size (the
@@ -243,6 +244,9 @@ def _readable(path: str, name: str):
     from pathlib import Path
 
     p = Path(path).expanduser()
+    if p.is_dir():  # "no such file" would send the user looking for a file that is there
+        raise IsADirectoryError(f"{name} {str(p)!r} is a directory, not a file; expected "
+                                f"{EXPECTED[name]}")
     if not p.is_file():
         raise FileNotFoundError(f"{name}: no such file {str(p)!r}")
     return p
@@ -792,6 +796,43 @@ def null_means_by_method(tab, indices, nulls: dict) -> pd.DataFrame:
 #: The random models compared side by side, in the order shown.
 MODELS = ("perm", "num", "num1", "all", "all1")
 
+#: The most objects the agreement report's random models are computed for. Their laws are
+#: random partitions of all n objects (NMI) and Bell numbers of n (the Rand index under "all",
+#: O(n^2)): at 10,000 objects the five models take about 20 s with 1,000 partitions each, at
+#: 20,000 about 100 s, and 10**6 labels gave no report in 400 s (issue 45, trap 9 d).
+RANDOM_MODELS_MAX_N = 10_000
+
+
+def random_models_left_out(n: int) -> str:
+    """Why the agreement report leaves its random models out for ``n`` objects, as Markdown,
+    or "" when it computes them (``RANDOM_MODELS_MAX_N`` objects or fewer).
+
+    Parameters
+    ----------
+    n : int
+        The number of objects.
+
+    Returns
+    -------
+    str
+        The sentence the report shows in place of the section's figure and table.
+
+    Examples
+    --------
+    >>> random_models_left_out(846)
+    ''
+    >>> random_models_left_out(10**6)[:60]
+    'The random models are left out for n = 1,000,000 objects: th'
+    """
+    if n <= RANDOM_MODELS_MAX_N:
+        return ""
+    return (f"The random models are left out for n = {n:,} objects: their laws are drawn as "
+            "random partitions of all the objects, and under *all* and *all1* they need the Bell "
+            "numbers of n, work that grows faster than n (minutes past 20,000 objects), so "
+            f"the report computes them up to {RANDOM_MODELS_MAX_N:,} objects. The tests above "
+            "(the report's null model) do not depend on this section. `ca.nulls.null_distribution(table, "
+            "index='rand', model='num', method='exact')` gives one model's mean on its own.")
+
 
 def models_side_by_side(tab, n_sim: int, seed) -> pd.DataFrame:
     """Rand and NMI (sum) under each random model of Gates & Ahn (2017, "The impact of random
@@ -840,6 +881,10 @@ def plot_models(models: pd.DataFrame, title: str | None = None):
     return fig
 
 
+#: The height of a row (an index) of ``plot_adjusted``, in inches.
+ADJUSTED_ROW = 0.28
+
+
 def plot_adjusted(results: pd.DataFrame, nulls: dict, title: str | None = None):
     """Each index's adjusted value (by the null mean, dot; by the null median, cross) against
     the band of adjusted values chance gives (the null law's 1% to 99% quantiles, adjusted
@@ -850,7 +895,9 @@ def plot_adjusted(results: pd.DataFrame, nulls: dict, title: str | None = None):
     import matplotlib.pyplot as plt
 
     shown = [n for n in results.index if not pd.isna(results.loc[n, "adjusted_mean"])]
-    fig, ax = plt.subplots(figsize=(PAPER_WIDTH, 0.42 * len(shown) + 1.3))
+    # 0.28 inch a row (20 pt: the 8.5 pt names well apart): at 0.42 the twelve indices' figure
+    # was 163 mm tall on paper, went to the next page and left half of page 3 blank
+    fig, ax = plt.subplots(figsize=(PAPER_WIDTH, ADJUSTED_ROW * len(shown) + 1.3))
     level = results["ci_level"].dropna()
     for i, name in enumerate(shown):
         nd = nulls[name]

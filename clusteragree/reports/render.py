@@ -16,6 +16,7 @@ from pathlib import Path
 from .._display import FIGURE_DPI
 
 __all__ = ["FORMATS", "ReportError", "render", "check_output", "KEEP_WITH_NEXT", "SHORT_TEXT",
+           "FOOTER", "FOOTER_COMPANION", "print_pdf",
            "PROGRESS_INTERVAL"]
 
 FORMATS = ("html", "pdf")
@@ -111,14 +112,24 @@ KEEP_WITH_NEXT = "ca-keep-with-next"
 #: The longest text cell kept on the page of the figure that follows it (``KEEP_WITH_NEXT``).
 SHORT_TEXT = 400
 
+#: The class of the session info (every report's footer, ``helpers.session_info``): printed
+#: on the page of what comes before it, in smaller type. Alone, it took the clusterings
+#: report's last page.
+FOOTER = "ca-footer"
+
+#: The class of the last block before the footer when the footer would print alone on the
+#: last page (``print_pdf``): it starts that page, and the footer follows it.
+FOOTER_COMPANION = "ca-footer-companion"
+
 #: A4 pages for PDF reports: narrow margins; tables in 8 pt type, their headers wrapping where
 #: a table would be wider than the page, not their cells (an interval, a p-value with its count
 #: stay on one line), a header repeated when a table runs over a page;
 #: figures at their own size (``FIGURE_DPI`` pixels per inch: the reports draw them at most
 #: ``PAPER_WIDTH`` wide, their type at least ``PAPER_FONT`` points), never split, scaled down
 #: only when wider than the text or taller than a page; a heading kept with what follows it,
-#: some text cells with what follows them (``KEEP_WITH_NEXT``); no paragraph leaves fewer
-#: than three lines at the foot or the head of a page.
+#: some text cells with what follows them (``KEEP_WITH_NEXT``), the session info with what
+#: precedes it, in 8 pt type (``FOOTER``); no paragraph leaves fewer than three lines at the
+#: foot or the head of a page.
 #:
 #: An output breaks across pages as text does (between lines, list items, table rows; a
 #: table's caption stays with its first rows, a rule with what follows it): nbconvert's lab
@@ -143,6 +154,10 @@ h1, h2, h3 {{ break-after: avoid; }}
 .jp-OutputArea-output td, .jp-OutputArea-output th {{ padding: 1px 4px !important; }}
 .jp-OutputArea-output th {{ white-space: normal !important; }}
 .{KEEP_WITH_NEXT} {{ break-after: avoid; }}
+.{FOOTER} {{ break-before: avoid; }}
+.{FOOTER_COMPANION} {{ break-before: page; }}
+.{FOOTER} .jp-RenderedMarkdown {{ font-size: 8pt; }}
+.{FOOTER} hr {{ margin: 0.3em 0; }}
 .jp-OutputArea-output img {{ image-resolution: {FIGURE_DPI}dpi; max-width: 100% !important;
                             max-height: 255mm; width: auto; height: auto;
                             break-inside: avoid; }}
@@ -219,7 +234,62 @@ def _self_contained(html: str) -> str:
                                and len(cell.get_text(" ", strip=True)) <= SHORT_TEXT)
         if after is not None and (ends_in_heading or short_before_figure):
             cell["class"] = [*cell["class"], KEEP_WITH_NEXT]
+    for cell in soup.select(".jp-CodeCell"):  # the footer: with what comes before it
+        output = cell.select_one(".jp-OutputArea-output")
+        if output is not None and output.find("hr") is not None and output.get_text(
+                " ", strip=True).startswith("Session info"):
+            cell["class"] = [*cell["class"], FOOTER]
     return str(soup)
+
+def _page_texts(document) -> list[str]:
+    """The text of each page of a laid-out WeasyPrint document."""
+    return [" ".join(box.text for box in page._page_box.descendants() if hasattr(box, "text"))
+            for page in document.pages]
+
+
+def print_pdf(page: str, base_url=None) -> bytes:
+    """The report's HTML page printed to PDF with the print stylesheet (``_PRINT_CSS``), the
+    session info never alone on the last page.
+
+    WeasyPrint 70 does not honour ``break-before: avoid`` before the footer (the clusterings
+    report's last page held the session info alone): when the laid-out document's last page
+    holds nothing else, the last block before the footer (a list item, a paragraph, a table
+    row, a figure) is sent to that page too (``FOOTER_COMPANION``) and the page laid out
+    again.
+
+    Parameters
+    ----------
+    page : str
+        The report's HTML page (``_render_html``).
+    base_url : str, optional
+        Where relative links resolve.
+
+    Returns
+    -------
+    bytes
+        The PDF.
+    """
+    import weasyprint
+
+    def layout(html):
+        printed = html.replace("</head>", f"{_PRINT_CSS}</head>", 1)
+        return weasyprint.HTML(string=printed, base_url=base_url).render()
+
+    document = layout(page)
+    texts = _page_texts(document)
+    if len(texts) > 1 and texts[-1].strip().startswith("Session info"):
+        from bs4 import BeautifulSoup
+
+        soup = BeautifulSoup(page, features="html.parser")
+        footer = soup.select_one(f".{FOOTER}")
+        before = footer.find_previous_sibling(class_="jp-Cell") if footer else None
+        blocks = before.select("li, p, tr, img") if before is not None else []
+        if blocks:
+            last = blocks[-1]
+            last["class"] = [*last.get("class", []), FOOTER_COMPANION]
+            document = layout(str(soup))
+    return document.write_pdf()
+
 
 def _stamp(page: str, stamp: str) -> str:
     return page.replace("<head>", f'<head>\n<meta name="keywords" content="{html.escape(stamp)}">',
@@ -257,10 +327,7 @@ def render(notebook: Path, params: dict, path: Path, fmt: str, code: bool,
         if fmt == "html":
             _publish(path, page.encode("utf-8"))
         else:
-            import weasyprint
-
-            printed = page.replace("</head>", f"{_PRINT_CSS}</head>", 1)
-            _publish(path, weasyprint.HTML(string=printed, base_url=tmp).write_pdf())
+            _publish(path, print_pdf(page, base_url=tmp))
         if keep_notebook:
             _publish(path.with_suffix(".ipynb"), executed.read_bytes())
     return path

@@ -49,13 +49,15 @@ def test_report_is_registered_with_its_parameters():
     assert list(params.index) == ["dataset", "data_file", "columns", "reference", "in_memory",
                                   "index", "model", "method", "noise", "features_file",
                                   "stability_columns", "stability_resamples", "standardize",
-                                  "n_sim", "multiple", "confidence_level", "near_identical",
-                                  "seed", "quick"]
+                                  "n_sim", "beyond_floor", "multiple", "confidence_level",
+                                  "near_identical", "seed", "quick"]
     defaults = params["default"].to_dict()
     assert defaults["dataset"] == "wine_clusterings" and defaults["reference"] == "class"
     assert defaults["index"] == "adjusted_rand" and defaults["multiple"] == "holm"
     assert defaults["columns"] == "" and defaults["quick"] is False
-    assert REPORTS["clusterings"].quick == {"n_sim": 2000, "stability_resamples": 20}
+    assert defaults["beyond_floor"] is True
+    assert REPORTS["clusterings"].quick == {"n_sim": 2000, "stability_resamples": 20,
+                                            "beyond_floor": False}
 
 
 # -- refusals before the kernel starts ------------------------------------------------------
@@ -112,6 +114,29 @@ def test_a_file_with_a_missing_label_or_a_bad_column_is_refused_naming_it(tmp_pa
     with pytest.raises(ValueError, match=r"reference 'class' is not a column of data_file "
                                          r"'runs.csv'; its columns: cls, a, b"):
         ca.report("clusterings", data_file=path, output=tmp_path / "r.html")
+
+
+def test_too_few_objects_and_a_directory_are_refused_naming_data_file(tmp_path, monkeypatch):
+    """issue 45, trap 9: a two-row CSV failed inside the notebook after 18 s, naming
+    ``interval=None`` (no report parameter); a directory was "no such file"."""
+    monkeypatch.setattr(render, "_execute",
+                        lambda *a, **k: pytest.fail("the notebook was started"))
+    two = tmp_path / "two.csv"
+    two.write_text("class,a,b\n1,1,2\n2,2,1\n")
+    start = time.perf_counter()
+    with pytest.raises(ValueError, match=r"data_file 'two.csv' has 2 objects; the clusterings "
+                                         r"report needs at least 3 \(one row per object\)"):
+        ca.report("clusterings", data_file=two, output=tmp_path / "r.html")
+    assert time.perf_counter() - start < 5
+    noisy = tmp_path / "noisy.csv"
+    noisy.write_text("class,a,b\n1,1,2\n2,-1,1\n1,-1,2\n2,2,-1\n")
+    with pytest.raises(ValueError, match=r"data_file 'noisy.csv' has 2 of its 4 objects "
+                                         r"compared by class and a under noise='drop'"):
+        ca.report("clusterings", data_file=noisy, noise="drop", output=tmp_path / "r.html")
+    with pytest.raises(IsADirectoryError, match=r"data_file '.*' is a directory, not a file; "
+                                                r"expected a CSV file"):
+        ca.report("clusterings", data_file=tmp_path, output=tmp_path / "r.html")
+    assert not (tmp_path / "r.html").exists()
 
 
 def test_cli_refuses_a_bad_reference_in_one_line(capsys, monkeypatch):
@@ -231,6 +256,51 @@ def test_reading_states_the_verdict_from_the_numbers():
     assert "No two clusterings put 95% or more" in text
     assert "noise does not agree with truth beyond chance" in text
     assert "The paired tests of good against noise are marked" in text
+
+
+def _exact_and_floored():
+    """kmeans_3 (3 x 3 against the classes: an exact p of 1e-73) and gmm_4 (3 x 4: Monte
+    Carlo, at its floor)."""
+    runs = ca.load_dataset("wine_clusterings")[["class", "kmeans_3", "gmm_4"]]
+    m = ca.agreement_matrix(runs, reference="class", test=True, seed=1, n_sim=200,
+                            interval=0.95)
+    assert m.reference.loc["kmeans_3", "method"] == "exact"
+    assert m.reference.loc["gmm_4", "n_extreme"] == 0
+    return runs, m
+
+
+def test_the_reference_table_shows_the_p_beyond_the_floor_with_its_method():
+    """issue 45, trap 9 a: a 3 x 3 table's exact p of 1e-73 sat beside a 3 x 4 table's
+    Monte Carlo floor of 5e-3 (here), as if the second agreed less; the agreement report
+    shows the p beyond the floor and its method, and now so does this table."""
+    runs, m = _exact_and_floored()
+    beyond = pd.DataFrame({"pvalue_beyond_floor": [2.43e-74], "pvalue_beyond_floor_se": [1.2e-75],
+                           "log10_pvalue_beyond_floor": [-73.615],
+                           "beyond_floor_method": ["importance"]},
+                          index=pd.Index(["gmm_4"], name="clustering"))
+    shown = report.reference_table(m, beyond)
+    assert list(shown.columns).index("p beyond the floor") == list(shown.columns).index(
+        "p-value") + 1
+    assert shown.loc["gmm_4", "p beyond the floor"] == "≈ 2.4e-74 (IS, s.e. 4.9%)"
+    assert shown.loc["kmeans_3", "p beyond the floor"] == ""
+    assert shown.loc["gmm_4", "p-value"].startswith("< ")  # the floor stays, as a bound
+    assert "p beyond the floor" not in report.reference_table(m).columns  # none computed
+    quick = report.beyond_floor(runs, "class", m, importance=False, n_sim=200, seed=1)
+    assert list(quick.index) == ["gmm_4"] and quick["pvalue_beyond_floor"].isna().all()
+    assert quick.attrs["notes"][0].startswith("gmm_4: no p-value beyond the Monte Carlo floor")
+
+
+@pytest.mark.slow  # importance sampling: about 10 s
+def test_the_p_beyond_the_floor_is_that_of_compare_for_the_pair():
+    runs, m = _exact_and_floored()
+    beyond = report.beyond_floor(runs, "class", m, importance=True, n_sim=200, seed=1)
+    alone = ca.compare(runs["class"], runs["gmm_4"], indices=["adjusted_rand"], n_sim=200,
+                       seed=1, method=ca.NullSpec(method="auto", beyond_floor=True),
+                       interval=None)
+    assert beyond.loc["gmm_4", "beyond_floor_method"] == "importance"
+    assert beyond.loc["gmm_4", "pvalue_beyond_floor"] == alone.loc["adjusted_rand",
+                                                                   "pvalue_beyond_floor"] < 1e-60
+    assert report.reference_table(m, beyond).loc["gmm_4", "p beyond the floor"].startswith("≈ ")
 
 
 def test_tables_never_print_a_p_value_as_0():

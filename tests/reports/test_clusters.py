@@ -124,7 +124,8 @@ def test_the_new_parameters_are_declared_with_their_defaults_and_help(capsys):
     assert params.loc["stability_columns", "default"] == ""
     assert params.loc["stability_resamples", "default"] == 100
     assert params.loc["standardize", "default"] is True
-    assert REPORTS["clusterings"].quick == {"n_sim": 2000, "stability_resamples": 20}
+    assert REPORTS["clusterings"].quick == {"n_sim": 2000, "stability_resamples": 20,
+                                            "beyond_floor": False}
     assert cli.main(["report", "clusterings", "--parameters"]) == 0
     out = capsys.readouterr().out
     for name in ("features_file", "stability_columns", "stability_resamples", "standardize"):

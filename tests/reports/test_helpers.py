@@ -160,6 +160,34 @@ def test_models_side_by_side():
     assert models.loc["perm", "NMI adjusted"] == pytest.approx(ami, abs=0.01)
 
 
+def test_random_models_of_a_million_labels_are_left_out_saying_why():
+    """issue 45, trap 9 d: ca.report of 10**6 labels in quick mode gave no report in 400 s,
+    stuck in the random models (the Rand index's closed-form mean under num computed the
+    expected MI it never reads, 9 s at n = 5,000 and growing as n^2; under all the Bell numbers
+    of n, O(n^2); NMI from random partitions of all the objects). The report now leaves the
+    section out above RANDOM_MODELS_MAX_N objects, saying why, and a pair-counting mean under
+    num no longer computes the expected MI."""
+    import time
+
+    import nbformat
+
+    from clusteragree.reports.catalogue import notebooks_dir
+
+    assert reporting.random_models_left_out(reporting.RANDOM_MODELS_MAX_N) == ""
+    text = reporting.random_models_left_out(10**6)
+    assert text.startswith("The random models are left out for n = 1,000,000 objects")
+    assert f"{reporting.RANDOM_MODELS_MAX_N:,} objects" in text
+    (cell,) = [c for c in nbformat.read(str(notebooks_dir() / "agreement.ipynb"), 4).cells
+               if "models_side_by_side" in c.source]
+    assert cell.source.index("random_models_left_out(tab.n)") < cell.source.index(
+        "models_side_by_side")
+    table = ca.ContingencyTable([[400_000, 100_000], [100_000, 400_000]])
+    start = time.perf_counter()
+    mean = ca.nulls.null_distribution(table, index="rand", model="num", method="exact").mean
+    assert time.perf_counter() - start < 5
+    assert mean == pytest.approx(0.5, abs=1e-5)  # two random halves: half the pairs agree
+
+
 def test_plots_have_a_panel_per_index_and_mark_the_observed_value():
     import matplotlib.pyplot as plt
 

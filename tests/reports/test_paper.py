@@ -211,6 +211,57 @@ def test_an_output_that_does_not_fit_at_the_foot_of_a_page_breaks_there(tmp_path
     assert "finding 30" in pages[1] and "Session info" in pages[1]
 
 
+def test_the_adjusted_figure_of_twelve_indices_fits_under_half_a_page_of_text(paper):
+    """issue 45, trap 11 e: drawn 0.42 inch a row, the twelve indices' figure printed 163 mm
+    tall, did not fit below the text of 'Agreement beyond chance' on page 3 (135 mm left) and
+    left it half empty. At 0.28 inch a row it prints under 125 mm."""
+    from PIL import Image
+
+    fig = _agreement_figures()["adjusted"]
+    buf = io.BytesIO()
+    fig.savefig(buf, format="png", dpi=FIGURE_DPI, bbox_inches="tight")
+    height_mm = Image.open(buf).size[1] / FIGURE_DPI * 25.4
+    import matplotlib.pyplot as plt
+    plt.close("all")
+    assert height_mm < 125, f"{height_mm:.0f} mm"
+
+
+@pytest.mark.slow  # nbconvert and WeasyPrint: seconds
+def test_the_session_info_never_prints_alone_on_the_last_page(tmp_path):
+    """issue 45, trap 11 f: the clusterings report's last page held only the session info.
+    WeasyPrint 70 ignores break-before: avoid there; print_pdf sends the last block before the
+    footer to the last page with it."""
+    import nbformat
+    from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook, new_output
+
+    pypdf = pytest.importorskip("pypdf")
+    weasyprint = pytest.importorskip("weasyprint")
+
+    def markdown_output(text):
+        return new_code_cell("", outputs=[new_output("display_data", {"text/markdown": text})])
+
+    filler = " ".join(f"word{i}" for i in range(300))
+    findings = "\n".join(f"- finding {i}" for i in range(1, 57))
+    footer = reporting.session_info(1).data
+    nb = new_notebook(cells=[new_markdown_cell(f"# A report\n\n{filler}"),
+                             new_markdown_cell("## Reading"), markdown_output(findings),
+                             markdown_output(footer)])
+    executed = tmp_path / "report.ipynb"
+    nbformat.write(nb, str(executed))
+    page = render._render_html(executed, code=False)
+
+    def pages(pdf):
+        return [p.extract_text() for p in pypdf.PdfReader(io.BytesIO(pdf)).pages]
+
+    alone = pages(weasyprint.HTML(string=page.replace("</head>", f"{render._PRINT_CSS}</head>",
+                                                      1)).write_pdf())
+    assert alone[-1].strip().startswith("Session info"), "the case the test is made of"
+    printed = pages(render.print_pdf(page))
+    assert len(printed) == len(alone)
+    assert "finding 56" in printed[-1] and "Session info" in printed[-1]
+    assert "finding 55" in printed[-2]
+
+
 @pytest.mark.slow  # papermill and WeasyPrint: seconds
 def test_the_printed_agreement_report_has_tables_of_8_points_and_fills_its_pages(tmp_path):
     """The quick agreement report on A4: no text below 8 points, the tables of tests and of
