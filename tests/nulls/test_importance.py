@@ -499,3 +499,28 @@ def test_far_tail_whose_runs_disagree_is_refused():
     m = tab.sum(1)
     with pytest.raises(importance.RunsDisagree, match="disagree"):
         tail_probability(m, m, float((tab ** 2).sum()), "s", seed=1)
+
+
+def test_a_perfect_diagonal_table_is_answered_exactly_at_once():
+    """Issue 45: 100 * identity (10 x 10): importance sampling refused after 78 s of CPU
+    (runs from 1e-1129 to 1e-1119). s and t are at their largest value, attained by the 10!
+    matchings of the equal margins: p = 10! 100!^10 / 1000! (about 1e-981), in no time."""
+    import time
+
+    tab = 100 * np.eye(10, dtype=int)
+    exact = math.lgamma(11) + 10 * math.lgamma(101) - math.lgamma(1001)
+    for index in ("adjusted_rand", "mutual_info"):
+        t0 = time.process_time()
+        res = ca.agreement_test(tab, index=index, method="importance", seed=1)
+        assert time.process_time() - t0 < 2.0
+        law = res.null._law
+        est = law.estimate(res.statistic, "greater")
+        assert est.exact and est.log_pvalue == pytest.approx(exact, rel=1e-12)
+        assert "exact" in str(res)
+    a, b = [3, 3, 2, 2], [3, 3, 2, 2]  # against the exact law: 2! 2! 3! 3! 2! 2! / 10!
+    assert tail_probability(a, b, 26.0, "s").pvalue == pytest.approx(
+        exact_tail(a, b, "s", 26.0, "greater"), rel=1e-12)
+    a, b = [4, 3, 2, 1], [5, 5]  # unequal: rows to columns, counted
+    assert tail_probability(a, b, 30.0, "s").pvalue == pytest.approx(
+        exact_tail(a, b, "s", 30.0, "greater"), rel=1e-12)
+

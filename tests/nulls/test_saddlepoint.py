@@ -172,11 +172,21 @@ def test_outside_the_domain_is_refused_with_the_reason_and_the_way_out():
         saddlepoint_tail([100, 60, 40], [50, 50, 100], value, "s", "less")
     side = int(math.isqrt(MAX_CELLS)) + 1
     with pytest.raises(OutsideDomain, match=f"at most {MAX_CELLS} cells"):
-        saddlepoint_tail([100] * side, [100] * side, 10_000 * side, "s")
+        saddlepoint_tail([100] * side, [100] * side, 5_000 * side, "s")  # below the top
     # through an agreement test: the same refusal, before a p-value is printed
     tab = np.array([[40, 5, 5], [3, 25, 2], [2, 4, 24]])
     with pytest.raises(OutsideDomain, match="saddlepoint approximation.*'importance'"):
         ca.agreement_test(tab, index="adjusted_rand", method="saddlepoint").pvalue
+
+
+def test_the_identity_table_is_answered_exactly():
+    """Issue 45: on a 3 x 3 identity table the saddlepoint refused; s and t are at their
+    largest value, whose tail is the probability of the 3! tables that attain it."""
+    for index in ("adjusted_rand", "mutual_info"):
+        res = ca.agreement_test(20 * np.eye(3, dtype=int), index=index, method="saddlepoint")
+        exact = math.exp(math.lgamma(4) + 3 * math.lgamma(21) - math.lgamma(61))
+        assert res.pvalue == pytest.approx(exact, rel=1e-9)
+        assert "exact" in str(res)
 
 
 def test_degenerate_margins_are_exact():
