@@ -81,14 +81,15 @@ with its value before; with rounds until the correlation is below 0.1 (and the c
 0.13, and 19 of the 20 intervals of 10 runs covered the exact p.
 
 Accuracy (``benchmarks/bench_saddlepoint.py``, 158 cases against the exact law: 2 x 2 to
-4 x 5, n 50 to 800, p 1e-3 to 1e-100, s and t, both tails): median error 2.4% of p (0.70
-standard errors), worst +17.8% (a 3 x 3 table of 150 objects, s, p = 1e-10, where the stated
-standard error was 10.2%), within 10% in 97% of the cases; the 95% interval (mean +- t_9
-standard errors) covered the exact p in 97% (93% with uniform sub-tables and rounds of 4 K Q
-moves; 92% before the rounds and the capped tilt). On 35 hard cases (``--hard``: near-equal
-margins, 4 x 4 and 3 x 3 tables of 60 to 200 objects, p 1e-20 to 1e-60) it covered 94%
-(89% with uniform sub-tables; 80% before the rounds, worst -55% and +58%, up to 9.7 standard
-errors), median error 3.2%, at most 2.7 standard errors off. Median time per estimate 0.4 s
+4 x 5, n 50 to 800, p 1e-3 to 1e-100, s and t, both tails): median error 2.4% of p, worst
+-11.5% (a 3 x 3 table of 400 objects, s, p = 1e-100, stated standard error 7.2% after 20
+runs), within 10% in 99% of the cases; the 95% interval (mean +- t_{R-1} standard errors, R
+the runs) covered the exact p in 99.4% (before issue 45's floor and extra runs: 96.8%, the
+worst +17.8% at a stated 10.2%; 93% with uniform sub-tables and rounds of 4 K Q moves; 92%
+before the rounds and the capped tilt). On 35 hard cases (``--hard``: near-equal margins,
+4 x 4 and 3 x 3 tables of 60 to 200 objects, p 1e-20 to 1e-60) it covered all (94% before
+issue 45; 89% with uniform sub-tables; 80% before the rounds, worst -55% and +58%, up to 9.7
+standard errors), median error 3.1%, at most 2.1 standard errors off. Median time per estimate 0.4 s
 on the 158 cases and 1.2 s on the hard ones (1.3 s and 3.7 s with uniform sub-tables and
 rounds of 4 K Q moves of scale sqrt(m / 8)). On 10 x 10 tables of 10**4 objects it agrees
 with 17,000 Patefield tables at p = 0.01 and 0.001 and with the saddlepoint approximation to
@@ -198,8 +199,8 @@ MAX_RELATIVE_SE = 0.10
 MAX_BATCHES = 4
 
 #: The smallest relative standard error stated (issue 45). The spread of 10 skewed runs is
-#: itself noisy, and small by chance as often as not: estimates 6% to 16% low were given with
-#: relative standard errors of 2% to 5% (up to 4.3 of them off); see ``_relative_se``.
+#: itself noisy, and small by chance as often as not: estimates 5% to 10% off were given with
+#: relative standard errors of 1.5% to 3.8% (up to 4.3 of them off); see ``_relative_se``.
 MIN_RELATIVE_SE = 0.05
 
 
@@ -683,11 +684,12 @@ def tail_probability(rows, cols, value: float, statistic: str = "s",
 def _relative_se(runs):
     """The relative standard error stated: ``_raw_relative_se``, at least ``MIN_RELATIVE_SE``.
 
-    The spread of a few skewed runs is itself noisy: on the benchmark's 193 cases (158 against
-    the exact law, 35 hard ones) the interval of +- t_9 raw standard errors covered the exact p
-    in 95%, but in 89% of the hard cases and 92% of those below 1e-30, whose misses were 6% to
-    16% low at raw standard errors of 2% to 5%; with the floor, 99%, 97% and 97% (measured
-    again on new runs in ``benchmarks/results/saddlepoint.md``)."""
+    The spread of a few skewed runs is itself noisy: on the stored runs of the benchmark's
+    193 cases (158 against the exact law, 35 hard ones; before issue 45) the interval of
+    +- t_9 raw standard errors covered the exact p in 96.4% (94.9% below 1e-30), and its 7
+    misses were 5% to 10% off at raw standard errors of 1.5% to 3.8% (up to 4.3 of them);
+    with the floor the same runs cover 99.5% (98.7% below 1e-30). See
+    ``benchmarks/results/saddlepoint.md`` for runs with other seeds."""
     return max(_raw_relative_se(runs), MIN_RELATIVE_SE)
 
 
