@@ -430,7 +430,13 @@ def saddlepoint_tail(rows, cols, value: float, statistic: str = "s",
     from threadpoolctl import threadpool_limits
 
     with threadpool_limits(limits=1):  # small matrices: threads only cost
-        log_p = tilted_log_tail(LaplaceCGF(a, b, statistic), value, sign)
+        try:
+            log_p = tilted_log_tail(LaplaceCGF(a, b, statistic), value, sign)
+        except OutsideDomain as exc:
+            if "use method=" in str(exc):
+                raise
+            raise OutsideDomain(f"the saddlepoint approximation is refused here: {exc}; "
+                                f"{_ADVICE}") from None  # every refusal says what to use
     return TailEstimate(min(log_p, 0.0), math.nan)
 
 

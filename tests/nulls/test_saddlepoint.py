@@ -312,3 +312,15 @@ def test_the_tilted_mode_does_not_depend_on_the_path(rows, cols, statistic, valu
         path, fresh = cgf.at(tau), LaplaceCGF(rows, cols, statistic).at(tau)
         np.testing.assert_allclose(path.mode, fresh.mode, rtol=1e-11, atol=0)
         assert abs(path.g - fresh.g) < 1e-10, tau
+
+
+def test_a_refusal_without_advice_gets_it(monkeypatch):
+    """Issue 45: a refusal raised deep in the approximation (here at the untilted mode) still
+    ends with the method to use."""
+    from clusteragree.nulls import saddlepoint
+
+    def no_mode(*args, **kwargs):
+        raise OutsideDomain("the tilted law has no interior mode at tau = 0")
+    monkeypatch.setattr(saddlepoint, "tilted_log_tail", no_mode)
+    with pytest.raises(OutsideDomain, match="no interior mode at tau = 0; use method='exact'"):
+        saddlepoint_tail([100, 60, 40], [50, 50, 100], 6302, "s")
