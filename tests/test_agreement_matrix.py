@@ -366,3 +366,18 @@ def test_a_monte_carlo_floor_keeps_its_sign_in_a_frame_of_some_columns():
     assert "<0.001" in m.rows[["x", "y", "pvalue"]].to_string()
     assert list(m.reference.columns[:3]) == ["statistic", "pvalue", "pvalue_adjusted"]
     assert set(m.reference.columns) >= set(ca.inference.RESULT_COLUMNS)  # the schema kept
+
+
+def test_one_cluster_partitions_are_the_documented_exception_to_clue():
+    """Issue 45: the matrix is clue's cl_agreement except where a ratio is 0/0 (a partition
+    that is one cluster): clue gives NaN, the matrix the registry's convention (the optimum for
+    identical partitions, otherwise 0), and the docs say so where they say it is clue's."""
+    import pathlib
+
+    d = {"one": [0] * 6, "same": [5] * 6, "x": [0, 0, 1, 1, 2, 2]}
+    for index in ("nmi_sqrt", "adjusted_rand"):
+        m = ca.agreement_matrix(d, index=index).statistic.to_numpy()
+        np.testing.assert_array_equal(m, [[1, 1, 0], [1, 1, 0], [0, 0, 1]])
+    assert "clue gives NaN" in " ".join(ca.agreement_matrix.__doc__.split())
+    guide = pathlib.Path(__file__).parents[1] / "docs" / "guide" / "compare.md"
+    assert "clue gives NaN" in " ".join(guide.read_text().split())

@@ -490,3 +490,46 @@ def test_every_interval_lies_where_the_difference_can(seed):
                 low, high = ca.difference_test(ref, a, b, index=index, method=method,
                                                seed=seed).confidence_interval()
                 assert (np.isnan(low) and np.isnan(high)) or -width <= low <= high <= width
+
+
+def test_clear_agreement_skips_the_exact_law_of_the_independence_test(monkeypatch):
+    """Issue 45: with a reference of unbalanced classes (shares .7 / .2 / .1, n = 300) the
+    test of independence computed the exact law of s (0.15 to 0.6 s, against 0.01 s with
+    balanced classes). Where the agreement is z >= sqrt(19) null standard deviations out,
+    Cantelli's inequality gives p <= 0.05 from the exact mean and variance alone: the law is
+    not computed, and the test is the same."""
+    from clusteragree.inference import difference
+
+    rng = np.random.default_rng(1)
+    ref = rng.choice(3, size=300, p=[0.7, 0.2, 0.1])
+    a = np.where(rng.random(300) < 0.7, ref, rng.integers(0, 3, 300))
+    b = np.where(rng.random(300) < 0.6, ref, rng.integers(0, 3, 300))
+    before = {i: ca.difference_test(ref, a, b, index=i, seed=1)
+              for i in ("adjusted_rand", "fowlkes_mallows")}
+
+    def no_law(*args, **kwargs):
+        raise AssertionError("the exact law was computed")
+    monkeypatch.setattr(difference, "independence_laws", no_law)
+    for index, res in before.items():
+        again = ca.difference_test(ref, a, b, index=index, seed=1)
+        assert again.pvalue == res.pvalue and again.statistic == res.statistic
+    noise = rng.integers(0, 3, 300)  # near independence: the law is still asked for
+    with pytest.raises(AssertionError, match="exact law was computed"):
+        ca.difference_test(ref, a, noise, index="adjusted_rand", seed=1)
+
+
+def test_cantelli_bound_decides_only_where_it_must_reject():
+    """The shortcut rejects exactly when z >= sqrt(1 / 0.05 - 1) = 4.36 (p <= 1 / (1 + z^2)
+    <= 0.05 for every law with that mean and variance), towards agreement only."""
+    from clusteragree.inference.difference import _rejects_by_cantelli
+    from clusteragree.inputs import as_clusterings
+    from clusteragree.nulls.hypergeometric import index_moments
+
+    tab = np.array([[40, 5, 5], [3, 25, 2], [2, 4, 24]])
+    rec = ca.get_index("adjusted_rand")
+    clus = as_clusterings(tab)
+    mom = index_moments(rec, tab.sum(1), tab.sum(0))
+    sd = math.sqrt(mom["var"])
+    assert _rejects_by_cantelli(rec, {}, clus, mom["mean"] + 4.37 * sd, "greater")
+    assert not _rejects_by_cantelli(rec, {}, clus, mom["mean"] + 4.35 * sd, "greater")
+    assert not _rejects_by_cantelli(rec, {}, clus, mom["mean"] + 5 * sd, "less")

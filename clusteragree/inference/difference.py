@@ -145,11 +145,39 @@ def _near_independence(rec: Index, options: dict, clusterings, statistics, rng) 
     near = []
     side = "greater" if rec.higher_is_better else "less"
     for name, clus, value in zip(("a", "b"), clusterings, statistics):
+        if _rejects_by_cantelli(rec, options, clus, value, side):
+            continue
         law = independence_laws(clus, [rec], {rec.name: options}, rng)[rec.name]
         p = law.pvalue(value, side) if law.has_law else math.nan
         if math.isfinite(p) and p > INDEPENDENCE_LEVEL:
             near.append(f"{name} (p = {p:.3g})")
     return near
+
+
+def _rejects_by_cantelli(rec: Index, options: dict, clus, value: float, side: str) -> bool:
+    """Whether the test of independence surely rejects, from the index's exact null mean and
+    variance alone: by Cantelli's inequality P(I - E[I] >= z sd) <= 1 / (1 + z^2), so a
+    value z >= sqrt(1 / level - 1) (4.36 at level 0.05) standard deviations into the tail
+    has p <= level whatever the law. The exact law of s or t is skipped there: on a 3 x 3
+    table of 300 objects with unbalanced margins (shares .7 / .2 / .1) it took 0.15 to 0.5 s
+    of the 0.16 to 1.1 s of the whole test (issue 45). Only for an index affine in its
+    statistic (closed-form moments) on a contingency table; False otherwise."""
+    table = getattr(clus, "table", None)
+    if (table is None or not getattr(rec, "linear", False)
+            or getattr(rec, "monotone_in", None) is None):
+        return False
+    from ..nulls.hypergeometric import index_moments
+
+    counts = np.asarray(table.counts)
+    try:
+        mom = index_moments(rec, counts.sum(axis=1), counts.sum(axis=0), **options)
+    except ValueError:
+        return False
+    sd = math.sqrt(mom["var"]) if mom["var"] > 0 else 0.0
+    if not sd > 0 or not math.isfinite(sd):
+        return False
+    z = (value - mom["mean"]) / sd * (1 if side == "greater" else -1)
+    return z >= math.sqrt(1 / INDEPENDENCE_LEVEL - 1) * (1 + 1e-9)
 
 
 def _object_jackknife(rec: Index, options: dict, clusterings, pair) -> np.ndarray:

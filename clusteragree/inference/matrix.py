@@ -543,7 +543,10 @@ def agreement_matrix(clusterings, index="adjusted_rand", *, test=False, multiple
     ensemble with method "Rand" (``rand``), "cRand" (``adjusted_rand``), "NMI"
     (``nmi_sqrt``), "FM" (``fowlkes_mallows``), "jaccard" (``jaccard``) and "diag"
     (``accuracy``: the share of objects on the best one-to-one matching of the clusters), and
-    ``cl_dissimilarity`` "VI" (``variation_of_information``, natural logarithms). clue's
+    ``cl_dissimilarity`` "VI" (``variation_of_information``, natural logarithms), to about
+    5e-15, except where a ratio is 0/0 (a partition that is one cluster, e.g. NMI or cRand of
+    one cluster against one): clue gives NaN, and the matrix the registry's convention (the
+    index's optimum for identical partitions, otherwise 0). clue's
     ensemble matrix of an asymmetric measure holds (i, j) with the i-th partition as the
     first argument, as here; ``purity(x, y)`` here is (1/n) sum_q max_k n_kq, the share of
     objects in the majority class of x within each cluster of y (``ca.list_indices()``), so

@@ -425,6 +425,8 @@ class TailLaw:
         """How the p-value was obtained, in a few words: "importance sampling, relative s.e.
         4%"."""
         est = self._side(t, alternative)
+        if est.exact:  # one table, a value beyond every table, or the tables at the maximum
+            return "exact"
         if self._words is not None:
             return self._words(est)
         return f"importance sampling, relative s.e. {_percent(est.relative_se)}"

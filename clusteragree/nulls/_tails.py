@@ -19,6 +19,7 @@ from ..indices import STATISTICS
 from ._laws import TailLaw
 
 __all__ = ["TailEstimate", "cell_statistic", "tail_margins", "settled_tail",
+           "log_p_of_maximum",
            "check_tail_request", "index_tail", "tail_laws"]
 
 
@@ -92,7 +93,76 @@ def settled_tail(a, b, value: float, statistic: str, sign: float):
         return TailEstimate(-math.inf, 0.0, exact=True)
     if sign * (value - (low if sign > 0 else high)) <= tol:  # every table is in the tail
         return TailEstimate(0.0, 0.0, exact=True)
+    if sign > 0 and value >= high - tol:  # at the largest S: the tables that attain it
+        log_p = log_p_of_maximum(a, b, statistic)
+        if log_p is not None:
+            return TailEstimate(log_p, 0.0, exact=True)
     return None
+
+
+#: The most states (remaining column capacities) counted when rows are assigned to columns.
+MAX_ASSIGNMENT_STATES = 100_000
+
+
+def log_p_of_maximum(a, b, statistic: str):
+    """log P(S = max S) under fixed margins, where the bound S <= min(sum f(a), sum f(b)) is
+    attained; None where it is not (or counting the tables would take too long).
+
+    f (x^2 or x log x) is strictly superadditive on the positive integers, so S = sum_i f(a_i)
+    exactly for the tables whose every row lies in one column: a map of rows to columns with
+    column sums b. Each such table has probability prod a_i! prod b_j! / (n! prod n_ij!) =
+    prod b_j! / n!, so P(S = sum f(a)) = N prod b_j! / n!, N the number of such maps (the same
+    with rows and columns exchanged). Where sum f(a) = sum f(b) the tables are the
+    one-to-one matchings of equal margins (a permutation of a diagonal table): N = prod m_v!,
+    m_v the number of rows of each size v (0 unless the margins are the same multiset).
+    Elsewhere N is counted by assigning rows in turn (at most ``MAX_ASSIGNMENT_STATES``
+    remaining capacities of the columns). The p-value of a perfect 10 x 10 diagonal table of
+    100 objects needs no sampling: 10! 10!^10 / 100!."""
+    a = [int(v) for v in a]
+    b = [int(v) for v in b]
+    n = sum(a)
+    fa = float(cell_statistic(np.array(a), statistic).sum())
+    fb = float(cell_statistic(np.array(b), statistic).sum())
+    tol = 1e-9 * max(1.0, abs(fa), abs(fb))
+    if abs(fa - fb) <= tol:
+        if sorted(a) != sorted(b):
+            return None
+        log_n = sum(math.lgamma(a.count(v) + 1) for v in set(a))
+        return log_n + sum(math.lgamma(v + 1) for v in b) - math.lgamma(n + 1)
+    if fa > fb:  # the columns attain the smaller bound: exchange
+        a, b = b, a
+    count = _assignments(tuple(sorted(a, reverse=True)), tuple(sorted(b)))
+    if not count:
+        return None
+    return math.log(count) + sum(math.lgamma(v + 1) for v in b) - math.lgamma(n + 1)
+
+
+def _assignments(rows, cols):
+    """The number of maps of the rows (sizes) to the columns whose sizes sum to the columns'
+    capacities; None beyond ``MAX_ASSIGNMENT_STATES`` states."""
+    memo: dict = {}
+
+    def count(i, caps):
+        if i == len(rows):
+            return 1
+        key = (i, caps)
+        if key in memo:
+            return memo[key]
+        if len(memo) > MAX_ASSIGNMENT_STATES:
+            raise OverflowError
+        total = 0
+        for j, c in enumerate(caps):
+            if c >= rows[i]:
+                new = list(caps)
+                new[j] = c - rows[i]
+                # columns of equal remaining capacity are counted apart: keep their order
+                total += count(i + 1, tuple(new))
+        memo[key] = total
+        return total
+    try:
+        return count(0, cols)
+    except (OverflowError, RecursionError):
+        return None
 
 
 def check_tail_request(req, method: str):

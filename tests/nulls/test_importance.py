@@ -458,7 +458,7 @@ def test_skewed_runs_state_the_error_their_logarithms_imply():
     """The runs' mean is unbiased, but skewed runs rarely show their large values: their
     standard error is at least that of the mean of log-normal runs with their log-variance
     (sqrt((e^v - 1) / R)); near-normal runs keep about their own spread."""
-    from clusteragree.nulls.importance import _relative_se
+    from clusteragree.nulls.importance import _raw_relative_se as _relative_se
 
     near = np.log(1 + 0.05 * np.array([-1.5, -1, -0.5, -0.2, 0, 0.1, 0.3, 0.6, 1, 1.2]))
     spread = np.exp(near).std(ddof=1) / math.sqrt(10) / np.exp(near).mean()
@@ -499,3 +499,93 @@ def test_far_tail_whose_runs_disagree_is_refused():
     m = tab.sum(1)
     with pytest.raises(importance.RunsDisagree, match="disagree"):
         tail_probability(m, m, float((tab ** 2).sum()), "s", seed=1)
+
+
+def test_the_stated_relative_se_has_a_floor():
+    """Issue 45: the spread of 10 skewed runs is small by chance as often as not; the stated
+    relative standard error is at least MIN_RELATIVE_SE (5%)."""
+    from clusteragree.nulls.importance import MIN_RELATIVE_SE, _raw_relative_se, _relative_se
+
+    near = np.log(1 + 0.01 * np.array([-1.5, -1, -0.5, -0.2, 0, 0.1, 0.3, 0.6, 1, 1.2]))
+    assert _raw_relative_se(near) < 0.01
+    assert _relative_se(near) == MIN_RELATIVE_SE == 0.05
+    wide = np.log(1 + 0.5 * np.array([-1.5, -1, -0.5, -0.2, 0, 0.1, 0.3, 0.6, 1, 1.2]))
+    assert _relative_se(wide) == _raw_relative_se(wide) > 0.1
+
+
+def test_issue45_estimate_4_standard_errors_off_is_covered_now():
+    """Issue 45: [[55, 38, 26], [14, 52, 18], [24, 26, 47]], adjusted_rand, seed 4: 9.253e-09
+    with a relative s.e. of 2.6% against the exact 1.03598e-08 (-10.7%, 4 s.e.). The same runs
+    now state 5% (the floor), and the 95% interval (+- t_9 s.e.) covers the exact p."""
+    from scipy import stats
+
+    tab = np.array([[55, 38, 26], [14, 52, 18], [24, 26, 47]])
+    res = ca.agreement_test(tab, index="adjusted_rand", method="importance", seed=4)
+    rse = res.pvalue_se / res.pvalue
+    assert res.pvalue == pytest.approx(9.2533518e-09, rel=1e-6)  # the runs are the same
+    assert rse >= 0.05
+    exact = 1.0359811042278332e-08  # statistic_law(..., max_work=10**10)
+    assert abs(res.pvalue / exact - 1) <= stats.t.ppf(0.975, 9) * rse
+
+
+def test_issue45_noisy_estimate_takes_more_runs():
+    """Issue 45: [[64, 10, 11, 12], [11, 70, 8, 14]], adjusted_rand, seed 1: 2.574e-21 with a
+    relative s.e. of 21% (+23% off the exact 2.09559e-21). Above 10% more runs are taken (on
+    the pilot's schedule) until it is below, or the estimate is refused."""
+    from clusteragree.nulls import importance
+
+    tab = np.array([[64, 10, 11, 12], [11, 70, 8, 14]])
+    exact = 2.095590112290841e-21
+    try:
+        res = ca.agreement_test(tab, index="adjusted_rand", method="importance", seed=1)
+    except importance.RunsDisagree as exc:
+        assert "too noisy" in str(exc)
+        return
+    rse = res.pvalue_se / res.pvalue
+    assert rse <= importance.MAX_RELATIVE_SE
+    assert abs(res.pvalue / exact - 1) <= 2.1 * rse + 1e-12  # t_19 = 2.09 and beyond
+
+
+def test_noisy_estimates_take_more_batches_then_are_refused(monkeypatch):
+    """Above MAX_RELATIVE_SE the runs go on in batches of N_RUNS, up to MAX_BATCHES, and a
+    relative s.e. still above it is refused (RunsDisagree: a TooSlow), saying what to do."""
+    from clusteragree.nulls import importance
+
+    calls = []
+    runs = importance._runs
+
+    def counting(*args, **kwargs):
+        calls.append(args[6])  # R: the runs moved together
+        return runs(*args, **kwargs)
+    monkeypatch.setattr(importance, "_runs", counting)
+    monkeypatch.setattr(importance, "MAX_RELATIVE_SE", 1e-4)
+    with pytest.raises(importance.RunsDisagree,
+                       match=r"too noisy here: after 40 runs of 500 tables its relative "
+                             r"standard error is .* more tables \(n_sim above 20,000\) "
+                             r"lower it, or use method='exact'"):
+        tail_probability([30, 20], [25, 25], 906, "s", n_sim=5_000, seed=1)
+    assert calls == [1, N_RUNS, N_RUNS, N_RUNS, N_RUNS]  # the pilot, then 4 batches
+
+
+def test_a_perfect_diagonal_table_is_answered_exactly_at_once():
+    """Issue 45: 100 * identity (10 x 10): importance sampling refused after 78 s of CPU
+    (runs from 1e-1129 to 1e-1119). s and t are at their largest value, attained by the 10!
+    matchings of the equal margins: p = 10! 100!^10 / 1000! (about 1e-981), in no time."""
+    import time
+
+    tab = 100 * np.eye(10, dtype=int)
+    exact = math.lgamma(11) + 10 * math.lgamma(101) - math.lgamma(1001)
+    for index in ("adjusted_rand", "mutual_info"):
+        t0 = time.process_time()
+        res = ca.agreement_test(tab, index=index, method="importance", seed=1)
+        assert time.process_time() - t0 < 2.0
+        law = res.null._law
+        est = law.estimate(res.statistic, "greater")
+        assert est.exact and est.log_pvalue == pytest.approx(exact, rel=1e-12)
+        assert "exact" in str(res)
+    a, b = [3, 3, 2, 2], [3, 3, 2, 2]  # against the exact law: 2! 2! 3! 3! 2! 2! / 10!
+    assert tail_probability(a, b, 26.0, "s").pvalue == pytest.approx(
+        exact_tail(a, b, "s", 26.0, "greater"), rel=1e-12)
+    a, b = [4, 3, 2, 1], [5, 5]  # unequal: rows to columns, counted
+    assert tail_probability(a, b, 30.0, "s").pvalue == pytest.approx(
+        exact_tail(a, b, "s", 30.0, "greater"), rel=1e-12)
