@@ -411,3 +411,11 @@ def test_many_clusters_print_a_few_rows():
     text = str(ca.cluster_agreement(x, y))
     assert "not printed: res.to_frame() has them all" in text
     assert len(text.splitlines()) < 80
+
+
+def test_an_underflowed_adjusted_p_value_prints_as_a_bound_not_zero():
+    x = np.repeat(np.arange(3), 3000)
+    frame = ca.cluster_agreement(x, x.copy()).to_frame()
+    text = frame[["pvalue", "pvalue_adjusted"]].to_string()
+    assert "<1e-300" in text and " 0\n" not in text + "\n" and not any(
+        line.rstrip().endswith(" 0") for line in text.splitlines())

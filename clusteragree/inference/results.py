@@ -131,7 +131,9 @@ def pvalue_texts(frame: pd.DataFrame, column: str = "pvalue", na_rep: str = "NA"
     """
     # which p-values are bounds: the frame's attrs (kept by a frame of some of its columns;
     # a p-value 0 rounded by the user is not an underflow) and its n_extreme column
-    bound = frame.attrs.get("pvalue_bound", {}) if column == "pvalue" else {}
+    # an underflowed p-value's adjusted value (a multiple of it, capped at 1) underflowed too
+    bound = (frame.attrs.get("pvalue_bound", {}) if column in ("pvalue", "pvalue_adjusted")
+             else {})
     floor = _at_floor(frame) if column == "pvalue" else [False] * len(frame)
     underflow = [bound.get(i) == "underflow" for i in frame.index]
     out = []
