@@ -183,8 +183,7 @@ def _fewest_objects(rec, level) -> int:
     """The fewest objects the clusterings report takes with index ``rec``: its intervals at
     ``level`` (the jackknife leaves one object out) and its paired differences (the jackknife,
     at least 3)."""
-    from ..intervals._methods import fewest_objects
-    from ..intervals.spec import as_interval_spec
+    from ..intervals.spec import as_interval_spec, fewest_objects
 
     return max(as_interval_spec(level).needs(rec), 3, fewest_objects(rec, leave_one_out=True))
 
