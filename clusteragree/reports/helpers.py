@@ -817,6 +817,10 @@ def random_models_left_out(n: int) -> str:
     str
         The sentence the report shows in place of the section's figure and table.
 
+    See Also
+    --------
+    clusteragree.nulls.null_distribution : One model's law, on its own.
+
     Examples
     --------
     >>> random_models_left_out(846)
@@ -830,8 +834,9 @@ def random_models_left_out(n: int) -> str:
             "random partitions of all the objects, and under *all* and *all1* they need the Bell "
             "numbers of n, work that grows faster than n (minutes past 20,000 objects), so "
             f"the report computes them up to {RANDOM_MODELS_MAX_N:,} objects. The tests above "
-            "(the report's null model) do not depend on this section. `ca.nulls.null_distribution(table, "
-            "index='rand', model='num', method='exact')` gives one model's mean on its own.")
+            "(the report's null model) do not depend on this section. "
+            "`ca.nulls.null_distribution(table, index='rand', model='num', method='exact')` "
+            "gives one model's mean on its own.")
 
 
 def models_side_by_side(tab, n_sim: int, seed) -> pd.DataFrame:
