@@ -75,8 +75,7 @@ def test_cuts_with_tied_heights_follow_the_merge_order():
 def test_bk_at_every_cut_is_sklearns_fowlkes_mallows():
     X = _data(24, seed=3)
     Za, Zb = linkage(X, "ward"), linkage(X, "single")
-    res = ca.compare_hierarchies(Za, Zb, n_permutations=49, seed=0, method="patefield",
-                                 n_sim=200)
+    res = ca.compare_hierarchies(Za, Zb, n_permutations=49, seed=0, method="permutation")
     ks = res.curve["k"].tolist()
     assert ks == list(range(2, 24))
     A, B = cut_tree(Za, n_clusters=ks).T, cut_tree(Zb, n_clusters=ks).T
@@ -118,13 +117,20 @@ def test_bk_moments_are_those_of_all_permutations():
 def test_pvalue_per_cut_is_agreement_test_of_the_cuts():
     X = _data(16, seed=6)
     Za, Zb = linkage(X, "ward"), linkage(X, "average")
-    res = ca.compare_hierarchies(Za, Zb, k=[2, 4, 8], method="exact", n_permutations=19,
-                                 seed=0)
     A, B = as_hierarchy(Za).cuts([2, 4, 8]), as_hierarchy(Zb).cuts([2, 4, 8])
-    for i, row in res.curve.iterrows():
-        test = ca.agreement_test(A[i], B[i], index="fowlkes_mallows", method="exact")
-        assert row["pvalue"] == test.pvalue
-        assert row["pvalue_method"] == "exact"
+    for alternative in ("two-sided", "greater"):
+        res = ca.compare_hierarchies(Za, Zb, k=[2, 4, 8], method="exact", n_permutations=19,
+                                     seed=0, alternative=alternative)
+        for i, row in res.curve.iterrows():
+            test = ca.agreement_test(A[i], B[i], index="fowlkes_mallows", method="exact",
+                                     alternative=alternative)
+            assert row["pvalue"] == test.pvalue
+            assert row["pvalue_method"] == "exact"
+            low, high = test.null.quantile([0.025, 0.975] if alternative == "two-sided"
+                                            else [0.05, 0.95])
+            assert row["band_high_pointwise"] == high
+            if alternative == "two-sided":
+                assert row["band_low_pointwise"] == low
 
 
 def test_another_index_of_the_table():
@@ -152,22 +158,62 @@ def test_agglomerative_clustering_gives_the_linkages_curve():
     pd.testing.assert_frame_equal(by_model.curve[cols], by_linkage.curve[cols], rtol=1e-10)
 
 
-def test_the_simultaneous_band_contains_the_moment_band():
-    """q, the 95% quantile of max_k |z_k|, is above the pointwise normal quantile, so
-    mean +- q sd contains mean +- 1.96 sd at every k (the exact-quantile pointwise band of a
-    very discrete law at fine cuts can reach beyond it: see the report of issue 46)."""
+def _erl_pvalue_by_hand(curves, alternative):
+    """The extreme rank length p-value of curve 0 among the curves (rows), by the
+    definition: pointwise counts of curves at least as far out, each curve's counts sorted
+    increasingly, curves compared as Python tuples (lexicographically)."""
+    N, m = curves.shape
+    counts = np.empty((N, m), dtype=int)
+    for j in range(m):
+        col = curves[:, j]
+        for i in range(N):
+            ge = int((col >= col[i]).sum())
+            le = int((col <= col[i]).sum())
+            counts[i, j] = {"greater": ge, "less": le}.get(alternative, min(ge, le))
+    keys = [tuple(sorted(row)) for row in counts]
+    return np.array([sum(kk <= keys[i] for kk in keys) / N for i in range(N)])
+
+
+@pytest.mark.parametrize("alternative", ["two-sided", "greater"])
+def test_the_simultaneous_band_is_the_extreme_rank_envelope(alternative, monkeypatch):
+    """The global p-value and the band are those of the extreme rank length ordering of the
+    observed and permuted curves, recomputed here by hand from the same permutations."""
+    from clusteragree.inference import hierarchies as mod
+
     X = _data(30, seed=9)
-    res = ca.compare_hierarchies(linkage(X, "ward"), linkage(_data(30, seed=10), "ward"),
-                                 n_permutations=199, seed=1, method="patefield", n_sim=200)
+    Za, Zb = linkage(X, "ward"), linkage(_data(30, seed=10), "ward")
+    seen = {}
+    original = mod._joint_permutations
+
+    def spy(*args, **kwargs):
+        seen["permuted"] = original(*args, **kwargs)
+        return seen["permuted"]
+
+    monkeypatch.setattr(mod, "_joint_permutations", spy)
+    res = ca.compare_hierarchies(Za, Zb, n_permutations=99, seed=1, method="permutation",
+                                 alternative=alternative)
     c = res.curve
-    assert res.critical_value > 1.96
-    z = 1.959963984540054
-    assert (c["band_low"] <= c["null_mean"] - z * c["null_sd"] + 1e-12).all()
-    assert (c["band_high"] >= c["null_mean"] + z * c["null_sd"] - 1e-12).all()
-    coarse = c["k"] <= 10  # where the laws are not a few atoms
-    assert (c.loc[coarse, "band_low"] <= c.loc[coarse, "band_low_pointwise"]).all()
-    assert (c.loc[coarse, "band_high"] >= c.loc[coarse, "band_high_pointwise"]).all()
-    assert 0 < res.global_pvalue <= 1
+    curves = np.vstack([c["statistic"].to_numpy()[None, :], seen["permuted"]])
+    pvals = _erl_pvalue_by_hand(curves, alternative)
+    assert res.global_pvalue == pytest.approx(pvals[0], abs=1e-12)
+    kept = curves[pvals > 0.05 + 1e-12]
+    np.testing.assert_array_equal(c["band_high"], kept.max(axis=0))
+    if alternative == "two-sided":
+        np.testing.assert_array_equal(c["band_low"], kept.min(axis=0))
+    else:
+        assert (c["band_low"] == 0).all()  # Bk's smallest value: no lower limit
+    # the permuted curves themselves: those kept lie inside the band, by construction
+    assert ((kept <= c["band_high"].to_numpy() + 0) & (kept >= c["band_low"].to_numpy())).all()
+
+
+def test_outside_the_band_means_a_small_global_pvalue():
+    X = _data(40, seed=13)
+    res = ca.compare_hierarchies(linkage(X, "ward"), linkage(X, "average"),
+                                 n_permutations=199, seed=2, method="permutation")
+    above, below = res.outside()
+    assert above  # the two trees of one data set agree beyond chance
+    assert res.global_pvalue <= res.alpha
+    assert res.global_pvalue == pytest.approx(1 / 200)
 
 
 def test_leaves_are_aligned_by_label():
@@ -231,3 +277,147 @@ def test_printing_frame_and_plot(tmp_path):
     assert res.to_frame()["k"].tolist() == [2, 3, 4]
     ax = res.plot()
     ax.figure.savefig(tmp_path / "bk.png")
+
+
+# --- the pass over the merges (clusteragree.inputs.tree_cuts) ---------------------------------
+
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+from clusteragree.inputs.tree_cuts import (merge_arrays, pairs_together_by_merges,  # noqa: E402
+                                           passes, size_power_sums)
+
+
+def _pairs_by_tables(x, y):
+    t = np.bincount(x * (y.max() + 1) + y).astype(np.int64)
+    return int((t * (t - 1) // 2).sum())
+
+
+@settings(max_examples=40, deadline=None)
+@given(n=st.integers(2, 40), seed=st.integers(0, 10**6),
+       methods=st.sampled_from([("ward", "single"), ("average", "complete"),
+                                ("centroid", "median"), ("single", "single")]))
+def test_the_pass_counts_the_pairs_of_every_cut(n, seed, methods):
+    """a11 at every cut, plain and with tree b's leaves permuted and reordered by label, is
+    the pair count of the two cuts' table; the margins' power sums are the cuts' sizes."""
+    rng = np.random.default_rng(seed)
+    X = np.round(rng.normal(size=(n, 2)), 1)  # ties too
+    a = as_hierarchy(linkage(X, methods[0]))
+    b = as_hierarchy(linkage(rng.normal(size=(n, 2)), methods[1])).reordered(
+        rng.permutation(n))
+    perm = rng.permutation(n)
+    plain = pairs_together_by_merges(a, b)
+    permuted = pairs_together_by_merges(a, b, perm)
+    sums = size_power_sums(a, powers=(2, 3))
+    for k in range(1, n + 1):
+        x, y = a.cut(k), b.cut(k)
+        assert plain[n - k] == _pairs_by_tables(x, y)
+        assert permuted[n - k] == _pairs_by_tables(x, y[perm])
+        sizes = np.bincount(x)
+        assert sums[2][n - k] == (sizes ** 2).sum()
+        assert sums[3][n - k] == (sizes ** 3).sum()
+
+
+def test_passes_keep_the_steps_asked():
+    X = _data(50, seed=21)
+    a, b = as_hierarchy(linkage(X, "ward")), as_hierarchy(linkage(X, "average"))
+    perms = np.stack([np.random.default_rng(i).permutation(50) for i in range(3)])
+    steps = np.array([48, 0, 10, 30])
+    got = passes(merge_arrays(a, b), perms, steps)
+    for p in range(3):
+        full = pairs_together_by_merges(a, b, perms[p])
+        np.testing.assert_array_equal(got[p], full[steps])
+
+
+def test_fowlkes_mallows_moments_are_the_exact_moments_at_every_cut():
+    """Fowlkes & Mallows' closed form, vectorised over all cuts of two trees of 150 leaves,
+    equals the package's exact moments of s (rational arithmetic) to 1e-12 relative."""
+    from clusteragree.inference.hierarchies import fowlkes_mallows_moments
+
+    X = _data(150, seed=22)
+    Za, Zb = linkage(X, "ward"), linkage(_data(150, seed=23), "average")
+    res = ca.compare_hierarchies(Za, Zb, n_permutations=0, method="normal")
+    A, B = as_hierarchy(Za).cuts(res.curve["k"]), as_hierarchy(Zb).cuts(res.curve["k"])
+    for i, row in res.curve.iterrows():
+        ra, rb = np.bincount(A[i]), np.bincount(B[i])
+        mom = ca.nulls.index_moments("fowlkes_mallows", ra, rb)
+        assert row["null_mean"] == pytest.approx(mom["mean"], rel=1e-12)
+        assert row["null_sd"] ** 2 == pytest.approx(mom["var"], rel=1e-12)
+        m, v = fowlkes_mallows_moments(150, (ra ** 2).sum(), (ra ** 3).sum(), (rb ** 2).sum(),
+                                       (rb ** 3).sum())
+        assert row["null_mean"] == m and row["null_sd"] ** 2 == pytest.approx(v, rel=1e-15)
+
+
+@pytest.mark.parametrize("index", ["adjusted_rand", "rand", "jaccard"])
+def test_other_pair_indices_by_the_pass_and_cut_by_cut_agree(index):
+    """The pass (trees as linkages) and the cut-by-cut path (the same trees as nested
+    partitions) give the same curve, moments and permuted curves for the same seed."""
+    n = 40
+    X = _data(n, seed=24)
+    Za, Zb = linkage(X, "ward"), linkage(X, "complete")
+    parts = [as_hierarchy(Zb).cut(k) for k in range(1, n + 1)]
+    fast = ca.compare_hierarchies(Za, Zb, index=index, n_permutations=39, seed=5,
+                                  method="permutation")
+    slow = ca.compare_hierarchies(Za, parts, index=index, n_permutations=39, seed=5,
+                                  method="permutation")
+    assert fast.all_cuts_pass and not slow.all_cuts_pass
+    cols = ["statistic", "band_low", "band_high", "pvalue"]
+    np.testing.assert_allclose(fast.curve[cols], slow.curve[cols], rtol=1e-12, atol=1e-14)
+    rec = ca.get_index(index)
+    if rec.linear:
+        np.testing.assert_allclose(fast.curve["null_mean"], slow.curve["null_mean"],
+                                   rtol=1e-9, atol=1e-12)
+        np.testing.assert_allclose(fast.curve["null_sd"], slow.curve["null_sd"], rtol=1e-8)
+    A, B = as_hierarchy(Za).cuts(fast.curve["k"]), as_hierarchy(Zb).cuts(fast.curve["k"])
+    want = [ca.agreement(A[i], B[i], index=index) for i in range(len(A))]
+    np.testing.assert_allclose(fast.curve["statistic"], want, rtol=1e-12, atol=1e-14)
+
+
+def test_the_same_seed_gives_the_same_result_whatever_n_jobs():
+    X = _data(60, seed=25)
+    Za, Zb = linkage(X, "ward"), linkage(X, "single")
+    one = ca.compare_hierarchies(Za, Zb, n_permutations=99, seed=7, method="permutation")
+    two = ca.compare_hierarchies(Za, Zb, n_permutations=99, seed=7, method="permutation",
+                                 n_jobs=2)
+    pd.testing.assert_frame_equal(one.curve, two.curve)
+    assert one.global_pvalue == two.global_pvalue
+
+
+def test_without_permutations_there_is_no_simultaneous_band():
+    X = _data(30, seed=26)
+    res = ca.compare_hierarchies(linkage(X, "ward"), linkage(X, "average"), n_permutations=0)
+    assert "band_high" not in res.curve and math.isnan(res.global_pvalue)
+    assert (res.curve["pvalue_method"] == "exact").all()  # 28 cuts: each cut's own test
+    assert "none (n_permutations = 0)" in str(res)
+    with pytest.raises(ValueError, match="band='pointwise'"):
+        res.outside()
+    assert res.outside("pointwise")[0]
+    assert "pointwise" in res.sentence()
+    with pytest.raises(ValueError, match="n_permutations >= 1"):
+        ca.compare_hierarchies(linkage(X, "ward"), linkage(X, "average"), n_permutations=0,
+                               method="permutation")
+
+
+def test_many_cuts_take_the_joint_permutations_pvalue():
+    n = 250
+    X = _data(n, seed=27)
+    res = ca.compare_hierarchies(linkage(X, "ward"), linkage(X, "average"),
+                                 n_permutations=49, seed=0)
+    assert len(res.curve) == n - 2 > 200
+    assert (res.curve["pvalue_method"] == "Monte Carlo (49 joint permutations)").all()
+    assert res.curve["pvalue"].min() == pytest.approx(2 / 50)  # two-sided: twice 1 / 50
+    assert res.sentence().startswith("tree_a and tree_b departed from chance at some cut")
+
+
+def test_a_cut_by_cut_computation_too_large_is_refused():
+    from clusteragree.inference import hierarchies as mod
+
+    X = _data(30, seed=28)
+    parts = [as_hierarchy(linkage(X, "average")).cut(k) for k in range(1, 31)]
+    with pytest.raises(ValueError, match="give fewer cuts"):
+        old = mod.MAX_TABULATED
+        try:
+            mod.MAX_TABULATED = 1000
+            ca.compare_hierarchies(linkage(X, "ward"), parts, index="nmi")
+        finally:
+            mod.MAX_TABULATED = old

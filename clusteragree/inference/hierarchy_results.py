@@ -7,8 +7,9 @@ from __future__ import annotations
 
 import html
 
-import numpy as np
 import pandas as pd
+
+from .._display import apa_pvalue
 
 __all__ = ["HierarchyComparison"]
 
@@ -46,20 +47,23 @@ class HierarchyComparison:
         The bands' level.
     n_permutations : int
         The joint permutations of tree_b's leaves behind the simultaneous band.
-    critical_value : float
-        The 1 - alpha quantile of max_k |z_k| over the permutations.
     global_pvalue : float
-        The permutation p-value of the observed max_k |z_k|.
+        The global envelope test's p-value (nan without permutations).
     method : str
         The per-cut tests' method as asked.
     moments : str
         Where the null means and sds come from.
+    alternative : str
+        The direction of the bands and tests.
+    all_cuts_pass : bool
+        Whether the curve came from one pass over the merges (an index of the pair counts
+        on two linkages) rather than cut by cut.
 
     Attributes
     ----------
     curve : pandas.DataFrame
         As given.
-    critical_value, global_pvalue : float
+    global_pvalue : float
         As given.
 
     See Also
@@ -77,18 +81,19 @@ class HierarchyComparison:
     """
 
     def __init__(self, curve: pd.DataFrame, index: str, names, n: int, alpha: float,
-                 n_permutations: int, critical_value: float, global_pvalue: float,
-                 method: str, moments: str):
+                 n_permutations: int, global_pvalue: float, method: str, moments: str,
+                 alternative: str = "two-sided", all_cuts_pass: bool = False):
         self.curve = curve
         self.index = index
         self.names = tuple(names)
         self.n = int(n)
         self.alpha = float(alpha)
         self.n_permutations = int(n_permutations)
-        self.critical_value = float(critical_value)
         self.global_pvalue = float(global_pvalue)
         self.method = method
         self.moments = moments
+        self.alternative = alternative
+        self.all_cuts_pass = bool(all_cuts_pass)
 
     def to_frame(self) -> pd.DataFrame:
         """The curve, one row per k, with its bands.
@@ -96,23 +101,40 @@ class HierarchyComparison:
         Returns
         -------
         pandas.DataFrame
-            A copy of ``curve``; ``attrs`` holds the index, alpha, the critical value and the
-            global p-value.
+            A copy of ``curve``; ``attrs`` holds the index, alpha, the alternative, the number
+            of permutations and the global p-value.
         """
         out = self.curve.copy()
-        out.attrs.update(index=self.index, alpha=self.alpha,
-                         critical_value=self.critical_value, global_pvalue=self.global_pvalue)
+        out.attrs.update(index=self.index, alpha=self.alpha, alternative=self.alternative,
+                         n_permutations=self.n_permutations,
+                         global_pvalue=self.global_pvalue)
         return out
 
-    def outside(self) -> tuple[list[int], list[int]]:
-        """The cuts where the curve leaves the simultaneous band.
+    def outside(self, band: str = "simultaneous") -> tuple[list[int], list[int]]:
+        """The cuts where the curve leaves a band.
+
+        Parameters
+        ----------
+        band : {"simultaneous", "pointwise"}, default "simultaneous"
+            Which band.
 
         Returns
         -------
         above, below : list of int
             The k above the band and those below it.
+
+        Raises
+        ------
+        ValueError
+            The simultaneous band of a comparison made without permutations.
         """
         c = self.curve
+        if band == "pointwise":
+            return (c.loc[c["statistic"] > c["band_high_pointwise"], "k"].tolist(),
+                    c.loc[c["statistic"] < c["band_low_pointwise"], "k"].tolist())
+        if "band_high" not in c:
+            raise ValueError("band: no simultaneous band without permutations "
+                             "(n_permutations = 0); use band='pointwise'")
         return (c.loc[c["statistic"] > c["band_high"], "k"].tolist(),
                 c.loc[c["statistic"] < c["band_low"], "k"].tolist())
 
@@ -122,41 +144,47 @@ class HierarchyComparison:
         methods = c["pvalue_method"].value_counts()
         tests = ", ".join(f"{m} at {v} cut{'s' * (v > 1)}" for m, v in methods.items())
         how = ", ".join(dict.fromkeys(c["pointwise_method"]))
-        above, below = self.outside()
         ks = c["k"].tolist()
-        return [
+        side = {"two-sided": "two-sided", "greater": "upper (agreement beyond chance)",
+                "less": "lower"}[self.alternative]
+        rows = [
             ("data", f"{self.names[0]} and {self.names[1]}"),
-            ("cuts", f"{len(ks)} (k = {_ranges(ks)})"),
+            ("cuts", f"{len(ks)} (k = {_ranges(ks)})"
+                     + ("; every cut from one pass over the merges" if self.all_cuts_pass
+                        else "")),
             ("index", self.index + (" (Bk, Fowlkes & Mallows 1983)"
                                     if self.index == "fowlkes_mallows" else "")),
-            ("model", "permutation (both cuts' cluster sizes fixed); null moments "
-                      + self.moments),
-            ("per-cut tests", f"{tests} (method {self.method!r}, alternative "
-                              f"{c['alternative'].iloc[0]!r})"),
-            ("pointwise band", f"{level}, {how}"),
-            ("simultaneous band", f"{level}: mean +- {self.critical_value:.3f} sd, from "
-                                  f"{self.n_permutations} joint permutations of the second "
-                                  "tree's leaves (max over k of |z|)"),
-            ("global test", f"max |z| = {self._observed_max():.3f}, permutation p = "
-                            f"{self.global_pvalue:.4g}"),
-            ("outside the simultaneous band", f"above at k = {_ranges(above)}; below at "
-                                              f"k = {_ranges(below)}"),
+            ("model", "permutation (the second tree's leaves relabelled at random: every "
+                      "cut's cluster sizes fixed); null moments " + self.moments),
+            ("per-cut p-values", f"{tests} (alternative {self.alternative!r})"),
+            ("pointwise band", f"{level} {side}, {how}"),
         ]
-
-    def _observed_max(self) -> float:
-        c = self.curve
-        sd = c["null_sd"].to_numpy(dtype=float)
-        z = np.where(sd > 0, np.abs(c["statistic"] - c["null_mean"]) / np.where(sd > 0, sd, 1),
-                     0.0)
-        return float(z.max()) if len(z) else float("nan")
+        if self.n_permutations:
+            above, below = self.outside()
+            rows += [
+                ("simultaneous band", f"{level} {side}: global envelope of "
+                                      f"{self.n_permutations} joint permutations of the "
+                                      "second tree's leaves, ranked by extreme rank length "
+                                      "(Myllymaki et al. 2017)"),
+                ("global test", f"p = {self.global_pvalue:.4g} (share of the "
+                                f"{self.n_permutations + 1} curves at least as extreme as "
+                                "the observed one)"),
+                ("outside the simultaneous band", f"above at k = {_ranges(above)}; below "
+                                                  f"at k = {_ranges(below)}"),
+            ]
+        else:
+            rows.append(("simultaneous band", "none (n_permutations = 0)"))
+        return rows
 
     def __str__(self) -> str:
         rows = self._rows()
         width = max(len(k) for k, _ in rows)
         lines = ["", f"\t{TITLE}", ""]
         lines += [f"{k + ':':<{width + 1}} {v}" for k, v in rows]
-        shown = self.curve[["k", "statistic", "null_mean", "null_sd", "pvalue", "band_low",
-                            "band_high"]]
+        cols = ["k", "statistic", "null_mean", "null_sd", "pvalue", "band_low_pointwise",
+                "band_high_pointwise"]
+        shown = self.curve[[c for c in cols + ["band_low", "band_high"]
+                            if c in self.curve]]
         if len(shown) > 12:
             shown = pd.concat([shown.head(6), shown.tail(6)])
         lines += ["", shown.to_string(index=False, float_format=lambda v: f"{v:.4g}"), ""]
@@ -173,10 +201,41 @@ class HierarchyComparison:
         return str(self)
 
     def __repr__(self) -> str:
-        above, below = self.outside()
+        above, below = self.outside("simultaneous" if self.n_permutations else "pointwise")
         return (f"HierarchyComparison(index={self.index!r}, n={self.n}, cuts={len(self.curve)}"
                 f", above={len(above)}, below={len(below)}, "
                 f"global_pvalue={self.global_pvalue:.4g})")
+
+    def sentence(self) -> str:
+        """One sentence for a report: the trees, the index, the global test and the cuts.
+
+        Returns
+        -------
+        str
+            For example "ward and average agreed beyond chance at some cut (Bk; global
+            envelope test of 999 joint permutations, p = .001; above the 95% simultaneous
+            band at k = 2-40)."
+        """
+        name = "Bk" if self.index == "fowlkes_mallows" else self.index
+        a, b = (s.split(" (")[0] for s in self.names)
+        level = f"{100 * (1 - self.alpha):g}%"
+        if not self.n_permutations:
+            above, below = self.outside("pointwise")
+            return (f"{a} and {b} were compared at {len(self.curve)} cuts ({name}; no "
+                    f"simultaneous band); {name} was above the pointwise {level} band at k = "
+                    f"{_ranges(above)} and below it at k = {_ranges(below)}.")
+        above, below = self.outside()
+        p = apa_pvalue(self.global_pvalue)
+        verdict = ("departed from chance at some cut" if self.global_pvalue <= self.alpha
+                   else "did not depart from chance at any cut")
+        where = []
+        if above:
+            where.append(f"above the {level} simultaneous band at k = {_ranges(above)}")
+        if below:
+            where.append(f"below it at k = {_ranges(below)}")
+        tail = "; " + " and ".join(where) if where else ""
+        return (f"{a} and {b} {verdict} ({name}; global envelope test of "
+                f"{self.n_permutations} joint permutations, {p}{tail}).")
 
     def _repr_html_(self) -> str:
         """Jupyter: the header as a table, then the curve."""
@@ -205,14 +264,20 @@ class HierarchyComparison:
             _, ax = plt.subplots(figsize=(7, 4))
         c = self.curve
         level = f"{100 * (1 - self.alpha):g}%"
-        ax.fill_between(c["k"], c["band_low"], c["band_high"], color="C0", alpha=0.15,
-                        step=None, label=f"simultaneous {level} band")
-        ax.plot(c["k"], c["band_low_pointwise"], color="C0", ls="--", lw=1,
-                label=f"pointwise {level} band")
-        ax.plot(c["k"], c["band_high_pointwise"], color="C0", ls="--", lw=1)
+        if "band_high" in c:
+            ax.fill_between(c["k"], c["band_low"], c["band_high"], color="C0", alpha=0.18,
+                            step="mid", lw=0, label=f"simultaneous {level} band")
+        sides = {"greater": ["band_high_pointwise"], "less": ["band_low_pointwise"]}.get(
+            self.alternative, ["band_low_pointwise", "band_high_pointwise"])
+        for i, col in enumerate(sides):
+            ax.plot(c["k"], c[col], color="C0", ls="--", lw=0.9,
+                    label=None if i else f"pointwise {level} band")
         ax.plot(c["k"], c["null_mean"], color="grey", lw=1, label="null mean")
-        ax.plot(c["k"], c["statistic"], color="C3", marker="o", ms=3, lw=1.2,
-                label=self.index)
+        many = len(c) > 60
+        ax.plot(c["k"], c["statistic"], color="C3", marker=None if many else "o", ms=3,
+                lw=1.2, label=self.index)
+        if many:
+            ax.set_xscale("log")
         ax.set_xlabel("k (number of clusters of both cuts)")
         ax.set_ylabel("Bk" if self.index == "fowlkes_mallows" else self.index)
         ax.set_title(f"{self.names[0]} vs {self.names[1]}", fontsize="medium")

@@ -239,6 +239,11 @@ class Hierarchy:
         return np.array(sorted(self._levels))
 
     @property
+    def order(self) -> np.ndarray | None:
+        """The given leaf of each object, in the aligned order (None: the order given)."""
+        return self._order
+
+    @property
     def monotone(self) -> bool | None:
         """Whether the merge heights never decrease from one merge to the next (None: a
         sequence of partitions, which has no heights)."""
