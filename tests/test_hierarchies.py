@@ -421,3 +421,14 @@ def test_a_cut_by_cut_computation_too_large_is_refused():
             ca.compare_hierarchies(linkage(X, "ward"), parts, index="nmi")
         finally:
             mod.MAX_TABULATED = old
+
+
+def test_work_larger_than_the_memory_is_refused_before_it_starts(monkeypatch):
+    from clusteragree import _memory
+
+    monkeypatch.setattr(_memory, "available_memory", lambda: 10_000)
+    X = _data(30, seed=29)
+    with pytest.raises(MemoryError, match="give fewer cuts"):
+        ca.compare_hierarchies(linkage(X, "ward"), linkage(X, "average"))
+    with pytest.raises(MemoryError, match="random sample of the leaves"):
+        ca.cophenetic_test(linkage(X, "ward"), linkage(X, "average"))

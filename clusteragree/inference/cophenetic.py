@@ -20,6 +20,7 @@ import math
 import numpy as np
 import pandas as pd
 
+from .. import _memory
 from .._display import apa_number, apa_pvalue
 from .._validate import check_choice, check_positive_int, check_seed
 from ..inputs.trees import align_hierarchies, as_hierarchy
@@ -334,6 +335,8 @@ def cophenetic_test(tree_a, tree_b, method="pearson", n_permutations=999, seed=N
     ValueError
         Trees on different leaves, fewer than 3 leaves, or a tree whose heights decrease
         (an inversion: its cophenetic distances are not an ultrametric).
+    MemoryError
+        Trees whose n x n matrices do not fit in this machine's memory.
 
     See Also
     --------
@@ -376,6 +379,12 @@ def cophenetic_test(tree_a, tree_b, method="pearson", n_permutations=999, seed=N
     if n < 3:
         raise ValueError(f"the trees have {n} leaves: a correlation over their pairs needs "
                          "at least 3 leaves")
+    need = 8 * 5 * n * n  # two n x n matrices per statistic, and one permuted copy
+    avail = _memory.available_memory()
+    if avail is not None and need > _memory.USABLE_SHARE * avail:
+        raise MemoryError(f"the Mantel test of two trees of {n:,} leaves holds n x n matrices "
+                          f"of about {need / 2**30:.1f} GiB and {avail / 2**30:.1f} GiB are "
+                          "available: compare the trees on a random sample of the leaves")
     heights = a.linkage is not None and b.linkage is not None
     if heights:
         for tree in (a, b):

@@ -19,6 +19,7 @@ import math
 import numpy as np
 import pandas as pd
 
+from .. import _memory
 from .._validate import check_choice, check_fraction, check_positive_int, check_seed
 from ..indices import evaluate_checked, resolve_call
 from ..indices.pairs import pair_state_of_pair_counts
@@ -189,6 +190,23 @@ class _TableCurves:
         return mean, sd
 
 
+#: Bytes per cell of the (permutations + 1) x cuts curves while the envelope is ranked: the
+#: values, their sorted copy, two counts and the sorted extremeness keys.
+ENVELOPE_BYTES_PER_CELL = 44
+
+
+def _check_memory(n_permutations: int, cuts: int) -> None:
+    """Refuse, before any work, an envelope larger than the memory this machine has."""
+    need = ENVELOPE_BYTES_PER_CELL * (n_permutations + 1) * cuts
+    avail = _memory.available_memory()
+    if avail is not None and need > _memory.USABLE_SHARE * avail:
+        raise MemoryError(
+            f"the simultaneous band of {n_permutations} permutations at {cuts:,} cuts needs "
+            f"about {need / 2**30:.1f} GiB and {avail / 2**30:.1f} GiB are available: give "
+            "fewer cuts (k=, e.g. range(2, 1001): the coarse cuts are where trees differ), "
+            "fewer permutations, or n_permutations=0 for the moments' bands alone")
+
+
 def _counts_beyond(values: np.ndarray, ref: np.ndarray):
     """For each row of ``values`` (R, m), how many rows of ``ref`` (P, m) are >= it and <= it,
     cut by cut (ties counted: the values come from one formula, so equal tables tie)."""
@@ -343,6 +361,9 @@ def compare_hierarchies(tree_a, tree_b, index="fowlkes_mallows", k=None, method=
         Trees on different leaves, an index that is not an index of the table, cuts that a
         tree does not have, or a cut-by-cut computation too large to run (the message says
         how large and what to give instead).
+    MemoryError
+        A simultaneous band larger than this machine's memory (the message says how much
+        it needs and what to give instead).
 
     See Also
     --------
@@ -398,6 +419,7 @@ def compare_hierarchies(tree_a, tree_b, index="fowlkes_mallows", k=None, method=
             f"is {n_permutations * m * n:.3g} cells: give fewer cuts (k=), fewer "
             "permutations, or an index of the pair counts on trees given as linkages "
             "(one pass over the merges serves every cut)")
+    _check_memory(n_permutations, m)
     stat = curves.observed()
     moments = curves.moments()
     permuted = _joint_permutations(curves, n, n_permutations, rng, n_jobs, progress)

@@ -20,8 +20,6 @@ of b at once) is this pass with tree b's leaves permuted (``perm``).
 from __future__ import annotations
 
 import numpy as np
-from numba import njit, types
-from numba.typed import Dict
 
 from .trees import Hierarchy
 
@@ -179,11 +177,26 @@ def passes(arrays: tuple, perms: np.ndarray, steps: np.ndarray) -> np.ndarray:
         (P, len(steps)) int64.
     """
     ax, ay, bx, by, la, lb = arrays
-    return _passes(ax, ay, bx, by, la, lb, np.ascontiguousarray(perms, dtype=np.int64),
-                   np.ascontiguousarray(steps, dtype=np.int64))
+    return _compiled()(ax, ay, bx, by, la, lb, np.ascontiguousarray(perms, dtype=np.int64),
+                       np.ascontiguousarray(steps, dtype=np.int64))
 
 
-@njit(cache=True)
+_COMPILED: list = []
+
+
+def _compiled():
+    """The pass compiled by numba, on first use (importing numba takes half a second that
+    the rest of the package need not pay); numba caches the machine code on disk."""
+    if not _COMPILED:
+        from numba import njit, types
+        from numba.typed import Dict
+
+        globals().update(Dict=Dict, types=types)
+        globals()["_one_pass_compiled"] = njit(cache=True)(_one_pass)
+        _COMPILED.append(njit(cache=True)(_passes))
+    return _COMPILED[0]
+
+
 def _passes(ax, ay, bx, by, la, lb, perms, steps):  # pragma: no cover - compiled by numba
     n = la.shape[0]
     P = perms.shape[0]
@@ -192,11 +205,10 @@ def _passes(ax, ay, bx, by, la, lb, perms, steps):  # pragma: no cover - compile
         keep[steps[i]] = i
     out = np.zeros((P, steps.shape[0]), np.int64)
     for p in range(P):
-        _one_pass(ax, ay, bx, by, la, lb[perms[p]], keep, out[p])
+        _one_pass_compiled(ax, ay, bx, by, la, lb[perms[p]], keep, out[p])  # noqa: F821
     return out
 
 
-@njit(cache=True)
 def _one_pass(ax, ay, bx, by, la, lb, keep, out):  # pragma: no cover - compiled by numba
     """One pass over the merges. Cells are records (count, row, column) in two doubly
     linked lists, their row's and their column's; a hash map finds the cell of (row,
@@ -214,7 +226,7 @@ def _one_pass(ax, ay, bx, by, la, lb, keep, out):  # pragma: no cover - compiled
     clen = np.zeros(n, np.int64)
     cnext = np.full(n, -1, np.int64)
     cprev = np.full(n, -1, np.int64)
-    cell = Dict.empty(key_type=types.int64, value_type=types.int64)
+    cell = Dict.empty(key_type=types.int64, value_type=types.int64)  # noqa: F821
     for c in range(n):
         rhead[crow[c]] = c
         rlen[crow[c]] = 1
