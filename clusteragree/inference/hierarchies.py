@@ -34,8 +34,9 @@ __all__ = ["compare_hierarchies", "fowlkes_mallows_moments"]
 #: Cells of the batches of permuted tables (permutations x k x k) built at once.
 BATCH_CELLS = 4_000_000
 #: With method="auto", each cut gets the package's own test (``agreement_test``) when there
-#: are at most this many cuts; beyond, the joint permutations' p-value of each cut.
-MAX_TESTED_CUTS = 200
+#: are at most this many cuts (a few cuts asked for by k=); beyond, the joint permutations'
+#: p-value of each cut (an exact law of a fine cut can take seconds).
+MAX_TESTED_CUTS = 20
 #: Cells the cut-by-cut path may tabulate in all (permutations x cuts x leaves) before it
 #: refuses and says what to do instead.
 MAX_TABULATED = 3_000_000_000
@@ -321,7 +322,7 @@ def compare_hierarchies(tree_a, tree_b, index="fowlkes_mallows", k=None, method=
     method : str, default "auto"
         The per-cut p-values: "auto" gives each cut the package's own test
         (``agreement_test``: the exact law where it fits, else Monte Carlo) when there are
-        at most 200 cuts, and otherwise the joint permutations' p-value; "permutation" the
+        at most 20 cuts (as ``k=`` gives), and otherwise the joint permutations' p-value; "permutation" the
         joint permutations' p-value (1 + count) / (P + 1) at every cut; "normal" the normal
         approximation from the exact moments (the Bk plot's classical line); or any method
         of ``agreement_test`` ("exact", "patefield", ...) at every cut.

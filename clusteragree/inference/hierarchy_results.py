@@ -266,7 +266,7 @@ class HierarchyComparison:
         level = f"{100 * (1 - self.alpha):g}%"
         if "band_high" in c:
             ax.fill_between(c["k"], c["band_low"], c["band_high"], color="C0", alpha=0.18,
-                            step="mid", lw=0, label=f"simultaneous {level} band")
+                            lw=0, label=f"simultaneous {level} band")
         sides = {"greater": ["band_high_pointwise"], "less": ["band_low_pointwise"]}.get(
             self.alternative, ["band_low_pointwise", "band_high_pointwise"])
         for i, col in enumerate(sides):
@@ -281,5 +281,5 @@ class HierarchyComparison:
         ax.set_xlabel("k (number of clusters of both cuts)")
         ax.set_ylabel("Bk" if self.index == "fowlkes_mallows" else self.index)
         ax.set_title(f"{self.names[0]} vs {self.names[1]}", fontsize="medium")
-        ax.legend(fontsize="small")
+        ax.legend(fontsize="small", loc="best", framealpha=0.8)
         return ax
