@@ -37,6 +37,7 @@ _PUBLIC = {
     "report_parameters": ".reports.runner",
     "ContingencyTable": ".tables", "PairCounts": ".tables",
     "crosstab": ".inputs", "Noise": ".inputs", "NoiseLabelWarning": ".inputs",
+    "Hierarchy": ".inputs", "as_hierarchy": ".inputs",
 }
 
 
@@ -103,6 +104,8 @@ __all__ = [
     "compare_hierarchies",
     "CopheneticTest",
     "cophenetic_test",
+    "Hierarchy",
+    "as_hierarchy",
     "ContingencyTable",
     "adjust",
     "agreement_test",

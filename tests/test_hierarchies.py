@@ -201,9 +201,10 @@ def test_the_simultaneous_band_is_the_extreme_rank_envelope(alternative, monkeyp
     if alternative == "two-sided":
         np.testing.assert_array_equal(c["band_low"], kept.min(axis=0))
     else:
-        assert (c["band_low"] == 0).all()  # Bk's smallest value: no lower limit
+        assert np.isneginf(c["band_low"]).all()  # one-sided: no lower limit
+        assert np.isneginf(c["band_low_pointwise"]).all()
     # the permuted curves themselves: those kept lie inside the band, by construction
-    assert ((kept <= c["band_high"].to_numpy() + 0) & (kept >= c["band_low"].to_numpy())).all()
+    assert ((kept <= c["band_high"].to_numpy()) & (kept >= c["band_low"].to_numpy())).all()
 
 
 def test_outside_the_band_means_a_small_global_pvalue():
@@ -435,3 +436,18 @@ def test_work_larger_than_the_memory_is_refused_before_it_starts(monkeypatch):
         ca.compare_hierarchies(linkage(X, "ward"), linkage(X, "average"))
     with pytest.raises(MemoryError, match="random sample of the leaves"):
         ca.cophenetic_test(linkage(X, "ward"), linkage(X, "average"))
+
+
+def test_names_and_the_normal_pvalues_floor():
+    X = _data(200, seed=30)
+    res = ca.compare_hierarchies(linkage(X, "ward"), linkage(X, "average"), n_permutations=0,
+                                 method="normal", names=("ward", "average"))
+    assert res.names[0].startswith("ward (") and "ward and average" in res.sentence()
+    p = res.curve["pvalue"]
+    assert (p > 0).all() and p.min() == np.finfo(float).tiny  # far tails: never 0
+    ct = ca.cophenetic_test(linkage(X[:30], "ward"), linkage(X[:30], "average"),
+                            n_permutations=9, seed=0, names=("ward", "average"))
+    assert "cophenetic correlation of ward and average" in ct.sentence()
+    for bad in ("ward", ("ward",), ("ward", "")):
+        with pytest.raises(ValueError, match="names"):
+            ca.compare_hierarchies(linkage(X, "ward"), linkage(X, "average"), names=bad)

@@ -23,7 +23,7 @@ import pandas as pd
 from .. import _memory
 from .._display import apa_number, apa_pvalue
 from .._validate import check_choice, check_positive_int, check_seed
-from ..inputs.trees import align_hierarchies, as_hierarchy
+from .hierarchies import read_trees
 
 __all__ = ["cophenetic_test", "CopheneticTest"]
 
@@ -288,7 +288,7 @@ class CopheneticTest:
 
 
 def cophenetic_test(tree_a, tree_b, method="pearson", n_permutations=999, seed=None, *,
-                    alternative="greater", progress=False) -> CopheneticTest:
+                    alternative="greater", names=None, progress=False) -> CopheneticTest:
     """The cophenetic correlation of two trees, with a Mantel test, and Baker's gamma.
 
     The cophenetic distance c(i, j) of two leaves is the height of the merge that first
@@ -321,6 +321,9 @@ def cophenetic_test(tree_a, tree_b, method="pearson", n_permutations=999, seed=N
         The permutations' only source of randomness.
     alternative : {"greater", "two-sided", "less"}, default "greater"
         "greater": the trees agree more than chance (a positive correlation).
+    names : (str, str), optional
+        The two trees' names in the printed result and the sentence (default: the names of
+        ``Hierarchy`` records, else "tree_a" and "tree_b").
     progress : bool, default False
         A progress bar (tqdm) over the permutations.
 
@@ -372,9 +375,7 @@ def cophenetic_test(tree_a, tree_b, method="pearson", n_permutations=999, seed=N
     alternative = check_choice(alternative, "alternative", ALTERNATIVES)
     n_permutations = check_positive_int(n_permutations, "n_permutations")
     rng = check_seed(seed)
-    a = as_hierarchy(tree_a, "tree_a" if not hasattr(tree_a, "describe") else tree_a.name)
-    b = as_hierarchy(tree_b, "tree_b" if not hasattr(tree_b, "describe") else tree_b.name)
-    a, b = align_hierarchies(a, b)
+    a, b = read_trees(tree_a, tree_b, names)
     n = a.n
     if n < 3:
         raise ValueError(f"the trees have {n} leaves: a correlation over their pairs needs "

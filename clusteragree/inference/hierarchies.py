@@ -29,7 +29,7 @@ from ..nulls import index_moments
 from .agreement_tests import agreement_test
 from .hierarchy_results import HierarchyComparison
 
-__all__ = ["compare_hierarchies", "fowlkes_mallows_moments"]
+__all__ = ["compare_hierarchies", "fowlkes_mallows_moments", "read_trees"]
 
 #: Cells of the batches of permuted tables (permutations x k x k) built at once.
 BATCH_CELLS = 4_000_000
@@ -97,6 +97,46 @@ def fowlkes_mallows_moments(n, sum_a2, sum_a3, sum_b2, sum_b3):
     var = (2 / n1 + 4 * P3 * Q3 / (n2 * P * Q) + (P - 2 - 4 * P3 / P) * (Q - 2 - 4 * Q3 / Q) / n3
            - P * Q / n1 ** 2)
     return mean, var
+
+
+def read_trees(tree_a, tree_b, names=None):
+    """The two trees read once (``as_hierarchy``), named, and aligned by leaf label.
+
+    Parameters
+    ----------
+    tree_a, tree_b : linkage matrix, AgglomerativeClustering, nested partitions or Hierarchy
+        The trees.
+    names : (str, str), optional
+        Their names (default: a ``Hierarchy``'s own, else "tree_a" and "tree_b").
+
+    Returns
+    -------
+    (Hierarchy, Hierarchy)
+        The trees, the second's leaves in the first's order.
+
+    Raises
+    ------
+    ValueError
+        ``names`` that are not two strings, or trees on different leaves.
+
+    See Also
+    --------
+    clusteragree.as_hierarchy : Read one tree.
+
+    Examples
+    --------
+    >>> a, b = read_trees([[0, 0, 1, 1]], [[0, 1, 1, 1]], names=("first", "second"))
+    >>> a.describe(), b.cut(2).tolist()
+    ('first (partitions, n = 4 leaves, 1 cuts)', [0, 1, 1, 1])
+    """
+    if names is not None:
+        if isinstance(names, str) or len(names) != 2 or not all(
+                isinstance(v, str) and v for v in names):
+            raise ValueError(f"names: two non-empty strings (the trees' names), got {names!r}")
+    defaults = [t.name if hasattr(t, "describe") else d
+                for t, d in ((tree_a, "tree_a"), (tree_b, "tree_b"))]
+    a, b = (as_hierarchy(t, name) for t, name in zip((tree_a, tree_b), names or defaults))
+    return align_hierarchies(a, b)
 
 
 def _ks(k, a, b) -> list[int]:
@@ -283,7 +323,7 @@ def _envelope(obs, permuted, alpha: float, alternative: str):
 
 def compare_hierarchies(tree_a, tree_b, index="fowlkes_mallows", k=None, method="auto",
                         alpha=0.05, n_permutations=999, seed=None, *, alternative="two-sided",
-                        n_sim=None, n_jobs=None, progress=False, **options) -> HierarchyComparison:
+                        names=None, n_sim=None, n_jobs=None, progress=False, **options) -> HierarchyComparison:
     """Compare two hierarchical clusterings at every cut, with pointwise and simultaneous bands.
 
     At each k both trees are cut into k clusters and the index is computed on the
@@ -337,6 +377,9 @@ def compare_hierarchies(tree_a, tree_b, index="fowlkes_mallows", k=None, method=
         The direction of the bands, of the global test and of the per-cut tests:
         "two-sided" an envelope of the null curve; "greater" the upper line of the Bk plot
         (agreement beyond chance).
+    names : (str, str), optional
+        The two trees' names in the printed result, the plot and the sentence (default: the
+        names of ``Hierarchy`` records, else "tree_a" and "tree_b").
     n_sim : int, optional
         Monte Carlo size of the per-cut tests, when they are run (default: the method's
         own).
@@ -390,8 +433,8 @@ def compare_hierarchies(tree_a, tree_b, index="fowlkes_mallows", k=None, method=
     >>> bool((res.curve["statistic"] > res.curve["band_high"]).all())
     True
     """
-    names, _, recs, opts = resolve_call(index, dict(options))
-    rec, opt = recs[0], opts[names[0]]
+    index_names, _, recs, opts = resolve_call(index, dict(options))
+    rec, opt = recs[0], opts[index_names[0]]
     if rec.on_pairs:
         raise ValueError(f"index {rec.name!r} compares two clusterings' memberships or "
                          "matrices; the cuts of trees are compared by an index of their "
@@ -406,9 +449,7 @@ def compare_hierarchies(tree_a, tree_b, index="fowlkes_mallows", k=None, method=
                          "permutations: give n_permutations >= 1 (e.g. 999)")
     n_jobs = 1 if n_jobs is None else check_positive_int(n_jobs, "n_jobs")
     rng = check_seed(seed)
-    a = as_hierarchy(tree_a, "tree_a" if not hasattr(tree_a, "describe") else tree_a.name)
-    b = as_hierarchy(tree_b, "tree_b" if not hasattr(tree_b, "describe") else tree_b.name)
-    a, b = align_hierarchies(a, b)
+    a, b = read_trees(tree_a, tree_b, names)
     ks = _ks(k, a, b)
     n, m = a.n, len(ks)
     fast = (rec.statistic == "s" and a.linkage is not None and b.linkage is not None
@@ -438,8 +479,8 @@ def compare_hierarchies(tree_a, tree_b, index="fowlkes_mallows", k=None, method=
     if n_permutations:
         low, high, global_p = _envelope(stat, permuted, alpha, alternative)
         lo_r, hi_r = rec.range
-        curve["band_low"] = np.clip(low, lo_r, hi_r)
-        curve["band_high"] = np.clip(high, lo_r, hi_r)
+        curve["band_low"] = _clip_tested(low, lo_r, hi_r)
+        curve["band_high"] = _clip_tested(high, lo_r, hi_r)
     else:
         global_p = math.nan
     return HierarchyComparison(
@@ -447,6 +488,13 @@ def compare_hierarchies(tree_a, tree_b, index="fowlkes_mallows", k=None, method=
         n_permutations=n_permutations, global_pvalue=global_p,
         method=method, moments=moment_source, alternative=alternative,
         all_cuts_pass=fast)
+
+
+def _clip_tested(edge, lo: float, hi: float) -> np.ndarray:
+    """A band edge within the index's range; an infinite edge (the side a one-sided
+    alternative does not test: no limit there) stays infinite."""
+    edge = np.asarray(edge, dtype=float)
+    return np.where(np.isinf(edge), edge, np.clip(edge, lo, hi))
 
 
 def _per_cut(curve, a, b, rec, method, alpha, alternative, permuted, rng, n_sim,
@@ -495,7 +543,8 @@ def _per_cut(curve, a, b, rec, method, alpha, alternative, permuted, rng, n_sim,
         upper, lower = norm.sf(z.fillna(0)), norm.cdf(z.fillna(0))
         pv = {"greater": upper, "less": lower}.get(alternative,
                                                    np.minimum(1, 2 * np.minimum(upper, lower)))
-        pv = np.where(curve["null_sd"] > 0, pv, 1.0)
+        # a tail beyond the doubles' range is given as the smallest positive double, never 0
+        pv = np.maximum(np.where(curve["null_sd"] > 0, pv, 1.0), np.finfo(float).tiny)
         pm = "normal approximation (exact moments)"
         zq = norm.ppf(1 - alpha / (2 if alternative == "two-sided" else 1))
         low = curve["null_mean"] - zq * curve["null_sd"]
@@ -507,8 +556,8 @@ def _per_cut(curve, a, b, rec, method, alpha, alternative, permuted, rng, n_sim,
         high = np.full(m, np.inf)
     curve["pvalue"] = np.asarray(pv, dtype=float)
     curve["pvalue_method"] = pm
-    curve["band_low_pointwise"] = np.clip(np.asarray(low, dtype=float), lo_r, hi_r)
-    curve["band_high_pointwise"] = np.clip(np.asarray(high, dtype=float), lo_r, hi_r)
+    curve["band_low_pointwise"] = _clip_tested(low, lo_r, hi_r)
+    curve["band_high_pointwise"] = _clip_tested(high, lo_r, hi_r)
     curve["pointwise_method"] = how
 
 

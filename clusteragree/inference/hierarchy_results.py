@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import html
 
+import numpy as np
 import pandas as pd
 
 from .._display import apa_pvalue
@@ -36,7 +37,8 @@ class HierarchyComparison:
     curve : pandas.DataFrame
         One row per k: ``k``, ``statistic``, ``null_mean``, ``null_sd``, ``pvalue``,
         ``pvalue_method``, ``band_low_pointwise``, ``band_high_pointwise``,
-        ``pointwise_method``, ``alternative``, ``band_low``, ``band_high``.
+        ``pointwise_method``, and with permutations ``band_low``, ``band_high`` (-inf or
+        inf on the side a one-sided alternative does not test: no limit there).
     index : str
         The index.
     names : (str, str)
@@ -265,7 +267,13 @@ class HierarchyComparison:
         c = self.curve
         level = f"{100 * (1 - self.alpha):g}%"
         if "band_high" in c:
-            ax.fill_between(c["k"], c["band_low"], c["band_high"], color="C0", alpha=0.18,
+            # the side a one-sided band does not test (-inf or inf) is drawn to the data's edge
+            shown = pd.concat([c["statistic"], c["null_mean"],
+                               c["band_low"][np.isfinite(c["band_low"])],
+                               c["band_high"][np.isfinite(c["band_high"])]])
+            lo = c["band_low"].where(np.isfinite(c["band_low"]), shown.min())
+            hi = c["band_high"].where(np.isfinite(c["band_high"]), shown.max())
+            ax.fill_between(c["k"], lo, hi, color="C0", alpha=0.18,
                             lw=0, label=f"simultaneous {level} band")
         sides = {"greater": ["band_high_pointwise"], "less": ["band_low_pointwise"]}.get(
             self.alternative, ["band_low_pointwise", "band_high_pointwise"])
@@ -274,12 +282,14 @@ class HierarchyComparison:
                     label=None if i else f"pointwise {level} band")
         ax.plot(c["k"], c["null_mean"], color="grey", lw=1, label="null mean")
         many = len(c) > 60
+        name = "Bk" if self.index == "fowlkes_mallows" else self.index
         ax.plot(c["k"], c["statistic"], color="C3", marker=None if many else "o", ms=3,
-                lw=1.2, label=self.index)
+                lw=1.2, label=f"{name} (observed)")
         if many:
             ax.set_xscale("log")
         ax.set_xlabel("k (number of clusters of both cuts)")
         ax.set_ylabel("Bk" if self.index == "fowlkes_mallows" else self.index)
-        ax.set_title(f"{self.names[0]} vs {self.names[1]}", fontsize="medium")
+        a, b = (name.split(" (")[0] for name in self.names)
+        ax.set_title(f"{a} against {b}", fontsize="medium")
         ax.legend(fontsize="small", loc="best", framealpha=0.8)
         return ax

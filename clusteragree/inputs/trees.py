@@ -211,7 +211,7 @@ class Hierarchy:
     See Also
     --------
     as_hierarchy : Read a tree.
-    align_hierarchies : Put two trees' leaves in one order.
+    clusteragree.compare_hierarchies : Two trees compared at every cut.
 
     Examples
     --------
