@@ -20,8 +20,15 @@ from scipy import optimize
 
 from ..indices import evaluate_checked, get_index
 
-__all__ = ["Population", "population", "relabel_population", "population_value",
-           "POPULATION_OBJECTS", "expected_margins", "drop_empty"]
+__all__ = [
+    "POPULATION_OBJECTS",
+    "Population",
+    "drop_empty",
+    "expected_margins",
+    "population",
+    "population_value",
+    "relabel_population",
+]
 
 #: The objects of the table on which an index of a population is read (its value at n objects
 #: differs from the limit by O(1/n): about 1e-6 here).

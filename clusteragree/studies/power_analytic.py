@@ -45,9 +45,18 @@ from ..inference import difference_test
 from ..nulls import null_distribution
 from .populations import Population, drop_empty, expected_margins
 
-__all__ = ["Alternative", "alternative_of", "independence_power", "difference_power",
-           "margins_table", "rejection_threshold", "interval_width", "jackknife_moments",
-           "linear_tail", "JACKKNIFE_OBJECTS"]
+__all__ = [
+    "JACKKNIFE_OBJECTS",
+    "Alternative",
+    "alternative_of",
+    "difference_power",
+    "independence_power",
+    "interval_width",
+    "jackknife_moments",
+    "linear_tail",
+    "margins_table",
+    "rejection_threshold",
+]
 
 
 @dataclass(frozen=True)

@@ -14,7 +14,7 @@ from .._display import Row, apa_number, figure_html, rows_html, significant
 from ..indices import abbreviation, get_index
 from .populations import Population
 
-__all__ = ["PowerCalculation", "POWER_COLUMNS"]
+__all__ = ["POWER_COLUMNS", "PowerCalculation"]
 
 #: The columns of ``PowerCalculation.to_frame()`` and of its ``curve``.
 POWER_COLUMNS = ("n", "effect", "power", "power_se", "method", "n_sim", "alpha", "alternative",
@@ -77,7 +77,7 @@ class PowerCalculation:
     >>> pop = ca.relabel_population([0.5, 0.5], 0.6)
     >>> res = ca.power(pop, n=60)
     >>> res.method, round(res.power, 2)
-    ('analytic', 0.96)
+    ('analytic', 0.81)
     """
 
     n: int

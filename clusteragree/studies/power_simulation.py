@@ -30,7 +30,7 @@ from ..inference import difference_test
 from ..nulls import null_distribution
 from .populations import Population, drop_empty
 
-__all__ = ["simulate_power", "DEFAULT_REPLICATES"]
+__all__ = ["DEFAULT_REPLICATES", "simulate_power"]
 
 #: Replicates of a simulation by default: a Monte Carlo standard error of at most 1.6 points.
 DEFAULT_REPLICATES = 1000
