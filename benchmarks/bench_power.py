@@ -28,7 +28,6 @@ import math
 import time
 from pathlib import Path
 
-import numpy as np
 import pandas as pd
 
 import clusteragree as ca

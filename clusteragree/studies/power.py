@@ -221,7 +221,8 @@ def _result(calc: _Calculator, rows: list[dict], pop: Population, **extra) -> Po
     return PowerCalculation(
         n=int(first["n"]), power=float(first["power"]), index=calc.rec.name, test=calc.test,
         effect=float(first["effect"]), alpha=calc.alpha, alternative=calc.alternative,
-        method=methods[0] if len(methods) == 1 else "analytic and simulation",
+        method=first["method"] if len(rows) == 1 or extra.get("target") is not None
+        else methods[0] if len(methods) == 1 else "analytic and simulation",
         population=pop, power_se=float(first["power_se"]),
         n_sim=None if first["n_sim"] is None or pd.isna(first["n_sim"]) else int(first["n_sim"]),
         note="; ".join(note), curve=curve, **extra)

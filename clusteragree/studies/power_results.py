@@ -123,6 +123,8 @@ class PowerCalculation:
         if self.method == "simulation":
             return (f"simulation of the test on {self.n_sim:,} studies (Monte Carlo s.e. "
                     f"{significant(self.power_se, 2)})")
+        if self.method == "analytic and simulation":
+            return "analytic where method 'auto' trusts it, simulation elsewhere (see curve)"
         if self.width is not None:
             return "analytic: the jackknife t interval's expected width"
         if self.test == "difference":
