@@ -130,6 +130,9 @@ REFERENCES = frozenset({
     "clusteragree.studies.null_shapes.null_shapes",
     "clusteragree.studies.null_shapes.law_shapes",
     "clusteragree.studies.null_shapes.thesis_null_table",
+    "clusteragree.studies.power.power",
+    "clusteragree.studies.power.sample_size",
+    "clusteragree.studies.populations.relabel_population",
 })
 
 #: Docstrings rewritten elsewhere, with their signatures: expected to fail until then (remove
