@@ -136,9 +136,22 @@ def test_an_effect_is_solved_on_the_model():
     assert res.curve.power.is_monotonic_increasing
 
 
-def test_cochrans_rule_decides_auto():
+def test_the_expected_cells_decide_auto():
+    """Independence: analytic from 12 expected objects in every cell (FOUR's smallest expected
+    cell is n x 0.1 x 0.22); the difference test: Cochran's rule, and indices of the pair
+    counts only (the analytic power of AMI's and NMI's ran 2-4 points high)."""
+    from clusteragree.studies.power import analytic_is_trusted, expected_smallest_cell
+
+    assert expected_smallest_cell(FOUR, 600) == pytest.approx(600 * 0.1 * 0.22)
+    ari, ami = ca.get_index("ari"), ca.get_index("ami")
+    assert not analytic_is_trusted(FOUR, 540, ari, "greater")[0]
+    assert analytic_is_trusted(FOUR, 550, ari, "greater")[0]
+    assert ca.power(FOUR, n=600, index="ari").method == "analytic"
     assert not cochran(FOUR, 60)[0] and cochran(FOUR, 400)[0]
-    assert ca.power(FOUR, n=400, index="ari").method == "analytic"
+    three_way = ca.relabel_population([0.4, 0.3, 0.2, 0.1], (0.3, 0.45))
+    assert analytic_is_trusted(three_way, 2000, ari, "two-sided")[0]
+    trusted, why = analytic_is_trusted(three_way, 2000, ami, "two-sided")
+    assert not trusted and "pair counts only" in why
 
 
 # -- refusals, by name -------------------------------------------------------------------------
