@@ -11,22 +11,11 @@ import numpy as np
 import pandas as pd
 
 from .._display import apa_pvalue
+from .._display import integer_ranges
 
 __all__ = ["HierarchyComparison"]
 
 TITLE = "Comparison of two hierarchical clusterings at every cut"
-
-
-def _ranges(ks) -> str:
-    """2-5, 9 for [2, 3, 4, 5, 9]; "none" for none."""
-    ks = [int(k) for k in ks]
-    parts, start = [], None
-    for i, v in enumerate(ks):
-        start = v if start is None else start
-        if i + 1 == len(ks) or ks[i + 1] != v + 1:
-            parts.append(str(v) if start == v else f"{start}-{v}")
-            start = None
-    return ", ".join(parts) if parts else "none"
 
 
 class HierarchyComparison:
@@ -151,7 +140,7 @@ class HierarchyComparison:
                 "less": "lower"}[self.alternative]
         rows = [
             ("data", f"{self.names[0]} and {self.names[1]}"),
-            ("cuts", f"{len(ks)} (k = {_ranges(ks)})"
+            ("cuts", f"{len(ks)} (k = {integer_ranges(ks)})"
                      + ("; every cut from one pass over the merges" if self.all_cuts_pass
                         else "")),
             ("index", self.index + (" (Bk, Fowlkes & Mallows 1983)"
@@ -171,8 +160,8 @@ class HierarchyComparison:
                 ("global test", f"p = {self.global_pvalue:.4g} (share of the "
                                 f"{self.n_permutations + 1} curves at least as extreme as "
                                 "the observed one)"),
-                ("outside the simultaneous band", f"above at k = {_ranges(above)}; below "
-                                                  f"at k = {_ranges(below)}"),
+                ("outside the simultaneous band", f"above at k = {integer_ranges(above)}; below "
+                                                  f"at k = {integer_ranges(below)}"),
             ]
         else:
             rows.append(("simultaneous band", "none (n_permutations = 0)"))
@@ -225,16 +214,16 @@ class HierarchyComparison:
             above, below = self.outside("pointwise")
             return (f"{a} and {b} were compared at {len(self.curve)} cuts ({name}; no "
                     f"simultaneous band); {name} was above the pointwise {level} band at k = "
-                    f"{_ranges(above)} and below it at k = {_ranges(below)}.")
+                    f"{integer_ranges(above)} and below it at k = {integer_ranges(below)}.")
         above, below = self.outside()
         p = apa_pvalue(self.global_pvalue)
         verdict = ("departed from chance at some cut" if self.global_pvalue <= self.alpha
                    else "did not depart from chance at any cut")
         where = []
         if above:
-            where.append(f"above the {level} simultaneous band at k = {_ranges(above)}")
+            where.append(f"above the {level} simultaneous band at k = {integer_ranges(above)}")
         if below:
-            where.append(f"below it at k = {_ranges(below)}")
+            where.append(f"below it at k = {integer_ranges(below)}")
         tail = "; " + " and ".join(where) if where else ""
         return (f"{a} and {b} {verdict} ({name}; global envelope test of "
                 f"{self.n_permutations} joint permutations, {p}{tail}).")

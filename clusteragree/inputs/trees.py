@@ -29,6 +29,8 @@ from collections.abc import Sequence
 import numpy as np
 import pandas as pd
 
+from .._display import integer_ranges
+
 __all__ = ["Hierarchy", "as_hierarchy", "align_hierarchies", "is_hierarchy_like"]
 
 
@@ -299,7 +301,7 @@ class Hierarchy:
         missing = [k for k in ks if k not in available]
         if missing:
             raise ValueError(f"{self.name} has no cut into {missing} clusters (it has "
-                             f"{_ranges(sorted(available))})")
+                             f"{integer_ranges(sorted(available))})")
         if self.linkage is None:
             out = np.stack([self._levels[k] for k in ks]) if ks else np.empty((0, self.n), int)
         else:
@@ -354,18 +356,6 @@ class Hierarchy:
 
     def __repr__(self) -> str:
         return f"Hierarchy({self.describe()})"
-
-
-def _ranges(values: list[int]) -> str:
-    """1..5, 7 for [1, 2, 3, 4, 5, 7]."""
-    parts, start = [], None
-    for i, v in enumerate(values):
-        if start is None:
-            start = v
-        if i + 1 == len(values) or values[i + 1] != v + 1:
-            parts.append(f"{start}" if start == v else f"{start}..{v}")
-            start = None
-    return ", ".join(parts) if parts else "none"
 
 
 def _linkage_cuts(Z: np.ndarray, n: int, ks: list[int]) -> np.ndarray:

@@ -27,7 +27,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from .._display import format_pvalue, significant
+from .._display import format_pvalue, integer_ranges, significant
 from .._validate import suggest
 from .helpers import PAPER_FONT, PAPER_WIDTH
 
@@ -832,12 +832,5 @@ def reading(res, ct, table: pd.DataFrame, max_k: int, tree_a, tree_b, kind: str 
 
 
 def ranges(ks) -> str:
-    """2-5, 9 for [2, 3, 4, 5, 9]."""
-    ks = [int(k) for k in ks]
-    parts, start = [], None
-    for i, v in enumerate(ks):
-        start = v if start is None else start
-        if i + 1 == len(ks) or ks[i + 1] != v + 1:
-            parts.append(str(v) if start == v else f"{start}-{v}")
-            start = None
-    return ", ".join(parts) if parts else "none"
+    """2-5, 9 for [2, 3, 4, 5, 9] (``clusteragree._display.integer_ranges``)."""
+    return integer_ranges(ks)
