@@ -23,6 +23,7 @@ if TYPE_CHECKING:  # pragma: no cover
     import pandas as pd
 
 __all__ = ["DIGITS", "FIGURE_DPI", "PVALUE_DIGITS", "significant", "format_pvalue", "figure_html",
+           "integer_ranges",
            "definition_table", "table", "plot_null", "law_html", "support", "lattice_edges",
            "MAX_BARS", "EXACT_BINS", "Row", "rows_lines", "rows_text", "rows_html",
            "law_rows", "apa_number", "apa_pvalue", "apa_bound", "apa_interval", "word_list"]
@@ -318,6 +319,34 @@ def apa_interval(low, high, level, closed: str = "both", digits: int = 2) -> str
     right = "]" if closed in ("both", "right") and not math.isinf(high) else ")"
     return (f"{100 * float(level):g}% CI {left}{apa_number(low, digits)}, "
             f"{apa_number(high, digits)}{right}")
+
+
+def integer_ranges(values) -> str:
+    """Whole numbers as runs: "2-5, 9" for [2, 3, 4, 5, 9]; "none" for none.
+
+    Parameters
+    ----------
+    values : iterable of int
+        Increasing whole numbers (cuts, cluster counts).
+
+    Returns
+    -------
+    str
+        The runs of consecutive numbers, comma-separated.
+
+    Examples
+    --------
+    >>> integer_ranges([2, 3, 4, 5, 9]), integer_ranges([])
+    ('2-5, 9', 'none')
+    """
+    ks = [int(k) for k in values]
+    parts, start = [], None
+    for i, v in enumerate(ks):
+        start = v if start is None else start
+        if i + 1 == len(ks) or ks[i + 1] != v + 1:
+            parts.append(str(v) if start == v else f"{start}-{v}")
+            start = None
+    return ", ".join(parts) if parts else "none"
 
 
 def word_list(items) -> str:

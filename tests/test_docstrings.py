@@ -39,6 +39,7 @@ MODULES = (
     "clusteragree.tables",
     "clusteragree.sparse_tables",
     "clusteragree.inputs",
+    "clusteragree.inputs.trees",
     "clusteragree.datasets",
     "clusteragree.indices",
     "clusteragree.intervals",
@@ -48,6 +49,8 @@ MODULES = (
     "clusteragree.inference.difference_results",
     "clusteragree.inference.results",
     "clusteragree.inference.pvalues",
+    "clusteragree.inference.hierarchies",
+    "clusteragree.inference.hierarchy_results",
     "clusteragree.nulls",
     "clusteragree.studies.simulate",
     "clusteragree.studies.mixture_overlap",
@@ -98,6 +101,8 @@ REFERENCES = frozenset({
     "clusteragree.inference.difference.difference_test",
     "clusteragree.inference.clusters.cluster_agreement",
     "clusteragree.inference.clusters.pair_decomposition",
+    "clusteragree.inference.hierarchies.compare_hierarchies",
+    "clusteragree.inputs.trees.as_hierarchy",
     "clusteragree.nulls.enumeration.count_tables",
     "clusteragree.nulls.enumeration.enumerate_tables",
     "clusteragree.nulls.network.statistic_law",
@@ -125,6 +130,9 @@ REFERENCES = frozenset({
     "clusteragree.studies.null_shapes.null_shapes",
     "clusteragree.studies.null_shapes.law_shapes",
     "clusteragree.studies.null_shapes.thesis_null_table",
+    "clusteragree.studies.power.power",
+    "clusteragree.studies.power.sample_size",
+    "clusteragree.studies.populations.relabel_population",
 })
 
 #: Docstrings rewritten elsewhere, with their signatures: expected to fail until then (remove

@@ -21,7 +21,7 @@ from .._docs import cite
 from ._common import INT64_SAFE_N, identical, needs_big_integers, ratio
 from ._registry import register
 
-__all__ = ["PairState", "pair_state", "real_pair_state", "PAIR_COUNTING"]
+__all__ = ["PairState", "pair_state", "real_pair_state", "pair_state_of_pair_counts", "PAIR_COUNTING"]
 
 _AMORIM = cite("amorim2015") + ", Ch.2 Table 5"
 
@@ -105,6 +105,42 @@ def _one_pair_state(s: int, rows: np.ndarray, cols: np.ndarray) -> PairState:
     a10, a01 = p - a11, q - a11
     return PairState(float(a11), float(a10), float(a01), float(T - p - q + a11), float(p),
                      float(q), float(T), float(n), a10 == 0 and a01 == 0)
+
+
+def pair_state_of_pair_counts(a11, p, q, n) -> PairState:
+    """The pair state of a batch of tables given by their pair counts, not their cells.
+
+    Parameters
+    ----------
+    a11, p, q : array-like of int or float
+        Pairs together in both partitions, in x and in y (broadcast together); real values
+        (a null mean, a mean plus a standard deviation) evaluate an index affine in a11 by
+        continuity.
+    n : int
+        The number of objects (the same for the batch).
+
+    Returns
+    -------
+    PairState
+        The state every index of the pair counts reads (``same``: no pair together in only
+        one partition).
+
+    Examples
+    --------
+    >>> tab = np.array([[30, 20], [10, 20]])
+    >>> st = pair_state_of_pair_counts(np.array([(tab * (tab - 1) // 2).sum()]), 1660, 1560, 80)
+    >>> float(ca.get_index("rand").func(st)[0]) == float(ca.agreement(tab, index="rand"))
+    True
+    """
+    a11, p, q = np.broadcast_arrays(*(np.asarray(v) for v in (a11, p, q)))
+    n = int(n)
+    T = n * (n - 1) // 2
+    a10, a01 = p - a11, q - a11
+    same = (a10 == 0) & (a01 == 0)
+    f = [np.asarray(v, dtype=float) for v in (a11, a10, a01, T - p - q + a11, p, q)]
+    shape = f[0].shape
+    return PairState(*f, np.full(shape, float(T)), np.full(shape, float(n)),
+                     same=np.asarray(same, dtype=bool))
 
 
 def pair_state_of_means(m) -> PairState:

@@ -28,8 +28,10 @@ from .crosstab import crosstab
 from .objects import Noise, NoiseLabelWarning
 from .memberships import COVER_KIND, KIND_DEFINITIONS, KINDS, MATRIX_KIND, MEMBERSHIP_KINDS
 from .resampling import CHUNK_CELLS, resampled_pair
+from .trees import Hierarchy, as_hierarchy
 
 #: The entry's public face; the readers below (labels, memberships, matrices) are imported by
 #: name by the index catalogue, which checks the kinds of clustering each index takes.
 __all__ = ["Clusterings", "as_clusterings", "crosstab", "Noise", "NoiseLabelWarning", "KINDS", "KIND_DEFINITIONS",
-           "MEMBERSHIP_KINDS", "COVER_KIND", "MATRIX_KIND", "CHUNK_CELLS", "resampled_pair"]
+           "MEMBERSHIP_KINDS", "COVER_KIND", "MATRIX_KIND", "CHUNK_CELLS", "resampled_pair",
+           "Hierarchy", "as_hierarchy"]

@@ -228,6 +228,33 @@ def _check_stability_inputs(params: dict, frame, names) -> None:
                              + ": e.g. kmeans_3 is k-means with 3 clusters)")
 
 
+def _check_hierarchies_inputs(params: dict) -> None:
+    """The hierarchies report's measurements (the data set or file, the columns, classes and
+    labels), the two linkage methods with the distance, the index and the per-cut method,
+    checked as its first cells would use them (the trees are not built here)."""
+    from .clusterings import check_index
+    from .hierarchies import check_linkage, check_metric, load_measurements
+
+    data = load_measurements(params["dataset"], params["data_file"], params["columns"],
+                             params["class_column"], params["label_column"])
+    check_metric(params["metric"], data.X)
+    for key in ("method_a", "method_b"):
+        check_linkage(params[key], params["metric"], key)
+    if params["method_a"] == params["method_b"]:
+        raise ValueError(f"method_a and method_b are both {params['method_a']!r}: the two trees "
+                         "would be the same tree; choose two linkage methods")
+    rec = check_index(params["index"])
+    if rec.on_pairs:  # pragma: no cover  (check_index refuses these first)
+        raise ValueError(f"parameter index: {rec.name!r} is no index of a contingency table")
+    method = params["method"]
+    if method not in ("permutation", "normal", "auto"):
+        _check_method_for_report(method, "perm")
+    check_choice(params["alternative"], "parameter alternative",
+                 ("two-sided", "greater", "less"))
+    if not 2 <= params["max_k"]:
+        raise ValueError(f"parameter max_k must be >= 2, got {params['max_k']}")
+
+
 def _check_alternative(value, name):
     from ..nulls.distribution import ALTERNATIVES
 
@@ -267,6 +294,13 @@ REPORTS: dict[str, Report] = {r.name: r for r in (
            check=_check_clusterings_inputs,
            quick={"n_sim": 2000, "stability_resamples": 20, "beyond_floor": False},
            memory=read_memory_clusterings),
+    Report("hierarchies", "hierarchies.ipynb",
+           "two hierarchical clusterings of the same measurements (Ward against average "
+           "linkage of the wine data): the dendrograms, Fowlkes & Mallows' Bk plot with "
+           "pointwise and simultaneous bands, the global envelope test, the cuts where the "
+           "trees agree most and least, the cophenetic correlation and Baker's gamma with "
+           "Mantel tests",
+           check=_check_hierarchies_inputs, quick={"n_permutations": 199}),
 )}
 
 
@@ -323,6 +357,9 @@ PARAMETER_RANGES = {
     "alternative": _check_alternative,
     "noise": _check_noise,
     "stability_resamples": lambda value, name: check_positive_int(value, name, minimum=2),
+    "n_permutations": check_positive_int,
+    "max_k": lambda value, name: check_positive_int(value, name, minimum=2),
+    "alpha": check_fraction,
     "confidence_level": lambda value, name: check_level(value),
 }
 
@@ -386,7 +423,7 @@ def list_reports() -> pd.DataFrame:
     Examples
     --------
     >>> ca.list_reports().index.tolist()
-    ['agreement', 'null-distributions', 'stability-study', 'regression-approximations', 'clusterings']
+    ['agreement', 'null-distributions', 'stability-study', 'regression-approximations', 'clusterings', 'hierarchies']
     """
     return pd.DataFrame([{"name": r.name, "notebook": r.notebook, "description": r.description}
                          for r in REPORTS.values()]).set_index("name")

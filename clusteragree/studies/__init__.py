@@ -13,6 +13,9 @@
   ``store``: its results, one file per unit in the study's folder, read back and resumed;
   ``study_results``: its summaries in the thesis' tables;
 * ``null_shapes``: the shapes of the paired indices' null laws across the design;
+* ``power``: the power of the package's tests and the sample size a study needs
+  (``populations``: the tables studies are drawn from; ``power_analytic``,
+  ``power_simulation``: the two ways; ``power_results``: ``PowerCalculation``);
 * ``approximations``: the regression approximations of the null means of Jaccard,
   Gower-Legendre and Sokal-Sneath 2 refitted over the design, against the published ones and
   the exact identities (those two are the core's, ``clusteragree.nulls.approximations``).
@@ -22,7 +25,11 @@
 
 from .._docs import fill
 from .clusterwise import ClusterStability, cluster_stability
+from .populations import Population, population, population_value, relabel_population
+from .power import power, sample_size
+from .power_results import PowerCalculation
 
-__all__ = ["ClusterStability", "cluster_stability"]
+__all__ = ["ClusterStability", "cluster_stability", "power", "sample_size", "PowerCalculation",
+           "Population", "population", "relabel_population", "population_value"]
 
 __doc__ = fill(__doc__)
