@@ -135,6 +135,20 @@ def markdown(frame: pd.DataFrame, header: str) -> str:
     return "\n".join(lines) + "\n"
 
 
+def sample_size_times(sizes=(2, 3, 5, 10), indices=("adjusted_rand", "adjusted_mutual_info"),
+                      seed=SEED) -> str:
+    """The time of the analytic sample size for 80% power (alpha .05) on each K x K
+    population of the grid, one run each, as a markdown table."""
+    lines = ["| population | index | n | seconds |", "|---|---|---|---|"]
+    for K in sizes:
+        pop = ca.relabel_population(SIZES[K], SHARES[K])
+        for index in indices:
+            t0 = time.perf_counter()
+            res = ca.sample_size(pop, power=0.8, index=index, method="analytic", seed=seed)
+            lines.append(f"| {K}x{K} | {index} | {res.n:,} | {time.perf_counter() - t0:.2f} |")
+    return "\n".join(lines)
+
+
 def _population_of(name: str):
     """The benchmark's population named in a stored row ("3x3", "4x4x4")."""
     if name.count("x") == 2:
@@ -154,7 +168,8 @@ def rejudge(csv: Path, out: Path) -> pd.DataFrame:
     header = (old.rstrip() + "\n\nThe column \"auto takes\" re-judged with the package's "
               f"rule of this version (`python benchmarks/bench_power.py --rejudge {csv.name}`"
               "): the powers are the stored run's.")
-    text = markdown(frame, header)
+    text = (markdown(frame, header) + "\n## The analytic sample size for 80% power, alpha .05 "
+            "(one run each)\n\n" + sample_size_times() + "\n")
     (out / RESULT_FILE).write_text(text)
     frame.to_csv(csv, index=False)
     print(text)
@@ -201,8 +216,11 @@ def main(argv=None):
               f"difference: reference {'/'.join(map(str, DIFFERENCE[0]))}, a and b relabel "
               f"{DIFFERENCE[1][0]} and {DIFFERENCE[1][1]}. n: the analytic sample size for "
               f"each target power; R = {R:,} simulated studies per row.")
-    (out / RESULT_FILE).write_text(markdown(frame, header))
-    print(markdown(frame, header))
+    times = sample_size_times(sizes=sizes)
+    text = (markdown(frame, header) + "\n## The analytic sample size for 80% power, alpha .05 "
+            "(one run each)\n\n" + times + "\n")
+    (out / RESULT_FILE).write_text(text)
+    print(text)
     return frame
 
 

@@ -25,8 +25,10 @@ def test_quick_mode_runs_and_writes_its_table(tmp_path):
     assert ((frame.analytic - frame.simulated).abs() <= 0.05 + 4 * frame.se).all()
     md = (tmp_path / bp.RESULT_FILE).read_text()
     assert "| test | population | index | alpha | target | n | analytic |" in md
-    assert md.count("\n| ") == k + 1 and "--quick" in md and "Rows: " in md
+    rows_table = md.split("## The analytic sample size")[0]
+    assert rows_table.count("\n| ") == k + 1 and "--quick" in md and "Rows: " in md
     assert set(frame.auto) <= {"analytic", "simulation"}
+    assert "| population | index | n | seconds |" in md  # the sample size's time, measured
 
 
 def test_a_row_is_the_package_s_simulation():
