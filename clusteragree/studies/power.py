@@ -118,7 +118,8 @@ def analytic_is_trusted(pop: Population, n: int, rec, alternative: str) -> tuple
 
 def expected_smallest_cell(pop: Population, n: int) -> float:
     """The smallest cell of the table expected under independence at n objects,
-    n p_i. p_.j (for a three-way population, of both tables of the reference with a and b)."""
+    ``n p_i. p_.j`` (for a three-way population, of both tables of the reference with a and
+    b)."""
     p = pop.probabilities
     tables = [p] if p.ndim == 2 else [p.sum(axis=2), p.sum(axis=1)]
     low = math.inf
@@ -343,7 +344,8 @@ def power(population, n=None, index="adjusted_rand", alpha=0.05, *, test=None, e
 
     Notes
     -----
-    **Analytic power of the test of independence.** At the expected margins (n p_i., n p_.j
+    **Analytic power of the test of independence.** At the expected margins (``n p_i.``,
+    ``n p_.j``
     in whole objects) the package's null law Q of the index gives the rejection threshold c
     (its p-value at most alpha; halfway between the last value kept and the first rejected).
     At n objects the index is approximated by Q + Delta + b / n + L: Delta is the index of
