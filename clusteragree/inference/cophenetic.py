@@ -21,7 +21,7 @@ import numpy as np
 import pandas as pd
 
 from .. import _memory
-from .._display import apa_number, apa_pvalue
+from .._display import apa_number, apa_pvalue, format_pvalue
 from .._validate import check_choice, check_positive_int, check_seed
 from .hierarchies import read_trees
 
@@ -204,12 +204,12 @@ class CopheneticTest:
         rows = [("data", f"{self.names[0]} and {self.names[1]}")]
         if self.statistic is not None:
             rows.append((f"cophenetic correlation ({self.method})",
-                         f"{self.statistic:.4f}, p-value = {self.pvalue:.4g}"))
+                         f"{self.statistic:.4f}, p-value = {format_pvalue(self.pvalue)}"))
         else:
             rows.append(("cophenetic correlation", "not computed: a tree given as partitions "
                                                    "has no heights"))
         rows += [("Baker's gamma", f"{self.bakers_gamma:.4f}, p-value = "
-                                   f"{self.bakers_gamma_pvalue:.4g} (Spearman correlation of "
+                                   f"{format_pvalue(self.bakers_gamma_pvalue)} (Spearman correlation of "
                                    "the largest k at which each pair is together)"),
                  ("null distribution", self.how),
                  ("alternative hypothesis", direction)]

@@ -10,12 +10,19 @@ import html
 import numpy as np
 import pandas as pd
 
-from .._display import apa_pvalue
+from .._display import apa_pvalue, format_pvalue
 from .._display import integer_ranges
 
 __all__ = ["HierarchyComparison"]
 
 TITLE = "Comparison of two hierarchical clusterings at every cut"
+
+
+def _pvalue_text(p: float) -> str:
+    """A per-cut p-value as every result prints one; the normal tail's floor (the smallest
+    positive double) as the bound it is."""
+    tiny = np.finfo(float).tiny
+    return f"< {format_pvalue(tiny)}" if p <= tiny else format_pvalue(p)
 
 
 class HierarchyComparison:
@@ -157,7 +164,7 @@ class HierarchyComparison:
                                       f"{self.n_permutations} joint permutations of the "
                                       "second tree's leaves, ranked by extreme rank length "
                                       "(Myllymaki et al. 2017)"),
-                ("global test", f"p = {self.global_pvalue:.4g} (share of the "
+                ("global test", f"p = {format_pvalue(self.global_pvalue)} (share of the "
                                 f"{self.n_permutations + 1} curves at least as extreme as "
                                 "the observed one)"),
                 ("outside the simultaneous band", f"above at k = {integer_ranges(above)}; below "
@@ -178,6 +185,7 @@ class HierarchyComparison:
                             if c in self.curve]]
         if len(shown) > 12:
             shown = pd.concat([shown.head(6), shown.tail(6)])
+        shown = shown.assign(pvalue=shown["pvalue"].map(_pvalue_text))  # as every result
         lines += ["", shown.to_string(index=False, float_format=lambda v: f"{v:.4g}"), ""]
         return "\n".join(lines)
 
@@ -233,8 +241,9 @@ class HierarchyComparison:
         head = "".join(f"<tr><th style='text-align: left;'>{html.escape(k)}</th>"
                        f"<td style='text-align: left;'>{html.escape(v)}</td></tr>"
                        for k, v in self._rows())
+        curve = self.curve.assign(pvalue=self.curve["pvalue"].map(_pvalue_text))
         return (f"<h4>{html.escape(TITLE)}</h4><table>{head}</table>"
-                + self.curve.to_html(index=False, float_format=lambda v: f"{v:.4g}"))
+                + curve.to_html(index=False, float_format=lambda v: f"{v:.4g}"))
 
     def plot(self, ax=None):
         """Fowlkes & Mallows' Bk plot: the index against k with both null bands.
